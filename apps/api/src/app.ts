@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Auth } from './auth/better-auth';
+import type { PublicConfig } from '@tay/contract';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import type { Jobs } from './jobs/queue';
+import type { Mailer } from './mail/mailer';
+import { authenticate } from './plugins/authenticate';
+import { errorHandler } from './plugins/error-handler';
+import { jsonBody } from './plugins/json-body';
+import { openapi } from './plugins/openapi';
+import { security } from './plugins/security';
+import { web } from './plugins/web';
+import type { PaymentProcessor } from './processor/port';
+import { sandboxProcessorRoutes } from './processor/sandbox/routes';
+import { authRoutes } from './routes/auth';
+import { balanceRoutes } from './routes/balances';
+import { businessRoutes } from './routes/businesses';
+import { devMailRoutes } from './routes/dev-mail';
+import { healthRoutes } from './routes/health';
+import { payerRoutes } from './routes/payers';
+import { paymentRequestRoutes } from './routes/payment-requests';
+import { publicPayRoutes } from './routes/public-pay';
+import { referenceDataRoutes } from './routes/reference-data';
+import { userRoutes } from './routes/user';
+import { webhookRoutes } from './routes/webhooks';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  jobs: Jobs;
+  mailer: Mailer;
+  auth: Auth;
+  processor: PaymentProcessor;
+}
+
+export interface BuildAppOptions {
+  /** `false` silences logs (tests); otherwise pino JSON at the configured level. */
+  logger?: boolean;
+}
+
+/** Composes the HTTP application: external plugins, then app plugins, then routes (conventions §5). */
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config, database, auth } = deps;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+          },
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorHandler);
+  await app.register(security, { rateLimit: config.rateLimit, isProduction: config.isProduction });
+  await app.register(openapi);
+  await app.register(authenticate, { auth, db: database.db, secret: config.authSecret });
+  await app.register(jsonBody);
+
+  await app.register(healthRoutes, { database });
+  await app.register(authRoutes, { auth, db: database.db, ipLimitScale: config.authIpRateLimitScale });
+  await app.register(userRoutes, { db: database.db });
+  await app.register(businessRoutes, {
+    db: database.db,
+    jobs: deps.jobs,
+    authSecret: config.authSecret,
+    sandboxAutoApprove: config.sandboxAutoApprove,
+  });
+  await app.register(referenceDataRoutes);
+  await app.register(payerRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
+  await app.register(paymentRequestRoutes, {
+    db: database.db,
+    ctx: { db: database.db, mailer: deps.mailer, authSecret: config.authSecret, publicUrl: config.publicUrl },
+  });
+  await app.register(publicPayRoutes, {
+    db: database.db,
+    payments: { db: database.db, processor: deps.processor, mailer: deps.mailer, jobs: deps.jobs, fees: config.fees },
+  });
+  await app.register(balanceRoutes, { db: database.db });
+  await app.register(webhookRoutes, { db: database.db, mailer: deps.mailer, webhookSecret: config.processor.webhookSecret });
+  await app.register(sandboxProcessorRoutes, {
+    db: database.db,
+    publishableKey: config.processor.publishableKey,
+    secretKey: config.processor.secretKey,
+  });
+  if (config.devToolsEnabled) await app.register(devMailRoutes, { db: database.db });
+
+  const publicConfig: PublicConfig = {
+    environment: config.env,
+    marketingSiteUrl: config.marketingSiteUrl,
+    processorPublishableKey: deps.processor.publishableKey,
+    processorElementsUrl: deps.processor.elementsUrl,
+  };
+  // For the Vite dev server, which serves the page without the server's meta tag.
+  app.get('/api/public-config', { schema: { hide: true } }, async () => publicConfig);
+  await app.register(web, { distDir: config.webDistDir, publicConfig });
+  return app;
+}

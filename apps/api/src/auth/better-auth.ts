@@ -1,0 +1,252 @@
+import { createHmac } from 'node:crypto';
+import { betterAuth } from 'better-auth';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { bearer } from 'better-auth/plugins/bearer';
+import { emailOTP } from 'better-auth/plugins/email-otp';
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import type { Config } from '../config';
+import type { Mailer } from '../mail/mailer';
+import { newId } from '../lib/ids';
+import { codeEmail, existingAccountEmail } from './emails';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } from './password';
+
+export const CODE_LENGTH = 6;
+export const CODE_TTL_SECONDS = 600;
+export const CODE_ATTEMPTS = 3;
+export const SESSION_TTL_SECONDS = 12 * 3600;
+
+const ID_PREFIX: Record<string, string> = {
+  user: 'usr',
+  session: 'ses',
+  account: 'acc',
+  verification: 'ver',
+};
+
+export interface AuthOptions {
+  config: Config;
+  pool: pg.Pool;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+function policyError(password: unknown, email?: unknown): void {
+  if (typeof password !== 'string') return;
+  const problem = passwordProblem(password, typeof email === 'string' ? email : undefined);
+  if (problem) throw new APIError('BAD_REQUEST', { code: 'WEAK_PASSWORD', message: problem });
+}
+
+/**
+ * better-auth configured for Tay (architecture §4): e-mail + password where the username is the
+ * e-mail, 6-digit codes by e-mail for confirmation and password reset (keyed hashes, 10 minutes,
+ * single use, 3 tries), bearer tokens, sessions revoked on reset. Rate limits are ours (per IP
+ * and per account, in the database): see `routes/auth.ts`.
+ */
+export function createAuth({ config, pool, mailer, log }: AuthOptions) {
+  const codeKey = createHmac('sha256', config.authSecret).update('tay:otp').digest();
+  const local = ['http://localhost', 'http://127.0.0.1'].flatMap((host) => [`${host}:${config.port}`, `${host}:5173`]);
+
+  return betterAuth({
+    appName: 'Tay',
+    database: pool,
+    baseURL: config.publicUrl,
+    basePath: '/api/auth',
+    secret: config.authSecret,
+    trustedOrigins: config.isProduction ? [config.publicUrl] : [config.publicUrl, ...local],
+    telemetry: { enabled: false },
+    logger: {
+      level: 'warn',
+      log: (level, message, ...args) => log[level === 'debug' ? 'debug' : level]({ args }, `auth: ${message}`),
+    },
+    rateLimit: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      revokeSessionsOnPasswordReset: true,
+      password: { hash: hashPassword, verify: verifyPassword },
+      // Sign-up with an address that already has a confirmed account: no new account and no
+      // hint to the caller (no enumeration); the owner is told by e-mail.
+      async onExistingUserSignUp({ user }) {
+        if (user.emailVerified) await mailer.send(existingAccountEmail({ to: user.email, publicUrl: config.publicUrl }));
+      },
+    },
+    user: {
+      modelName: 'users',
+      fields: { emailVerified: 'email_verified', createdAt: 'created_at', updatedAt: 'updated_at' },
+      additionalFields: {
+        firstName: { type: 'string', required: false, input: false, fieldName: 'first_name' },
+        lastName: { type: 'string', required: false, input: false, fieldName: 'last_name' },
+        mobileNumber: { type: 'string', required: false, input: false, fieldName: 'mobile_number' },
+        enrollNotificationViaEmail: {
+          type: 'boolean',
+          required: false,
+          input: false,
+          defaultValue: true,
+          fieldName: 'enroll_notification_via_email',
+        },
+        enrollNotificationViaMobileNumber: {
+          type: 'boolean',
+          required: false,
+          input: false,
+          defaultValue: false,
+          fieldName: 'enroll_notification_via_mobile_number',
+        },
+        userState: { type: 'string', required: false, input: false, defaultValue: 'Incomplete', fieldName: 'user_state' },
+        mustChangePassword: {
+          type: 'boolean',
+          required: false,
+          input: false,
+          defaultValue: false,
+          fieldName: 'must_change_password',
+        },
+        temporaryPasswordExpiresAt: {
+          type: 'date',
+          required: false,
+          input: false,
+          returned: false,
+          fieldName: 'temporary_password_expires_at',
+        },
+      },
+    },
+    session: {
+      modelName: 'sessions',
+      expiresIn: SESSION_TTL_SECONDS,
+      // A session used (or refreshed by the app every 50 minutes) is extended once an hour.
+      updateAge: 3600,
+      fields: {
+        expiresAt: 'expires_at',
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+        ipAddress: 'ip_address',
+        userAgent: 'user_agent',
+        userId: 'user_id',
+      },
+    },
+    account: {
+      modelName: 'accounts',
+      fields: {
+        accountId: 'account_id',
+        providerId: 'provider_id',
+        userId: 'user_id',
+        accessToken: 'access_token',
+        refreshToken: 'refresh_token',
+        idToken: 'id_token',
+        accessTokenExpiresAt: 'access_token_expires_at',
+        refreshTokenExpiresAt: 'refresh_token_expires_at',
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+      },
+    },
+    verification: {
+      modelName: 'verifications',
+      fields: { expiresAt: 'expires_at', createdAt: 'created_at', updatedAt: 'updated_at' },
+    },
+    advanced: {
+      database: { generateId: ({ model }) => newId(ID_PREFIX[model] ?? 'id') },
+      ipAddress: { ipAddressHeaders: ['x-client-ip'] },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : undefined;
+        switch (ctx.path) {
+          case '/sign-up/email': {
+            policyError(body.password, email);
+            if (!email) return;
+            // The username is the e-mail address (spec §5).
+            body.name = email;
+            // The real owner of an address always wins: a new sign-up replaces a registration
+            // that was never confirmed (its password never worked), codes included.
+            const existing = await ctx.context.internalAdapter.findUserByEmail(email);
+            if (existing && !existing.user.emailVerified) {
+              await ctx.context.internalAdapter.deleteVerificationByIdentifier(`email-verification-otp-${email}`);
+              await ctx.context.internalAdapter.deleteUser(existing.user.id);
+            }
+            return;
+          }
+          case '/email-otp/verify-email': {
+            // Confirming needs the code from the mailbox and the password of this registration,
+            // so nobody can get the mailbox owner to confirm a registration they did not make.
+            if (!email) return;
+            const found = await ctx.context.internalAdapter.findUserByEmail(email, { includeAccounts: true });
+            if (!found || found.user.emailVerified) return;
+            const credential = found.accounts.find((a) => a.providerId === 'credential' && a.accountId === found.user.id);
+            if (!credential?.password) return;
+            const ok =
+              typeof body.password === 'string' &&
+              (await verifyPassword({ hash: credential.password, password: body.password }));
+            if (!ok) {
+              throw new APIError('BAD_REQUEST', {
+                code: 'CONFIRMATION_PASSWORD_MISMATCH',
+                message:
+                  'This code belongs to a sign-up made with a different password. Sign up again with your password to get a new code.',
+              });
+            }
+            return;
+          }
+          case '/email-otp/send-verification-otp':
+            if (body.type !== 'email-verification') {
+              throw new APIError('BAD_REQUEST', { code: 'UNSUPPORTED_CODE_TYPE', message: 'Only sign-up codes can be resent here.' });
+            }
+            return;
+          case '/email-otp/reset-password':
+            policyError(body.password, email);
+            return;
+          case '/change-password':
+            policyError(body.newPassword);
+            return;
+          case '/sign-in/email': {
+            if (!email) return;
+            const found = await ctx.context.internalAdapter.findUserByEmail(email);
+            const expires = (found?.user as { temporaryPasswordExpiresAt?: Date | null } | undefined)?.temporaryPasswordExpiresAt;
+            if (found && (found.user as { mustChangePassword?: boolean }).mustChangePassword && expires && expires < new Date()) {
+              throw new APIError('UNAUTHORIZED', {
+                code: 'TEMPORARY_PASSWORD_EXPIRED',
+                message: 'Your temporary password has expired. Ask the person who invited you for a new one, or reset your password.',
+              });
+            }
+            return;
+          }
+          default:
+            return;
+        }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/email-otp/reset-password') return;
+        const returned = ctx.context.returned as { success?: boolean } | undefined;
+        const email = typeof (ctx.body as { email?: unknown })?.email === 'string' ? (ctx.body as { email: string }).email : '';
+        if (!returned?.success || !email) return;
+        // A reset sets a password only the mailbox owner knows: the new-password challenge is met.
+        const found = await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase());
+        if (found) {
+          await ctx.context.internalAdapter.updateUser(found.user.id, {
+            mustChangePassword: false,
+            temporaryPasswordExpiresAt: null,
+          });
+        }
+      }),
+    },
+    plugins: [
+      emailOTP({
+        otpLength: CODE_LENGTH,
+        expiresIn: CODE_TTL_SECONDS,
+        allowedAttempts: CODE_ATTEMPTS,
+        // Keyed hash: a copy of the database alone does not reveal codes.
+        storeOTP: { hash: async (otp) => createHmac('sha256', codeKey).update(otp).digest('base64url') },
+        overrideDefaultEmailVerification: true,
+        disableSignUp: true,
+        async sendVerificationOTP({ email, otp, type }) {
+          if (type === 'email-verification' || type === 'forget-password') {
+            await mailer.send(codeEmail({ to: email, code: otp, purpose: type, minutes: CODE_TTL_SECONDS / 60 }));
+          }
+        },
+      }),
+      bearer(),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

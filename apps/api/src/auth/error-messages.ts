@@ -1,0 +1,19 @@
+/**
+ * better-auth's error codes turned into sentences a person can act on. Codes stay as they are
+ * (the web app and API clients switch on them); only the message changes.
+ */
+export const AUTH_ERROR_MESSAGES: Record<string, string> = {
+  INVALID_EMAIL_OR_PASSWORD: 'The e-mail address or password is not right. Check both and try again.',
+  EMAIL_NOT_VERIFIED: 'Confirm your e-mail address first: enter the 6-digit code we sent you, or ask for a new one.',
+  INVALID_OTP: 'That code is not right. Check the newest e-mail from Tay and enter its 6 digits.',
+  OTP_EXPIRED: 'That code has expired. Ask for a new one; codes work for 10 minutes.',
+  TOO_MANY_ATTEMPTS: 'That code was entered wrongly too many times and no longer works. Ask for a new one.',
+  PASSWORD_TOO_SHORT: 'Use at least 8 characters.',
+  PASSWORD_TOO_LONG: 'Use at most 128 characters.',
+  INVALID_PASSWORD: 'Your current password is not right.',
+  INVALID_EMAIL: 'Enter a valid e-mail address, like name@example.com.',
+  USER_NOT_FOUND: 'The e-mail address or password is not right. Check both and try again.',
+  VALIDATION_ERROR: 'Some of the details are missing or not valid.',
+  FAILED_TO_CREATE_USER: 'We could not create your account. Please try again.',
+  USER_ALREADY_EXISTS: 'An account with this e-mail address already exists. Sign in instead.',
+};

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('works with nothing set: embedded database under ./data, port 3000, outbox mail', () => {
+    const config = loadConfig({ DATA_DIR: 'memory://' }, '/srv/tay');
+    expect(config.port).toBe(3000);
+    expect(config.database.kind).toBe('pglite');
+    expect(config.mail.smtpUrl).toBeUndefined();
+    expect(config.devToolsEnabled).toBe(true);
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({}, '/srv/tay').database).toMatchObject({ kind: 'pglite', dataDir: '/srv/tay/data/pglite' });
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set, with no other change', () => {
+    const config = loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://u@db:5432/tay' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/tay', poolMax: 10 });
+  });
+
+  it('treats empty values as unset, so .env.example works as it is', () => {
+    const config = loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: '', SMTP_URL: '  ', PORT: '' });
+    expect(config.database.kind).toBe('pglite');
+    expect(config.port).toBe(3000);
+  });
+
+  it('lists every problem at once, readably', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://mail', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { problems, message } = error as ConfigError;
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT', 'SMTP_URL']);
+    expect(message).toContain('Invalid configuration:\n  - ');
+  });
+
+  it('production needs a secret and a public URL, and has no development tools', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: 'memory://' })).toThrow(/AUTH_SECRET[\s\S]*PUBLIC_URL/);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: 'memory://',
+      AUTH_SECRET: 's'.repeat(32),
+      PUBLIC_URL: 'https://portal.example.com/',
+    });
+    expect(config.devToolsEnabled).toBe(false);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.publicUrl).toBe('https://portal.example.com');
+  });
+
+  it('auto-approves submitted businesses by default only on the embedded database', () => {
+    expect(loadConfig({ DATA_DIR: 'memory://' }).sandboxAutoApprove).toBe(true);
+    expect(loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://u@db:5432/tay' }).sandboxAutoApprove).toBe(false);
+    expect(loadConfig({ DATA_DIR: 'memory://', SANDBOX_AUTO_APPROVE: 'false' }).sandboxAutoApprove).toBe(false);
+    expect(
+      loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://u@db:5432/tay', SANDBOX_AUTO_APPROVE: 'true' }).sandboxAutoApprove,
+    ).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: 'memory://', SANDBOX_AUTO_APPROVE: 'maybe' })).toThrow(/SANDBOX_AUTO_APPROVE/);
+  });
+
+  it('derives stable processor keys from AUTH_SECRET unless they are set, and reads fees and settlement delay', () => {
+    const base = { DATA_DIR: 'memory://', AUTH_SECRET: 'a'.repeat(32) };
+    const config = loadConfig(base);
+    expect(config.processor).toEqual({
+      publishableKey: expect.stringMatching(/^pk_test_[0-9a-f]{32}$/),
+      secretKey: expect.stringMatching(/^sk_test_[0-9a-f]{32}$/),
+      webhookSecret: expect.stringMatching(/^whsec_[0-9a-f]{32}$/),
+      webhookUrl: 'http://localhost:3000/api/webhooks/processor',
+      settlementSeconds: 5,
+    });
+    expect(loadConfig(base).processor).toEqual(config.processor);
+    expect(loadConfig({ ...base, AUTH_SECRET: 'b'.repeat(32) }).processor.publishableKey).not.toBe(config.processor.publishableKey);
+    expect(config.fees).toEqual({ card: { bps: 290, fixedCents: 30 }, bankAccount: { bps: 80, capCents: 500 } });
+
+    const set = loadConfig({
+      ...base,
+      PROCESSOR_PUBLISHABLE_KEY: 'pk_test_0123456789abcdef',
+      PROCESSOR_SECRET_KEY: 'sk_test_0123456789abcdef',
+      PROCESSOR_WEBHOOK_SECRET: 'whsec_0123456789abcdef012345',
+      PROCESSOR_WEBHOOK_URL: 'https://hooks.example.com/tay',
+      SANDBOX_SETTLEMENT_SECONDS: '1',
+      FEE_CARD_BPS: '250',
+      FEE_BANK_CAP_CENTS: '0',
+    });
+    expect(set.processor).toMatchObject({ publishableKey: 'pk_test_0123456789abcdef', webhookUrl: 'https://hooks.example.com/tay', settlementSeconds: 1 });
+    expect(set.fees).toEqual({ card: { bps: 250, fixedCents: 30 }, bankAccount: { bps: 80, capCents: 0 } });
+    expect(() => loadConfig({ ...base, PROCESSOR_PUBLISHABLE_KEY: 'sk_test_0123456789abcdef', FEE_CARD_BPS: '-1' })).toThrow(
+      /PROCESSOR_PUBLISHABLE_KEY[\s\S]*FEE_CARD_BPS|FEE_CARD_BPS[\s\S]*PROCESSOR_PUBLISHABLE_KEY/,
+    );
+  });
+});

@@ -1,0 +1,198 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one place that reads the environment (conventions §6). Every variable is documented in
+ * `.env.example`; a bad value stops the boot with a readable list of what is wrong.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).optional(),
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default('./data'),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Tay <no-reply@tay.local>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  TRUST_PROXY: bool.default(false),
+  AUTH_IP_RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(10_000).default(1),
+  JOBS_IN_PROCESS: bool.default(true),
+  MARKETING_SITE_URL: z.url().default('https://tay.com'),
+  WEB_DIST_DIR: z.string().optional(),
+  SANDBOX_AUTO_APPROVE: bool.optional(),
+  PROCESSOR_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_[A-Za-z0-9]{16,}$/, 'must look like pk_test_… (16+ letters or digits after the prefix)').optional(),
+  PROCESSOR_SECRET_KEY: z.string().regex(/^sk_(test|live)_[A-Za-z0-9]{16,}$/, 'must look like sk_test_… (16+ letters or digits after the prefix)').optional(),
+  PROCESSOR_WEBHOOK_SECRET: z.string().min(24, 'must be at least 24 characters').optional(),
+  PROCESSOR_WEBHOOK_URL: z.url().optional(),
+  SANDBOX_SETTLEMENT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
+  FEE_CARD_BPS: z.coerce.number().int().min(0).max(10_000).default(290),
+  FEE_CARD_FIXED_CENTS: z.coerce.number().int().min(0).max(100_000).default(30),
+  FEE_BANK_BPS: z.coerce.number().int().min(0).max(10_000).default(80),
+  FEE_BANK_CAP_CENTS: z.coerce.number().int().min(0).max(100_000).default(500),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  database: { kind: 'postgres'; url: string; poolMax: number } | { kind: 'pglite'; dataDir: string; poolMax: number };
+  dataDir: string;
+  authSecret: string;
+  mail: { smtpUrl: string | undefined; from: string };
+  logLevel: Env['LOG_LEVEL'];
+  rateLimit: { max: number; windowSeconds: number };
+  /** Multiplies the per-IP limits on sign-in, sign-up and codes (the per-account limits stay). */
+  authIpRateLimitScale: number;
+  trustProxy: boolean;
+  jobsInProcess: boolean;
+  marketingSiteUrl: string;
+  /** The dev-only outbox pages (`/dev/mail`, `/api/dev/outbox`) exist only outside production. */
+  devToolsEnabled: boolean;
+  webDistDir: string;
+  /**
+   * A submitted business is approved by a background job a few seconds later, as if operations
+   * had reviewed it. On by default with the embedded database (a demo or developer machine).
+   */
+  sandboxAutoApprove: boolean;
+  processor: ProcessorConfig;
+  fees: FeeSchedule;
+}
+
+/** The payment processor's keys and the sandbox processor's timing (architecture §5). */
+export interface ProcessorConfig {
+  /** Given to the browser's card field (spec §7: the key is chosen by environment). */
+  publishableKey: string;
+  secretKey: string;
+  /** Signs the webhooks the processor sends us (`Tay-Signature`). */
+  webhookSecret: string;
+  /** Where the processor delivers webhooks. */
+  webhookUrl: string;
+  /** Seconds between the sandbox's steps: debit → succeeded → settled → returned. */
+  settlementSeconds: number;
+}
+
+/** Fees per method in integer cents: basis points (1/100 of a percent), plus a fixed part or a cap. */
+export interface FeeSchedule {
+  card: { bps: number; fixedCents: number };
+  bankAccount: { bps: number; capCents: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Empty strings count as unset, so `.env.example` can list every variable with no value. */
+function clean(source: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && value.trim() !== '') out[key] = value.trim();
+  }
+  return out;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const parsed = EnvSchema.safeParse(clean(source));
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
+    );
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === 'production';
+  const problems: string[] = [];
+  if (isProduction && !env.AUTH_SECRET) problems.push('AUTH_SECRET: required when NODE_ENV=production');
+  if (isProduction && !env.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production (links in e-mails)');
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  // `memory://` keeps nothing on disk (tests): an in-memory database and a per-process secret.
+  const inMemory = env.DATA_DIR === 'memory://';
+  const dataDir = inMemory ? env.DATA_DIR : path.resolve(cwd, env.DATA_DIR);
+  const host = env.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1');
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  const authSecret = env.AUTH_SECRET ?? (inMemory ? randomBytes(32).toString('base64url') : localSecret(dataDir));
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    port: env.PORT,
+    host,
+    publicUrl,
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX }
+      : { kind: 'pglite', dataDir: inMemory ? 'memory://' : path.join(dataDir, 'pglite'), poolMax: env.DATABASE_POOL_MAX },
+    dataDir,
+    authSecret,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    logLevel: env.LOG_LEVEL,
+    rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    authIpRateLimitScale: env.AUTH_IP_RATE_LIMIT_SCALE,
+    trustProxy: env.TRUST_PROXY,
+    jobsInProcess: env.JOBS_IN_PROCESS,
+    marketingSiteUrl: env.MARKETING_SITE_URL,
+    devToolsEnabled: !isProduction,
+    webDistDir: path.resolve(cwd, env.WEB_DIST_DIR ?? path.join(repoRoot(), 'apps/web/dist')),
+    sandboxAutoApprove: env.SANDBOX_AUTO_APPROVE ?? !env.DATABASE_URL,
+    processor: {
+      publishableKey: env.PROCESSOR_PUBLISHABLE_KEY ?? `pk_test_${derivedKey(authSecret, 'publishable-key')}`,
+      secretKey: env.PROCESSOR_SECRET_KEY ?? `sk_test_${derivedKey(authSecret, 'secret-key')}`,
+      webhookSecret: env.PROCESSOR_WEBHOOK_SECRET ?? `whsec_${derivedKey(authSecret, 'webhook-secret')}`,
+      webhookUrl: env.PROCESSOR_WEBHOOK_URL ?? `${publicUrl}/api/webhooks/processor`,
+      settlementSeconds: env.SANDBOX_SETTLEMENT_SECONDS,
+    },
+    fees: {
+      card: { bps: env.FEE_CARD_BPS, fixedCents: env.FEE_CARD_FIXED_CENTS },
+      bankAccount: { bps: env.FEE_BANK_BPS, capCents: env.FEE_BANK_CAP_CENTS },
+    },
+  };
+}
+
+/** Unset processor keys are derived from AUTH_SECRET: stable across restarts, different per installation. */
+function derivedKey(secret: string, purpose: string): string {
+  return createHmac('sha256', secret).update(`sandbox-processor:${purpose}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * Outside production a missing AUTH_SECRET is generated once and kept in the data directory,
+ * so a fresh machine works with no `.env` and sessions survive a restart.
+ */
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'auth-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** The repository root, found from this file both in `src/` (tsx, vitest) and in `dist/`. */
+export function repoRoot(): string {
+  let dir = path.dirname(new URL(import.meta.url).pathname);
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(path.join(dir, 'apps', 'api', 'migrations'))) return dir;
+    dir = path.dirname(dir);
+  }
+  throw new Error('Cannot locate the repository root from ' + import.meta.url);
+}

@@ -1,0 +1,54 @@
+import type {
+  BankAccountsTable,
+  BusinessesTable,
+  BusinessEventsTable,
+  BusinessMembersTable,
+  BusinessOwnersTable,
+} from './business';
+import type { AccountsTable, RateLimitsTable, SessionsTable, UsersTable, VerificationsTable } from './identity';
+import type { MailOutboxTable } from './mail';
+import type {
+  BusinessCountersTable,
+  IdempotencyKeysTable,
+  JournalEntriesTable,
+  JournalTransactionsTable,
+  LedgerAccountsTable,
+  PayersTable,
+  PaymentRequestEventsTable,
+  PaymentRequestCountsTable,
+  PaymentRequestsTable,
+  PaymentsTable,
+  ProcessorEventsTable,
+  SandboxProcessorChargesTable,
+  SandboxProcessorTokensTable,
+  SandboxProcessorWebhooksTable,
+} from './payments';
+
+/** Every table the API queries through Kysely, one file per area. */
+export interface DB {
+  mail_outbox: MailOutboxTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  verifications: VerificationsTable;
+  rate_limits: RateLimitsTable;
+  businesses: BusinessesTable;
+  business_members: BusinessMembersTable;
+  business_owners: BusinessOwnersTable;
+  bank_accounts: BankAccountsTable;
+  business_events: BusinessEventsTable;
+  payers: PayersTable;
+  business_counters: BusinessCountersTable;
+  payment_requests: PaymentRequestsTable;
+  payment_request_events: PaymentRequestEventsTable;
+  payment_request_counts: PaymentRequestCountsTable;
+  payments: PaymentsTable;
+  ledger_accounts: LedgerAccountsTable;
+  journal_transactions: JournalTransactionsTable;
+  journal_entries: JournalEntriesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  processor_events: ProcessorEventsTable;
+  sandbox_processor_tokens: SandboxProcessorTokensTable;
+  sandbox_processor_charges: SandboxProcessorChargesTable;
+  sandbox_processor_webhooks: SandboxProcessorWebhooksTable;
+}

@@ -1,0 +1,175 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { PaymentMethod, PaymentState, PayerStatus, RequestState, VerificationState } from '@tay/contract';
+
+/** `date` columns are 'YYYY-MM-DD' strings both ways (see db/database.ts). */
+type DateColumn = string;
+
+export interface PayersTable {
+  business_id: string;
+  id: string;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  company_name: Generated<string>;
+  display_name: string;
+  email: string;
+  mobile_number: string | null;
+  reference: string | null;
+  status: Generated<PayerStatus>;
+  verification: Generated<VerificationState>;
+  verification_token_hash: string | null;
+  verification_sent_at: Date | null;
+  verified_at: Date | null;
+  import_batch_id: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface BusinessCountersTable {
+  business_id: string;
+  name: string;
+  value: number;
+}
+
+export interface PaymentRequestsTable {
+  business_id: string;
+  id: string;
+  number: number;
+  payer_id: string;
+  payer_display_name: string;
+  payer_email: string;
+  amount_cents: number;
+  amount_paid_cents: Generated<number>;
+  memo: Generated<string>;
+  reference: Generated<string>;
+  due_date: DateColumn;
+  expires_on: DateColumn;
+  allow_partial: Generated<boolean>;
+  state: RequestState;
+  send_at: Date | null;
+  sent_at: Date | null;
+  paid_at: Date | null;
+  pay_token_hash: string | null;
+  last_reminder_offset: number | null;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface PaymentRequestEventsTable {
+  business_id: string;
+  request_id: string;
+  id: Generated<number>;
+  actor_type: 'user' | 'payer' | 'system' | 'operations';
+  actor_id: string | null;
+  actor_label: string;
+  event: string;
+  from_state: RequestState | null;
+  to_state: RequestState | null;
+  detail: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface PaymentsTable {
+  business_id: string;
+  id: string;
+  request_id: string;
+  method: PaymentMethod;
+  instrument: string;
+  amount_cents: number;
+  fee_cents: number;
+  state: PaymentState;
+  failure_reason: string | null;
+  processor_charge_id: string | null;
+  payer_email: string | null;
+  created_at: Generated<Date>;
+  processed_at: Date | null;
+  settled_at: Date | null;
+  returned_at: Date | null;
+}
+
+export type LedgerAccountKind =
+  | 'business_pending'
+  | 'business_available'
+  | 'business_payouts_in_flight'
+  | 'platform_fees'
+  | 'processor_clearing';
+
+export interface LedgerAccountsTable {
+  id: string;
+  business_id: string | null;
+  kind: LedgerAccountKind;
+  created_at: Generated<Date>;
+}
+
+export interface JournalTransactionsTable {
+  id: string;
+  business_id: string;
+  kind: 'payment_captured' | 'payment_settled' | 'payment_returned';
+  payment_id: string;
+  description: string;
+  created_at: Generated<Date>;
+}
+
+export interface JournalEntriesTable {
+  id: Generated<number>;
+  transaction_id: string;
+  account_id: string;
+  amount_cents: number;
+  created_at: Generated<Date>;
+}
+
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  response_status: number | null;
+  response_body: unknown;
+  created_at: Generated<Date>;
+}
+
+export interface ProcessorEventsTable {
+  event_id: string;
+  type: string;
+  received_at: Generated<Date>;
+}
+
+export interface SandboxProcessorTokensTable {
+  id: string;
+  kind: 'card' | 'bank_account';
+  brand: string;
+  last4: string;
+  behaviour: 'succeed' | 'decline' | 'settle_late' | 'return_after_settlement' | 'insufficient_funds';
+  used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface SandboxProcessorChargesTable {
+  id: string;
+  token_id: string;
+  amount_cents: number;
+  idempotency_key: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'settled' | 'returned';
+  failure_code: string | null;
+  metadata: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface SandboxProcessorWebhooksTable {
+  id: string;
+  type: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  attempts: Generated<number>;
+  delivered_at: Date | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface PaymentRequestCountsTable {
+  business_id: string;
+  state: RequestState;
+  n: number;
+  amount_cents: Generated<number>;
+  amount_paid_cents: Generated<number>;
+}

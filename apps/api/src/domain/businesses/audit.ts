@@ -1,0 +1,60 @@
+import type { Executor } from '../../db/executor';
+import { newId } from '../../lib/ids';
+
+/** Who made a change: a signed-in person, operations, or a background job. */
+export interface Actor {
+  userId: string | null;
+  /** Readable at the time: the person's e-mail, 'operations', 'sandbox auto-approval'. */
+  label: string;
+}
+
+export const OPERATIONS_ACTOR: Actor = { userId: null, label: 'operations' };
+export const AUTO_APPROVAL_ACTOR: Actor = { userId: null, label: 'sandbox auto-approval' };
+
+export function userActor(user: { id: string; email: string }): Actor & { userId: string } {
+  return { userId: user.id, label: user.email };
+}
+
+export type BusinessAction =
+  | 'business.created'
+  | 'business.updated'
+  | 'business.submitted'
+  | 'business.approved'
+  | 'business.disabled'
+  | 'business.enabled'
+  | 'payouts.enabled'
+  | 'payouts.disabled'
+  | 'bank_account.added'
+  | 'bank_account.replaced'
+  | 'logo.updated'
+  | 'payer.created'
+  | 'payer.updated'
+  | 'payer.deleted'
+  | 'payer.activated'
+  | 'payer.deactivated'
+  | 'payer.verification_sent'
+  | 'payer.reverification_requested'
+  | 'payer.verified'
+  | 'payers.imported';
+
+/**
+ * Appends one row to the business's audit trail. Call it with the transaction that makes the
+ * change, so the change and its record exist together or not at all. Details never carry a
+ * secret in clear (numbers are masked; owners' personal data is named, not copied).
+ */
+export async function recordEvent(
+  executor: Executor,
+  event: { businessId: string; actor: Actor; action: BusinessAction; details: Record<string, unknown> },
+): Promise<void> {
+  await executor
+    .insertInto('business_events')
+    .values({
+      business_id: event.businessId,
+      id: newId('evt'),
+      actor_user_id: event.actor.userId,
+      actor: event.actor.label,
+      action: event.action,
+      details: JSON.stringify(event.details),
+    })
+    .execute();
+}

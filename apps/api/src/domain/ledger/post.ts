@@ -1,0 +1,112 @@
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { LedgerAccountKind } from '../../db/schema/payments';
+import { newId } from '../../lib/ids';
+
+type BusinessKind = Extract<LedgerAccountKind, 'business_pending' | 'business_available'>;
+type PlatformKind = Extract<LedgerAccountKind, 'platform_fees' | 'processor_clearing'>;
+export type Accounts = Record<BusinessKind | PlatformKind, string>;
+
+/**
+ * The accounts one business's payments move between: its pending and available balances, and the
+ * platform's fee income and processor clearing account. Created on first use; a concurrent twin
+ * creating the same account is absorbed by the unique indexes.
+ */
+export async function ensureAccounts(trx: Transaction<DB>, businessId: string): Promise<Accounts> {
+  const wanted: { business_id: string | null; kind: LedgerAccountKind }[] = [
+    { business_id: businessId, kind: 'business_pending' },
+    { business_id: businessId, kind: 'business_available' },
+    { business_id: null, kind: 'platform_fees' },
+    { business_id: null, kind: 'processor_clearing' },
+  ];
+  const find = () =>
+    trx
+      .selectFrom('ledger_accounts')
+      .select(['id', 'business_id', 'kind'])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('business_id', '=', businessId), eb('kind', 'in', ['business_pending', 'business_available'])]),
+          eb.and([eb('business_id', 'is', null), eb('kind', 'in', ['platform_fees', 'processor_clearing'])]),
+        ]),
+      )
+      .execute();
+  let rows = await find();
+  if (rows.length < wanted.length) {
+    await trx
+      .insertInto('ledger_accounts')
+      .values(wanted.filter((w) => !rows.some((r) => r.kind === w.kind)).map((w) => ({ id: newId('acct'), ...w })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    rows = await find();
+  }
+  const byKind = Object.fromEntries(rows.map((r) => [r.kind, r.id])) as Partial<Accounts>;
+  return {
+    business_pending: byKind.business_pending!,
+    business_available: byKind.business_available!,
+    platform_fees: byKind.platform_fees!,
+    processor_clearing: byKind.processor_clearing!,
+  };
+}
+
+export interface PostingInput {
+  businessId: string;
+  paymentId: string;
+  amountCents: number;
+  feeCents: number;
+  description: string;
+}
+
+type Kind = DB['journal_transactions']['kind'];
+
+/**
+ * One journal transaction per (payment, kind): the unique constraint makes a replayed event post
+ * nothing. Debits are positive, credits negative; zero lines are left out (a payment with no fee).
+ * Returns false when this movement was already posted.
+ */
+async function post(trx: Transaction<DB>, input: PostingInput, kind: Kind, lines: [keyof Accounts, number][]): Promise<boolean> {
+  const accounts = await ensureAccounts(trx, input.businessId);
+  const journal = await trx
+    .insertInto('journal_transactions')
+    .values({ id: newId('jtx'), business_id: input.businessId, kind, payment_id: input.paymentId, description: input.description })
+    .onConflict((oc) => oc.columns(['payment_id', 'kind']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!journal) return false;
+  await trx
+    .insertInto('journal_entries')
+    .values(lines.filter(([, amount]) => amount !== 0).map(([account, amount]) => ({ transaction_id: journal.id, account_id: accounts[account], amount_cents: amount })))
+    .execute();
+  return true;
+}
+
+/** The processor captured the payment: the business is owed the amount less the fee, pending settlement. */
+export function postCapture(trx: Transaction<DB>, input: PostingInput): Promise<boolean> {
+  const net = input.amountCents - input.feeCents;
+  return post(trx, input, 'payment_captured', [
+    ['processor_clearing', input.amountCents],
+    ['business_pending', -net],
+    ['platform_fees', -input.feeCents],
+  ]);
+}
+
+/** The money arrived: pending becomes available. */
+export function postSettlement(trx: Transaction<DB>, input: PostingInput): Promise<boolean> {
+  const net = input.amountCents - input.feeCents;
+  return post(trx, input, 'payment_settled', [
+    ['business_pending', net],
+    ['business_available', -net],
+  ]);
+}
+
+/**
+ * The payment came back (e.g. an ACH return): the capture is reversed in full, fee included, from
+ * the available balance once settled (which may go below zero), from pending before that.
+ */
+export function postReturn(trx: Transaction<DB>, input: PostingInput & { settled: boolean }): Promise<boolean> {
+  const net = input.amountCents - input.feeCents;
+  return post(trx, input, 'payment_returned', [
+    [input.settled ? 'business_available' : 'business_pending', net],
+    ['platform_fees', input.feeCents],
+    ['processor_clearing', -input.amountCents],
+  ]);
+}

@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+import type { Payer, PayerInput } from '@tay/contract';
+import type { DB } from '../../db/schema';
+import { newId } from '../../lib/ids';
+import type { Mailer } from '../../mail/mailer';
+import { recordEvent, type Actor } from '../businesses/audit';
+import { requirePayerWriter } from './payer-access';
+import { assertNoDuplicate, duplicateFromUniqueViolation, invalidPayer, validatePayerFields } from './payer-input';
+import { loadPayer } from './payer-record';
+import { sendVerificationLink } from './verification';
+
+export interface CreatePayerOptions {
+  db: Kysely<DB>;
+  mailer: Pick<Mailer, 'send'>;
+  publicUrl: string;
+  businessId: string;
+  actor: Actor & { userId: string };
+  body: PayerInput;
+}
+
+/** POST /api/businesses/:id/payers: a new, active, unverified payer, e-mailed a verification link. */
+export async function createPayer({ db, mailer, publicUrl, businessId, actor, body }: CreatePayerOptions): Promise<Payer> {
+  const { businessName } = await requirePayerWriter(db, { businessId, userId: actor.userId });
+  const checked = validatePayerFields(body);
+  if (!checked.ok) throw invalidPayer(checked.fields);
+  const fields = checked.value;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await assertNoDuplicate(trx, { businessId, email: fields.email, reference: fields.reference });
+      const id = newId('pyr');
+      await trx
+        .insertInto('payers')
+        .values({
+          business_id: businessId,
+          id,
+          first_name: fields.firstName,
+          last_name: fields.lastName,
+          company_name: fields.companyName,
+          display_name: fields.displayName,
+          email: fields.email,
+          mobile_number: fields.mobileNumber,
+          reference: fields.reference,
+          verification_token_hash: null,
+          verification_sent_at: null,
+          verified_at: null,
+          import_batch_id: null,
+        })
+        .execute();
+      await sendVerificationLink(trx, { mailer, publicUrl, businessId, businessName, payer: { id, email: fields.email, displayName: fields.displayName } });
+      await recordEvent(trx, { businessId, actor, action: 'payer.created', details: { payerId: id } });
+      return loadPayer(trx, businessId, id);
+    });
+  } catch (error) {
+    throw duplicateFromUniqueViolation(error) ?? error;
+  }
+}

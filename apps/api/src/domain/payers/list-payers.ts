@@ -1,0 +1,39 @@
+import { sql, type Kysely } from 'kysely';
+import type { Payer } from '@tay/contract';
+import type { DB } from '../../db/schema';
+import { requirePayerReader } from './payer-access';
+import { filterPayers, sortExpression, type PayerQuery } from './payer-query';
+import { selectPayers, toPayer } from './payer-record';
+
+export interface PayerPage {
+  items: Payer[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+/** GET /api/businesses/:id/payers: one page (spec §9: first page 1) with the exact total. */
+export async function listPayers({
+  db,
+  businessId,
+  userId,
+  query,
+}: {
+  db: Kysely<DB>;
+  businessId: string;
+  userId: string;
+  query: PayerQuery;
+}): Promise<PayerPage> {
+  await requirePayerReader(db, { businessId, userId });
+  const direction = query.sortDirection === 'asc' ? sql`asc` : sql`desc`;
+  const rows = await filterPayers(selectPayers(db), businessId, query)
+    .orderBy(sql`${sortExpression(query.sortBy)} ${direction}`)
+    .orderBy(sql`payers.id ${direction}`)
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  const { total } = await filterPayers(db.selectFrom('payers'), businessId, query)
+    .select(sql<number>`count(*)::int`.as('total'))
+    .executeTakeFirstOrThrow();
+  return { items: rows.map(toPayer), page: query.page, pageSize: query.pageSize, total };
+}

@@ -1,0 +1,32 @@
+import { sql } from 'kysely';
+import { ErrorCode, type Payer } from '@tay/contract';
+import { AppError } from '../../lib/app-error';
+import { recordEvent } from '../businesses/audit';
+import { requirePayerWriter } from './payer-access';
+import { loadPayer, lockPayerRow } from './payer-record';
+import type { VerificationActionOptions } from './resend-verification';
+import { sendVerificationLink } from './verification';
+
+/**
+ * POST …/payers/:payerId/reverify: asks a verified payer to confirm their address again. The payer
+ * is unverified from this moment until they open the new link (ADR 005): a merchant re-verifies
+ * because they doubt the address, so it should not keep counting as confirmed meanwhile.
+ */
+export async function reverifyPayer({ db, mailer, publicUrl, businessId, payerId, actor }: VerificationActionOptions): Promise<Payer> {
+  const { businessName } = await requirePayerWriter(db, { businessId, userId: actor.userId });
+  return db.transaction().execute(async (trx) => {
+    const row = await lockPayerRow(trx, businessId, payerId);
+    if (row.verification !== 'verified') {
+      throw new AppError(ErrorCode.Conflict, 'This payer has not confirmed their e-mail address yet. Use Resend verification to send them a new link.');
+    }
+    await trx
+      .updateTable('payers')
+      .set({ verification: 'unverified', verified_at: null, updated_at: sql<Date>`now()` })
+      .where('business_id', '=', businessId)
+      .where('id', '=', payerId)
+      .execute();
+    await sendVerificationLink(trx, { mailer, publicUrl, businessId, businessName, payer: { id: row.id, email: row.email, displayName: row.display_name } });
+    await recordEvent(trx, { businessId, actor, action: 'payer.reverification_requested', details: { payerId } });
+    return loadPayer(trx, businessId, payerId);
+  });
+}

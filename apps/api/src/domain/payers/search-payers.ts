@@ -1,0 +1,50 @@
+import { sql, type Kysely } from 'kysely';
+import type { PayerSuggestion } from '@tay/contract';
+import type { DB } from '../../db/schema';
+import { requirePayerReader } from './payer-access';
+import { likePrefix } from './payer-query';
+
+/**
+ * GET /api/directory/payers/beginsWith: the request form's typeahead. Active payers whose display
+ * name, e-mail or reference begins with `q` (case-insensitive), by name.
+ */
+export async function searchPayers({
+  db,
+  businessId,
+  userId,
+  q,
+  limit,
+}: {
+  db: Kysely<DB>;
+  businessId: string;
+  userId: string;
+  q: string;
+  limit: number;
+}): Promise<PayerSuggestion[]> {
+  await requirePayerReader(db, { businessId, userId });
+  const prefix = likePrefix(q.trim().toLowerCase());
+  const rows = await db
+    .selectFrom('payers')
+    .select(['id', 'display_name', 'email', 'mobile_number', 'reference', 'verification'])
+    .where('business_id', '=', businessId)
+    .where('status', '=', 'active')
+    .where((eb) =>
+      eb.or([
+        eb(sql`lower(display_name)`, 'like', prefix),
+        eb('email', 'like', prefix),
+        eb(sql`lower(reference)`, 'like', prefix),
+      ]),
+    )
+    .orderBy(sql`lower(display_name)`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    payerId: r.id,
+    displayName: r.display_name,
+    email: r.email,
+    mobileNumber: r.mobile_number,
+    reference: r.reference,
+    verification: r.verification,
+  }));
+}

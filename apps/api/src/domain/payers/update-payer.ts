@@ -1,0 +1,87 @@
+import { sql, type Kysely } from 'kysely';
+import type { Payer, PayerUpdateBody } from '@tay/contract';
+import type { DB } from '../../db/schema';
+import type { Mailer } from '../../mail/mailer';
+import { recordEvent, type Actor } from '../businesses/audit';
+import { requirePayerWriter } from './payer-access';
+import { assertNoDuplicate, duplicateFromUniqueViolation, invalidPayer, validatePayerFields, type PayerFields } from './payer-input';
+import { loadPayer, lockPayerRow } from './payer-record';
+import { sendVerificationLink } from './verification';
+
+export interface UpdatePayerOptions {
+  db: Kysely<DB>;
+  mailer: Pick<Mailer, 'send'>;
+  publicUrl: string;
+  businessId: string;
+  payerId: string;
+  actor: Actor & { userId: string };
+  body: PayerUpdateBody;
+}
+
+const COLUMNS: Record<Exclude<keyof PayerFields, 'displayName'>, 'first_name' | 'last_name' | 'company_name' | 'email' | 'mobile_number' | 'reference'> = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  companyName: 'company_name',
+  email: 'email',
+  mobileNumber: 'mobile_number',
+  reference: 'reference',
+};
+
+/**
+ * PATCH /api/businesses/:id/payers/:payerId: an absent field keeps its value, `null` clears it.
+ * A new e-mail address is unconfirmed: the payer becomes unverified and the new address gets a
+ * verification link. The audit event names the changed fields, not their values.
+ */
+export async function updatePayer({ db, mailer, publicUrl, businessId, payerId, actor, body }: UpdatePayerOptions): Promise<Payer> {
+  const { businessName } = await requirePayerWriter(db, { businessId, userId: actor.userId });
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await lockPayerRow(trx, businessId, payerId);
+      const current = {
+        firstName: row.first_name,
+        lastName: row.last_name,
+        companyName: row.company_name,
+        email: row.email,
+        mobileNumber: row.mobile_number,
+        reference: row.reference,
+      };
+      const merged = { ...current };
+      for (const [key, value] of Object.entries(body) as [keyof typeof current, string | null | undefined][]) {
+        if (value === undefined) continue;
+        (merged as Record<string, string | null>)[key] = value ?? (key === 'mobileNumber' || key === 'reference' ? null : '');
+      }
+      const checked = validatePayerFields(merged);
+      if (!checked.ok) throw invalidPayer(checked.fields);
+      const next = checked.value;
+      const changed = (Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]).filter((key) => next[key] !== current[key]);
+      if (changed.length === 0) return loadPayer(trx, businessId, payerId);
+
+      await assertNoDuplicate(trx, { businessId, email: next.email, reference: next.reference, exceptPayerId: payerId });
+      const emailChanged = changed.includes('email');
+      await trx
+        .updateTable('payers')
+        .set({
+          first_name: next.firstName,
+          last_name: next.lastName,
+          company_name: next.companyName,
+          display_name: next.displayName,
+          email: next.email,
+          mobile_number: next.mobileNumber,
+          reference: next.reference,
+          updated_at: sql<Date>`now()`,
+          ...(emailChanged ? { verification: 'unverified' as const, verified_at: null, verification_token_hash: null } : {}),
+        })
+        .where('business_id', '=', businessId)
+        .where('id', '=', payerId)
+        .execute();
+      await recordEvent(trx, { businessId, actor, action: 'payer.updated', details: { payerId, fields: changed } });
+      if (emailChanged) {
+        await sendVerificationLink(trx, { mailer, publicUrl, businessId, businessName, payer: { id: payerId, email: next.email, displayName: next.displayName } });
+        await recordEvent(trx, { businessId, actor, action: 'payer.verification_sent', details: { payerId, reason: 'email changed' } });
+      }
+      return loadPayer(trx, businessId, payerId);
+    });
+  } catch (error) {
+    throw duplicateFromUniqueViolation(error) ?? error;
+  }
+}

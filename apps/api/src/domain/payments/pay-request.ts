@@ -1,0 +1,144 @@
+import { ErrorCode, formatMoney, type PaymentMethod, type PaymentOutcome } from '@tay/contract';
+import { jobDb } from '../../db/executor';
+import { AppError } from '../../lib/app-error';
+import { newId } from '../../lib/ids';
+import type { ChargeResult } from '../../processor/port';
+import { computeFee } from '../ledger/fees';
+import { payStatus } from '../requests/public-pay-page';
+import type { RequestRow } from '../requests/request-record';
+import { transitionRequest } from '../requests/transition';
+import { applyChargeResult, type PaymentDeps } from './apply-charge-result';
+import { payerActor, toPaymentSummary } from './payment-record';
+
+/** When the reconciliation job looks at a payment that may have been left half-done by a crash. */
+export const RECONCILE_AFTER_SECONDS = 60;
+
+export interface PayRequestOptions extends PaymentDeps {
+  request: Pick<RequestRow, 'business_id' | 'id'>;
+  body: { method: PaymentMethod; processorToken: string; amountCents: number; payerEmail?: string | undefined };
+}
+
+/**
+ * The payer pays on the hosted page (architecture §5, domain.md "Payment"). No processor call
+ * ever happens inside a transaction:
+ *
+ * 1. tx1 — lock the request, check it can take this amount, insert the payment (Pending, with its
+ *    fee), move the request to Accepted (payerPays), and queue the reconciliation job;
+ * 2. the processor charges the token, idempotently keyed by the payment id;
+ * 3. tx2 — apply the answer (captured, failed, or pending for a bank debit).
+ *
+ * Concurrent payments of one request serialize on the row lock in tx1: the first moves it to
+ * Accepted and every other finds it no longer payable, so money moves once.
+ */
+export async function payRequest(options: PayRequestOptions): Promise<PaymentOutcome> {
+  const { db, processor, body } = options;
+  const instrument = await processor.describeToken(body.processorToken);
+  if (!instrument) {
+    throw AppError.validation('These card or bank details can no longer be used. Enter them again.', {
+      processorToken: 'Enter your card or bank account details again.',
+    });
+  }
+  if (instrument.method !== body.method) {
+    throw AppError.validation('The payment method does not match the details entered.', { method: `These details are a ${instrument.method === 'card' ? 'card' : 'bank account'}.` });
+  }
+
+  const payment = await db.transaction().execute(async (trx) => {
+    const request = await trx
+      .selectFrom('payment_requests')
+      .selectAll()
+      .where('business_id', '=', options.request.business_id)
+      .where('id', '=', options.request.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const business = await trx
+      .selectFrom('businesses')
+      .select(['id', 'business_name', 'state', 'time_zone', 'logo_updated_at'])
+      .where('id', '=', request.business_id)
+      .executeTakeFirstOrThrow();
+    // The same rules and sentences as the pay page: business approved, request payable, not past expiry.
+    const { status, message } = payStatus({ row: request, business });
+    if (status !== 'payable') throw new AppError(ErrorCode.Conflict, message ?? 'This request cannot be paid.');
+    const remaining = request.amount_cents - request.amount_paid_cents;
+    if (!request.allow_partial && body.amountCents !== remaining) {
+      throw AppError.validation(`Pay the full amount of ${formatMoney(remaining)}.`, { amountCents: `This request must be paid in full: ${formatMoney(remaining)}.` });
+    }
+    if (body.amountCents > remaining) {
+      throw AppError.validation(`Enter an amount up to ${formatMoney(remaining)}.`, { amountCents: `The most you can pay is ${formatMoney(remaining)}.` });
+    }
+    const payerEmail = body.payerEmail ?? request.payer_email;
+    const inserted = await trx
+      .insertInto('payments')
+      .values({
+        business_id: request.business_id,
+        id: newId('pay'),
+        request_id: request.id,
+        method: instrument.method,
+        instrument: instrument.label,
+        amount_cents: body.amountCents,
+        fee_cents: computeFee(instrument.method, body.amountCents, options.fees),
+        state: 'Pending',
+        failure_reason: null,
+        processor_charge_id: null,
+        payer_email: payerEmail,
+        processed_at: null,
+        settled_at: null,
+        returned_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await transitionRequest({
+      db: trx,
+      businessId: request.business_id,
+      requestId: request.id,
+      event: 'payerPays',
+      from: request.state,
+      to: 'Accepted',
+      actor: payerActor(payerEmail),
+      detail: `${formatMoney(inserted.amount_cents)} by ${inserted.instrument} (${inserted.id}).`,
+    });
+    await options.jobs.send(
+      'payments.reconcile',
+      { businessId: inserted.business_id, paymentId: inserted.id, processorToken: body.processorToken },
+      { db: jobDb(trx), startAfter: RECONCILE_AFTER_SECONDS, singletonKey: inserted.id },
+    );
+    return inserted;
+  });
+
+  const ids = { businessId: payment.business_id, paymentId: payment.id };
+  let result: ChargeResult;
+  try {
+    result = await processor.charge({
+      token: body.processorToken,
+      amountCents: payment.amount_cents,
+      idempotencyKey: payment.id,
+      metadata: { businessId: payment.business_id, paymentId: payment.id, requestId: payment.request_id },
+    });
+  } catch (error) {
+    // The payment stays Pending (the request Accepted): the reconciliation job charges with the
+    // same key later, and the processor answers once, so nothing is taken twice.
+    options.log.warn({ err: error, paymentId: payment.id }, 'processor charge failed; the reconciliation job will finish the payment');
+    return outcome(await applyNothing(options, ids));
+  }
+  return outcome(await applyChargeResult(options, ids, result));
+}
+
+async function applyNothing(options: Pick<PaymentDeps, 'db'>, ids: { businessId: string; paymentId: string }) {
+  const payment = await options.db.selectFrom('payments').selectAll().where('business_id', '=', ids.businessId).where('id', '=', ids.paymentId).executeTakeFirstOrThrow();
+  const request = await options.db
+    .selectFrom('payment_requests')
+    .selectAll()
+    .where('business_id', '=', ids.businessId)
+    .where('id', '=', payment.request_id)
+    .executeTakeFirstOrThrow();
+  return { payment, request };
+}
+
+function outcome({ payment, request }: Awaited<ReturnType<typeof applyNothing>>): PaymentOutcome {
+  return {
+    payment: toPaymentSummary(payment),
+    transactionState: request.state,
+    amountCents: request.amount_cents,
+    amountPaidCents: request.amount_paid_cents,
+    remainingCents: request.amount_cents - request.amount_paid_cents,
+  };
+}

@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely';
+import { ErrorCode, PAYABLE_STATES, type PayPageStatus, type PublicPayPage } from '@tay/contract';
+import type { DB } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { logoUrl } from '../businesses/business-record';
+import { payTokenHash, referenceNumber, todayIn, type RequestRow } from './request-record';
+import { lockRequest } from './save-request';
+import { transitionRequest } from './transition';
+
+export interface PayContext {
+  row: RequestRow;
+  business: { id: string; business_name: string; state: string; time_zone: string; logo_updated_at: Date | null };
+}
+
+/** The request behind a payer link; 404 for an unknown, replaced or withdrawn link. */
+export async function findByPayToken(db: Kysely<DB>, token: string): Promise<PayContext> {
+  if (!/^[\w-]{20,100}$/.test(token)) throw notFound();
+  const row = await db.selectFrom('payment_requests').selectAll().where('pay_token_hash', '=', payTokenHash(token)).executeTakeFirst();
+  if (!row) throw notFound();
+  const business = await db
+    .selectFrom('businesses')
+    .select(['id', 'business_name', 'state', 'time_zone', 'logo_updated_at'])
+    .where('id', '=', row.business_id)
+    .executeTakeFirstOrThrow();
+  return { row, business };
+}
+
+function notFound(): AppError {
+  return new AppError(
+    ErrorCode.NotFound,
+    'This payment link is not valid any more. It may have been replaced by a newer e-mail, or withdrawn by the business.',
+  );
+}
+
+/** Past its expiry date in the business's time zone (the expiry job may not have run yet). */
+export function isPastExpiry(row: Pick<RequestRow, 'expires_on'>, timeZone: string): boolean {
+  return row.expires_on < todayIn(timeZone);
+}
+
+/** Whether the page takes money now, and if not, the sentence that says why. */
+export function payStatus({ row, business }: PayContext): { status: PayPageStatus; message: string | null } {
+  if (business.state !== 'Approved') {
+    return { status: 'unavailable', message: `${business.business_name} cannot take payments right now. Contact them directly.` };
+  }
+  switch (row.state) {
+    case 'Paid':
+      return { status: 'paid', message: 'This request is paid in full. Thank you!' };
+    case 'Accepted':
+      return { status: 'processing', message: 'A payment for this request is being processed. You will receive a receipt by e-mail.' };
+    case 'Expired':
+      return { status: 'expired', message: `This request expired. Ask ${business.business_name} to send it again.` };
+    case 'Withdrawn':
+      return { status: 'withdrawn', message: `${business.business_name} withdrew this request; there is nothing to pay.` };
+    case 'Cancelled':
+      return { status: 'cancelled', message: `${business.business_name} cancelled this request; there is nothing to pay.` };
+    case 'Rejected':
+      return { status: 'declined', message: 'You declined this request.' };
+    default:
+      break;
+  }
+  if (!PAYABLE_STATES.includes(row.state)) return { status: 'unavailable', message: 'This request cannot be paid.' };
+  if (isPastExpiry(row, business.time_zone)) {
+    return { status: 'expired', message: `This request expired. Ask ${business.business_name} to send it again.` };
+  }
+  return { status: 'payable', message: null };
+}
+
+export async function getPayPage(db: Kysely<DB>, token: string): Promise<PublicPayPage> {
+  const context = await findByPayToken(db, token);
+  const { row, business } = context;
+  const payments = await db
+    .selectFrom('payments')
+    .select(['id', 'instrument', 'amount_cents', 'state', 'failure_reason', 'created_at'])
+    .where('business_id', '=', row.business_id)
+    .where('request_id', '=', row.id)
+    .orderBy('created_at', 'asc')
+    .execute();
+  const { status, message } = payStatus(context);
+  return {
+    businessName: business.business_name,
+    businessLogoUrl: logoUrl(business.id, business.logo_updated_at),
+    referenceNumber: referenceNumber(row.number),
+    payerName: row.payer_display_name,
+    amountCents: row.amount_cents,
+    amountPaidCents: row.amount_paid_cents,
+    remainingCents: row.amount_cents - row.amount_paid_cents,
+    memo: row.memo,
+    dueDate: row.due_date,
+    expiresOn: row.expires_on,
+    allowPartial: row.allow_partial,
+    transactionState: row.state,
+    status,
+    statusMessage: message,
+    payments: payments.map((p) => ({
+      paymentId: p.id,
+      instrument: p.instrument,
+      amountCents: p.amount_cents,
+      state: p.state,
+      failureReason: p.failure_reason,
+      createdAt: p.created_at.toISOString(),
+    })),
+  };
+}
+
+/** The payer declines with a reason (Sent/Resent → Rejected); the business sees it in the timeline. */
+export async function declineRequest(db: Kysely<DB>, token: string, reason: string): Promise<PublicPayPage> {
+  const context = await findByPayToken(db, token);
+  await db.transaction().execute(async (trx) => {
+    const row = await lockRequest(trx, context.row.business_id, context.row.id);
+    if (row.state !== 'Sent' && row.state !== 'Resent') {
+      throw new AppError(ErrorCode.Conflict, payStatus({ row, business: context.business }).message ?? 'This request can no longer be declined.');
+    }
+    await transitionRequest({
+      db: trx,
+      businessId: row.business_id,
+      requestId: row.id,
+      event: 'payerDeclines',
+      from: row.state,
+      to: 'Rejected',
+      actor: { type: 'payer', id: null, label: `Payer (${row.payer_email})` },
+      detail: reason,
+    });
+  });
+  return getPayPage(db, token);
+}

@@ -1,0 +1,65 @@
+import { canApply, ErrorCode, type PaymentRequest, type RequestEvent, type RequestState } from '@tay/contract';
+import { AppError } from '../../lib/app-error';
+import { businessForRequests, userActor, type ActingUser, type RequestContext } from './request-context';
+import { addDays, todayIn, toPaymentRequest } from './request-record';
+import { lockRequest, selectRequest } from './save-request';
+import { issueLinkAndEmail } from './send-request-email';
+import { transitionRequest } from './transition';
+
+export type RequestCommand = 'send' | 'resend' | 'withdraw' | 'cancel';
+
+const EVENT: Record<RequestCommand, RequestEvent> = { send: 'send', resend: 'resend', withdraw: 'withdraw', cancel: 'cancel' };
+const TARGET: Record<RequestCommand, RequestState> = { send: 'Sent', resend: 'Resent', withdraw: 'Withdrawn', cancel: 'Cancelled' };
+const VERB: Record<RequestCommand, string> = { send: 'sent', resend: 'resent', withdraw: 'withdrawn', cancel: 'cancelled' };
+
+/** Send, Resend, Withdraw and Cancel row actions, each allowed only where domain.md allows it. */
+export async function runRequestCommand(
+  ctx: RequestContext,
+  { businessId, requestId, user, command }: { businessId: string; requestId: string; user: ActingUser; command: RequestCommand },
+): Promise<PaymentRequest> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const business = await businessForRequests(trx, { businessId, userId: user.userId, access: 'write' });
+    const row = await lockRequest(trx, businessId, requestId);
+    const event = EVENT[command];
+    if (!canApply(event, row.state)) {
+      throw new AppError(ErrorCode.Conflict, `A request that is ${row.state} cannot be ${VERB[command]}.`);
+    }
+    const actor = userActor(user);
+    if (command === 'send' || command === 'resend') {
+      // Resending an expired request gives the payer a new payable window.
+      const today = todayIn(business.time_zone);
+      const extend = row.expires_on < today ? { expires_on: addDays(today, business.default_expiry_days) } : {};
+      if (extend.expires_on) {
+        await trx.updateTable('payment_requests').set(extend).where('business_id', '=', businessId).where('id', '=', requestId).execute();
+        row.expires_on = extend.expires_on;
+      }
+      const sentAt = await issueLinkAndEmail(ctx, trx, row, business.business_name, command === 'send' ? 'request' : 'resend');
+      await transitionRequest({ db: trx, businessId, requestId, event, from: row.state, to: TARGET[command], actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${row.payer_email}${extend.expires_on ? `; now payable until ${extend.expires_on}` : ''}` });
+    } else {
+      await transitionRequest({
+        db: trx,
+        businessId,
+        requestId,
+        event,
+        from: row.state,
+        to: TARGET[command],
+        actor,
+        // The link keeps working so the payer's page can say the request was withdrawn.
+        ...(command === 'cancel' ? { set: { send_at: null } } : {}),
+      });
+    }
+    return toPaymentRequest(await selectRequest(trx, businessId, requestId));
+  });
+}
+
+/** Deletes a draft (domain.md: Draft ─▶ deleted); anything sent stays on record. */
+export async function deleteDraft(ctx: RequestContext, { businessId, requestId, user }: { businessId: string; requestId: string; user: ActingUser }): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await businessForRequests(trx, { businessId, userId: user.userId, access: 'write' });
+    const row = await lockRequest(trx, businessId, requestId);
+    if (row.state !== 'Draft') {
+      throw new AppError(ErrorCode.Conflict, `Only drafts can be deleted; this request is ${row.state}. Withdraw or cancel it instead.`);
+    }
+    await trx.deleteFrom('payment_requests').where('business_id', '=', businessId).where('id', '=', requestId).execute();
+  });
+}

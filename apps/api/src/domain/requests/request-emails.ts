@@ -1,0 +1,40 @@
+import { formatDate, formatMoney } from '@tay/contract';
+import type { MailMessage } from '../../mail/mailer';
+import { referenceNumber, type RequestRow } from './request-record';
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function html(title: string, lines: string[], link: string, button: string): string {
+  return `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#1a1b1e;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escape(title)}</h1>${lines.map((l) => `<p>${escape(l)}</p>`).join('')}
+<p><a href="${escape(link)}" style="display:inline-block;background:#1c7ed6;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escape(button)}</a></p>
+<p style="color:#868e96;font-size:12px">Or open this link: ${escape(link)}<br>Payments are processed securely by Tay on behalf of the business.</p></body></html>`;
+}
+
+export type RequestEmailKind = 'request' | 'resend' | 'reminder';
+
+/** The e-mail that asks the payer for the money, with the link to the hosted payment page. */
+export function requestEmail(kind: RequestEmailKind, row: RequestRow, businessName: string, link: string): MailMessage {
+  const remaining = row.amount_cents - row.amount_paid_cents;
+  const amount = formatMoney(remaining);
+  const subject =
+    kind === 'reminder'
+      ? `Reminder: ${amount} due to ${businessName} (${referenceNumber(row.number)})`
+      : `${businessName} requests ${amount} (${referenceNumber(row.number)})`;
+  const lines = [
+    kind === 'reminder'
+      ? `This is a reminder that ${businessName} is waiting for your payment of ${amount}.`
+      : `${businessName} asks you to pay ${amount}.`,
+    ...(row.memo ? [`For: ${row.memo}`] : []),
+    `Due: ${formatDate(`${row.due_date}T12:00:00`)}. The link works until ${formatDate(`${row.expires_on}T12:00:00`)}.`,
+    ...(row.allow_partial ? ['You may pay it in parts.'] : []),
+  ];
+  return {
+    to: row.payer_email,
+    subject,
+    text: `${lines.join('\n')}\n\nPay or decline here: ${link}\n\nReference: ${referenceNumber(row.number)}\n`,
+    html: html(subject, lines, link, `Pay ${amount}`),
+  };
+}

@@ -1,0 +1,77 @@
+import { createHash, createHmac } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { requestActions, type PaymentRequest } from '@tay/contract';
+import type { PaymentRequestsTable } from '../../db/schema/payments';
+
+export type RequestRow = Selectable<PaymentRequestsTable>;
+/** What a request looks like in lists: the row without its link hash, reminder step and creator. */
+export type RequestListRow = Omit<RequestRow, 'pay_token_hash' | 'last_reminder_offset' | 'created_by'>;
+
+export function referenceNumber(number: number): string {
+  return `TRX-${number}`;
+}
+
+/** `TRX-10234` (or `10234`) typed in a search box → the number, else null. */
+export function parseReferenceNumber(text: string): number | null {
+  const match = /^(?:trx-?)?(\d{1,15})$/i.exec(text.trim());
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * The payer's link token is derived, not stored: HMAC of the request id and the moment it was
+ * (re)sent. Each send makes a new link and the previous one stops working; the database keeps
+ * only its SHA-256 for the lookup, so a copy of the database opens no payment page.
+ */
+export function payToken(secret: string, requestId: string, sentAt: Date): string {
+  return createHmac('sha256', secret).update(`pay:${requestId}:${sentAt.toISOString()}`).digest('base64url');
+}
+
+export function payTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function payLink(publicUrl: string, token: string): string {
+  return `${publicUrl}/pay/${token}`;
+}
+
+export function toPaymentRequest(row: RequestListRow): PaymentRequest {
+  return {
+    transactionId: row.id,
+    referenceNumber: referenceNumber(row.number),
+    transactionState: row.state,
+    payerId: row.payer_id,
+    payerName: row.payer_display_name,
+    payerEmail: row.payer_email,
+    amountCents: row.amount_cents,
+    amountPaidCents: row.amount_paid_cents,
+    memo: row.memo,
+    reference: row.reference,
+    dueDate: row.due_date,
+    expiresOn: row.expires_on,
+    allowPartial: row.allow_partial,
+    sendAt: row.send_at?.toISOString() ?? null,
+    sentAt: row.sent_at?.toISOString() ?? null,
+    paidAt: row.paid_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    actions: requestActions(row.state),
+  };
+}
+
+/** 'YYYY-MM-DD' plus whole days, in calendar arithmetic (no time zone involved). */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Today's calendar date in a time zone, 'YYYY-MM-DD'. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return parts;
+}
+
+/** Whole days from `from` to `to` (both 'YYYY-MM-DD'). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}

@@ -1,0 +1,154 @@
+import { ErrorCode, PaymentRequestInput, type PaymentRequest, type RequestState } from '@tay/contract';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { newId } from '../../lib/ids';
+import { businessForRequests, nextNumber, userActor, type ActingUser, type BusinessForRequests, type RequestContext } from './request-context';
+import { addDays, todayIn, toPaymentRequest, type RequestRow } from './request-record';
+import { issueLinkAndEmail } from './send-request-email';
+import { recordRequestEvent, transitionRequest } from './transition';
+
+type Input = ReturnType<typeof PaymentRequestInput.parse>;
+
+interface Checked {
+  payer: { id: string; display_name: string; email: string };
+  expiresOn: string;
+  sendAt: Date | null;
+}
+
+async function check(trx: Transaction<DB>, business: BusinessForRequests, input: Input): Promise<Checked> {
+  const payer = await trx
+    .selectFrom('payers')
+    .select(['id', 'display_name', 'email', 'status'])
+    .where('business_id', '=', business.id)
+    .where('id', '=', input.payerId)
+    .executeTakeFirst();
+  if (!payer) throw AppError.validation('Choose one of your payers.', { payerId: 'Choose one of your payers.' });
+  if (payer.status !== 'active') {
+    throw AppError.validation(`${payer.display_name} is deactivated; activate them first.`, {
+      payerId: 'This payer is deactivated; activate them first.',
+    });
+  }
+  const today = todayIn(business.time_zone);
+  if (input.dueDate < today) {
+    throw AppError.validation('The due date cannot be in the past.', { dueDate: 'Choose today or a later date.' });
+  }
+  const expiresOn = input.expiresOn ?? addDays(input.dueDate, business.default_expiry_days);
+  let sendAt: Date | null = null;
+  if (input.mode === 'schedule') {
+    sendAt = new Date(input.sendAt!);
+    if (sendAt.getTime() <= Date.now()) {
+      throw AppError.validation('The send time must be in the future.', { sendAt: 'Choose a time in the future.' });
+    }
+    if (sendAt.toISOString().slice(0, 10) > expiresOn) {
+      throw AppError.validation('It would expire before it is sent.', { sendAt: 'Send it before it expires.' });
+    }
+  }
+  return { payer, expiresOn, sendAt };
+}
+
+function columns(input: Input, checked: Checked) {
+  return {
+    payer_id: checked.payer.id,
+    payer_display_name: checked.payer.display_name,
+    payer_email: checked.payer.email,
+    amount_cents: input.amountCents,
+    memo: input.memo,
+    reference: input.reference,
+    due_date: input.dueDate,
+    expires_on: checked.expiresOn,
+    allow_partial: input.allowPartial,
+  };
+}
+
+async function applyMode(
+  ctx: RequestContext,
+  trx: Transaction<DB>,
+  business: BusinessForRequests,
+  row: RequestRow,
+  input: Input,
+  checked: Checked,
+  user: ActingUser,
+): Promise<void> {
+  const actor = userActor(user);
+  if (input.mode === 'send') {
+    const sentAt = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
+    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${row.payer_email}` });
+  } else if (input.mode === 'schedule' && row.state === 'Draft') {
+    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${checked.sendAt!.toISOString()}` });
+  }
+}
+
+/** Creates a request to pay: saved as a draft, sent now, or scheduled (domain.md). */
+export async function createRequest(ctx: RequestContext, { businessId, user, body }: { businessId: string; user: ActingUser; body: unknown }): Promise<PaymentRequest> {
+  const input = PaymentRequestInput.parse(body);
+  return ctx.db.transaction().execute(async (trx) => {
+    const business = await businessForRequests(trx, { businessId, userId: user.userId, access: 'write' });
+    const checked = await check(trx, business, input);
+    const id = newId('req');
+    const number = await nextNumber(trx, businessId, 'request', 10001);
+    const row = await trx
+      .insertInto('payment_requests')
+      .values({ business_id: businessId, id, number, ...columns(input, checked), state: 'Draft', send_at: null, sent_at: null, paid_at: null, pay_token_hash: null, last_reminder_offset: null, created_by: user.userId })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordRequestEvent({ db: trx, businessId, requestId: id, actor: userActor(user), event: 'create', from: null, to: 'Draft', detail: null });
+    await applyMode(ctx, trx, business, row, input, checked, user);
+    return toPaymentRequest(await selectRequest(trx, businessId, id));
+  });
+}
+
+/** Edits a Draft (any mode) or a Pending request (its details and its send time). */
+export async function updateRequest(
+  ctx: RequestContext,
+  { businessId, requestId, user, body }: { businessId: string; requestId: string; user: ActingUser; body: unknown },
+): Promise<PaymentRequest> {
+  const input = PaymentRequestInput.parse(body);
+  return ctx.db.transaction().execute(async (trx) => {
+    const business = await businessForRequests(trx, { businessId, userId: user.userId, access: 'write' });
+    const current = await lockRequest(trx, businessId, requestId);
+    if (current.state !== 'Draft' && current.state !== 'Pending') {
+      throw new AppError(ErrorCode.Conflict, `A request that is ${current.state} cannot be edited. Copy it to make a new one.`);
+    }
+    if (current.state === 'Pending' && input.mode === 'draft') {
+      throw AppError.validation('A scheduled request cannot go back to draft; cancel it instead.', { mode: 'Cancel the scheduled request instead.' });
+    }
+    const checked = await check(trx, business, input);
+    await trx
+      .updateTable('payment_requests')
+      .set({ ...columns(input, checked), ...(current.state === 'Pending' && input.mode === 'schedule' ? { send_at: checked.sendAt } : {}), updated_at: new Date() })
+      .where('business_id', '=', businessId)
+      .where('id', '=', requestId)
+      .execute();
+    await recordRequestEvent({ db: trx, businessId, requestId, actor: userActor(user), event: 'edit', from: current.state, to: current.state, detail: null });
+    const row = await selectRequest(trx, businessId, requestId);
+    if (current.state === 'Pending' && input.mode === 'send') {
+      const sentAt = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
+      await transitionRequest({ db: trx, businessId, requestId, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: userActor(user), set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${row.payer_email}` });
+    } else {
+      await applyMode(ctx, trx, business, row, input, checked, user);
+    }
+    return toPaymentRequest(await selectRequest(trx, businessId, requestId));
+  });
+}
+
+export async function selectRequest(trx: Transaction<DB>, businessId: string, requestId: string): Promise<RequestRow> {
+  const row = await trx.selectFrom('payment_requests').selectAll().where('business_id', '=', businessId).where('id', '=', requestId).executeTakeFirst();
+  if (!row) throw AppError.notFound('Request');
+  return row;
+}
+
+/** The request row, locked until the transaction ends; 404 when it is not this business's. */
+export async function lockRequest(trx: Transaction<DB>, businessId: string, requestId: string): Promise<RequestRow> {
+  const row = await trx
+    .selectFrom('payment_requests')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', requestId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw AppError.notFound('Request');
+  return row;
+}
+
+export type { RequestState };

@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema';
+import type { Mailer } from '../mail/mailer';
+import type { JobHandlers, Jobs } from './queue';
+import { purgeOutbox } from '../mail/purge-outbox';
+import { autoApproveBusiness } from '../domain/businesses/auto-approve-business';
+import { expireRequests, sendReminders, sendScheduledRequests } from '../domain/requests/background';
+import { reconcilePayment } from '../domain/payments/reconcile-payment';
+import type { ProcessorConfig } from '../config';
+import type { PaymentProcessor } from '../processor/port';
+import { deliverWebhook } from '../processor/sandbox/deliver-webhook';
+import { advanceCharge } from '../processor/sandbox/sandbox-processor';
+
+export interface HandlerDeps {
+  db: Kysely<DB>;
+  mailer: Mailer;
+  /** Keys the payer links in request e-mails. */
+  authSecret: string;
+  publicUrl: string;
+  jobs: Pick<Jobs, 'send'>;
+  processor: PaymentProcessor;
+  processorConfig: ProcessorConfig;
+}
+
+export function createJobHandlers({ db, mailer, authSecret, publicUrl, jobs, processor, processorConfig }: HandlerDeps): JobHandlers {
+  const requests = { db, mailer, authSecret, publicUrl };
+  return {
+    'requests.send-scheduled': async () => {
+      await sendScheduledRequests(requests);
+    },
+    'requests.expire': async () => {
+      await expireRequests(requests);
+    },
+    'requests.remind': async () => {
+      await sendReminders(requests);
+    },
+    'mail.deliver': async ({ messageId }) => mailer.deliver(messageId),
+    'maintenance.purge-outbox': async () => {
+      await purgeOutbox({ db });
+    },
+    'business.auto-approve': async ({ businessId }) => {
+      await autoApproveBusiness({ db, businessId });
+    },
+    'sandbox.advance-charge': async (data) => {
+      await advanceCharge({ db, jobs, settlementSeconds: processorConfig.settlementSeconds }, data);
+    },
+    'sandbox.deliver-webhook': async ({ webhookId }) => {
+      await deliverWebhook({ db, url: processorConfig.webhookUrl, secret: processorConfig.webhookSecret, webhookId });
+    },
+    'payments.reconcile': async (data) => {
+      await reconcilePayment({ db, processor, mailer }, data);
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import PgBoss from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database';
+
+/** Every queue the product uses and the data its jobs carry. */
+export interface JobPayloads {
+  'mail.deliver': { messageId: string };
+  'maintenance.purge-outbox': Record<string, never>;
+  /** SANDBOX_AUTO_APPROVE: approve a submitted business that is still Pending and complete. */
+  'business.auto-approve': { businessId: string };
+  /** Requests to pay: scheduled sends, expiry and reminders (cron). */
+  'requests.send-scheduled': Record<string, never>;
+  'requests.expire': Record<string, never>;
+  'requests.remind': Record<string, never>;
+  /** The sandbox processor moves a charge one step on (debit → succeeded/failed → settled → returned). */
+  'sandbox.advance-charge': { chargeId: string; to: 'succeeded' | 'failed' | 'settled' | 'returned' };
+  /** The sandbox processor delivers one signed webhook to PROCESSOR_WEBHOOK_URL. */
+  'sandbox.deliver-webhook': { webhookId: string };
+  /** Finishes a payment left Pending by a crash between creating it and recording the charge. */
+  'payments.reconcile': { businessId: string; paymentId: string; processorToken: string };
+}
+export type JobName = keyof JobPayloads;
+
+export interface QueueDefinition {
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  expireInSeconds: number;
+}
+
+export const QUEUES: Record<JobName, QueueDefinition> = {
+  'mail.deliver': { retryLimit: 8, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
+  'maintenance.purge-outbox': { retryLimit: 2, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
+  'business.auto-approve': { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 60 },
+  'requests.send-scheduled': { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300 },
+  'requests.expire': { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
+  'requests.remind': { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 900 },
+  'sandbox.advance-charge': { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
+  'sandbox.deliver-webhook': { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: 60 },
+  'payments.reconcile': { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+};
+
+/** Cron schedules (UTC) of recurring jobs; pg-boss guarantees one run per slot across processes. */
+export const SCHEDULES: Partial<Record<JobName, string>> = {
+  'maintenance.purge-outbox': '17 3 * * *',
+  'requests.send-scheduled': '* * * * *',
+  'requests.expire': '*/10 * * * *',
+  'requests.remind': '7 * * * *',
+};
+
+export type JobHandler<N extends JobName> = (data: JobPayloads[N], jobId: string) => Promise<void>;
+export type JobHandlers = { [N in JobName]: JobHandler<N> };
+
+export interface Jobs {
+  send<N extends JobName>(name: N, data: JobPayloads[N], options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Starts the workers: this process then runs jobs (in-process under `npm start`, or `npm run worker`). */
+  work(handlers: JobHandlers): Promise<void>;
+  stop(): Promise<void>;
+  boss: PgBoss;
+}
+
+export interface JobsOptions {
+  database: Database;
+  log: FastifyBaseLogger;
+  /** Seconds between polls for new jobs when a queue is idle (pg-boss minimum: 0.5). */
+  pollingIntervalSeconds?: number;
+}
+
+export async function startJobs({ database, log, pollingIntervalSeconds = 1 }: JobsOptions): Promise<Jobs> {
+  const boss = new PgBoss({
+    ...database.connection,
+    schema: 'pgboss',
+    max: 4,
+    application_name: 'tay-jobs',
+    // Maintenance and cron are cheap; every process may run them, pg-boss coordinates.
+    supervise: true,
+    schedule: true,
+  });
+  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  await boss.start();
+  for (const [name, definition] of Object.entries(QUEUES)) {
+    await boss.createQueue(name, { name, ...definition });
+  }
+  const workers: string[] = [];
+  return {
+    boss,
+    send(name, data, options) {
+      return options ? boss.send(name, data, options) : boss.send(name, data);
+    },
+    async work(handlers) {
+      for (const name of Object.keys(QUEUES) as JobName[]) {
+        const handler = handlers[name] as JobHandler<JobName>;
+        workers.push(
+          await boss.work<JobPayloads[JobName]>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
+            for (const job of jobs) {
+              const started = Date.now();
+              try {
+                await handler(job.data, job.id);
+                log.info({ job: name, jobId: job.id, ms: Date.now() - started }, 'job done');
+              } catch (error) {
+                log.warn({ job: name, jobId: job.id, err: error }, 'job failed; it will be retried');
+                throw error;
+              }
+            }
+          }),
+        );
+      }
+      for (const [name, cron] of Object.entries(SCHEDULES)) {
+        await boss.schedule(name, cron, {});
+      }
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/executor';
+
+export interface RateRule {
+  /** Requests allowed per window. */
+  max: number;
+  windowSeconds: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  count: number;
+  /** Seconds until the window ends (when refused: until the next attempt may succeed). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one attempt against `key` in a fixed window held in the database, so the limit holds
+ * across restarts and processes. The upsert is one atomic statement: concurrent attempts
+ * never both slip under the limit.
+ */
+export async function consumeRateLimit(db: Executor, key: string, rule: RateRule): Promise<RateDecision> {
+  const { rows } = await sql<{ count: number; retry_after: number }>`
+    INSERT INTO rate_limits (key, count, window_ends_at)
+    VALUES (${key}, 1, now() + make_interval(secs => ${rule.windowSeconds}))
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN rate_limits.window_ends_at <= now() THEN 1 ELSE rate_limits.count + 1 END,
+      window_ends_at = CASE WHEN rate_limits.window_ends_at <= now() THEN EXCLUDED.window_ends_at
+                            ELSE rate_limits.window_ends_at END
+    RETURNING count, ceil(extract(epoch FROM window_ends_at - now()))::int AS retry_after`.execute(db);
+  const row = rows[0]!;
+  return { allowed: row.count <= rule.max, count: row.count, retryAfterSeconds: Math.max(1, row.retry_after) };
+}
+
+/** Forgets the counter (e.g. failed sign-ins after a successful one). */
+export async function resetRateLimit(db: Executor, key: string): Promise<void> {
+  await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+}
+
+export async function purgeExpiredRateLimits(db: Executor): Promise<number> {
+  const result = await db.deleteFrom('rate_limits').where('window_ends_at', '<', new Date()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

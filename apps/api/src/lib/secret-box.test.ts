@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { createSecretBox } from './secret-box';
+
+const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
+
+describe('createSecretBox', () => {
+  it('round-trips, and never contains the plaintext', () => {
+    const box = createSecretBox(SECRET, 'bank-account-number');
+    const sealed = box.seal('000123456789', 'biz_1:ba_1');
+    expect(sealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(sealed).not.toContain('000123456789');
+    expect(box.open(sealed, 'biz_1:ba_1')).toBe('000123456789');
+  });
+
+  it('uses a fresh nonce every time', () => {
+    const box = createSecretBox(SECRET, 'bank-account-number');
+    expect(box.seal('123456', 'ctx')).not.toBe(box.seal('123456', 'ctx'));
+  });
+
+  it('does not open under another context, purpose or secret, nor when tampered with', () => {
+    const box = createSecretBox(SECRET, 'bank-account-number');
+    const sealed = box.seal('987654321', 'biz_1:ba_1');
+    expect(() => box.open(sealed, 'biz_2:ba_1')).toThrow();
+    expect(() => createSecretBox(SECRET, 'other-purpose').open(sealed, 'biz_1:ba_1')).toThrow();
+    expect(() => createSecretBox(`${SECRET}!`, 'bank-account-number').open(sealed, 'biz_1:ba_1')).toThrow();
+    const [v, iv, ct, tag] = sealed.split('.');
+    const flipped = Buffer.from(ct!, 'base64url');
+    flipped[0] = flipped[0]! ^ 1;
+    expect(() => box.open([v, iv, flipped.toString('base64url'), tag].join('.'), 'biz_1:ba_1')).toThrow();
+    expect(() => box.open('not-sealed', 'biz_1:ba_1')).toThrow('Unrecognised sealed value');
+  });
+});

@@ -1,0 +1,115 @@
+import { parseArgs } from 'node:util';
+import { formatDateTime } from '@tay/contract';
+import { temporaryPasswordEmail } from '../auth/emails';
+import { approveBusiness } from '../domain/businesses/approve-business';
+import { OPERATIONS_ACTOR } from '../domain/businesses/audit';
+import { findBusinessForOperator } from '../domain/businesses/find-business-for-operator';
+import { setBusinessState } from '../domain/businesses/set-business-state';
+import { setPayouts } from '../domain/businesses/set-payouts';
+import { createUserByOperator } from '../domain/users/create-user-by-operator';
+import { AppError } from '../lib/app-error';
+import type { Runtime } from '../runtime';
+
+interface Command {
+  usage: string;
+  summary: string;
+  run(runtime: Runtime, args: string[]): Promise<void>;
+}
+
+/** Operator commands: `npm run ops -- <command> [options]`. */
+export const COMMANDS: Record<string, Command> = {
+  'create-user': {
+    usage: 'create-user --email <address> [--first-name <name>] [--last-name <name>]',
+    summary: 'Create a confirmed user with a temporary password they must replace at first sign-in',
+    async run(runtime, args) {
+      const { values } = parseArgs({
+        args,
+        options: { email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } },
+      });
+      if (!values.email) throw new AppError('USAGE', 'Missing --email <address>.');
+      const created = await createUserByOperator({
+        db: runtime.database.db,
+        email: values.email,
+        firstName: values['first-name'],
+        lastName: values['last-name'],
+      });
+      await runtime.mailer.send(temporaryPasswordEmail({ to: created.email, publicUrl: runtime.config.publicUrl }));
+      console.log(
+        [
+          created.reissued ? `New temporary password issued for ${created.email}.` : `Created ${created.email} (${created.userId}).`,
+          `Temporary password: ${created.temporaryPassword}`,
+          `It works until ${formatDateTime(created.expiresAt)}; at first sign-in they must choose their own password.`,
+          'Give it to them through a channel other than e-mail.',
+        ].join('\n'),
+      );
+    },
+  },
+  // Business review and payouts: only operations approve, disable and turn payouts on (domain.md).
+  'approve-business': businessCommand('approve-business', 'Approve a submitted (Pending) business', async (runtime, businessId) => {
+    const { business, from } = await approveBusiness({ db: runtime.database.db, businessId, actor: OPERATIONS_ACTOR });
+    return `Approved ${business.businessName} (${business.businessId}): ${from} → Approved.`;
+  }),
+  'disable-business': {
+    usage: 'disable-business <business id | owner e-mail> [--reason "<why>"]',
+    summary: 'Disable an approved business, or decline a Pending one; the reason is shown to the business',
+    async run(runtime, args) {
+      const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' } } });
+      const target = await targetBusiness(runtime, positionals, 'disable-business <business id | owner e-mail> [--reason "<why>"]');
+      const { business, from } = await setBusinessState({
+        db: runtime.database.db,
+        businessId: target.id,
+        to: 'Disabled',
+        reason: values.reason,
+        actor: OPERATIONS_ACTOR,
+      });
+      console.log(
+        `Disabled ${business.businessName} (${business.businessId}): ${from} → Disabled.` +
+          (business.stateReason ? ` Reason: ${business.stateReason}` : ''),
+      );
+    },
+  },
+  'enable-business': businessCommand('enable-business', 'Enable a disabled business again (Disabled → Approved)', async (runtime, businessId) => {
+    const { business, from } = await setBusinessState({ db: runtime.database.db, businessId, to: 'Approved', actor: OPERATIONS_ACTOR });
+    return `Enabled ${business.businessName} (${business.businessId}): ${from} → Approved.`;
+  }),
+  'enable-payouts': businessCommand('enable-payouts', 'Turn payouts on for an approved business', async (runtime, businessId) => {
+    const { business, changed } = await setPayouts({ db: runtime.database.db, businessId, enabled: true, actor: OPERATIONS_ACTOR });
+    return changed
+      ? `Payouts are now on for ${business.businessName} (${business.businessId}).`
+      : `Payouts were already on for ${business.businessName} (${business.businessId}); nothing changed.`;
+  }),
+  'disable-payouts': businessCommand('disable-payouts', 'Turn payouts off for a business', async (runtime, businessId) => {
+    const { business, changed } = await setPayouts({ db: runtime.database.db, businessId, enabled: false, actor: OPERATIONS_ACTOR });
+    return changed
+      ? `Payouts are now off for ${business.businessName} (${business.businessId}).`
+      : `Payouts were already off for ${business.businessName} (${business.businessId}); nothing changed.`;
+  }),
+};
+
+/** The one business named by the first positional argument (an id or the owner's e-mail). */
+async function targetBusiness(runtime: Runtime, positionals: string[], usageLine: string) {
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length > 0) throw new AppError('USAGE', `Usage: ${usageLine}`);
+  return findBusinessForOperator({ db: runtime.database.db, ref });
+}
+
+function businessCommand(name: string, summary: string, run: (runtime: Runtime, businessId: string) => Promise<string>): Command {
+  const usageLine = `${name} <business id | owner e-mail>`;
+  return {
+    usage: usageLine,
+    summary,
+    async run(runtime, args) {
+      const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+      const target = await targetBusiness(runtime, positionals, usageLine);
+      console.log(await run(runtime, target.id));
+    },
+  };
+}
+
+export function usage(): string {
+  return [
+    'Usage: npm run ops -- <command> [options]',
+    '',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}\n      ${c.summary}`),
+  ].join('\n');
+}

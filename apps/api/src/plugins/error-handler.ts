@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ErrorCode, type ErrorResponse, type FieldErrors } from '@tay/contract';
+import { AppError } from '../lib/app-error';
+
+export function errorBody(code: string, message: string, fields?: FieldErrors): ErrorResponse {
+  return { status: 'Error', errorDetails: fields ? { code, message, fields } : { code, message } };
+}
+
+const FRAMEWORK_CODES: Record<number, string> = {
+  400: ErrorCode.BadRequest,
+  401: ErrorCode.Unauthorized,
+  403: ErrorCode.Forbidden,
+  404: ErrorCode.NotFound,
+  405: ErrorCode.BadRequest,
+  409: ErrorCode.Conflict,
+  413: ErrorCode.PayloadTooLarge,
+  415: ErrorCode.BadRequest,
+  422: ErrorCode.UnprocessableEntity,
+  429: ErrorCode.RateLimited,
+};
+
+/**
+ * One error shape for every failure: `{ status: 'Error', errorDetails: { code, message, fields? } }`.
+ * 4xx messages explain the problem; 5xx messages never carry internals (they are logged instead).
+ */
+export const errorHandler = fp(
+  async function errorHandler(app: FastifyInstance) {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof AppError) {
+        for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+        return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.fields));
+      }
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const fields: FieldErrors = {};
+        for (const issue of error.validation) {
+          const where = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+          const key = where || error.validationContext || 'body';
+          fields[key] ??= issue.message ?? 'Invalid value.';
+        }
+        const names = Object.keys(fields).join(', ');
+        return reply
+          .status(400)
+          .send(errorBody(ErrorCode.ValidationFailed, `Please correct the highlighted fields: ${names}.`, fields));
+      }
+      if (isResponseSerializationError(error)) {
+        request.log.error({ err: error }, 'response did not match its schema');
+        return reply.status(500).send(errorBody(ErrorCode.Internal, 'Something went wrong on our side. Please try again.'));
+      }
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        const code = FRAMEWORK_CODES[status] ?? ErrorCode.BadRequest;
+        const message =
+          status === 429
+            ? 'Too many requests. Please wait a moment and try again.'
+            : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? 'Send the request body as JSON (Content-Type: application/json).'
+              : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+                ? 'The request body is empty; send a JSON object.'
+                : error.message;
+        return reply.status(status).send(errorBody(code, message));
+      }
+      request.log.error({ err: error }, 'request failed');
+      const unavailable = status === 503;
+      return reply
+        .status(status >= 500 ? status : 500)
+        .send(
+          errorBody(
+            unavailable ? ErrorCode.Unavailable : ErrorCode.Internal,
+            unavailable
+              ? 'The service is temporarily unavailable. Please try again shortly.'
+              : 'Something went wrong on our side. Please try again.',
+          ),
+        );
+    });
+  },
+  { name: 'error-handler' },
+);

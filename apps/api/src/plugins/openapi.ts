@@ -1,0 +1,33 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+
+/** OpenAPI 3 generated from the routes' zod schemas: JSON at /api/openapi.json, browsable at /api/docs. */
+export const openapi = fp(
+  async function openapi(app: FastifyInstance) {
+    await app.register(swagger, {
+      openapi: {
+        info: {
+          title: 'Tay Business Portal API',
+          description:
+            'The API behind the Tay merchant portal. Errors always have the shape `{ "status": "Error", "errorDetails": { "code", "message", "fields"? } }`.',
+          version: '0.1.0',
+        },
+        components: {
+          securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        },
+      },
+      transform: jsonSchemaTransform,
+      hideUntagged: false,
+    });
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      uiConfig: { docExpansion: 'list', deepLinking: true },
+    });
+    app.get('/api/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger());
+  },
+  { name: 'openapi' },
+);

@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { ErrorResponse, listResponse, PaymentRequest, PaymentRequestDetail, PaymentRequestInput, RequestListQuery } from '@tay/contract';
+import type { DB } from '../db/schema';
+import { exportRequests } from '../domain/requests/export-requests';
+import { getRequest } from '../domain/requests/get-request';
+import { listRequests } from '../domain/requests/list-requests';
+import { deleteDraft, runRequestCommand, type RequestCommand } from '../domain/requests/request-actions';
+import type { RequestContext } from '../domain/requests/request-context';
+import { requestSummary } from '../domain/requests/request-summary';
+import { createRequest, updateRequest } from '../domain/requests/save-request';
+import { withIdempotency } from '../lib/idempotency';
+import { requireUser, sessionOf } from '../plugins/authenticate';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
+const signedIn = { security: [{ bearer: [] }] };
+const Params = z.object({ id: z.string().min(1).max(64) });
+const RequestParams = Params.extend({ requestId: z.string().min(1).max(64) });
+const IdempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
+const Ok = <T extends z.ZodType>(data: T) => z.object({ status: z.literal('Success'), data });
+const RequestResponse = Ok(PaymentRequest);
+const Summary = Ok(
+  z.object({
+    openCount: z.number(),
+    openCents: z.number(),
+    paidCount: z.number(),
+    paidCents: z.number(),
+    draftCount: z.number(),
+    scheduledCount: z.number(),
+    needsAttentionCount: z.number(),
+  }),
+);
+
+/**
+ * Requests to pay ("transactions", spec §2): `/api/businesses/:id/payments…`. Creating and
+ * sending honour an `Idempotency-Key` header (architecture §5).
+ */
+export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; db: Kysely<DB> }> = async (app, { ctx, db }) => {
+  const user = (request: Parameters<typeof sessionOf>[0]) => {
+    const { user: u } = sessionOf(request);
+    return { userId: u.id, email: u.email };
+  };
+
+  app.get(
+    '/api/businesses/:id/payments',
+    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'Transaction history or drafts, filtered, searched, sorted and paged', ...signedIn, params: Params, querystring: RequestListQuery, response: { 200: listResponse(PaymentRequest), ...errors } } },
+    async (request) => ({
+      status: 'Success' as const,
+      data: await listRequests({ db, businessId: request.params.id, userId: sessionOf(request).user.id, query: request.query }),
+    }),
+  );
+
+  app.get(
+    '/api/businesses/:id/payments/export.csv',
+    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'CSV export of the same query as the list', ...signedIn, params: Params, querystring: RequestListQuery } },
+    async (request, reply) => {
+      const chunks = exportRequests({ db, businessId: request.params.id, userId: sessionOf(request).user.id, query: request.query });
+      // The first chunk checks access before any header goes out.
+      const first = await chunks.next();
+      const date = new Date().toISOString().slice(0, 10);
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="transactions-${date}.csv"`)
+        .header('cache-control', 'no-store');
+      const { Readable } = await import('node:stream');
+      return reply.send(
+        Readable.from(
+          (async function* () {
+            if (!first.done) yield first.value;
+            yield* chunks;
+          })(),
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/api/businesses/:id/payments/summary',
+    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'Figures for the payments landing page', ...signedIn, params: Params, response: { 200: Summary, ...errors } } },
+    async (request) => ({ status: 'Success' as const, data: await requestSummary({ db, businessId: request.params.id, userId: sessionOf(request).user.id }) }),
+  );
+
+  app.post(
+    '/api/businesses/:id/payments',
+    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'Create a request to pay: draft, send now, or schedule', ...signedIn, params: Params, headers: IdempotencyHeader, body: PaymentRequestInput, response: { 201: RequestResponse, ...errors } } },
+    async (request, reply) => {
+      const result = await withIdempotency({
+        db,
+        scope: `business:${request.params.id}:create-request`,
+        key: request.headers['idempotency-key'],
+        request: request.body,
+        run: async () => ({
+          status: 201,
+          body: { status: 'Success' as const, data: await createRequest(ctx, { businessId: request.params.id, user: user(request), body: request.body }) },
+        }),
+      });
+      return reply.status(result.status).send(result.body);
+    },
+  );
+
+  app.get(
+    '/api/businesses/:id/payments/:requestId',
+    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'One request with its timeline and payments', ...signedIn, params: RequestParams, response: { 200: Ok(PaymentRequestDetail), ...errors } } },
+    async (request) => ({
+      status: 'Success' as const,
+      data: await getRequest({ db, businessId: request.params.id, requestId: request.params.requestId, userId: sessionOf(request).user.id, authSecret: ctx.authSecret, publicUrl: ctx.publicUrl }),
+    }),
+  );
+
+  app.patch(
+    '/api/businesses/:id/payments/:requestId',
+    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'Edit a draft or scheduled request', ...signedIn, params: RequestParams, body: PaymentRequestInput, response: { 200: RequestResponse, ...errors } } },
+    async (request) => ({
+      status: 'Success' as const,
+      data: await updateRequest(ctx, { businessId: request.params.id, requestId: request.params.requestId, user: user(request), body: request.body }),
+    }),
+  );
+
+  for (const command of ['send', 'resend', 'withdraw', 'cancel'] as const satisfies readonly RequestCommand[]) {
+    app.post(
+      `/api/businesses/:id/payments/:requestId/${command}`,
+      { preHandler: requireUser, schema: { tags: ['payments'], summary: `${command[0]!.toUpperCase()}${command.slice(1)} a request`, ...signedIn, params: RequestParams, headers: IdempotencyHeader, response: { 200: RequestResponse, ...errors } } },
+      async (request, reply) => {
+        const run = async () => ({
+          status: 200,
+          body: { status: 'Success' as const, data: await runRequestCommand(ctx, { businessId: request.params.id, requestId: request.params.requestId, user: user(request), command }) },
+        });
+        const result =
+          command === 'send' || command === 'resend'
+            ? await withIdempotency({ db, scope: `business:${request.params.id}:${command}:${request.params.requestId}`, key: request.headers['idempotency-key'], request: {}, run })
+            : await run();
+        return reply.status(result.status).send(result.body);
+      },
+    );
+  }
+
+  app.delete(
+    '/api/businesses/:id/payments/:requestId',
+    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'Delete a draft', ...signedIn, params: RequestParams, response: { 204: z.undefined(), ...errors } } },
+    async (request, reply) => {
+      await deleteDraft(ctx, { businessId: request.params.id, requestId: request.params.requestId, user: user(request) });
+      return reply.status(204).send();
+    },
+  );
+};

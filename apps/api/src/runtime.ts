@@ -1,0 +1,90 @@
+import pino from 'pino';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { createAuth, type Auth } from './auth/better-auth';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/database';
+import { migrate } from './db/migrate';
+import { createJobHandlers } from './jobs/handlers';
+import { startJobs, type Jobs } from './jobs/queue';
+import { createMailer, type Mailer } from './mail/mailer';
+import type { PaymentProcessor } from './processor/port';
+import { createSandboxProcessor } from './processor/sandbox/sandbox-processor';
+
+export interface Runtime {
+  config: Config;
+  database: Database;
+  jobs: Jobs;
+  mailer: Mailer;
+  auth: Auth;
+  processor: PaymentProcessor;
+  log: FastifyBaseLogger;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Run job handlers in this process (`npm start`, `npm run worker`). */
+  work: boolean;
+  log?: FastifyBaseLogger;
+  pollingIntervalSeconds?: number;
+}
+
+/** Opens the database, applies migrations, starts the job queue and the mailer. */
+export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const log = options.log ?? (pino({ level: config.logLevel }) as FastifyBaseLogger);
+  const database = await openDatabase(config.database);
+  try {
+    const applied = await migrate(database.pool);
+    if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+    const jobs = await startJobs({
+      database,
+      log,
+      ...(options.pollingIntervalSeconds ? { pollingIntervalSeconds: options.pollingIntervalSeconds } : {}),
+    });
+    const mailer = createMailer({ db: database.db, jobs, log, smtpUrl: config.mail.smtpUrl, from: config.mail.from });
+    const auth = createAuth({ config, pool: database.pool, mailer, log });
+    const processor = createSandboxProcessor({
+      db: database.db,
+      jobs,
+      publishableKey: config.processor.publishableKey,
+      settlementSeconds: config.processor.settlementSeconds,
+    });
+    if (options.work) {
+      await jobs.work(
+        createJobHandlers({
+          db: database.db,
+          mailer,
+          authSecret: config.authSecret,
+          publicUrl: config.publicUrl,
+          jobs,
+          processor,
+          processorConfig: config.processor,
+        }),
+      );
+    }
+    return {
+      config,
+      database,
+      jobs,
+      mailer,
+      auth,
+      processor,
+      log,
+      async close() {
+        await jobs.stop();
+        mailer.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/** The HTTP server over a runtime; closing the server closes the runtime. */
+export async function startServer(runtime: Runtime, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = await buildApp(runtime, options);
+  app.addHook('onClose', async () => runtime.close());
+  return app;
+}

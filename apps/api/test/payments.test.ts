@@ -1,0 +1,337 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setBusinessState } from '../src/domain/businesses/set-business-state';
+import { OPERATIONS_ACTOR } from '../src/domain/businesses/audit';
+import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from './support/approved-business';
+import { request } from './support/businesses';
+import { errorOf, get } from './support/identity';
+import { assertLedgerInvariants } from './support/ledger';
+import { BANK, CARDS, insertRequest, journalKinds, pay, paymentRow, requestRow, timeline, tokenize } from './support/payments';
+import { createTestApp, eventually, type TestApp } from './support/test-app';
+
+let t: TestApp;
+let biz: ApprovedBusiness;
+let payerId: string;
+const db = () => t.runtime.database.db;
+
+beforeAll(async () => {
+  t = await createTestApp({ SANDBOX_SETTLEMENT_SECONDS: '1', SANDBOX_AUTO_APPROVE: 'false' }, { listen: true });
+  biz = await approvedBusiness(t.app, db(), 'owner@payments.example');
+  payerId = await insertPayer(db(), biz.businessId, { email: 'pat@payers.example' });
+});
+afterAll(async () => t?.close());
+// Every money test leaves a ledger that balances and agrees with the reported balances.
+afterEach(async () => {
+  await assertLedgerInvariants(db());
+});
+
+const card = (number = CARDS.visa) => tokenize(t.app, t.runtime, { card: number });
+const bank = (account = BANK.settles) => tokenize(t.app, t.runtime, { bankAccount: account });
+
+async function balances(as = biz) {
+  const res = await request(t.app, 'GET', `/api/businesses/${as.businessId}/balances`, as.token);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { pendingCents: number; availableCents: number; collectedCents: number; feesCents: number };
+}
+
+async function waitForRequest(requestId: string, state: string) {
+  return eventually(async () => {
+    const row = await requestRow(db(), requestId);
+    return row.state === state ? row : undefined;
+  }, 20_000);
+}
+
+async function waitForPayment(paymentId: string, check: (row: Awaited<ReturnType<typeof paymentRow>>) => boolean) {
+  return eventually(async () => {
+    const row = await paymentRow(db(), paymentId);
+    return check(row) ? row : undefined;
+  }, 20_000);
+}
+
+describe('paying by card', () => {
+  it('captures at once, e-mails a receipt, settles a moment later: Sent → Accepted → Paid', async () => {
+    const before = await balances();
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 12_500 });
+    const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 12_500, payerEmail: 'Pat.Receipts@Example.com' }, 'key-card-1');
+    expect(res.statusCode, res.body).toBe(201);
+    const { payment, transactionState, amountPaidCents, remainingCents } = res.json().data;
+    expect(payment).toMatchObject({ method: 'card', instrument: 'Visa •••• 4242', amountCents: 12_500, feeCents: 393, state: 'Processed', failureReason: null, settledAt: null });
+    expect(payment.paymentId).toMatch(/^pay_/);
+    expect({ transactionState, amountPaidCents, remainingCents }).toEqual({ transactionState: 'Accepted', amountPaidCents: 12_500, remainingCents: 0 });
+    expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured']);
+    expect(await balances()).toEqual({
+      pendingCents: before.pendingCents + 12_107,
+      availableCents: before.availableCents,
+      collectedCents: before.collectedCents + 12_500,
+      feesCents: before.feesCents + 393,
+    });
+
+    const receiptMail = (await get(t.app, '/api/dev/outbox?to=pat.receipts@example.com')).json() as { subject: string; text: string }[];
+    expect(receiptMail).toHaveLength(1);
+    expect(receiptMail[0]!.subject).toMatch(/^Receipt: \$125\.00 paid to Biz owner@payments\.example \(TRX-\d+\)$/);
+    expect(receiptMail[0]!.text).toContain('Visa •••• 4242');
+    expect(receiptMail[0]!.text).not.toContain('3.93');
+
+    const paid = await waitForRequest(requestId, 'Paid');
+    expect(paid.amount_paid_cents).toBe(12_500);
+    expect(paid.paid_at).not.toBeNull();
+    expect((await paymentRow(db(), payment.paymentId)).settled_at).not.toBeNull();
+    expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured', 'payment_settled']);
+    const after = await balances();
+    expect(after.pendingCents).toBe(before.pendingCents);
+    expect(after.availableCents).toBe(before.availableCents + 12_107);
+
+    const events = await timeline(db(), requestId);
+    expect(events.map((e) => [e.event, e.from_state, e.to_state, e.actor_label])).toEqual([
+      ['payerPays', 'Sent', 'Accepted', 'Payer (pat.receipts@example.com)'],
+      ['paymentProcessed', null, null, 'Payment processor'],
+      ['paymentSettles', 'Accepted', 'Paid', 'Payment processor'],
+    ]);
+
+    const receipt = await get(t.app, `/api/public/pay/${payToken}/receipt/${payment.paymentId}`);
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(receipt.json().data).toMatchObject({
+      paymentId: payment.paymentId,
+      businessName: 'Biz owner@payments.example',
+      referenceNumber: expect.stringMatching(/^TRX-\d+$/),
+      method: 'card',
+      methodLabel: 'Visa •••• 4242',
+      amountCents: 12_500,
+      paymentState: 'Processed',
+      requestAmountCents: 12_500,
+      remainingCents: 0,
+    });
+    expect(receipt.json().data.feeCents).toBeUndefined();
+
+    // Paid takes no more money.
+    const again = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 100 });
+    expect(again.statusCode).toBe(409);
+    expect(errorOf(again).message).toBe('This request is paid in full. Thank you!');
+  });
+
+  it('a declined card: payment Rejected with the reason, request Error; the payer tries again and pays', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 5_000 });
+    const declined = await pay(t.app, payToken, { method: 'card', processorToken: await card(CARDS.declined), amountCents: 5_000 });
+    expect(declined.statusCode, declined.body).toBe(201);
+    expect(declined.json().data).toMatchObject({
+      payment: { state: 'Rejected', failureReason: 'Your card was declined.', instrument: 'Visa •••• 0002' },
+      transactionState: 'Error',
+      amountPaidCents: 0,
+    });
+    expect(await journalKinds(db(), declined.json().data.payment.paymentId)).toEqual([]);
+
+    const poor = await pay(t.app, payToken, { method: 'card', processorToken: await card(CARDS.insufficientFunds), amountCents: 5_000 });
+    expect(poor.json().data).toMatchObject({ payment: { state: 'Rejected', failureReason: 'Your card has insufficient funds.' }, transactionState: 'Error' });
+
+    const ok = await pay(t.app, payToken, { method: 'card', processorToken: await card(CARDS.mastercard), amountCents: 5_000 });
+    expect(ok.json().data).toMatchObject({ payment: { state: 'Processed', instrument: 'Mastercard •••• 4444' }, transactionState: 'Accepted' });
+    await waitForRequest(requestId, 'Paid');
+    const events = (await timeline(db(), requestId)).map((e) => `${e.event}:${e.from_state ?? ''}>${e.to_state ?? ''}`);
+    expect(events).toEqual([
+      'payerPays:Sent>Accepted',
+      'paymentFails:Accepted>Error',
+      'payerPays:Error>Accepted',
+      'paymentFails:Accepted>Error',
+      'payerPays:Error>Accepted',
+      'paymentProcessed:>',
+      'paymentSettles:Accepted>Paid',
+    ]);
+    // The sandbox's own charge.failed webhooks arrived too and changed nothing.
+    await eventually(async () => {
+      const hooks = await db().selectFrom('sandbox_processor_webhooks').select(['type', 'delivered_at']).where('type', '=', 'charge.failed').execute();
+      return hooks.length >= 2 && hooks.every((h) => h.delivered_at !== null);
+    }, 20_000);
+    expect((await requestRow(db(), requestId)).state).toBe('Paid');
+  });
+
+  it('pays in parts when the request allows it: PartiallyPaid, then Paid', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 10_000, allowPartial: true });
+    const tooMuch = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 10_001 });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(errorOf(tooMuch).fields).toEqual({ amountCents: 'The most you can pay is $100.00.' });
+
+    const first = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 4_000 });
+    expect(first.json().data).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 4_000, remainingCents: 6_000 });
+    // While the first payment is in flight the request takes no second one.
+    const meanwhile = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 6_000 });
+    expect(meanwhile.statusCode).toBe(409);
+    expect(errorOf(meanwhile).message).toMatch(/being processed/);
+
+    await waitForRequest(requestId, 'PartiallyPaid');
+    const declined = await pay(t.app, payToken, { method: 'card', processorToken: await card(CARDS.declined), amountCents: 1_000 });
+    // A failed payment after a partial one goes back to PartiallyPaid, not Error.
+    expect(declined.json().data).toMatchObject({ payment: { state: 'Rejected' }, transactionState: 'PartiallyPaid', amountPaidCents: 4_000 });
+
+    const rest = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 6_000 });
+    expect(rest.json().data).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 10_000, remainingCents: 0 });
+    const paid = await waitForRequest(requestId, 'Paid');
+    expect(paid.amount_paid_cents).toBe(10_000);
+    const receipt = await get(t.app, `/api/public/pay/${payToken}/receipt/${first.json().data.payment.paymentId}`);
+    expect(receipt.json().data).toMatchObject({ amountCents: 4_000, requestAmountCents: 10_000, remainingCents: 0 });
+  });
+
+  it('a Resent request is paid like a Sent one', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 800, state: 'Resent' });
+    const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 800 });
+    expect(res.json().data).toMatchObject({ transactionState: 'Accepted', payment: { state: 'Processed' } });
+    expect((await timeline(db(), requestId))[0]).toMatchObject({ event: 'payerPays', from_state: 'Resent', to_state: 'Accepted' });
+    await waitForRequest(requestId, 'Paid');
+  });
+
+  it('a request that is not partial must be paid in full', async () => {
+    const { payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 10_000 });
+    const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 5_000 });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).message).toBe('Pay the full amount of $100.00.');
+  });
+});
+
+describe('paying from a bank account', () => {
+  it('starts pending, succeeds, settles: Accepted → Paid, with the ledger following each step', async () => {
+    const before = await balances();
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 100_000 });
+    const res = await pay(t.app, payToken, { method: 'bank_account', processorToken: await bank(), amountCents: 100_000 });
+    expect(res.statusCode, res.body).toBe(201);
+    const { payment } = res.json().data;
+    expect(res.json().data).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 0, payment: { state: 'Pending', instrument: 'Tay Sandbox Bank •••• 6789', feeCents: 500 } });
+    expect(await journalKinds(db(), payment.paymentId)).toEqual([]);
+
+    const processed = await waitForPayment(payment.paymentId, (p) => p.state === 'Processed');
+    expect(processed.processor_charge_id).toMatch(/^ch_/);
+    const paid = await waitForRequest(requestId, 'Paid');
+    expect(paid.amount_paid_cents).toBe(100_000);
+    expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured', 'payment_settled']);
+    const after = await balances();
+    expect(after.availableCents - before.availableCents).toBe(99_500);
+    expect(after.feesCents - before.feesCents).toBe(500);
+    expect((await get(t.app, `/api/dev/outbox?to=pat@payers.example`)).json()[0].subject).toMatch(/^Receipt: \$1,000\.00/);
+  });
+
+  it('an account with insufficient funds fails before settlement: Rejected, request Error', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 2_000 });
+    const res = await pay(t.app, payToken, { method: 'bank_account', processorToken: await bank(BANK.insufficientFunds), amountCents: 2_000 });
+    const { payment } = res.json().data;
+    expect(payment.state).toBe('Pending');
+    await waitForRequest(requestId, 'Error');
+    expect(await paymentRow(db(), payment.paymentId)).toMatchObject({ state: 'Rejected', failure_reason: 'The bank account has insufficient funds.' });
+    expect(await journalKinds(db(), payment.paymentId)).toEqual([]);
+  });
+
+  it('a debit returned after settlement is reversed in full: Returned, amount paid back to 0, request Error', async () => {
+    const before = await balances();
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 30_000 });
+    const res = await pay(t.app, payToken, { method: 'bank_account', processorToken: await bank(BANK.returned), amountCents: 30_000 });
+    const { payment } = res.json().data;
+    await waitForRequest(requestId, 'Paid');
+    const settled = await balances();
+    expect(settled.availableCents - before.availableCents).toBe(29_760);
+
+    const returned = await waitForPayment(payment.paymentId, (p) => p.state === 'Returned');
+    expect(returned.failure_reason).toBe('The bank returned the payment: insufficient funds (R01).');
+    expect(returned.returned_at).not.toBeNull();
+    const row = await waitForRequest(requestId, 'Error');
+    expect(row.amount_paid_cents).toBe(0);
+    expect(row.paid_at).toBeNull();
+    expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured', 'payment_settled', 'payment_returned']);
+    expect(await balances()).toEqual(before);
+    const last = (await timeline(db(), requestId)).at(-1)!;
+    expect(last).toMatchObject({ event: 'paymentReturned', from_state: 'Paid', to_state: 'Error', actor_label: 'Payment processor' });
+
+    const receipt = await get(t.app, `/api/public/pay/${payToken}/receipt/${payment.paymentId}`);
+    expect(receipt.json().data).toMatchObject({ paymentState: 'Returned', remainingCents: 30_000 });
+  });
+
+  it('a return after another part was paid leaves the request PartiallyPaid', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 9_000, allowPartial: true });
+    const byBank = await pay(t.app, payToken, { method: 'bank_account', processorToken: await bank(BANK.returned), amountCents: 3_000 });
+    await waitForRequest(requestId, 'PartiallyPaid');
+    // Pays the rest by card while the bank debit is still waiting to be returned.
+    const byCard = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 6_000 });
+    expect(byCard.json().data.transactionState).toBe('Accepted');
+    await waitForPayment(byBank.json().data.payment.paymentId, (p) => p.state === 'Returned');
+    const row = await eventually(async () => {
+      const r = await requestRow(db(), requestId);
+      return r.state === 'PartiallyPaid' && r.amount_paid_cents === 6_000 ? r : undefined;
+    }, 20_000);
+    expect(row.amount_cents - row.amount_paid_cents).toBe(3_000);
+    const events = (await timeline(db(), requestId)).filter((e) => e.event === 'paymentReturned' || e.event === 'paymentSettles');
+    // Whichever came first: a return while the card payment was in flight keeps it Accepted.
+    for (const e of events) expect(['Accepted>Accepted', 'Accepted>PartiallyPaid', 'Accepted>Paid', 'PartiallyPaid>PartiallyPaid', 'Paid>PartiallyPaid']).toContain(`${e.from_state}>${e.to_state}`);
+  });
+});
+
+describe('what the pay page refuses', () => {
+  it.each([
+    ['Expired', 'This request expired. Ask Biz owner@payments.example to send it again.'],
+    ['Withdrawn', 'Biz owner@payments.example withdrew this request; there is nothing to pay.'],
+    ['Cancelled', 'Biz owner@payments.example cancelled this request; there is nothing to pay.'],
+    ['Rejected', 'You declined this request.'],
+    ['Paid', 'This request is paid in full. Thank you!'],
+    ['Draft', 'This request cannot be paid.'],
+    ['Pending', 'This request cannot be paid.'],
+  ] as const)('a %s request takes no money (409, a sentence for the payer)', async (state, message) => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { state, amountPaidCents: state === 'Paid' ? 12_500 : 0 });
+    const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 12_500 });
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res).message).toBe(message);
+    expect(await db().selectFrom('payments').select('id').where('request_id', '=', requestId).execute()).toEqual([]);
+    expect((await requestRow(db(), requestId)).state).toBe(state);
+  });
+
+  it('a Sent request past its expiry date takes no money even before the expiry job runs', async () => {
+    const { payToken } = await insertRequest(db(), biz.businessId, payerId, { expiresOn: inDays(-1) });
+    const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 12_500 });
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res).message).toMatch(/expired/);
+  });
+
+  it('a business that is not Approved takes no money', async () => {
+    const other = await approvedBusiness(t.app, db(), 'disabled@payments.example');
+    const otherPayer = await insertPayer(db(), other.businessId);
+    const { payToken } = await insertRequest(db(), other.businessId, otherPayer);
+    await setBusinessState({ db: db(), businessId: other.businessId, to: 'Disabled', reason: 'Review', actor: OPERATIONS_ACTOR });
+    const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 12_500 });
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res).message).toMatch(/cannot take payments right now/);
+  });
+
+  it('refuses an unknown link, an unknown or used token, and a method that does not match the token', async () => {
+    const { payToken } = await insertRequest(db(), biz.businessId, payerId);
+    expect((await pay(t.app, 'x'.repeat(32), { method: 'card', processorToken: await card(), amountCents: 12_500 })).statusCode).toBe(404);
+    const unknown = await pay(t.app, payToken, { method: 'card', processorToken: 'tok_0000000000000000000000000', amountCents: 12_500 });
+    expect(unknown.statusCode).toBe(400);
+    expect(errorOf(unknown).fields).toEqual({ processorToken: 'Enter your card or bank account details again.' });
+    const mismatch = await pay(t.app, payToken, { method: 'card', processorToken: await bank(), amountCents: 12_500 });
+    expect(mismatch.statusCode).toBe(400);
+    expect(errorOf(mismatch).message).toBe('The payment method does not match the details entered.');
+    const used = await card();
+    expect((await pay(t.app, payToken, { method: 'card', processorToken: used, amountCents: 12_500 })).statusCode).toBe(201);
+    const other = await insertRequest(db(), biz.businessId, payerId);
+    expect((await pay(t.app, other.payToken, { method: 'card', processorToken: used, amountCents: 12_500 })).statusCode).toBe(400);
+    const invalid = await pay(t.app, other.payToken, { method: 'cash', processorToken: 'nope', amountCents: 0 });
+    expect(invalid.statusCode).toBe(400);
+    expect(Object.keys(errorOf(invalid).fields ?? {}).sort()).toEqual(['amountCents', 'method', 'processorToken']);
+  });
+
+  it('the receipt exists only for processed payments of that link', async () => {
+    const a = await insertRequest(db(), biz.businessId, payerId, { amountCents: 700 });
+    const b = await insertRequest(db(), biz.businessId, payerId, { amountCents: 700 });
+    const declined = await pay(t.app, a.payToken, { method: 'card', processorToken: await card(CARDS.declined), amountCents: 700 });
+    expect((await get(t.app, `/api/public/pay/${a.payToken}/receipt/${declined.json().data.payment.paymentId}`)).statusCode).toBe(404);
+    const ok = await pay(t.app, a.payToken, { method: 'card', processorToken: await card(), amountCents: 700 });
+    const id = ok.json().data.payment.paymentId;
+    expect((await get(t.app, `/api/public/pay/${a.payToken}/receipt/${id}`)).statusCode).toBe(200);
+    expect((await get(t.app, `/api/public/pay/${b.payToken}/receipt/${id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('balances', () => {
+  it('are for members only: another business’s id answers 404, without a session 401', async () => {
+    const other = await approvedBusiness(t.app, db(), 'other@payments.example');
+    expect((await request(t.app, 'GET', `/api/businesses/${biz.businessId}/balances`, other.token)).statusCode).toBe(404);
+    expect((await request(t.app, 'GET', `/api/businesses/${biz.businessId}/balances`)).statusCode).toBe(401);
+    // The other business's money is its own: nothing of biz's payments shows there.
+    expect(await balances(other)).toEqual({ pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0 });
+    const mine = await balances();
+    expect(mine.collectedCents).toBeGreaterThan(0);
+  });
+});

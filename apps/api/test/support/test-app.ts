@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { startRuntime, startServer, type Runtime } from '../../src/runtime';
+import { withDatabase } from './global-setup';
+import { silentLogger } from './silent-logger';
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application over a fresh database of its own: in-memory PGlite by default, a copy of
+ * the migrated template on PostgreSQL when DATABASE_URL is set. Jobs run in-process.
+ */
+export async function createTestApp(env: Record<string, string> = {}, options: { listen?: boolean } = {}): Promise<TestApp> {
+  const databaseUrl = await freshDatabaseUrl();
+  // `listen`: a real HTTP server on 127.0.0.1 whose address is PUBLIC_URL, so the sandbox
+  // processor's webhooks (sent over HTTP by a job) reach this app.
+  const port = options.listen ? await freePort() : undefined;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '10000',
+    WEB_DIST_DIR: '/nonexistent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(port ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+    ...env,
+  });
+  const runtime = await startRuntime(config, { work: true, log: silentLogger, pollingIntervalSeconds: 0.5 });
+  const app = await startServer(runtime, { logger: false });
+  await app.ready();
+  if (port) await app.listen({ host: '127.0.0.1', port });
+  return { app, runtime, close: () => app.close() };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** A new database copied from the migrated template (PostgreSQL), or undefined on PGlite. */
+export async function freshDatabaseUrl(): Promise<string | undefined> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return undefined;
+  const template = inject('templateDatabase');
+  const name = `tay_t_${process.ppid}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await admin.end();
+  }
+  return withDatabase(url, name);
+}
+
+/** Polls until `check` returns a value (not undefined/false) or the time runs out. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { activeSection, navigationSections } from './navigation';
+
+describe('navigation (spec §2)', () => {
+  it('has the spec labels for each template', () => {
+    const labels = (t: Parameters<typeof navigationSections>[0]) => navigationSections(t, false)[0]!.items.map((i) => i.label);
+    expect(labels('standard')).toEqual([
+      'Transaction History',
+      'Single Request to Pay',
+      'Bulk Request to Pay',
+      'Manage Invoices',
+      'Manage Payers',
+      'Manage QR Codes',
+    ]);
+    expect(labels('student')).toEqual([
+      'Transactions History',
+      'Request to Pay Single Student',
+      'Request to Pay Multiple Students',
+      'Manage Students',
+      'Manage Programs',
+      'Manage Billing Cycles',
+      'Program Billing and Payment',
+      'Manage Payers',
+      'Manage QRCode',
+    ]);
+    expect(labels('healthCare')).toEqual([
+      'Transactions History',
+      'Request to Pay Single',
+      'Request to Pay Multiple',
+      'Manage Clients',
+      'Manage QRCode',
+    ]);
+  });
+
+  it('shows Payments out only with payouts enabled', () => {
+    expect(navigationSections('standard', false).map((s) => s.label)).toEqual(['Payments In', 'Analytics', 'Set-up and Administration']);
+    const withPayouts = navigationSections('standard', true);
+    expect(withPayouts.map((s) => s.label)).toEqual(['Payments In', 'Payments out', 'Analytics', 'Set-up and Administration']);
+    expect(withPayouts[1]!.items.map((i) => i.label)).toEqual([
+      'Transaction Dashboard',
+      'Send a Payment - Single Receiver',
+      'Send a Payment - Multiple Receivers',
+      'Manage Receivers',
+      'Manage Events',
+    ]);
+    expect(withPayouts[2]!.items.map((i) => i.label)).toEqual(['Daily Billing Report', 'Monthly Billing Report', 'Custom Billing Report']);
+    expect(withPayouts[3]!.items.map((i) => i.label)).toEqual([
+      'Business Profile',
+      'Configurations (business config and scheduling)',
+      '3rd Party Integrations',
+    ]);
+  });
+
+  it.each([
+    ['/business/payment', 'payments'],
+    ['/business/payment/payers/add', 'payments'],
+    ['/business/entity/students', 'payments'],
+    ['/business/payouts/receivers', 'payouts'],
+    ['/business/setup/config', 'setup'],
+    ['/business/analytics/billing/daily', 'analytics'],
+    ['/business/home', null],
+    ['/business/user/profile', null],
+  ])('active section of %s is %s', (path, section) => {
+    expect(activeSection(path)).toBe(section);
+  });
+});

@@ -1,0 +1,253 @@
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Menu,
+  Pagination,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconDots, IconDownload, IconInbox, IconSearch } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { showingSummary } from '@tay/contract';
+
+export interface Column<T> {
+  key: string;
+  header: string;
+  render: (row: T) => ReactNode;
+  /** The server's sort key when this column can sort. */
+  sortKey?: string;
+  align?: 'left' | 'right' | 'center';
+  width?: number | string;
+}
+
+export interface RowAction<T> {
+  label: string;
+  onClick: (row: T) => void;
+  color?: string;
+}
+
+export interface DataTableProps<T> {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string;
+  total: number;
+  page: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  onPageSizeChange?: (pageSize: number) => void;
+  sortBy?: string;
+  sortDirection?: 'asc' | 'desc';
+  onSortChange?: (sortBy: string, direction: 'asc' | 'desc') => void;
+  search?: string;
+  onSearchChange?: (search: string) => void;
+  searchPlaceholder?: string;
+  /** Filter controls shown beside the search box. */
+  filters?: ReactNode;
+  /** CSV export of the same query. */
+  exportHref?: string;
+  onExport?: () => void;
+  actions?: (row: T) => RowAction<T>[];
+  loading?: boolean;
+  error?: unknown;
+  onRetry?: () => void;
+  empty: { title: string; description: string; action?: ReactNode };
+  onRowClick?: (row: T) => void;
+}
+
+/**
+ * The one table of the portal: server-side pagination ('Showing X to Y of Z Results', page list
+ * hidden with one page), sortable headers, search, filters, CSV export, row actions, and
+ * loading, empty and error states. Everything is reachable by keyboard.
+ */
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { columns, rows, total, page, pageSize, actions } = props;
+  const [searchText, setSearchText] = useState(props.search ?? '');
+  const debouncedSearch = useDebouncedCallback((value: string) => props.onSearchChange?.(value), 300);
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+
+  const sortIcon = (column: Column<T>) => {
+    if (!column.sortKey) return null;
+    if (props.sortBy !== column.sortKey) return <IconArrowsSort size={14} aria-hidden="true" />;
+    return props.sortDirection === 'asc' ? <IconArrowUp size={14} aria-hidden="true" /> : <IconArrowDown size={14} aria-hidden="true" />;
+  };
+
+  const header = (column: Column<T>) => {
+    if (!column.sortKey || !props.onSortChange) return column.header;
+    const active = props.sortBy === column.sortKey;
+    const next = active && props.sortDirection === 'desc' ? 'asc' : 'desc';
+    return (
+      <UnstyledButton
+        onClick={() => props.onSortChange?.(column.sortKey!, next)}
+        aria-label={`Sort by ${column.header}${active ? (props.sortDirection === 'asc' ? ', ascending' : ', descending') : ''}`}
+        fw={600}
+        fz="sm"
+      >
+        <Group gap={4} wrap="nowrap">
+          {column.header}
+          {sortIcon(column)}
+        </Group>
+      </UnstyledButton>
+    );
+  };
+
+  return (
+    <Stack gap="sm">
+      {(props.onSearchChange || props.filters || props.exportHref || props.onExport) && (
+        <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+          <Group gap="sm" align="flex-end" wrap="wrap">
+            {props.onSearchChange && (
+              <TextInput
+                aria-label="Search"
+                placeholder={props.searchPlaceholder ?? 'Search'}
+                leftSection={<IconSearch size={16} />}
+                value={searchText}
+                onChange={(e) => {
+                  setSearchText(e.currentTarget.value);
+                  debouncedSearch(e.currentTarget.value);
+                }}
+                w={260}
+              />
+            )}
+            {props.filters}
+          </Group>
+          {(props.exportHref || props.onExport) && (
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+              {...(props.exportHref ? { component: 'a' as const, href: props.exportHref, download: true } : { onClick: props.onExport })}
+            >
+              Export CSV
+            </Button>
+          )}
+        </Group>
+      )}
+
+      {props.error ? (
+        <Alert color="red" title="This list could not be loaded" role="alert">
+          <Text size="sm">{props.error instanceof Error ? props.error.message : 'Something went wrong.'}</Text>
+          {props.onRetry && (
+            <Button size="xs" variant="white" color="red" mt="sm" onClick={props.onRetry}>
+              Try again
+            </Button>
+          )}
+        </Alert>
+      ) : (
+        <Box pos="relative" style={{ overflowX: 'auto' }}>
+          <Table striped highlightOnHover verticalSpacing="sm" aria-busy={props.loading || undefined}>
+            <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }} className="visually-hidden">
+              {props.caption}
+            </Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                {columns.map((column) => (
+                  <Table.Th
+                    key={column.key}
+                    ta={column.align}
+                    w={column.width}
+                    aria-sort={
+                      column.sortKey && props.sortBy === column.sortKey ? (props.sortDirection === 'asc' ? 'ascending' : 'descending') : undefined
+                    }
+                  >
+                    {header(column)}
+                  </Table.Th>
+                ))}
+                {actions && (
+                  <Table.Th w={60}>
+                    <span className="visually-hidden">Actions</span>
+                  </Table.Th>
+                )}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows?.map((row) => (
+                <Table.Tr
+                  key={props.rowKey(row)}
+                  onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
+                  style={props.onRowClick ? { cursor: 'pointer' } : undefined}
+                >
+                  {columns.map((column) => (
+                    <Table.Td key={column.key} ta={column.align}>
+                      {column.render(row)}
+                    </Table.Td>
+                  ))}
+                  {actions && (
+                    <Table.Td onClick={(e) => e.stopPropagation()}>
+                      <RowMenu row={row} actions={actions(row)} />
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {props.loading && !rows && (
+            <Center py="xl">
+              <Loader aria-label="Loading" />
+            </Center>
+          )}
+          {rows && rows.length === 0 && (
+            <Stack align="center" py="xl" gap="xs" ta="center">
+              <IconInbox size={36} color="var(--mantine-color-gray-5)" aria-hidden="true" />
+              <Text fw={600}>{props.empty.title}</Text>
+              <Text size="sm" c="dimmed" maw={420}>
+                {props.empty.description}
+              </Text>
+              {props.empty.action}
+            </Stack>
+          )}
+        </Box>
+      )}
+
+      {!props.error && rows && (
+        <Group justify="space-between" wrap="wrap">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {showingSummary(page, pageSize, total)}
+          </Text>
+          <Group gap="sm">
+            {props.onPageSizeChange && (
+              <Select
+                aria-label="Rows per page"
+                data={['10', '25', '50', '100']}
+                value={String(pageSize)}
+                onChange={(value) => value && props.onPageSizeChange?.(Number(value))}
+                w={90}
+                allowDeselect={false}
+              />
+            )}
+            {pages > 1 && <Pagination total={pages} value={page} onChange={props.onPageChange} getControlProps={(control) => ({ 'aria-label': `${control} page` })} />}
+          </Group>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function RowMenu<T>({ row, actions }: { row: T; actions: RowAction<T>[] }) {
+  if (actions.length === 0) return null;
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label="Row actions">
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {actions.map((action) => (
+          <Menu.Item key={action.label} color={action.color} onClick={() => action.onClick(row)}>
+            {action.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

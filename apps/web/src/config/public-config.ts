@@ -1,0 +1,27 @@
+import { PUBLIC_CONFIG_META, PublicConfig } from '@tay/contract';
+
+const DEFAULTS: PublicConfig = {
+  environment: 'development',
+  marketingSiteUrl: 'https://tay.com',
+  processorPublishableKey: '',
+  processorElementsUrl: '/sandbox-processor/elements/card-field',
+};
+
+/** The server writes these settings into the page; the Vite dev server does not, hence defaults. */
+export function readPublicConfig(doc: Document = document): PublicConfig {
+  const content = doc.querySelector(`meta[name="${PUBLIC_CONFIG_META}"]`)?.getAttribute('content');
+  if (!content) return DEFAULTS;
+  try {
+    const parsed = PublicConfig.safeParse(JSON.parse(content));
+    return parsed.success ? parsed.data : DEFAULTS;
+  } catch {
+    return DEFAULTS;
+  }
+}
+
+export const publicConfig = readPublicConfig();
+
+/** External marketing pages (spec §2, anonymous header and footer). */
+export function marketingUrl(page: string): string {
+  return `${publicConfig.marketingSiteUrl.replace(/\/$/, '')}/${page}`;
+}

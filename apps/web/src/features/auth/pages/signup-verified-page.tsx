@@ -1,0 +1,22 @@
+import { Button, Stack, ThemeIcon } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import { paths } from '@tay/contract';
+import { AuthCard } from '../components/auth-card';
+
+/** Reached after sign-up is confirmed (spec §2): on to sign in. */
+export function SignupVerifiedPage() {
+  const state = (useLocation().state ?? {}) as { email?: string };
+  return (
+    <AuthCard title="Your e-mail address is confirmed" description="Your Tay account is ready. Sign in to set up your profile and your business.">
+      <Stack align="center" gap="lg">
+        <ThemeIcon size={64} radius="xl" color="teal" variant="light" aria-hidden="true">
+          <IconCircleCheck size={40} />
+        </ThemeIcon>
+        <Button component={Link} to={paths.login} state={{ email: state.email }} fullWidth>
+          Sign in
+        </Button>
+      </Stack>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,66 @@
+import { Button, Stack, Switch } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { Controller, useForm } from 'react-hook-form';
+import type { BusinessAutomations } from '@tay/contract';
+import { useBusiness, useUpdateBusiness } from '../api/business-api';
+import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
+import { SetupPage } from '../components/setup-page';
+
+/** /business/setup/automations: automatic reminders and automatic expiry. */
+export function AutomationsPage() {
+  const business = useBusiness();
+  const update = useUpdateBusiness();
+  const form = useForm<BusinessAutomations>({
+    values: business.data?.automations ?? { autoReminders: true, autoExpire: true },
+  });
+  const readOnly = isReadOnly(business.data);
+
+  const onSubmit = form.handleSubmit((automations) =>
+    update.mutate(
+      { automations },
+      {
+        onSuccess: () => notifications.show({ color: 'teal', title: 'Automations saved', message: 'They apply to every open request.' }),
+        onError: (error) => notifications.show({ color: 'red', title: 'Automations not saved', message: error.message }),
+      },
+    ),
+  );
+
+  return (
+    <SetupPage title="Automations" description="Let Tay follow up for you." loading={business.isPending} error={business.error} onRetry={() => void business.refetch()}>
+      <ReadOnlyNotice business={business.data} />
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="lg">
+          <Controller
+            control={form.control}
+            name="autoReminders"
+            render={({ field }) => (
+              <Switch
+                label="Send reminders automatically"
+                description="Unpaid requests are reminded on the schedule in Configuration."
+                checked={field.value}
+                onChange={(e) => field.onChange(e.currentTarget.checked)}
+                disabled={readOnly}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="autoExpire"
+            render={({ field }) => (
+              <Switch
+                label="Expire requests automatically"
+                description="A request that reaches its expiry date can no longer be paid and shows as Expired."
+                checked={field.value}
+                onChange={(e) => field.onChange(e.currentTarget.checked)}
+                disabled={readOnly}
+              />
+            )}
+          />
+          <Button type="submit" loading={update.isPending} w="fit-content" disabled={readOnly}>
+            Save automations
+          </Button>
+        </Stack>
+      </form>
+    </SetupPage>
+  );
+}

@@ -1,0 +1,133 @@
+import { Button, Grid, MultiSelect, NumberInput, Select, Stack, Textarea } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { notifications } from '@mantine/notifications';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { REMINDER_OFFSETS } from '@tay/contract';
+import { useBusiness, useUpdateBusiness } from '../api/business-api';
+import { applyFieldErrors } from '../components/api-field-errors';
+import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
+import { SetupPage } from '../components/setup-page';
+
+const schema = z.object({
+  timeZone: z.string().min(1, 'Choose a time zone.'),
+  defaultExpiryDays: z.number({ error: 'Enter a number of days.' }).int().min(1, 'At least 1 day.').max(365, 'At most 365 days.'),
+  reminderSchedule: z.array(z.string()).max(10),
+  invoiceTerms: z.string().max(2000),
+});
+type Values = z.infer<typeof schema>;
+
+const TIME_ZONES = Intl.supportedValuesOf('timeZone');
+
+function offsetLabel(days: number): string {
+  if (days === 0) return 'On the due date';
+  const n = Math.abs(days);
+  return `${n} day${n === 1 ? '' : 's'} ${days < 0 ? 'before' : 'after'} the due date`;
+}
+
+/** /business/setup/config: time zone, default request expiry, reminder schedule, invoice terms. */
+export function ConfigPage() {
+  const business = useBusiness();
+  const update = useUpdateBusiness();
+  const c = business.data?.config;
+  const form = useForm<Values>({
+    resolver: zodResolver(schema),
+    values: {
+      timeZone: c?.timeZone ?? 'America/New_York',
+      defaultExpiryDays: c?.defaultExpiryDays ?? 30,
+      reminderSchedule: (c?.reminderSchedule ?? []).map(String),
+      invoiceTerms: c?.invoiceTerms ?? '',
+    },
+  });
+  const readOnly = isReadOnly(business.data);
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((v) =>
+    update.mutate(
+      {
+        config: {
+          timeZone: v.timeZone,
+          defaultExpiryDays: v.defaultExpiryDays,
+          reminderSchedule: v.reminderSchedule.map(Number).sort((a, b) => a - b),
+          invoiceTerms: v.invoiceTerms.trim() === '' ? null : v.invoiceTerms,
+        },
+      },
+      {
+        onSuccess: () => notifications.show({ color: 'teal', title: 'Configuration saved', message: 'New requests follow these settings.' }),
+        onError: (error) => {
+          applyFieldErrors(error, form.setError, 'config');
+          notifications.show({ color: 'red', title: 'Configuration not saved', message: error.message });
+        },
+      },
+    ),
+  );
+
+  return (
+    <SetupPage
+      title="Configuration"
+      description="How requests to pay behave: your time zone, when they expire, and when payers are reminded."
+      loading={business.isPending}
+      error={business.error}
+      onRetry={() => void business.refetch()}
+    >
+      <ReadOnlyNotice business={business.data} />
+      <form onSubmit={onSubmit} noValidate>
+        <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
+          <Stack gap="md">
+            <Grid>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <Controller
+                  control={form.control}
+                  name="timeZone"
+                  render={({ field }) => (
+                    <Select label="Time zone" description="Reports and due dates use it" searchable data={TIME_ZONES} value={field.value} onChange={(v) => field.onChange(v ?? '')} error={errors.timeZone?.message} />
+                  )}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <Controller
+                  control={form.control}
+                  name="defaultExpiryDays"
+                  render={({ field }) => (
+                    <NumberInput
+                      label="Requests expire after (days)"
+                      description="Unless a request sets its own expiry"
+                      min={1}
+                      max={365}
+                      allowDecimal={false}
+                      value={field.value}
+                      onChange={(v) => field.onChange(typeof v === 'number' ? v : Number.NaN)}
+                      error={errors.defaultExpiryDays?.message}
+                    />
+                  )}
+                />
+              </Grid.Col>
+              <Grid.Col span={12}>
+                <Controller
+                  control={form.control}
+                  name="reminderSchedule"
+                  render={({ field }) => (
+                    <MultiSelect
+                      label="Reminder schedule"
+                      description="When unpaid requests are reminded, if automatic reminders are on"
+                      data={REMINDER_OFFSETS.map((d) => ({ value: String(d), label: offsetLabel(d) }))}
+                      value={field.value}
+                      onChange={field.onChange}
+                      error={errors.reminderSchedule?.message}
+                    />
+                  )}
+                />
+              </Grid.Col>
+              <Grid.Col span={12}>
+                <Textarea label="Invoice terms" description="Printed on invoices; optional" autosize minRows={3} error={errors.invoiceTerms?.message} {...form.register('invoiceTerms')} />
+              </Grid.Col>
+            </Grid>
+            <Button type="submit" loading={update.isPending} w="fit-content">
+              Save configuration
+            </Button>
+          </Stack>
+        </fieldset>
+      </form>
+    </SetupPage>
+  );
+}

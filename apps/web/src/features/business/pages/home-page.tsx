@@ -1,0 +1,106 @@
+import { Badge, Button, Card, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconCircleCheck, IconInbox, IconListCheck } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { paths } from '@tay/contract';
+import { LoadError } from '../../../components/ui/load-error';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { useSession } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useBusiness, usePrepareSubmit } from '../api/business-api';
+import { missingFor, SETUP_STEPS, stateLabel } from '../components/setup-steps';
+
+/** /business/home: where the business stands, what to do next, and (once paid) its money. */
+export function HomePage() {
+  useDocumentTitle('Home');
+  const { currentUser } = useSession();
+  const business = useBusiness();
+  const prepare = usePrepareSubmit();
+  if (business.error) return <LoadError title="We could not load your business" error={business.error} onRetry={() => void business.refetch()} />;
+  if (!business.data) return <PageLoader />;
+  const b = business.data;
+  const approved = b.businessState === 'Approved';
+  const openSteps = SETUP_STEPS.filter((s) => !s.optional && prepare.data && missingFor(s, prepare.data.missing).length > 0);
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1}>Welcome{currentUser?.firstName ? `, ${currentUser.firstName}` : ''}</Title>
+          <Text c="dimmed">{b.businessName}</Text>
+        </div>
+        <Badge size="lg" variant="light" color={approved ? 'teal' : b.businessState === 'Disabled' ? 'red' : 'blue'}>
+          {stateLabel(b)}
+        </Badge>
+      </Group>
+
+      {!approved && (
+        <Paper withBorder p="lg" radius="md">
+          <Group mb="sm">
+            <ThemeIcon variant="light" radius="xl">
+              <IconListCheck size={18} />
+            </ThemeIcon>
+            <Title order={2} fz="lg">
+              Next steps
+            </Title>
+          </Group>
+          {b.businessState === 'Incomplete' ? (
+            openSteps.length > 0 ? (
+              <List spacing="xs" size="sm">
+                {openSteps.map((step) => (
+                  <List.Item key={step.key}>
+                    <Button component={Link} to={step.to} variant="subtle" size="compact-sm">
+                      {step.label}
+                    </Button>
+                    <Text span size="sm" c="dimmed">
+                      {step.description}
+                    </Text>
+                  </List.Item>
+                ))}
+              </List>
+            ) : (
+              <Group>
+                <ThemeIcon color="teal" variant="light" radius="xl">
+                  <IconCircleCheck size={18} />
+                </ThemeIcon>
+                <Text size="sm">Every step is complete.</Text>
+                <Button component={Link} to={paths.business.setup} size="xs">
+                  Review and submit
+                </Button>
+              </Group>
+            )
+          ) : b.businessState === 'Pending' ? (
+            <Text size="sm">We are reviewing your business. Nothing else is needed from you now.</Text>
+          ) : (
+            <Text size="sm">Contact Tay support to enable your business again.</Text>
+          )}
+        </Paper>
+      )}
+
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Card withBorder radius="md" padding="lg">
+          <Stack align="center" gap="xs" ta="center" py="md">
+            <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+              <IconInbox size={26} />
+            </ThemeIcon>
+            <Text fw={600}>No payments yet</Text>
+            <Text size="sm" c="dimmed">
+              {approved
+                ? 'Money you collect will show here, pending and available, as soon as your first payer pays.'
+                : 'Once your business is approved, the money you collect shows here, pending and available.'}
+            </Text>
+          </Stack>
+        </Card>
+        <Card withBorder radius="md" padding="lg">
+          <Text fw={600} mb="xs">
+            Your business
+          </Text>
+          <Text size="sm">Template: {b.entities[0]?.entityTemplateName ?? 'Standard'}</Text>
+          <Text size="sm">Payouts: {b.payoutEnabled === 1 ? 'enabled' : 'not enabled'}</Text>
+          <Button component={Link} to={paths.business.setup} variant="light" size="xs" mt="md">
+            Open setup
+          </Button>
+        </Card>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,41 @@
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { useBusiness } from '../api/business-api';
+import { BankAccountCard } from '../components/bank-account-card';
+import { isReadOnly } from '../components/read-only-notice';
+import { SetupPage } from '../components/setup-page';
+
+/** /business/setup/payment/profile: the settlement account as the spec's bank display record. */
+export function PaymentProfilePage() {
+  const business = useBusiness();
+  const account = business.data?.bankAccount;
+  return (
+    <SetupPage
+      title="Settlement account"
+      description="Payouts of the money you collect go to this account."
+      loading={business.isPending}
+      error={business.error}
+      back={{ to: '/business/setup/payments', label: 'Back to payments' }}
+    >
+      {account ? (
+        <Stack gap="lg">
+          <BankAccountCard account={account} />
+          {!isReadOnly(business.data) && (
+            <Group>
+              <Button component={Link} to="/business/setup/payment/link-account" variant="default">
+                Change account
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      ) : (
+        <Stack gap="sm" align="flex-start">
+          <Text c="dimmed">There is no settlement account yet.</Text>
+          <Button component={Link} to="/business/setup/payments">
+            Add a bank account
+          </Button>
+        </Stack>
+      )}
+    </SetupPage>
+  );
+}

@@ -1,0 +1,76 @@
+import { Badge, Card, Group, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { IconAlertCircle, IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { LoadError } from '../../../components/ui/load-error';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useBusiness, usePrepareSubmit } from '../api/business-api';
+import { missingFor, progress, SETUP_STEPS, stateLabel } from '../components/setup-steps';
+import { SubmissionPanel } from '../components/submission-panel';
+
+/** /business/setup: every setup step with its status, overall progress, and submission. */
+export function SetupOverviewPage() {
+  useDocumentTitle('Business setup');
+  const business = useBusiness();
+  const prepare = usePrepareSubmit();
+  if (business.error || prepare.error) {
+    return <LoadError title="We could not load your setup" error={business.error ?? prepare.error} onRetry={() => void business.refetch()} />;
+  }
+  if (!business.data || !prepare.data) return <PageLoader />;
+  const missing = prepare.data.missing;
+  const { done, total } = progress(missing);
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1}>Business setup</Title>
+          <Text c="dimmed">{business.data.businessName}</Text>
+        </div>
+        <Badge size="lg" variant="light" color={business.data.businessState === 'Approved' ? 'teal' : 'blue'}>
+          {stateLabel(business.data)}
+        </Badge>
+      </Group>
+      <div>
+        <Group justify="space-between" mb={4}>
+          <Text size="sm" fw={500}>
+            Setup progress
+          </Text>
+          <Text size="sm" c="dimmed">
+            {done} of {total} steps complete
+          </Text>
+        </Group>
+        <Progress value={(done / total) * 100} aria-label={`Setup progress: ${done} of ${total} steps complete`} size="lg" />
+      </div>
+      <SubmissionPanel business={business.data} missing={missing} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {SETUP_STEPS.map((step) => {
+          const open = missingFor(step, missing);
+          const complete = open.length === 0;
+          return (
+            <UnstyledButton key={step.key} component={Link} to={step.to} aria-label={`${step.label}: ${complete ? 'complete' : `${open.length} to do`}`}>
+              <Card withBorder padding="md" radius="md" h="100%">
+                <Group wrap="nowrap" align="flex-start">
+                  <ThemeIcon variant="light" color={step.optional ? 'gray' : complete ? 'teal' : 'orange'} radius="xl">
+                    {step.optional ? <IconCircleDashed size={18} /> : complete ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
+                  </ThemeIcon>
+                  <div>
+                    <Text fw={600}>{step.label}</Text>
+                    <Text size="sm" c="dimmed">
+                      {step.description}
+                    </Text>
+                    {!complete && (
+                      <Text size="xs" c="orange.8" mt={4}>
+                        {open.length === 1 ? open[0]!.message : `${open.length} items to complete`}
+                      </Text>
+                    )}
+                  </div>
+                </Group>
+              </Card>
+            </UnstyledButton>
+          );
+        })}
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,167 @@
+import { Alert, Button, Grid, Group, Paper, Stack, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { notifications } from '@mantine/notifications';
+import { useForm, type Path } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { z } from 'zod';
+import { payerPaths } from '@tay/contract';
+import { LoadError } from '../../../components/ui/load-error';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { ApiError } from '../../../lib/api-client';
+import { formatPhone, toE164 } from '../../../lib/phone';
+import { usePayer, useSavePayer } from '../api/payers-api';
+import { PayersPageHeader } from '../components/payers-page-header';
+
+const text = (max: number) => z.string().trim().max(max);
+const schema = z
+  .object({
+    firstName: text(100),
+    lastName: text(100),
+    companyName: text(200),
+    email: z.string().trim().min(1, 'Enter the e-mail address.').pipe(z.email('Enter a valid e-mail address.')),
+    mobileNumber: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || toE164(v) !== null, 'Enter a valid mobile number, like (415) 555-0123 or +44 20 7946 0958.'),
+    reference: text(64),
+  })
+  .refine((v) => (v.firstName && v.lastName) || v.companyName, {
+    message: 'Enter a first and last name, or a company name.',
+    path: ['firstName'],
+  });
+type Values = z.infer<typeof schema>;
+
+const EMPTY: Values = { firstName: '', lastName: '', companyName: '', email: '', mobileNumber: '', reference: '' };
+
+/** /business/payment/payers/add, and edit with `?payerId=`: a person (first and last name) or a company. */
+export function PayerFormPage() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const payerId = params.get('payerId');
+  const payer = usePayer(payerId);
+  const save = useSavePayer();
+  const editing = Boolean(payerId);
+  const form = useForm<Values>({
+    resolver: zodResolver(schema),
+    values: payer.data
+      ? {
+          firstName: payer.data.firstName,
+          lastName: payer.data.lastName,
+          companyName: payer.data.companyName,
+          email: payer.data.email,
+          mobileNumber: formatPhone(payer.data.mobileNumber),
+          reference: payer.data.reference ?? '',
+        }
+      : EMPTY,
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((v) =>
+    save.mutate(
+      {
+        payerId,
+        body: {
+          firstName: v.firstName,
+          lastName: v.lastName,
+          companyName: v.companyName,
+          email: v.email,
+          mobileNumber: v.mobileNumber ? toE164(v.mobileNumber) : null,
+          reference: v.reference || null,
+        },
+      },
+      {
+        onSuccess: (saved) => {
+          const emailed = !editing || saved.email !== payer.data?.email;
+          notifications.show({
+            color: 'teal',
+            title: editing ? 'Payer saved' : 'Payer added',
+            message: emailed ? `${saved.displayName} was e-mailed a link to confirm ${saved.email}.` : saved.displayName,
+          });
+          navigate(payerPaths.list);
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.fields) {
+            for (const [field, message] of Object.entries(error.fields)) {
+              if (field in EMPTY) form.setError(field as Path<Values>, { message });
+            }
+          }
+          notifications.show({ color: 'red', title: editing ? 'Payer not saved' : 'Payer not added', message: error.message });
+        },
+      },
+    ),
+  );
+
+  const title = editing ? 'Edit payer' : 'Add a payer';
+  return (
+    <Stack gap="md">
+      <PayersPageHeader
+        title={title}
+        description={editing ? 'A new e-mail address must be confirmed again by the payer.' : 'We e-mail the payer a link to confirm their address.'}
+      />
+      {payer.error ? (
+        <LoadError title="We could not load this payer" error={payer.error} onRetry={() => void payer.refetch()} />
+      ) : editing && !payer.data ? (
+        <PageLoader />
+      ) : (
+        <Paper withBorder radius="md" p="lg">
+          <form onSubmit={onSubmit} noValidate>
+            <Stack gap="md">
+              {save.error && !(save.error instanceof ApiError && save.error.fields) && (
+                <Alert color="red" role="alert">
+                  {save.error.message}
+                </Alert>
+              )}
+              <Grid>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  <TextInput label="First name" autoComplete="off" error={errors.firstName?.message} {...form.register('firstName')} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  <TextInput label="Last name" autoComplete="off" error={errors.lastName?.message} {...form.register('lastName')} />
+                </Grid.Col>
+                <Grid.Col span={12}>
+                  <TextInput
+                    label="Company name"
+                    description="For a company, instead of a person's name"
+                    autoComplete="off"
+                    error={errors.companyName?.message}
+                    {...form.register('companyName')}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  <TextInput label="E-mail" type="email" autoComplete="off" required error={errors.email?.message} {...form.register('email')} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  <TextInput
+                    label="Mobile number"
+                    description="Optional"
+                    type="tel"
+                    autoComplete="off"
+                    error={errors.mobileNumber?.message}
+                    {...form.register('mobileNumber')}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  <TextInput
+                    label="Reference"
+                    description="Optional: your own account or customer number"
+                    autoComplete="off"
+                    error={errors.reference?.message}
+                    {...form.register('reference')}
+                  />
+                </Grid.Col>
+              </Grid>
+              <Group>
+                <Button type="submit" loading={save.isPending}>
+                  {editing ? 'Save payer' : 'Add payer'}
+                </Button>
+                <Button variant="default" component={Link} to={payerPaths.list}>
+                  Cancel
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Paper>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,213 @@
+import { Alert, Button, Select, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { IconFileImport, IconPlus } from '@tabler/icons-react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { formatDate, payerActions, payerPaths, type Payer, type PayerAction, type PayerListQuery } from '@tay/contract';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { formatPhone } from '../../../lib/phone';
+import { useSession } from '../../../lib/session';
+import { downloadPayersCsv, useBusinessId, usePayerCommand, usePayerList, type PayerCommand } from '../api/payers-api';
+import { PayerStatusBadge, VerificationBadge } from '../components/badges';
+import { PayersPageHeader } from '../components/payers-page-header';
+
+const SORTS = ['name', 'email', 'createdAt', 'status'] as const;
+
+/**
+ * /business/payment/payers: the business's payers with search (name or e-mail begins with, exact
+ * reference), status and verification filters, sort, pages, CSV export of the same query, and the
+ * row actions of `payerActions` (domain.md).
+ */
+export function PayersPage() {
+  const navigate = useNavigate();
+  const businessId = useBusinessId();
+  const approved = useSession().currentUser?.businesses[0]?.businessState === 'Approved';
+  const [params, setParams] = useSearchParams();
+  const command = usePayerCommand();
+
+  const get = (key: string) => params.get(key) ?? undefined;
+  const status = get('status');
+  const verification = get('verification');
+  const page = Math.max(1, Number(get('page') ?? 1) || 1);
+  const pageSize = Number(get('pageSize') ?? 25) || 25;
+  const query: PayerListQuery = {
+    page,
+    pageSize,
+    sortBy: (SORTS as readonly string[]).includes(get('sortBy') ?? '') ? (get('sortBy') as (typeof SORTS)[number]) : 'createdAt',
+    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
+    ...(get('search') ? { search: get('search') } : {}),
+    ...(status === 'active' || status === 'Disabled' ? { status } : {}),
+    ...(verification === 'verified' || verification === 'unverified' ? { verification } : {}),
+  };
+  const list = usePayerList(query);
+  const filtered = Boolean(query.search || query.status || query.verification);
+
+  const update = (changes: Record<string, string | number | undefined | null>, resetPage = true) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined || value === null || value === '') next.delete(key);
+      else next.set(key, String(value));
+    }
+    if (resetPage && !('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+
+  const run = (payer: Payer, name: PayerCommand, done: string, failed: string) =>
+    command.mutate(
+      { payerId: payer.payerId, command: name },
+      {
+        onSuccess: () => notifications.show({ color: 'teal', title: done, message: payer.displayName }),
+        onError: (error) => notifications.show({ color: 'red', title: failed, message: error.message }),
+      },
+    );
+
+  const handlers: Record<PayerAction, (payer: Payer) => void> = {
+    Edit: (p) => navigate(`${payerPaths.add}?payerId=${encodeURIComponent(p.payerId)}`),
+    'Request to Pay': (p) => navigate(`/business/payment/request?payerId=${encodeURIComponent(p.payerId)}`),
+    Transactions: (p) => navigate(`${payerPaths.transactions}?payerId=${encodeURIComponent(p.payerId)}`),
+    Activate: (p) => run(p, 'activate', 'Payer activated', 'Payer not activated'),
+    Deactivate: (p) => run(p, 'deactivate', 'Payer deactivated', 'Payer not deactivated'),
+    'Resend verification': (p) => run(p, 'resend-verification', `Verification e-mail sent to ${p.email}`, 'Verification e-mail not sent'),
+    'Re-verify': (p) =>
+      modals.openConfirmModal({
+        title: `Ask ${p.displayName} to confirm their e-mail again?`,
+        children: (
+          <Text size="sm">
+            {p.email} gets a new link. The payer shows as unverified until they open it; earlier links stop working.
+          </Text>
+        ),
+        labels: { confirm: 'Send a new link', cancel: 'Keep as is' },
+        onConfirm: () => run(p, 'reverify', `Verification e-mail sent to ${p.email}`, 'Verification e-mail not sent'),
+      }),
+    Delete: (p) =>
+      modals.openConfirmModal({
+        title: `Delete ${p.displayName}?`,
+        children: <Text size="sm">The payer is removed for good. Payers with requests to pay cannot be deleted; deactivate them instead.</Text>,
+        labels: { confirm: 'Delete payer', cancel: 'Keep payer' },
+        confirmProps: { color: 'red' },
+        onConfirm: () => run(p, 'delete', 'Payer deleted', 'Payer not deleted'),
+      }),
+  };
+
+  const actions = (payer: Payer): RowAction<Payer>[] =>
+    payerActions(payer).map((label) => ({ label, onClick: handlers[label], ...(label === 'Delete' ? { color: 'red' } : {}) }));
+
+  const columns: Column<Payer>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      sortKey: 'name',
+      render: (p) => (
+        <div>
+          <Text size="sm" fw={500}>
+            {p.displayName}
+          </Text>
+          {p.reference && (
+            <Text size="xs" c="dimmed">
+              Ref. {p.reference}
+            </Text>
+          )}
+        </div>
+      ),
+    },
+    { key: 'email', header: 'E-mail', sortKey: 'email', render: (p) => p.email },
+    { key: 'mobile', header: 'Mobile', render: (p) => formatPhone(p.mobileNumber) || '—' },
+    { key: 'status', header: 'Status', sortKey: 'status', render: (p) => <PayerStatusBadge status={p.status} /> },
+    { key: 'verification', header: 'Verification', render: (p) => <VerificationBadge verification={p.verification} /> },
+    { key: 'transactions', header: 'Requests', align: 'right', render: (p) => p.transactionCount },
+    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (p) => formatDate(p.createdAt) },
+  ];
+
+  const addButton = (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => navigate(payerPaths.add)} disabled={!approved}>
+      Add a payer
+    </Button>
+  );
+
+  return (
+    <Stack gap="md">
+      <PayersPageHeader
+        title="Manage payers"
+        description="The people and companies you ask for money."
+        back={false}
+        actions={
+          <>
+            <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => navigate(payerPaths.import)} disabled={!approved}>
+              Import payers
+            </Button>
+            {addButton}
+          </>
+        }
+      />
+      {!approved && (
+        <Alert color="gray" title="Payers open once your business is approved">
+          You can add, import and change payers as soon as Tay approves your business.
+        </Alert>
+      )}
+      <DataTable
+        caption="Payers"
+        columns={columns}
+        rows={list.data?.items}
+        rowKey={(p) => p.payerId}
+        total={list.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(page) => update({ page }, false)}
+        onPageSizeChange={(pageSize) => update({ pageSize })}
+        sortBy={query.sortBy ?? 'createdAt'}
+        sortDirection={query.sortDirection ?? 'desc'}
+        onSortChange={(sortBy, sortDirection) => update({ sortBy, sortDirection })}
+        search={query.search ?? ''}
+        onSearchChange={(search) => update({ search })}
+        searchPlaceholder="Name, e-mail or reference"
+        filters={
+          <>
+            <Select
+              aria-label="Status"
+              placeholder="Any status"
+              data={[
+                { value: 'active', label: 'Active' },
+                { value: 'Disabled', label: 'Disabled' },
+              ]}
+              value={query.status ?? null}
+              onChange={(value) => update({ status: value })}
+              clearable
+              w={150}
+            />
+            <Select
+              aria-label="Verification"
+              placeholder="Any verification"
+              data={[
+                { value: 'verified', label: 'Verified' },
+                { value: 'unverified', label: 'Unverified' },
+              ]}
+              value={query.verification ?? null}
+              onChange={(value) => update({ verification: value })}
+              clearable
+              w={170}
+            />
+          </>
+        }
+        onExport={() =>
+          businessId &&
+          void downloadPayersCsv(businessId, query).catch((error: Error) =>
+            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
+          )
+        }
+        actions={actions}
+        loading={list.isPending}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={
+          filtered
+            ? { title: 'No payer matches', description: 'Change the search or filters to see more.' }
+            : {
+                title: 'No payers yet',
+                description: 'Add the people and companies you ask for money, one by one or from a spreadsheet.',
+                action: addButton,
+              }
+        }
+      />
+    </Stack>
+  );
+}

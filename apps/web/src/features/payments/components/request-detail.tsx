@@ -1,0 +1,157 @@
+import { Alert, Button, CopyButton, Divider, Drawer, Group, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { formatDate, formatDateTime, formatMoney, type RequestState } from '@tay/contract';
+import { LoadError } from '../../../components/ui/load-error';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { useRequestDetail } from '../api/requests-api';
+import { StatusBadge } from './status-badge';
+
+const EVENT_LABELS: Record<string, string> = {
+  create: 'Created',
+  edit: 'Edited',
+  send: 'Sent to the payer',
+  schedule: 'Scheduled',
+  scheduledSend: 'Sent (scheduled)',
+  resend: 'Sent again',
+  withdraw: 'Withdrawn',
+  cancel: 'Cancelled',
+  payerPays: 'Payer started a payment',
+  paymentSettles: 'Payment settled',
+  paymentFails: 'Payment failed',
+  paymentReturned: 'Payment returned by the bank',
+  payerDeclines: 'Payer declined',
+  expire: 'Expired',
+  reminder: 'Reminder sent',
+};
+
+/** A request's details, its payments, and its timeline of every state change (who, when, what). */
+export function RequestDetailDrawer({ requestId, onClose }: { requestId: string | null; onClose: () => void }) {
+  const detail = useRequestDetail(requestId);
+  const r = detail.data;
+  return (
+    <Drawer opened={Boolean(requestId)} onClose={onClose} position="right" size="lg" title={r ? `Request ${r.referenceNumber}` : 'Request'}>
+      {detail.error ? (
+        <LoadError title="We could not load this request" error={detail.error} onRetry={() => void detail.refetch()} />
+      ) : !r ? (
+        <PageLoader />
+      ) : (
+        <Stack gap="md">
+          <Group justify="space-between">
+            <div>
+              <Title order={2} fz="xl">
+                {formatMoney(r.amountCents)}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {r.payerName} · {r.payerEmail}
+              </Text>
+            </div>
+            <StatusBadge state={r.transactionState} />
+          </Group>
+          <Table variant="vertical" withTableBorder>
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th w={160}>Paid</Table.Th>
+                <Table.Td>
+                  {formatMoney(r.amountPaidCents)} of {formatMoney(r.amountCents)}
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Due</Table.Th>
+                <Table.Td>{formatDate(`${r.dueDate}T12:00:00`)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Expires</Table.Th>
+                <Table.Td>{formatDate(`${r.expiresOn}T12:00:00`)}</Table.Td>
+              </Table.Tr>
+              {r.memo && (
+                <Table.Tr>
+                  <Table.Th>Memo</Table.Th>
+                  <Table.Td>{r.memo}</Table.Td>
+                </Table.Tr>
+              )}
+              {r.reference && (
+                <Table.Tr>
+                  <Table.Th>Your reference</Table.Th>
+                  <Table.Td>{r.reference}</Table.Td>
+                </Table.Tr>
+              )}
+              <Table.Tr>
+                <Table.Th>Partial payment</Table.Th>
+                <Table.Td>{r.allowPartial ? 'Allowed' : 'Not allowed'}</Table.Td>
+              </Table.Tr>
+              {r.sendAt && (
+                <Table.Tr>
+                  <Table.Th>Scheduled for</Table.Th>
+                  <Table.Td>{formatDateTime(r.sendAt)}</Table.Td>
+                </Table.Tr>
+              )}
+            </Table.Tbody>
+          </Table>
+          {r.payLink && (
+            <Group gap="xs">
+              <Text size="sm" c="dimmed">
+                Payer link
+              </Text>
+              <CopyButton value={r.payLink}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="light" leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />} onClick={copy}>
+                    {copied ? 'Copied' : 'Copy link'}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+          )}
+          <Divider label="Payments" labelPosition="left" />
+          {r.payments.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No payment yet.
+            </Text>
+          ) : (
+            <Table striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Date</Table.Th>
+                  <Table.Th>Method</Table.Th>
+                  <Table.Th ta="right">Amount</Table.Th>
+                  <Table.Th ta="right">Fee</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {r.payments.map((p) => (
+                  <Table.Tr key={p.paymentId}>
+                    <Table.Td>{formatDateTime(p.createdAt)}</Table.Td>
+                    <Table.Td>{p.instrument}</Table.Td>
+                    <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
+                    <Table.Td ta="right">{formatMoney(p.feeCents)}</Table.Td>
+                    <Table.Td>
+                      {p.state}
+                      {p.failureReason ? ` — ${p.failureReason}` : ''}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+          <Divider label="Timeline" labelPosition="left" />
+          <Timeline active={r.timeline.length - 1} bulletSize={18} lineWidth={2}>
+            {r.timeline.map((e, index) => (
+              <Timeline.Item key={`${e.at}-${index}`} title={EVENT_LABELS[e.event] ?? e.event}>
+                <Text size="xs" c="dimmed">
+                  {formatDateTime(e.at)} · {e.actor}
+                  {e.toState && e.fromState !== e.toState ? ` · ${e.fromState ?? '—'} → ${e.toState as RequestState}` : ''}
+                </Text>
+                {e.detail && <Text size="sm">{e.detail}</Text>}
+              </Timeline.Item>
+            ))}
+          </Timeline>
+          {(r.transactionState === 'Error' || r.transactionState === 'Rejected') && (
+            <Alert color="orange" title={r.transactionState === 'Error' ? 'The last payment failed' : 'The payer declined'}>
+              You can resend the request or reach out to {r.payerName}.
+            </Alert>
+          )}
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,68 @@
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconFileInvoice, IconHistory, IconSend, IconUsers } from '@tabler/icons-react';
+import { Link, useOutletContext } from 'react-router';
+import { formatMoney, type EntityType } from '@tay/contract';
+import { LoadError } from '../../../components/ui/load-error';
+import { paymentsHeading } from '../../../lib/template';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useBalances, useRequestSummary } from '../api/requests-api';
+
+function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <Card withBorder radius="md" padding="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fz={24} fw={700} mt={4}>
+        {value}
+      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+/** /business/payment: the section landing with the template's heading and summary figures. */
+export function PaymentsLandingPage() {
+  const outlet = useOutletContext<{ template?: EntityType } | undefined>();
+  const heading = paymentsHeading(outlet?.template ?? 'standard');
+  useDocumentTitle(heading);
+  const summary = useRequestSummary();
+  const balances = useBalances();
+  const s = summary.data;
+  const b = balances.data;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <Title order={1}>{heading}</Title>
+        <Button component={Link} to="/business/payment/request" leftSection={<IconSend size={16} />}>
+          Request a payment
+        </Button>
+      </Group>
+      {summary.error && <LoadError title="The figures could not be loaded" error={summary.error} onRetry={() => void summary.refetch()} />}
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+        <Figure label="Available balance" value={b ? formatMoney(b.availableCents) : '—'} hint="Settled and ready to be paid out" />
+        <Figure label="Pending balance" value={b ? formatMoney(b.pendingCents) : '—'} hint="Paid, waiting to settle" />
+        <Figure label="Outstanding" value={s ? formatMoney(s.openCents) : '—'} hint={s ? `${s.openCount} open request(s)` : undefined} />
+        <Figure label="Collected" value={s ? formatMoney(s.paidCents) : '—'} hint={s ? `${s.paidCount} paid in full` : undefined} />
+        <Figure label="Drafts and scheduled" value={s ? String(s.draftCount + s.scheduledCount) : '—'} hint={s ? `${s.draftCount} draft(s), ${s.scheduledCount} scheduled` : undefined} />
+        <Figure label="Needs attention" value={s ? String(s.needsAttentionCount) : '—'} hint="Failed, declined or expired" />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Button component={Link} to="/business/payment/transactions/history" variant="light" leftSection={<IconHistory size={16} />}>
+          Transaction history
+        </Button>
+        <Button component={Link} to="/business/payment/transactions/draft" variant="light" leftSection={<IconFileInvoice size={16} />}>
+          Drafts
+        </Button>
+        <Button component={Link} to="/business/payment/payers" variant="light" leftSection={<IconUsers size={16} />}>
+          Payers
+        </Button>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,259 @@
+import { Alert, Button, Grid, Group, Paper, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useNavigate, useOutletContext, useSearchParams } from 'react-router';
+import { formatMoney, MAX_AMOUNT_CENTS, parseMoney, type EntityType, type Payer, type PaymentRequestDetail, type PaymentRequestInput } from '@tay/contract';
+import { LoadError } from '../../../components/ui/load-error';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { api, ApiError } from '../../../lib/api-client';
+import { paymentsHeading } from '../../../lib/template';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useBusinessId, useRequestDetail, useSaveRequest } from '../api/requests-api';
+import { PayerPicker, type PickedPayer } from '../components/payer-picker';
+
+type Mode = PaymentRequestInput['mode'];
+type Errors = Partial<Record<'payerId' | 'amountCents' | 'dueDate' | 'expiresOn' | 'sendAt' | 'memo' | 'reference', string>>;
+
+function dateInDays(days: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + days);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+const today = () => dateInDays(0);
+
+/**
+ * /business/payment/request: a single request to pay. `?transid=` edits a draft or scheduled
+ * request, or copies any other one; `?payerId=` starts with that payer chosen.
+ */
+interface Initial {
+  payer: PickedPayer | null;
+  amount: string;
+  memo: string;
+  reference: string;
+  dueDate: string;
+  expiresOn: string;
+  allowPartial: boolean;
+  sendAt: string;
+}
+
+function initialFrom(source: PaymentRequestDetail | undefined, preset: Payer | undefined): Initial {
+  if (source) {
+    const copying = source.transactionState !== 'Draft' && source.transactionState !== 'Pending';
+    return {
+      payer: { payerId: source.payerId, displayName: source.payerName, email: source.payerEmail },
+      amount: (source.amountCents / 100).toFixed(2),
+      memo: source.memo,
+      reference: source.reference,
+      dueDate: copying && source.dueDate < today() ? dateInDays(14) : source.dueDate,
+      expiresOn: copying ? '' : source.expiresOn,
+      allowPartial: source.allowPartial,
+      sendAt: source.sendAt ? source.sendAt.slice(0, 16) : '',
+    };
+  }
+  return {
+    payer: preset ? { payerId: preset.payerId, displayName: preset.displayName, email: preset.email } : null,
+    amount: '',
+    memo: '',
+    reference: '',
+    dueDate: dateInDays(14),
+    expiresOn: '',
+    allowPartial: false,
+    sendAt: '',
+  };
+}
+
+/**
+ * /business/payment/request: a single request to pay. `?transid=` edits a draft or scheduled
+ * request, or copies any other one; `?payerId=` starts with that payer chosen.
+ */
+export function RequestFormPage() {
+  const [params] = useSearchParams();
+  const transid = params.get('transid');
+  const presetPayerId = params.get('payerId');
+  const businessId = useBusinessId();
+  const source = useRequestDetail(transid);
+  const presetPayer = useQuery({
+    queryKey: ['payer', businessId, presetPayerId],
+    queryFn: () => api.get<{ data: Payer }>(`/businesses/${encodeURIComponent(businessId!)}/payers/${encodeURIComponent(presetPayerId!)}`).then((r) => r.data),
+    enabled: Boolean(businessId && presetPayerId && !transid),
+  });
+  if (transid && source.isPending) return <PageLoader />;
+  if (transid && source.error) return <LoadError title="We could not load that request" error={source.error} onRetry={() => void source.refetch()} />;
+  if (presetPayerId && !transid && presetPayer.isPending && presetPayer.fetchStatus !== 'idle') return <PageLoader />;
+  return <RequestForm key={`${transid ?? ''}:${presetPayerId ?? ''}`} source={source.data} initial={initialFrom(source.data, presetPayer.data)} />;
+}
+
+function RequestForm({ source, initial }: { source: PaymentRequestDetail | undefined; initial: Initial }) {
+  const navigate = useNavigate();
+  const outlet = useOutletContext<{ template?: EntityType } | undefined>();
+  const editing = source && (source.transactionState === 'Draft' || source.transactionState === 'Pending') ? source : null;
+  useDocumentTitle(editing ? 'Edit request to pay' : 'Request to pay');
+
+  const [payer, setPayer] = useState<PickedPayer | null>(initial.payer);
+  const [amount, setAmount] = useState(initial.amount);
+  const [memo, setMemo] = useState(initial.memo);
+  const [reference, setReference] = useState(initial.reference);
+  const [dueDate, setDueDate] = useState(initial.dueDate);
+  const [expiresOn, setExpiresOn] = useState(initial.expiresOn);
+  const [allowPartial, setAllowPartial] = useState(initial.allowPartial);
+  const [sendAt, setSendAt] = useState(initial.sendAt);
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const save = useSaveRequest();
+  // One key per submission: a retry after a lost answer is recognised by the server.
+  const attempt = useRef<{ key: string; body: string } | null>(null);
+
+  const submit = (mode: Mode) => {
+    const next: Errors = {};
+    const cents = parseMoney(amount);
+    if (!payer) next.payerId = 'Choose a payer.';
+    if (cents === null) next.amountCents = 'Enter an amount like 125.00.';
+    else if (cents <= 0) next.amountCents = 'Enter an amount above $0.00.';
+    else if (cents > MAX_AMOUNT_CENTS) next.amountCents = 'The amount is above the $10,000,000.00 limit.';
+    if (!dueDate) next.dueDate = 'Choose the due date.';
+    else if (dueDate < today()) next.dueDate = 'Choose today or a later date.';
+    if (expiresOn && expiresOn < dueDate) next.expiresOn = 'The expiry cannot be before the due date.';
+    if (mode === 'schedule' && !sendAt) next.sendAt = 'Choose when to send it.';
+    setErrors(next);
+    if (Object.keys(next).length > 0) return;
+
+    const body: PaymentRequestInput = {
+      payerId: payer!.payerId,
+      amountCents: cents!,
+      memo,
+      reference,
+      dueDate,
+      expiresOn: expiresOn || null,
+      allowPartial,
+      mode,
+      sendAt: mode === 'schedule' ? new Date(sendAt).toISOString() : null,
+    };
+    const serialized = JSON.stringify(body);
+    if (!attempt.current || attempt.current.body !== serialized) attempt.current = { key: crypto.randomUUID(), body: serialized };
+    setFailure(null);
+    save.mutate(
+      { body, idempotencyKey: attempt.current.key, ...(editing ? { requestId: editing.transactionId } : {}) },
+      {
+        onSuccess: (saved) => {
+          attempt.current = null;
+          const what = mode === 'send' ? 'sent' : mode === 'schedule' ? 'scheduled' : 'saved as a draft';
+          notifications.show({
+            color: 'teal',
+            title: `Request ${what}`,
+            message: `${saved.referenceNumber}: ${formatMoney(saved.amountCents)} from ${saved.payerName}.`,
+          });
+          navigate(
+            mode === 'draft'
+              ? '/business/payment/transactions/draft'
+              : `/business/payment/transactions/history?transid=${encodeURIComponent(saved.transactionId)}`,
+          );
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.fields) setErrors(error.fields as Errors);
+          setFailure(error.message);
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="lg" maw={820}>
+      <div>
+        <Text size="sm" c="dimmed">
+          {paymentsHeading(outlet?.template ?? 'standard')}
+        </Text>
+        <Title order={1}>{editing ? `Edit ${editing.referenceNumber}` : 'Request to pay'}</Title>
+        {source && !editing && (
+          <Text c="dimmed" size="sm">
+            A copy of {source.referenceNumber}. Check the dates before you send it.
+          </Text>
+        )}
+      </div>
+      {failure && (
+        <Alert color="red" title="The request was not saved" role="alert">
+          {failure}
+        </Alert>
+      )}
+      <Paper withBorder p="lg" radius="md">
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit('send');
+          }}
+        >
+          <Stack gap="md">
+            <PayerPicker value={payer} onChange={setPayer} error={errors.payerId} />
+            <Grid>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="Amount (USD)"
+                  inputMode="decimal"
+                  leftSection="$"
+                  placeholder="0.00"
+                  value={amount}
+                  onChange={(e) => setAmount(e.currentTarget.value)}
+                  error={errors.amountCents}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput label="Your reference" description="Optional: an invoice or account number" value={reference} onChange={(e) => setReference(e.currentTarget.value)} error={errors.reference} maxLength={64} />
+              </Grid.Col>
+              <Grid.Col span={12}>
+                <Textarea label="Memo" description="What it is for; the payer sees it" autosize minRows={2} maxLength={500} value={memo} onChange={(e) => setMemo(e.currentTarget.value)} error={errors.memo} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput label="Due date" type="date" min={today()} value={dueDate} onChange={(e) => setDueDate(e.currentTarget.value)} error={errors.dueDate} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="Expires on"
+                  description="Optional: the business default applies otherwise"
+                  type="date"
+                  min={dueDate}
+                  value={expiresOn}
+                  onChange={(e) => setExpiresOn(e.currentTarget.value)}
+                  error={errors.expiresOn}
+                />
+              </Grid.Col>
+              <Grid.Col span={12}>
+                <Switch label="Allow partial payment" description="The payer may pay part now and the rest later" checked={allowPartial} onChange={(e) => setAllowPartial(e.currentTarget.checked)} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="Send later (optional)"
+                  description="Pick a time, then choose Schedule"
+                  type="datetime-local"
+                  value={sendAt}
+                  onChange={(e) => setSendAt(e.currentTarget.value)}
+                  error={errors.sendAt}
+                />
+              </Grid.Col>
+            </Grid>
+            {editing?.transactionState === 'Pending' && (
+              <Alert color="blue" icon={<IconInfoCircle />}>
+                This request is scheduled. Saving keeps it scheduled; Send now sends it at once.
+              </Alert>
+            )}
+            <Group>
+              <Button type="submit" loading={save.isPending && save.variables?.body.mode === 'send'}>
+                Send now
+              </Button>
+              <Button variant="light" onClick={() => submit('schedule')} loading={save.isPending && save.variables?.body.mode === 'schedule'}>
+                Schedule
+              </Button>
+              {editing?.transactionState !== 'Pending' && (
+                <Button variant="default" onClick={() => submit('draft')} loading={save.isPending && save.variables?.body.mode === 'draft'}>
+                  Save as draft
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}

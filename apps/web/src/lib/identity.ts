@@ -1,0 +1,282 @@
+import { ErrorResponse, IDENTITY_EMPTY_MESSAGES, type IdentityMessage } from '@tay/contract';
+import { readIdentityToken, writeIdentityToken } from './session-token';
+
+/**
+ * The client-side identity service (spec §5, §7, §8, §9): every identity action of the app goes
+ * through here. Inputs are checked before any request; failures resolve to
+ * `{ status: false, error }` (the identity service said no, or it could not be reached) or
+ * `{ status: 'Error', errorDetails }` (our API's error shape); change password resolves to
+ * 'Error'; network failures are retried 3 times with growing delays.
+ */
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  mustChangePassword: boolean;
+}
+
+export interface IdentityError {
+  code: string;
+  message: string;
+  /** The spec §8 identity message this failure falls under. */
+  title: IdentityMessage;
+}
+
+export type IdentityFailure =
+  | { status: false; error: IdentityError }
+  | { status: 'Error'; errorDetails: { code: string; message: string; fields?: Record<string, string> } };
+export type IdentityResult<T> = { status: true; data: T } | IdentityFailure;
+
+export const RETRY_DELAYS_MS = [500, 1000, 2000] as const;
+export const SESSION_REFRESH_MS = 50 * 60 * 1000;
+export const SIGN_OUT_TIMEOUT_MS = 3000;
+
+const BASE = '/api/auth';
+
+let sessionLostListener: (() => void) | null = null;
+/** Called when a signed-in identity request gets no response at all (spec §8). */
+export function onSessionLost(listener: () => void): () => void {
+  sessionLostListener = listener;
+  return () => {
+    if (sessionLostListener === listener) sessionLostListener = null;
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class NoResponse extends Error {}
+
+/** fetch with the identity retry policy: up to 3 retries after 0.5 s, 1 s and 2 s. */
+async function send(path: string, init: RequestInit, retry = true): Promise<Response> {
+  const delays = retry ? RETRY_DELAYS_MS : [];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(`${BASE}${path}`, init);
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      const delay = delays[attempt];
+      if (delay === undefined) throw new NoResponse('no response');
+      await sleep(delay);
+    }
+  }
+}
+
+function headers(withToken: boolean): Record<string, string> {
+  const result: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (withToken) {
+    const token = readIdentityToken();
+    if (token) result.Authorization = `Bearer ${token}`;
+    else console.log('no auth token found!');
+  }
+  return result;
+}
+
+function titleFor(code: string, fallback: IdentityMessage): IdentityMessage {
+  if (code === 'NETWORK_ERROR') return 'Network error';
+  if (code === 'UNAUTHORIZED' || code === 'NEW_PASSWORD_REQUIRED') return 'User is not authenticated';
+  return fallback;
+}
+
+async function call<T>(
+  path: string,
+  body: unknown,
+  { auth = false, title, method = 'POST' }: { auth?: boolean; title: IdentityMessage; method?: 'GET' | 'POST' },
+): Promise<IdentityResult<T> & { response?: Response }> {
+  let response: Response;
+  try {
+    response = await send(path, {
+      method,
+      headers: headers(auth),
+      body: method === 'POST' ? JSON.stringify(body ?? {}) : null,
+    });
+  } catch {
+    if (auth) sessionLostListener?.();
+    return { status: false, error: { code: 'NETWORK_ERROR', message: 'Network error', title: 'Network error' } };
+  }
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!response.ok) {
+    const shaped = ErrorResponse.safeParse(parsed);
+    if (shaped.success) {
+      const { code, message } = shaped.data.errorDetails;
+      return { status: false, error: { code, message, title: titleFor(code, title) } };
+    }
+    return {
+      status: false,
+      error: { code: `HTTP_${response.status}`, message: 'Something went wrong on our side. Please try again.', title },
+    };
+  }
+  return { status: true, data: parsed as T, response };
+}
+
+function requireValue(value: string | undefined | null, message: string): void {
+  if (!value || value.trim() === '') throw new Error(message);
+}
+
+export interface SignInData {
+  token: string;
+  user: SessionUser;
+  /** Present when the person must set a new password before anything else (spec §4). */
+  challenge?: 'NEW_PASSWORD_REQUIRED';
+}
+
+export const identity = {
+  async signIn(username: string, password: string): Promise<IdentityResult<SignInData>> {
+    requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
+    requireValue(password, IDENTITY_EMPTY_MESSAGES.password);
+    const result = await call<{ user: SessionUser }>('/sign-in/email', { email: username.trim(), password }, { title: 'Authentication Error' });
+    if (result.status !== true) return result;
+    const token = result.response?.headers.get('set-auth-token');
+    if (!token) {
+      return { status: false, error: { code: 'NO_TOKEN', message: 'Sign-in did not return a session.', title: 'Authentication Error' } };
+    }
+    writeIdentityToken(token);
+    const user = result.data.user;
+    return {
+      status: true,
+      data: { token, user, ...(user.mustChangePassword ? { challenge: 'NEW_PASSWORD_REQUIRED' as const } : {}) },
+    };
+  },
+
+  /** Sign-up sends the username and password; the e-mail attribute equals the username (spec §5). */
+  async signUp(username: string, password: string): Promise<IdentityResult<{ email: string }>> {
+    requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
+    requireValue(password, IDENTITY_EMPTY_MESSAGES.password);
+    const email = username.trim().toLowerCase();
+    const result = await call<unknown>('/sign-up/email', { email, password, name: email }, { title: 'Error creating account' });
+    return result.status === true ? { status: true, data: { email } } : result;
+  },
+
+  /** Confirms a sign-up with the e-mailed code; the password proves it is the same registration. */
+  async confirmSignUp(username: string, code: string, password: string): Promise<IdentityResult<{ confirmed: true }>> {
+    requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
+    requireValue(code, IDENTITY_EMPTY_MESSAGES.code);
+    requireValue(password, IDENTITY_EMPTY_MESSAGES.password);
+    const result = await call<unknown>(
+      '/email-otp/verify-email',
+      { email: username.trim(), otp: code.trim(), password },
+      { title: 'Error creating account' },
+    );
+    return result.status === true ? { status: true, data: { confirmed: true } } : result;
+  },
+
+  /** Sends a new confirmation code. Failures are only logged (spec §8). */
+  async resendSignUp(username: string): Promise<void> {
+    requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
+    const result = await call<unknown>(
+      '/email-otp/send-verification-otp',
+      { email: username.trim(), type: 'email-verification' },
+      { title: 'Error creating account' },
+    );
+    if (result.status !== true) console.error('Resending the confirmation code failed', result);
+  },
+
+  async forgotPassword(username: string): Promise<IdentityResult<{ sent: true }>> {
+    requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
+    const result = await call<unknown>('/email-otp/request-password-reset', { email: username.trim() }, { title: 'Authentication Error' });
+    return result.status === true ? { status: true, data: { sent: true } } : result;
+  },
+
+  async forgotPasswordSubmit(username: string, code: string, newPassword: string): Promise<IdentityResult<{ reset: true }>> {
+    requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
+    requireValue(code, IDENTITY_EMPTY_MESSAGES.code);
+    requireValue(newPassword, IDENTITY_EMPTY_MESSAGES.password);
+    const result = await call<unknown>(
+      '/email-otp/reset-password',
+      { email: username.trim(), otp: code.trim(), password: newPassword },
+      { title: 'Authentication Error' },
+    );
+    return result.status === true ? { status: true, data: { reset: true } } : result;
+  },
+
+  /** Meets the new-password-required challenge (spec §4). */
+  async completeNewPassword(newPassword: string): Promise<IdentityResult<{ done: true }>> {
+    requireValue(newPassword, IDENTITY_EMPTY_MESSAGES.challengeResponse);
+    let response: Response;
+    try {
+      response = await send('/complete-new-password', { method: 'POST', headers: headers(true), body: JSON.stringify({ newPassword }) });
+    } catch {
+      sessionLostListener?.();
+      return { status: false, error: { code: 'NETWORK_ERROR', message: 'Network error', title: 'Network error' } };
+    }
+    if (response.ok) return { status: true, data: { done: true } };
+    const parsed = ErrorResponse.safeParse(await response.json().catch(() => null));
+    return {
+      status: 'Error',
+      errorDetails: parsed.success
+        ? parsed.data.errorDetails
+        : { code: `HTTP_${response.status}`, message: 'Something went wrong on our side. Please try again.' },
+    };
+  },
+
+  /** Resolves to 'SUCCESS', or the string 'Error' on any failure (spec §8). */
+  async changePassword(oldPassword: string, newPassword: string): Promise<'SUCCESS' | 'Error'> {
+    requireValue(oldPassword, IDENTITY_EMPTY_MESSAGES.password);
+    requireValue(newPassword, IDENTITY_EMPTY_MESSAGES.password);
+    const result = await call<unknown>(
+      '/change-password',
+      { currentPassword: oldPassword, newPassword, revokeOtherSessions: true },
+      { auth: true, title: 'Authentication Error' },
+    );
+    if (result.status !== true) return 'Error';
+    const token = result.response?.headers.get('set-auth-token');
+    if (token) writeIdentityToken(token);
+    return 'SUCCESS';
+  },
+
+  /** The current session's user, or null when there is none (or it ended). */
+  async currentSession(): Promise<IdentityResult<SessionUser | null>> {
+    if (!readIdentityToken()) return { status: true, data: null };
+    const result = await call<{ user: SessionUser } | null>('/get-session', undefined, {
+      auth: true,
+      method: 'GET',
+      title: 'User is not authenticated',
+    });
+    if (result.status !== true) return result;
+    if (!result.data) {
+      writeIdentityToken(null);
+      return { status: true, data: null };
+    }
+    return { status: true, data: result.data.user };
+  },
+
+  /**
+   * Ends the session on the server and forgets the token. Waits at most 3 seconds for the
+   * server: the person is signed out locally either way.
+   */
+  async signOut(): Promise<void> {
+    const token = readIdentityToken();
+    writeIdentityToken(null);
+    if (!token) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), SIGN_OUT_TIMEOUT_MS);
+    try {
+      await send(
+        '/sign-out',
+        { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: '{}', signal: controller.signal },
+        false,
+      );
+    } catch {
+      // The server could not be told in time; the token is already forgotten here.
+    } finally {
+      clearTimeout(timer);
+    }
+  },
+};
+
+/** The sentence shown next to a form for a failure (spec §8 messages made helpful). */
+export function describeFailure(failure: IdentityFailure): { title: string; message: string; code: string } {
+  if (failure.status === 'Error') {
+    return { title: 'Authentication Error', message: failure.errorDetails.message, code: failure.errorDetails.code };
+  }
+  const { code, message, title } = failure.error;
+  if (code === 'NETWORK_ERROR') return { title, code, message: 'We could not reach Tay. Check your internet connection and try again.' };
+  return { title, code, message };
+}

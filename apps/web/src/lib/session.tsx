@@ -1,0 +1,114 @@
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { paths, type CurrentUser, type CurrentUserResponse } from '@tay/contract';
+import { api, ApiError, onNoResponse, onUnauthorized } from './api-client';
+import { identity, onSessionLost, SESSION_REFRESH_MS, type SessionUser } from './identity';
+import { readIdentityToken } from './session-token';
+
+export const sessionKey = ['session'] as const;
+export const currentUserKey = ['currentUser'] as const;
+
+export interface SessionValue {
+  status: 'loading' | 'anonymous' | 'error' | 'authenticated';
+  user: SessionUser | null;
+  /** GET /api/user, once loaded (not while the new-password challenge holds the person). */
+  currentUser: CurrentUser | undefined;
+  currentUserLoading: boolean;
+  /** Loading GET /api/user failed (the session itself is fine). */
+  currentUserError: Error | null;
+  signOut(options?: { reason?: string }): Promise<void>;
+  /** Re-reads the session and the user after sign-in, profile changes and the like. */
+  refresh(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+
+export function useSession(): SessionValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession must be used inside <SessionProvider>');
+  return value;
+}
+
+/** Knows who is signed in, keeps the session fresh, and signs out when it is lost. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const session = useQuery({
+    queryKey: sessionKey,
+    queryFn: async () => {
+      const result = await identity.currentSession();
+      if (result.status !== true) throw new Error(result.status === false ? result.error.message : result.errorDetails.message);
+      return result.data;
+    },
+    staleTime: Infinity,
+    retry: false,
+    // The session is refreshed before it can lapse, while the app is open (spec §9).
+    refetchInterval: SESSION_REFRESH_MS,
+    refetchIntervalInBackground: true,
+  });
+  const user = session.data ?? null;
+
+  const currentUser = useQuery({
+    queryKey: currentUserKey,
+    queryFn: () => api.get<CurrentUserResponse>('/user').then((r) => r.data),
+    enabled: Boolean(user) && !user?.mustChangePassword,
+    staleTime: 60_000,
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+  });
+
+  const signOut = useCallback(
+    async ({ reason }: { reason?: string } = {}) => {
+      await identity.signOut();
+      queryClient.setQueryData(sessionKey, null);
+      queryClient.removeQueries({ queryKey: currentUserKey });
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] });
+      if (reason) notifications.show({ color: 'yellow', title: 'Signed out', message: reason });
+      navigate(paths.login, { replace: true });
+    },
+    [navigate, queryClient],
+  );
+
+  useEffect(() => {
+    const lost = () =>
+      void signOut({ reason: 'We lost the connection to Tay, so we signed you out to keep your account safe. Sign in again when you are back online.' });
+    const offLost = onSessionLost(lost);
+    const offNoResponse = onNoResponse(lost);
+    const offUnauthorized = onUnauthorized(() => {
+      if (readIdentityToken()) void signOut({ reason: 'Your session has ended. Please sign in again.' });
+    });
+    return () => {
+      offLost();
+      offNoResponse();
+      offUnauthorized();
+    };
+  }, [signOut]);
+
+  const refresh = useCallback(async () => {
+    await queryClient.invalidateQueries({ queryKey: sessionKey });
+    await queryClient.invalidateQueries({ queryKey: currentUserKey });
+  }, [queryClient]);
+
+  const value = useMemo<SessionValue>(() => {
+    const status: SessionValue['status'] = session.isPending
+      ? 'loading'
+      : session.isError
+        ? 'error'
+        : user
+          ? 'authenticated'
+          : 'anonymous';
+    return {
+      status,
+      user,
+      currentUser: currentUser.data,
+      currentUserLoading: currentUser.isPending && currentUser.fetchStatus !== 'idle',
+      currentUserError: currentUser.error,
+      signOut,
+      refresh,
+    };
+  }, [session.isPending, session.isError, user, currentUser.data, currentUser.isPending, currentUser.fetchStatus, currentUser.error, signOut, refresh]);
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

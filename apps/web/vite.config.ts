@@ -1,0 +1,37 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+const API = 'http://127.0.0.1:3000';
+
+/**
+ * The API server writes its public settings (processor key, marketing site) into the page. The
+ * dev server asks the API for them and does the same, so `npm run dev` behaves like `npm start`.
+ */
+function publicConfigFromApi(): Plugin {
+  return {
+    name: 'tay-public-config',
+    apply: 'serve',
+    async transformIndexHtml(html) {
+      try {
+        const config = await (await fetch(`${API}/api/public-config`)).text();
+        const content = config.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+        return html.replace('</head>', `  <meta name="tay-config" content="${content}" />\n  </head>`);
+      } catch {
+        return html;
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), publicConfigFromApi()],
+  server: {
+    port: 5173,
+    proxy: { '/api': API, '/dev': API, '/sandbox-processor': API },
+  },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+  },
+});

@@ -1,0 +1,85 @@
+// Starts the built Tay server (as `npm start` runs it) on a free port with a fresh data
+// directory, or a fresh PostgreSQL database when DATABASE_URL is set.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startTay({ env = {} } = {}) {
+  const build = spawnSync('node', ['scripts/build-if-needed.mjs'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('build failed');
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tay-bench-'));
+  let databaseUrl;
+  let dbName;
+  if (process.env.DATABASE_URL) {
+    dbName = `tay_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+  }
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const serverEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+      PUBLIC_URL: baseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      RATE_LIMIT_MAX: '100000000',
+      AUTH_IP_RATE_LIMIT_SCALE: '1000',
+      SANDBOX_AUTO_APPROVE: 'false',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
+  };
+  const child = spawn('node', [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), 'apps/api/dist/main.js', 'serve'], { cwd: root, env: serverEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/api/ready`)).ok) break;
+    } catch {
+      // starting
+    }
+    if (child.exitCode !== null) throw new Error('the server exited');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    env: serverEnv,
+    /** How a client reaches the same database (the embedded one through the server's socket). */
+    connection: databaseUrl ? { connectionString: databaseUrl } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres' },
+    database: databaseUrl ? 'postgres' : 'pglite',
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+      if (dbName) {
+        const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  };
+}

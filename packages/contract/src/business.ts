@@ -1,0 +1,280 @@
+import { z } from 'zod';
+
+/** Domain: `Incomplete → Pending` (submit) `→ Approved | Disabled` (operations); `Approved ⇄ Disabled`. */
+export const BusinessState = z.enum(['Incomplete', 'Pending', 'Approved', 'Disabled']);
+export type BusinessState = z.infer<typeof BusinessState>;
+
+/** The three templates (spec §1); the first entity's type decides the template. */
+export const EntityType = z.enum(['standard', 'student', 'healthCare']);
+export type EntityType = z.infer<typeof EntityType>;
+export const ENTITY_TEMPLATE_NAMES: Record<EntityType, string> = {
+  standard: 'Standard',
+  student: 'School',
+  healthCare: 'Healthcare',
+};
+
+export const Entity = z.object({ entityType: EntityType, entityTemplateName: z.string() });
+export type Entity = z.infer<typeof Entity>;
+
+const trimmed = (max: number) => z.string().trim().max(max);
+const optionalText = (max: number) => trimmed(max).nullable().optional();
+
+export const US_STATES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
+  'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI',
+  'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'PR', 'GU', 'VI', 'AS', 'MP',
+] as const;
+
+/** Business profile (setup/profile). EIN as 9 digits, shown `12-3456789`. */
+export const BusinessProfile = z.object({
+  legalName: trimmed(200).min(1, 'Enter the legal name of the business.'),
+  dbaName: optionalText(200),
+  ein: z
+    .string()
+    .trim()
+    .regex(/^\d{2}-?\d{7}$/, 'Enter the 9-digit EIN, like 12-3456789.')
+    .nullable()
+    .optional(),
+  mcc: z.string().regex(/^\d{4}$/, 'Choose a merchant category.').nullable().optional(),
+  corporateStructure: z.string().max(50).nullable().optional(),
+  nonProfitCode: z.string().max(20).nullable().optional(),
+  phone: z.string().trim().max(30).nullable().optional(),
+  email: z.email('Enter a valid e-mail address.').max(320).nullable().optional(),
+  website: z.url('Enter a full web address, like https://example.com.').max(500).nullable().optional(),
+});
+export type BusinessProfile = z.infer<typeof BusinessProfile>;
+
+export const BusinessAddress = z.object({
+  line1: trimmed(200).min(1, 'Enter the street address.'),
+  line2: optionalText(200),
+  city: trimmed(100).min(1, 'Enter the city.'),
+  state: z.enum(US_STATES, 'Choose a state.'),
+  postalCode: z.string().trim().regex(/^\d{5}(-\d{4})?$/, 'Enter a 5-digit ZIP code (or ZIP+4).'),
+  country: z.literal('US'),
+});
+export type BusinessAddress = z.infer<typeof BusinessAddress>;
+
+export const Owner = z.object({
+  id: z.string().optional(),
+  firstName: trimmed(100).min(1, 'Enter the first name.'),
+  lastName: trimmed(100).min(1, 'Enter the last name.'),
+  title: trimmed(100).min(1, 'Enter the title, like CEO or Owner.'),
+  ownershipPercent: z.number().int('Use a whole percentage.').min(0).max(100),
+  dateOfBirth: z.iso.date('Enter the date of birth.'),
+  ssnLast4: z.string().regex(/^\d{4}$/, 'Enter the last 4 digits of the SSN.'),
+  email: z.email('Enter a valid e-mail address.').max(320),
+  phone: z.string().trim().max(30).nullable().optional(),
+});
+export type Owner = z.infer<typeof Owner>;
+
+/** Owners together hold at most 100 % of the business. */
+export const Owners = z
+  .array(Owner)
+  .max(10)
+  .refine((owners) => owners.reduce((sum, o) => sum + o.ownershipPercent, 0) <= 100, {
+    message: 'Ownership adds up to more than 100 %.',
+  });
+
+export const REMINDER_OFFSETS = [-7, -3, -1, 0, 1, 3, 7] as const;
+
+export const BusinessConfig = z.object({
+  timeZone: z.string().min(1).max(64),
+  /** Days a request to pay stays payable unless its own expiry says otherwise. */
+  defaultExpiryDays: z.number().int().min(1).max(365),
+  /** Days relative to the due date when reminders go out (negative: before). */
+  reminderSchedule: z.array(z.number().int().min(-30).max(30)).max(10),
+  invoiceTerms: optionalText(2000),
+});
+export type BusinessConfig = z.infer<typeof BusinessConfig>;
+
+export const BusinessAutomations = z.object({
+  autoReminders: z.boolean(),
+  autoExpire: z.boolean(),
+});
+export type BusinessAutomations = z.infer<typeof BusinessAutomations>;
+
+/** Spec §3 bank display record; numbers are masked by the server. */
+export const BankAccountDisplay = z.object({
+  directoryId: z.string(),
+  accountNumber: z.string(),
+  routingNumber: z.string(),
+  bankName: z.string(),
+  institutionLogo: z.string().nullable(),
+  accountType: z.enum(['checking', 'savings']),
+  accountHolderName: z.string(),
+});
+export type BankAccountDisplay = z.infer<typeof BankAccountDisplay>;
+
+export const Business = z.object({
+  businessId: z.string(),
+  businessName: z.string(),
+  businessState: BusinessState,
+  payoutEnabled: z.number().int(),
+  entities: z.array(Entity),
+  businessProfile: BusinessProfile.partial().extend({ logoUrl: z.string().nullable() }),
+  address: BusinessAddress.nullable(),
+  owners: z.array(Owner.extend({ id: z.string() })),
+  config: BusinessConfig,
+  automations: BusinessAutomations,
+  bankAccount: BankAccountDisplay.nullable(),
+  submittedAt: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  /** Why operations disabled the business, when they did. */
+  stateReason: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Business = z.infer<typeof Business>;
+
+export const BusinessResponse = z.object({ status: z.literal('Success'), data: Business });
+
+/** POST /api/businesses */
+export const CreateBusinessBody = z.object({
+  businessName: trimmed(200).min(1, 'Enter the name of your business.'),
+  entityType: EntityType,
+});
+export type CreateBusinessBody = z.infer<typeof CreateBusinessBody>;
+
+/** PATCH /api/businesses/:id/update — any subset of the setup sections. */
+export const UpdateBusinessBody = z
+  .object({
+    businessName: trimmed(200).min(1).optional(),
+    businessProfile: BusinessProfile.optional(),
+    address: BusinessAddress.optional(),
+    owners: Owners.optional(),
+    config: BusinessConfig.optional(),
+    automations: BusinessAutomations.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one section to update.' });
+export type UpdateBusinessBody = z.infer<typeof UpdateBusinessBody>;
+
+/** What still has to be filled in before submission; one entry per missing item. */
+export const MissingItem = z.object({
+  section: z.enum(['profile', 'owners', 'address', 'config', 'bankAccount']),
+  field: z.string(),
+  message: z.string(),
+});
+export type MissingItem = z.infer<typeof MissingItem>;
+
+export const PrepareSubmitResponse = z.object({
+  status: z.literal('Success'),
+  data: z.object({ ready: z.boolean(), missing: z.array(MissingItem) }),
+});
+
+export const LogoUploadBody = z.object({
+  /** A data URL of a PNG, JPEG, WebP or SVG image, at most 512 KB decoded. */
+  dataUrl: z.string().max(800_000),
+});
+
+export const CodeLabel = z.object({ code: z.string(), label: z.string() });
+export type CodeLabel = z.infer<typeof CodeLabel>;
+export const CodeListResponse = z.object({ status: z.literal('Success'), data: z.array(CodeLabel) });
+
+/** A bank of the sandbox bank directory (link-account). */
+export const DirectoryBank = z.object({
+  directoryId: z.string(),
+  bankName: z.string(),
+  routingNumber: z.string(),
+  institutionLogo: z.string().nullable(),
+});
+export type DirectoryBank = z.infer<typeof DirectoryBank>;
+export const DirectoryBanksResponse = z.object({ status: z.literal('Success'), data: z.array(DirectoryBank) });
+
+/** add-bank-account: typed numbers; link-account: picked from the directory (routing number implied). */
+export const AddBankAccountBody = z
+  .object({
+    directoryId: z.string().optional(),
+    routingNumber: z.string().regex(/^\d{9}$/, 'Enter the 9-digit routing number.').optional(),
+    accountNumber: z.string().regex(/^\d{4,17}$/, 'Enter the account number: 4 to 17 digits.'),
+    confirmAccountNumber: z.string(),
+    accountType: z.enum(['checking', 'savings']),
+    accountHolderName: trimmed(200).min(1, 'Enter the name on the account.'),
+  })
+  .refine((b) => b.accountNumber === b.confirmAccountNumber, {
+    message: 'The account numbers do not match.',
+    path: ['confirmAccountNumber'],
+  })
+  .refine((b) => Boolean(b.directoryId) !== Boolean(b.routingNumber), {
+    message: 'Choose a bank from the directory or enter a routing number.',
+    path: ['routingNumber'],
+  });
+export type AddBankAccountBody = z.infer<typeof AddBankAccountBody>;
+
+/** ABA routing number checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
+export function isValidRoutingNumber(value: string): boolean {
+  if (!/^\d{9}$/.test(value)) return false;
+  const d = [...value].map(Number);
+  const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!);
+  return sum % 10 === 0 && value !== '000000000';
+}
+
+/** `••••6789`: what the portal shows of an account or routing number. */
+export function maskNumber(value: string, visible = 4): string {
+  return `••••${value.slice(-visible)}`;
+}
+
+export const EnrollReminderBody = z.object({
+  enrollNotificationViaEmail: z.boolean(),
+  enrollNotificationViaMobileNumber: z.boolean(),
+});
+
+/** PATCH /api/user: completing these makes the profile `complete`. */
+export const UpdateUserProfileBody = z.object({
+  firstName: trimmed(100).min(1, 'Enter your first name.'),
+  lastName: trimmed(100).min(1, 'Enter your last name.'),
+  /** E.164, e.g. +14155550123 (the web app validates and formats; US by default). */
+  mobileNumber: z.string().regex(/^\+[1-9]\d{7,14}$/, 'Enter a valid mobile number.'),
+});
+export type UpdateUserProfileBody = z.infer<typeof UpdateUserProfileBody>;
+
+/**
+ * The business state machine (domain.md): the owner submits (`Incomplete → Pending`), operations
+ * approve or decline (`Pending → Approved | Disabled`) and may disable and re-enable an approved
+ * business (`Approved ⇄ Disabled`). Nothing else moves; the API refuses every other change.
+ */
+export const BUSINESS_TRANSITIONS: Readonly<Record<BusinessState, readonly BusinessState[]>> = {
+  Incomplete: ['Pending'],
+  Pending: ['Approved', 'Disabled'],
+  Approved: ['Disabled'],
+  Disabled: ['Approved'],
+};
+
+export function canTransition(from: BusinessState, to: BusinessState): boolean {
+  return BUSINESS_TRANSITIONS[from].includes(to);
+}
+
+/**
+ * States in which the owner may change the business's details. A Pending business is under
+ * review, so what operations approve is what was submitted; a Disabled one is frozen.
+ */
+export const BUSINESS_EDITABLE_STATES: readonly BusinessState[] = ['Incomplete', 'Approved'];
+
+export function isBusinessEditable(state: BusinessState): boolean {
+  return BUSINESS_EDITABLE_STATES.includes(state);
+}
+
+/** `:id` of every `/api/businesses/:id/…` route. */
+export const BusinessIdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** Corporate structures (codes of GET /api/corpStruct) that take a non-profit code. */
+export const NON_PROFIT_CORPORATE_STRUCTURES: readonly string[] = ['non_profit'];
+
+export function isNonProfitStructure(code: string | null | undefined): boolean {
+  return code != null && NON_PROFIT_CORPORATE_STRUCTURES.includes(code);
+}
+
+/** `directoryId` of a settlement account whose routing number is not in the bank directory. */
+export const MANUAL_BANK_DIRECTORY_ID = 'manual';
+
+/** GET /api/directory/banks?search= — case-insensitive, on the bank name or routing number. */
+export const DirectoryBanksQuery = z.object({ search: z.string().trim().max(100).optional() });
+
+export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'] as const;
+export type LogoContentType = (typeof LOGO_CONTENT_TYPES)[number];
+/** Largest logo accepted, decoded. */
+export const MAX_LOGO_BYTES = 512 * 1024;
+
+/** `12-3456789`: how an EIN (stored as 9 digits) is shown and returned. */
+export function formatEin(digits: string): string {
+  return /^\d{9}$/.test(digits) ? `${digits.slice(0, 2)}-${digits.slice(2)}` : digits;
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatDateTime } from './dates';
+
+describe('dates (spec §9 formats)', () => {
+  const when = new Date(2026, 0, 5, 9, 7);
+
+  it('formats date-times as MMM dd, yyyy H:mm', () => {
+    expect(formatDateTime(when)).toBe('Jan 05, 2026 9:07');
+    expect(formatDateTime(new Date(2026, 10, 22, 23, 59))).toBe('Nov 22, 2026 23:59');
+  });
+
+  it('formats dates as MMM dd, yyyy', () => {
+    expect(formatDate(when)).toBe('Jan 05, 2026');
+  });
+
+  it('accepts ISO strings and epoch milliseconds', () => {
+    expect(formatDate(when.toISOString())).toBe('Jan 05, 2026');
+    expect(formatDate(when.getTime())).toBe('Jan 05, 2026');
+  });
+
+  it.each([null, undefined, '', 'not a date', Number.NaN])('shows Invalid Date for %j', (value) => {
+    expect(formatDateTime(value)).toBe('Invalid Date');
+    expect(formatDate(value)).toBe('Invalid Date');
+  });
+});

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+export const OutboxMessage = z.object({
+  id: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type OutboxMessage = z.infer<typeof OutboxMessage>;
+
+export const OutboxQuery = z.object({
+  to: z.string().trim().min(1).max(320).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const OutboxResponse = z.array(OutboxMessage);

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney, parseMoney } from './money';
+
+describe('formatMoney', () => {
+  it('formats cents as US dollars, en-US', () => {
+    expect(formatMoney(0)).toBe('$0.00');
+    expect(formatMoney(7)).toBe('$0.07');
+    expect(formatMoney(123456)).toBe('$1,234.56');
+    expect(formatMoney(-2500)).toBe('-$25.00');
+    expect(formatMoney(10n)).toBe('$0.10');
+  });
+
+  it('refuses fractional cents', () => {
+    expect(() => formatMoney(1.5)).toThrow(RangeError);
+  });
+});
+
+describe('parseMoney', () => {
+  it.each([
+    ['12', 1200],
+    ['12.3', 1230],
+    ['12.34', 1234],
+    ['$1,234.56', 123456],
+    [' 0.07 ', 7],
+    ['0', 0],
+    ['12.', 1200],
+    ['1,000,000', 100000000],
+  ])('%s → %i cents', (input, cents) => {
+    expect(parseMoney(input)).toBe(cents);
+  });
+
+  it.each(['', 'abc', '1.234', '-5', '1e3', '1,2,3', '12,34.00', '.', '9999999999999'])('refuses %j', (input) => {
+    expect(parseMoney(input)).toBeNull();
+  });
+
+  it('never loses a cent to floating point (0.1 + 0.2 style inputs)', () => {
+    for (let cents = 0; cents < 10_000; cents += 7) {
+      const text = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+      expect(parseMoney(text)).toBe(cents);
+    }
+  });
+});

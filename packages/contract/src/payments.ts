@@ -1,0 +1,339 @@
+import { z } from 'zod';
+import { MAX_AMOUNT_CENTS } from './money';
+
+/* ------------------------------------------------------------------ payers */
+
+export const PayerStatus = z.enum(['active', 'Disabled']);
+export type PayerStatus = z.infer<typeof PayerStatus>;
+export const VerificationState = z.enum(['unverified', 'verified']);
+export type VerificationState = z.infer<typeof VerificationState>;
+
+const name = (max: number) => z.string().trim().max(max);
+
+/** A payer as the merchant enters it: a person (first/last name) or a company. */
+export const PayerInput = z
+  .object({
+    firstName: name(100).optional().default(''),
+    lastName: name(100).optional().default(''),
+    companyName: name(200).optional().default(''),
+    email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid e-mail address.')).pipe(z.string().max(320)),
+    mobileNumber: z
+      .string()
+      .trim()
+      .regex(/^\+[1-9]\d{7,14}$/, 'Enter a valid mobile number.')
+      .nullable()
+      .optional(),
+    reference: name(64).nullable().optional(),
+  })
+  .refine((p) => (p.firstName && p.lastName) || p.companyName, {
+    message: 'Enter a first and last name, or a company name.',
+    path: ['firstName'],
+  });
+export type PayerInput = z.input<typeof PayerInput>;
+
+export const Payer = z.object({
+  payerId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  companyName: z.string(),
+  displayName: z.string(),
+  email: z.string(),
+  mobileNumber: z.string().nullable(),
+  reference: z.string().nullable(),
+  status: PayerStatus,
+  verification: VerificationState,
+  verificationSentAt: z.string().nullable(),
+  verifiedAt: z.string().nullable(),
+  transactionCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Payer = z.infer<typeof Payer>;
+
+/** Payer row actions (domain.md). */
+export type PayerAction =
+  | 'Edit'
+  | 'Request to Pay'
+  | 'Transactions'
+  | 'Activate'
+  | 'Deactivate'
+  | 'Resend verification'
+  | 'Re-verify'
+  | 'Delete';
+
+export function payerActions(payer: Pick<Payer, 'status' | 'verification' | 'transactionCount'>): PayerAction[] {
+  const actions: PayerAction[] = ['Edit'];
+  if (payer.status === 'active') actions.push('Request to Pay');
+  actions.push('Transactions', payer.status === 'active' ? 'Deactivate' : 'Activate');
+  actions.push(payer.verification === 'unverified' ? 'Resend verification' : 'Re-verify');
+  if (payer.transactionCount === 0) actions.push('Delete');
+  return actions;
+}
+
+/* ------------------------------------------------------- payment requests */
+
+export const RequestState = z.enum([
+  'Draft',
+  'Pending',
+  'Sent',
+  'Resent',
+  'Accepted',
+  'Paid',
+  'PartiallyPaid',
+  'Error',
+  'Rejected',
+  'Expired',
+  'Withdrawn',
+  'Cancelled',
+]);
+export type RequestState = z.infer<typeof RequestState>;
+
+/** What moves a request from one state to another: a person, the payer, or the system. */
+export type RequestEvent =
+  | 'send'
+  | 'schedule'
+  | 'scheduledSend'
+  | 'resend'
+  | 'withdraw'
+  | 'cancel'
+  | 'payerPays'
+  | 'paymentSettles'
+  | 'paymentFails'
+  | 'paymentReturned'
+  | 'payerDeclines'
+  | 'expire';
+
+/**
+ * The request state machine (domain.md), one table used by the API to refuse illegal moves and
+ * by the web app to decide which row actions to show. Where an event can lead to two states,
+ * the API picks by the amounts (e.g. `paymentSettles` → Paid or PartiallyPaid).
+ */
+export const REQUEST_TRANSITIONS: Record<RequestEvent, { from: readonly RequestState[]; to: readonly RequestState[] }> = {
+  send: { from: ['Draft'], to: ['Sent'] },
+  schedule: { from: ['Draft'], to: ['Pending'] },
+  scheduledSend: { from: ['Pending'], to: ['Sent'] },
+  resend: { from: ['Sent', 'Resent', 'Expired', 'Rejected'], to: ['Resent'] },
+  withdraw: { from: ['Sent', 'Resent'], to: ['Withdrawn'] },
+  cancel: { from: ['Pending'], to: ['Cancelled'] },
+  payerPays: { from: ['Sent', 'Resent', 'PartiallyPaid', 'Error'], to: ['Accepted'] },
+  paymentSettles: { from: ['Accepted'], to: ['Paid', 'PartiallyPaid'] },
+  paymentFails: { from: ['Accepted'], to: ['Error', 'PartiallyPaid'] },
+  paymentReturned: { from: ['Paid', 'PartiallyPaid', 'Accepted'], to: ['Error', 'PartiallyPaid', 'Accepted'] },
+  payerDeclines: { from: ['Sent', 'Resent'], to: ['Rejected'] },
+  expire: { from: ['Sent', 'Resent', 'Error'], to: ['Expired'] },
+};
+
+export function canApply(event: RequestEvent, from: RequestState, to?: RequestState): boolean {
+  const rule = REQUEST_TRANSITIONS[event];
+  return rule.from.includes(from) && (to === undefined || rule.to.includes(to));
+}
+
+/** States in which the payer can pay (the hosted page takes money). */
+export const PAYABLE_STATES: readonly RequestState[] = REQUEST_TRANSITIONS.payerPays.from;
+
+export type RequestAction = 'Edit' | 'Copy' | 'Delete' | 'Cancel' | 'Resend' | 'Withdraw' | 'View/Download';
+
+/** Row actions by state (domain.md). */
+export function requestActions(state: RequestState): RequestAction[] {
+  switch (state) {
+    case 'Draft':
+      return ['Edit', 'Copy', 'Delete'];
+    case 'Pending':
+      return ['Edit', 'Cancel', 'Copy'];
+    case 'Sent':
+    case 'Resent':
+      return ['Resend', 'Withdraw', 'Copy'];
+    case 'Expired':
+    case 'Rejected':
+      return ['Resend', 'Copy'];
+    case 'Paid':
+    case 'PartiallyPaid':
+      return ['View/Download', 'Copy'];
+    default:
+      return ['Copy'];
+  }
+}
+
+const cents = z.number().int('Amounts are whole cents.').positive('Enter an amount above $0.00.').max(MAX_AMOUNT_CENTS, 'The amount is above the $10,000,000.00 limit.');
+const isoDate = z.iso.date('Enter a date.');
+
+/** Create or edit a request to pay. `mode` decides what happens after saving. */
+export const PaymentRequestInput = z
+  .object({
+    payerId: z.string().min(1, 'Choose a payer.'),
+    amountCents: cents,
+    memo: z.string().trim().max(500).optional().default(''),
+    reference: z.string().trim().max(64).optional().default(''),
+    dueDate: isoDate,
+    /** Defaults to the due date plus the business's default expiry days. */
+    expiresOn: isoDate.nullable().optional(),
+    allowPartial: z.boolean().default(false),
+    mode: z.enum(['draft', 'send', 'schedule']),
+    /** For `schedule`: when it goes out (ISO date-time, in the future). */
+    sendAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  })
+  .refine((r) => r.mode !== 'schedule' || Boolean(r.sendAt), { message: 'Choose when to send it.', path: ['sendAt'] })
+  .refine((r) => !r.expiresOn || r.expiresOn >= r.dueDate, { message: 'The expiry cannot be before the due date.', path: ['expiresOn'] });
+export type PaymentRequestInput = z.input<typeof PaymentRequestInput>;
+
+export const RequestTimelineEntry = z.object({
+  at: z.string(),
+  /** Who: a person's e-mail, "payer", or "system". */
+  actor: z.string(),
+  event: z.string(),
+  fromState: RequestState.nullable(),
+  toState: RequestState.nullable(),
+  detail: z.string().nullable(),
+});
+
+export const PaymentRequest = z.object({
+  transactionId: z.string(),
+  /** The short human reference, numbered per business (TRX-10234). */
+  referenceNumber: z.string(),
+  transactionState: RequestState,
+  payerId: z.string(),
+  payerName: z.string(),
+  payerEmail: z.string(),
+  amountCents: z.number().int(),
+  amountPaidCents: z.number().int(),
+  memo: z.string(),
+  reference: z.string(),
+  dueDate: z.string(),
+  expiresOn: z.string(),
+  allowPartial: z.boolean(),
+  sendAt: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  actions: z.array(z.string()),
+});
+export type PaymentRequest = z.infer<typeof PaymentRequest>;
+
+export const PaymentMethod = z.enum(['card', 'bank_account']);
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
+export const PaymentState = z.enum(['Pending', 'Processed', 'Rejected', 'Returned']);
+export type PaymentState = z.infer<typeof PaymentState>;
+
+export const PaymentSummary = z.object({
+  paymentId: z.string(),
+  method: PaymentMethod,
+  /** "Visa •••• 4242" or "Tay Sandbox Bank •••• 6789". */
+  instrument: z.string(),
+  amountCents: z.number().int(),
+  feeCents: z.number().int(),
+  state: PaymentState,
+  failureReason: z.string().nullable(),
+  createdAt: z.string(),
+  settledAt: z.string().nullable(),
+});
+export type PaymentSummary = z.infer<typeof PaymentSummary>;
+
+export const PaymentRequestDetail = PaymentRequest.extend({
+  timeline: z.array(RequestTimelineEntry),
+  payments: z.array(PaymentSummary),
+  payLink: z.string(),
+});
+export type PaymentRequestDetail = z.infer<typeof PaymentRequestDetail>;
+
+/* ----------------------------------------------------------------- lists */
+
+export const SortDirection = z.enum(['asc', 'desc']);
+
+/** Spec §9: the first page is 1. */
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  search: z.string().trim().max(100).optional(),
+  sortDirection: SortDirection.default('desc'),
+});
+
+export const PayerListQuery = PageQuery.extend({
+  status: PayerStatus.optional(),
+  verification: VerificationState.optional(),
+  sortBy: z.enum(['name', 'email', 'createdAt', 'status']).default('createdAt'),
+});
+export type PayerListQuery = z.input<typeof PayerListQuery>;
+
+export const RequestListQuery = PageQuery.extend({
+  /** Comma-separated states. */
+  status: z.string().max(300).optional(),
+  payerId: z.string().max(64).optional(),
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  minAmountCents: z.coerce.number().int().min(0).optional(),
+  maxAmountCents: z.coerce.number().int().min(0).optional(),
+  /** `draft` lists drafts only; `history` everything else. */
+  view: z.enum(['history', 'draft']).default('history'),
+  sortBy: z.enum(['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference']).default('createdAt'),
+});
+export type RequestListQuery = z.input<typeof RequestListQuery>;
+
+export function listResponse<T extends z.ZodType>(item: T) {
+  return z.object({
+    status: z.literal('Success'),
+    data: z.object({ items: z.array(item), page: z.number(), pageSize: z.number(), total: z.number() }),
+  });
+}
+
+/** Spec §9: 'Showing X to Y of Z Results'. */
+export function showingSummary(page: number, pageSize: number, total: number): string {
+  if (total === 0) return 'Showing 0 to 0 of 0 Results';
+  const from = (page - 1) * pageSize + 1;
+  const to = Math.min(page * pageSize, total);
+  return `Showing ${from} to ${to} of ${total} Results`;
+}
+
+/* ------------------------------------------------------------------- CSV */
+
+/**
+ * One CSV cell, safe against formula injection: a value a spreadsheet would run (= + - @, tab,
+ * carriage return) is prefixed with an apostrophe; quotes are doubled.
+ */
+export function csvCell(value: string | number | null | undefined): string {
+  let text = value === null || value === undefined ? '' : String(value);
+  // Numbers are data, not formulas; text that starts like a formula is neutralised.
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRow(values: (string | number | null | undefined)[]): string {
+  return values.map(csvCell).join(',');
+}
+
+/* ------------------------------------------------------ hosted payment page */
+
+/** What the payer's page says about a request (public, by link token). */
+export const PayPageStatus = z.enum(['payable', 'processing', 'paid', 'expired', 'withdrawn', 'cancelled', 'declined', 'unavailable']);
+export type PayPageStatus = z.infer<typeof PayPageStatus>;
+
+export const PublicPayPage = z.object({
+  businessName: z.string(),
+  businessLogoUrl: z.string().nullable(),
+  referenceNumber: z.string(),
+  payerName: z.string(),
+  amountCents: z.number().int(),
+  amountPaidCents: z.number().int(),
+  remainingCents: z.number().int(),
+  memo: z.string(),
+  dueDate: z.string(),
+  expiresOn: z.string(),
+  allowPartial: z.boolean(),
+  transactionState: RequestState,
+  status: PayPageStatus,
+  /** One sentence for the payer when the page takes no money. */
+  statusMessage: z.string().nullable(),
+  payments: z.array(
+    z.object({
+      paymentId: z.string(),
+      instrument: z.string(),
+      amountCents: z.number().int(),
+      state: PaymentState,
+      failureReason: z.string().nullable(),
+      createdAt: z.string(),
+    }),
+  ),
+});
+export type PublicPayPage = z.infer<typeof PublicPayPage>;
+
+export const DeclineBody = z.object({ reason: z.string().trim().min(1, 'Tell the business why you decline.').max(500) });
