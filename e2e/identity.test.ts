@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { baseUrl, ops, registerAccount, uniqueEmail, waitForCode } from './support/app';
+import { approvedBusinessAccount, signInThroughForm } from './support/approved-business';
 import { useBrowser } from './support/browser';
 
 const browser = useBrowser();
@@ -154,5 +155,31 @@ describe('identity journeys', () => {
     await page.getByRole('button', { name: 'Set password and continue' }).click();
     await page.waitForURL('**/business/user/profile');
     await page.getByRole('heading', { name: 'Your profile' }).waitFor();
+  });
+
+  it('reloading or typing an address while requests are in flight keeps the person signed in', async () => {
+    // Chromium cancels a leaving page's requests as network failures; they must not count as
+    // "no response" and sign the person out (this failed about one load in two before).
+    const owner = await approvedBusinessAccount(uniqueEmail('reload'), PASSWORD, { businessName: 'Reload Studio' });
+    const page = await browser.newPage();
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL(/\/business\/setup$/);
+    // Hold the setup page's own requests so that each navigation cancels some in flight.
+    await page.route('**/api/businesses/*/update/prepareSubmit', async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue().catch(() => {});
+    });
+    const paths = ['/business/setup', '/business/payment/transactions/history'];
+    for (let i = 0; i < 6; i++) {
+      const path = paths[i % 2]!;
+      const held = path === '/business/setup' ? page.waitForRequest('**/update/prepareSubmit') : null;
+      await page.goto(path);
+      await page.waitForURL((url) => url.pathname === path);
+      await page.getByRole('heading', { name: path.endsWith('history') ? 'Transaction history' : 'Business setup' }).first().waitFor();
+      await held;
+      expect(new URL(page.url()).pathname).toBe(path);
+    }
+    const stillValid = await fetch(`${baseUrl()}/api/user`, { headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('tay.identityToken'))}` } });
+    expect(stillValid.status).toBe(200);
   });
 });

@@ -55,6 +55,22 @@ describe('a request through the auth handler that gets no response (spec §8)', 
     off();
   });
 
+  it('a request cancelled because the page is being left (a reload) signs nobody out', async () => {
+    const { apiRequest, onNoResponse } = await import('./api-client');
+    writeIdentityToken('tok.sig');
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
+    const lost = vi.fn();
+    const off = onNoResponse(lost);
+    window.dispatchEvent(new Event('beforeunload'));
+    await expect(apiRequest('/businesses/b/update/prepareSubmit', { method: 'PATCH', body: {} })).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(lost).not.toHaveBeenCalled();
+    // Back from the back-forward cache (or the navigation never happened): a dead connection counts again.
+    window.dispatchEvent(new Event('pageshow'));
+    await expect(apiRequest('/businesses/b/update/prepareSubmit', { method: 'PATCH', body: {} })).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(lost).toHaveBeenCalledTimes(1);
+    off();
+  });
+
   it('does not retry writes, and a request without a session signs nobody out', async () => {
     const { apiRequest, onNoResponse } = await import('./api-client');
     const fetchSpy = vi.fn().mockRejectedValue(new TypeError('Failed to fetch'));

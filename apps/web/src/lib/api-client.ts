@@ -1,4 +1,5 @@
 import { ErrorResponse, type FieldErrors } from '@tay/contract';
+import { isLeavingPage } from './page-lifecycle';
 import { readIdentityToken } from './session-token';
 
 /** A failed API call: the server's error shape, or a network failure (`status` 0). */
@@ -86,7 +87,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       const delay = delays[attempt];
       if (delay === undefined) {
-        if (headers.Authorization) noResponseListeners.forEach((listener) => listener());
+        // A request cancelled because the page is being left is not a lost connection.
+        if (headers.Authorization && !isLeavingPage()) noResponseListeners.forEach((listener) => listener());
         throw new ApiError(0, 'NETWORK_ERROR', 'We could not reach Tay. Check your connection and try again.');
       }
       await new Promise((resolve) => setTimeout(resolve, delay));

@@ -1,5 +1,6 @@
 import { ErrorResponse, IDENTITY_EMPTY_MESSAGES, type IdentityMessage } from '@tay/contract';
 import { readIdentityToken, writeIdentityToken } from './session-token';
+import { isLeavingPage } from './page-lifecycle';
 
 /**
  * The client-side identity service (spec §5, §7, §8, §9): every identity action of the app goes
@@ -92,7 +93,8 @@ async function call<T>(
       body: method === 'POST' ? JSON.stringify(body ?? {}) : null,
     });
   } catch {
-    if (auth) sessionLostListener?.();
+    // A request cancelled because the page is being left is not a lost connection.
+    if (auth && !isLeavingPage()) sessionLostListener?.();
     return { status: false, error: { code: 'NETWORK_ERROR', message: 'Network error', title: 'Network error' } };
   }
   const text = await response.text();
