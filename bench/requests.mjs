@@ -62,16 +62,24 @@ export async function run({ duration = 10, connections = 50 } = {}) {
     const headers = { authorization: `Bearer ${main.token}` };
     const base = `${tay.baseUrl}/api/businesses/${main.businessId}/payments`;
     const middle = Math.floor(MAIN_ROWS / 25 / 2);
-    // The middle page goes last: on the embedded database its backlog would hold up the rest.
+    // The row the web app pages from when the person clicks "next" on the page before the middle.
+    const beforeMiddle = await (await fetch(`${base}?page=${middle - 1}&pageSize=25`, { headers })).json();
+    const anchor = beforeMiddle.data.items.at(-1).transactionId;
+    const last = Math.ceil(MAIN_ROWS / 25);
+    // The middle page by its number goes last: on the embedded database its backlog would hold up the rest.
     const scenarios = [
       ['history, page 1', `${base}?page=1&pageSize=25`],
       ['history, page 1,000 (rows 24,976–25,000)', `${base}?page=1000&pageSize=25`],
       ['status filter (PartiallyPaid)', `${base}?status=PartiallyPaid&page=1`],
       ['search (payer name "Casey Payer 12")', `${base}?search=${encodeURIComponent('Casey Payer 12')}&page=1`],
+      [`history, page ${middle.toLocaleString('en-US')} by "next" (keyset)`, `${base}?page=${middle}&pageSize=25&after=${anchor}`],
+      [`history, last page (${last.toLocaleString('en-US')})`, `${base}?page=${last}&pageSize=25`],
       [`history, page ${middle.toLocaleString('en-US')} (the middle)`, `${base}?page=${middle}&pageSize=25`],
     ];
     const rows = [];
-    for (const [name, url] of scenarios) {
+    // BENCH_ONLY=<regular expression> measures only the scenarios whose names match.
+    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+    for (const [name, url] of scenarios.filter(([name]) => !only || only.test(name))) {
       const first = await fetch(url, { headers });
       if (!first.ok) throw new Error(`${name}: ${first.status} ${await first.text()}`);
       const body = await first.json();

@@ -204,5 +204,29 @@ describe('payments in, end to end', () => {
     });
     expect(refused.status).toBeGreaterThanOrEqual(400);
   });
-});
 
+  it('pages through the history: the next page is found from the last row shown, and back again', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('pages-owner'), PASSWORD, { businessName: 'Harbor Music' });
+    const p = await payer(owner, 'Page');
+    for (let i = 1; i <= 27; i++) await sendRequest(owner, p.payerId, 1_000 + i);
+    const page = await browser.newPage();
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL(/\/business\/setup$/);
+    await page.getByRole('navigation', { name: 'Business navigation' }).getByRole('link', { name: 'Transaction History' }).click();
+    await page.getByText('Showing 1 to 25 of 27 Results').waitFor();
+    // Newest first: the first page starts with the last request sent ($10.27).
+    await page.getByRole('row').nth(1).getByText('$10.27').waitFor();
+    await page.getByRole('button', { name: 'next page' }).click();
+    await page.getByText('Showing 26 to 27 of 27 Results').waitFor();
+    expect(new URL(page.url()).searchParams.get('after')).toMatch(/^req_/);
+    await page.getByRole('row').nth(1).getByText('$10.02').waitFor();
+    await page.getByRole('row').nth(2).getByText('$10.01').waitFor();
+    await page.getByRole('button', { name: 'previous page' }).click();
+    await page.getByText('Showing 1 to 25 of 27 Results').waitFor();
+    await page.getByRole('row').nth(1).getByText('$10.27').waitFor();
+    // A new sort starts again from page 1, by number.
+    await page.getByRole('button', { name: /^Sort by Amount/ }).click();
+    await page.getByText('Showing 1 to 25 of 27 Results').waitFor();
+    expect(new URL(page.url()).searchParams.get('after')).toBeNull();
+  });
+});

@@ -368,19 +368,74 @@ describe('the per-state counts behind exact totals', () => {
 });
 
 describe('deep pages', () => {
-  it('read far down the list (past the direct index walk) return the right rows in order', async () => {
+  const amounts = (page: { items: { amountCents: number }[] }) => page.items.map((r) => r.amountCents);
+  const desc = (from: number, n: number) => Array.from({ length: n }, (_, i) => from - i);
+
+  async function deepBusiness(email: string, rows: number) {
     const { db } = t.runtime.database;
-    const deep = await approvedBusiness(t.app, db, 'deep@requests.example');
-    const pid = await insertPayer(db, deep.businessId, { email: 'deep@payers.example', displayName: 'Deep Payer' });
+    const deep = await approvedBusiness(t.app, db, email);
+    const pid = await insertPayer(db, deep.businessId, { email: `payer-${email}`, displayName: 'Deep Payer' });
+    // g is the amount in cents and the age order: row g was created g minutes after the first.
     await sql`INSERT INTO payment_requests (business_id, id, number, payer_id, payer_display_name, payer_email, amount_cents, due_date, expires_on, state, created_at)
-      SELECT ${deep.businessId}, 'req_deep_' || lpad(g::text, 5, '0'), 50000 + g, ${pid}, 'Deep Payer', 'deep@payers.example', g, current_date, current_date + 30, 'Sent',
-             timestamptz '2026-01-01' + make_interval(mins => g)
-      FROM generate_series(1, 2600) g`.execute(db);
-    const page = (await get(t.app, `/api/businesses/${deep.businessId}/payments?pageSize=25&page=100`, deep.token)).json().data;
-    expect(page.total).toBe(2600);
-    // Newest first: page 100 holds rows 2476–2500 from the top, i.e. g = 125 down to 101.
-    expect(page.items.map((r: { amountCents: number }) => r.amountCents)).toEqual(Array.from({ length: 25 }, (_, i) => 125 - i));
-    const asc = (await get(t.app, `/api/businesses/${deep.businessId}/payments?pageSize=25&page=100&sortBy=amount&sortDirection=asc`, deep.token)).json().data;
-    expect(asc.items[0].amountCents).toBe(2476);
+      SELECT ${deep.businessId}, 'req_' || ${deep.businessId} || '_' || lpad(g::text, 5, '0'), 50000 + g, ${pid}, 'Deep Payer', ${`payer-${email}`}, g, current_date, current_date + 30,
+             CASE WHEN g % 10 = 0 THEN 'Paid' ELSE 'Sent' END, timestamptz '2026-01-01' + make_interval(mins => g)
+      FROM generate_series(1, ${rows}) g`.execute(db);
+    const list = async (query: string) => {
+      const res = await get(t.app, `/api/businesses/${deep.businessId}/payments?pageSize=25&${query}`, deep.token);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as { items: { transactionId: string; amountCents: number }[]; total: number; page: number };
+    };
+    return { ...deep, list };
+  }
+
+  it('read far down the list by number return the right rows in order, from the front, the middle and the back', async () => {
+    const deep = await deepBusiness('deep@requests.example', 4600);
+    // Newest first: page p holds g = 4600 - 25(p-1) downwards.
+    const front = await deep.list('page=2');
+    expect(front.total).toBe(4600);
+    expect(amounts(front)).toEqual(desc(4575, 25));
+    // Past the direct walk, in the front half: the deferred join.
+    expect(amounts(await deep.list('page=90'))).toEqual(desc(4600 - 25 * 89, 25));
+    // The back half is walked from the other end.
+    expect(amounts(await deep.list('page=180'))).toEqual(desc(4600 - 25 * 179, 25));
+    expect(amounts(await deep.list('page=184'))).toEqual(desc(25, 25));
+    expect((await deep.list('page=185')).items).toEqual([]);
+    const asc = await deep.list('page=100&sortBy=amount&sortDirection=asc');
+    expect(amounts(asc)).toEqual(Array.from({ length: 25 }, (_, i) => 2476 + i));
+    // A short last page: 4,140 Sent rows; page 166 holds the last 15.
+    const sent = await deep.list('status=Sent&page=166');
+    expect(sent.total).toBe(4140);
+    expect(sent.items).toHaveLength(15);
+  });
+
+  it('keyset paging (after / before a row) gives exactly the pages that numbers give, and falls back when its row is gone', async () => {
+    const deep = await deepBusiness('keyset@requests.example', 1000);
+    const other = await deepBusiness('keyset-other@requests.example', 30);
+    for (const order of ['', '&sortBy=amount&sortDirection=asc', '&status=Paid', '&sortBy=state&sortDirection=asc']) {
+      let previous = await deep.list(`page=1${order}`);
+      for (let p = 2; p <= 4; p++) {
+        const byNumber = await deep.list(`page=${p}${order}`);
+        const byKey = await deep.list(`page=${p}&after=${previous.items.at(-1)!.transactionId}${order}`);
+        expect(byKey.items, `page ${p}${order}`).toEqual(byNumber.items);
+        expect(byKey.page).toBe(p);
+        const back = await deep.list(`page=${p - 1}&before=${byNumber.items[0]!.transactionId}${order}`);
+        expect(back.items, `back to page ${p - 1}${order}`).toEqual(previous.items);
+        previous = byNumber;
+      }
+    }
+    // Another business's row as the anchor tells nothing: the page comes by its number.
+    const page3 = await deep.list('page=3');
+    const foreign = (await other.list('page=1')).items[0]!.transactionId;
+    expect((await deep.list(`page=3&after=${foreign}`)).items).toEqual(page3.items);
+    // A deleted anchor: the same.
+    const page2 = await deep.list('page=2');
+    const anchor = page2.items.at(-1)!.transactionId;
+    await sql`DELETE FROM payment_requests WHERE id = ${anchor}`.execute(t.runtime.database.db);
+    const after = await deep.list(`page=3&after=${anchor}`);
+    expect(after.items).toEqual((await deep.list('page=3')).items);
+    // Both at once is a mistake the client is told about.
+    const both = await get(t.app, `/api/businesses/${deep.businessId}/payments?page=2&after=${anchor}&before=${anchor}`, deep.token);
+    expect(both.statusCode).toBe(400);
+    expect(both.json().errorDetails.fields.before).toMatch(/either/);
   });
 });

@@ -266,6 +266,13 @@ export const RequestListQuery = PageQuery.extend({
   /** `draft` lists drafts only; `history` everything else. */
   view: z.enum(['history', 'draft']).default('history'),
   sortBy: z.enum(['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference']).default('createdAt'),
+  /**
+   * Keyset paging: the id of the last row of the page before (`after`) or the first row of the
+   * page after (`before`). The page is then found from that row in the index, as fast at page
+   * 20,000 as at page 2; `page` still says which page it is. Without either, `page` is an offset.
+   */
+  after: z.string().min(1).max(64).optional(),
+  before: z.string().min(1).max(64).optional(),
 });
 export type RequestListQuery = z.input<typeof RequestListQuery>;
 

@@ -96,34 +96,88 @@ export interface RequestPage {
   total: number;
 }
 
+type Direction = 'asc' | 'desc';
+const flip = (d: Direction): Direction => (d === 'asc' ? 'desc' : 'asc');
+
 /**
- * The transaction history / drafts list: filters, search, sort and exact pagination. The page is
- * found on the covering index first and only its rows are read whole (a deferred join), so a deep
- * page costs an index walk, not a million row reads.
+ * The transaction history / drafts list: filters, search, sort and exact pagination.
+ *
+ * A page is found one of three ways, cheapest first:
+ * - keyset (`after` / `before` a row of the neighbouring page): an index seek to that row, then
+ *   one page of index entries — the same cost at page 20,000 as at page 2;
+ * - near either end, a plain index walk (`OFFSET` up to {@link DIRECT_OFFSET_LIMIT}; in the back
+ *   half the walk starts from the other end, so the last page is as cheap as the first);
+ * - in the middle, the page is found on the covering index first and only its rows are read
+ *   whole (a deferred join), so a jump to a deep page costs an index walk, not row reads.
  */
 export async function listRequests({ db, businessId, userId, query }: { db: Kysely<DB>; businessId: string; userId: string; query: ListQuery }): Promise<RequestPage> {
+  if (query.after && query.before) {
+    throw AppError.validation('Page after one row or before another, not both.', { before: 'Leave out either after or before.' });
+  }
   const where = requestFilter(businessId, query);
   const column = SORT_COLUMN[query.sortBy];
   const direction = query.sortDirection;
+  const page = (rows: ListRow[], total: number): RequestPage => ({ items: rows.map((r) => toPaymentRequest(r)), page: query.page, pageSize: query.pageSize, total });
+
+  const anchor = query.after ?? query.before;
+  if (anchor && query.page > 1) {
+    const forward = Boolean(query.after);
+    const walk = forward ? direction : flip(direction);
+    // (sort value, id) beyond the anchor's, in the walking direction; the anchor is looked up
+    // inside this business only, so another business's id finds nothing.
+    const beyond = sql<SqlBool>`(${sql.ref(column)}, id) ${sql.raw(walk === 'desc' ? '<' : '>')} (SELECT ${sql.ref(column)}, id FROM payment_requests WHERE business_id = ${businessId} AND id = ${anchor})`;
+    const keyset = db.selectFrom('payment_requests').select(LIST_COLUMNS).where(where).where(beyond).orderBy(column, walk).orderBy('id', walk).limit(query.pageSize);
+    const [rows, total] = await Promise.all([keyset.execute(), countRequests(db, businessId, userId, query, where)]);
+    // A page that comes out empty or short before the end (its anchor row was deleted, or rows
+    // moved) is read by its number instead.
+    const expected = Math.min(query.pageSize, Math.max(0, total - (query.page - 1) * query.pageSize));
+    if (rows.length === expected) return page(forward ? rows : rows.reverse(), total);
+    return page(await byOffset(db, businessId, query, where, column, direction, total), total);
+  }
 
   const offset = (query.page - 1) * query.pageSize;
-  // Near the top a plain index walk is cheapest; deep down, the page is found on the covering
-  // index first and only its rows are read (a deferred join).
-  const rowsQuery =
-    offset <= DIRECT_OFFSET_LIMIT
-      ? db.selectFrom('payment_requests').select(LIST_COLUMNS).where(where).orderBy(column, direction).orderBy('id', direction).limit(query.pageSize).offset(offset)
-      : db
+  if (offset <= DIRECT_OFFSET_LIMIT) {
+    // Two round trips in parallel: the page, and the total with the membership check (a business
+    // the person does not belong to is 404, like one that does not exist; its rows never leave).
+    const direct = db.selectFrom('payment_requests').select(LIST_COLUMNS).where(where).orderBy(column, direction).orderBy('id', direction).limit(query.pageSize).offset(offset);
+    const [rows, total] = await Promise.all([direct.execute(), countRequests(db, businessId, userId, query, where)]);
+    return page(rows, total);
+  }
+  // Deep down, the total (which also checks membership) decides which end to walk from.
+  const total = await countRequests(db, businessId, userId, query, where);
+  return page(await byOffset(db, businessId, query, where, column, direction, total), total);
+}
+
+type ListRow = Parameters<typeof toPaymentRequest>[0];
+
+/** The page by its number, walking from whichever end of the order is nearer. */
+async function byOffset(
+  db: Kysely<DB>,
+  businessId: string,
+  query: ListQuery,
+  where: ReturnType<typeof requestFilter>,
+  column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN],
+  direction: Direction,
+  total: number,
+): Promise<ListRow[]> {
+  const offset = (query.page - 1) * query.pageSize;
+  if (offset >= total) return [];
+  const fromEnd = offset + query.pageSize / 2 > total / 2;
+  const walk = fromEnd ? flip(direction) : direction;
+  const limit = Math.min(query.pageSize, total - offset);
+  const skip = fromEnd ? total - offset - limit : offset;
+  const rows =
+    skip <= DIRECT_OFFSET_LIMIT
+      ? await db.selectFrom('payment_requests').select(LIST_COLUMNS).where(where).orderBy(column, walk).orderBy('id', walk).limit(limit).offset(skip).execute()
+      : await db
           .selectFrom('payment_requests')
           .select(LIST_COLUMNS)
           .where('business_id', '=', businessId)
-          .where('id', 'in', db.selectFrom('payment_requests').select('id').where(where).orderBy(column, direction).orderBy('id', direction).limit(query.pageSize).offset(offset))
-          .orderBy(column, direction)
-          .orderBy('id', direction);
-
-  // Two round trips in parallel: the page, and the total with the membership check (a business
-  // the person does not belong to is 404, like one that does not exist; its rows never leave).
-  const [rows, total] = await Promise.all([rowsQuery.execute(), countRequests(db, businessId, userId, query, where)]);
-  return { items: rows.map((r) => toPaymentRequest(r)), page: query.page, pageSize: query.pageSize, total };
+          .where('id', 'in', db.selectFrom('payment_requests').select('id').where(where).orderBy(column, walk).orderBy('id', walk).limit(limit).offset(skip))
+          .orderBy(column, walk)
+          .orderBy('id', walk)
+          .execute();
+  return fromEnd ? rows.reverse() : rows;
 }
 
 /**

@@ -19,6 +19,7 @@ import { downloadRequestsCsv, useBusinessId, useRequestCommand, useRequestList, 
 import { PayerPicker } from '../components/payer-picker';
 import { RequestDetailDrawer } from '../components/request-detail';
 import { StatusBadge } from '../components/status-badge';
+import { pageMove } from '../page-move';
 
 const HISTORY_STATES = RequestState.options.filter((s) => s !== 'Draft');
 const SORTS = ['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference'] as const;
@@ -51,6 +52,7 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
     ...(get('to') ? { to: get('to') } : {}),
     ...(minAmount && parseMoney(minAmount) !== null ? { minAmountCents: parseMoney(minAmount)! } : {}),
     ...(maxAmount && parseMoney(maxAmount) !== null ? { maxAmountCents: parseMoney(maxAmount)! } : {}),
+    ...(get('after') ? { after: get('after') } : get('before') ? { before: get('before') } : {}),
   };
   const list = useRequestList(query);
 
@@ -61,6 +63,11 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
       else next.set(key, String(value));
     }
     if (resetPage && !('page' in changes)) next.delete('page');
+    // A new page, filter or sort drops the row the current page was found from.
+    if (!('after' in changes) && !('before' in changes)) {
+      next.delete('after');
+      next.delete('before');
+    }
     setParams(next, { replace: true });
   };
 
@@ -175,7 +182,7 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
         total={list.data?.total ?? 0}
         page={Number(query.page ?? 1)}
         pageSize={Number(query.pageSize ?? 25)}
-        onPageChange={(page) => update({ page }, false)}
+        onPageChange={(page) => update(pageMove(Number(query.page ?? 1), page, list.data?.items), false)}
         onPageSizeChange={(pageSize) => update({ pageSize })}
         sortBy={query.sortBy ?? 'createdAt'}
         sortDirection={query.sortDirection ?? 'desc'}
