@@ -28,7 +28,7 @@ export async function startTay({ env = {} } = {}) {
   let databaseUrl;
   let dbName;
   if (process.env.DATABASE_URL) {
-    dbName = `tay_bench_${process.pid}`;
+    dbName = process.env.BENCH_KEEP_DB ? 'tay_bench_kept' : `tay_bench_${process.pid}`;
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -74,7 +74,8 @@ export async function startTay({ env = {} } = {}) {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
       rmSync(dataDir, { recursive: true, force: true });
-      if (dbName) {
+      // BENCH_KEEP_DB=1 leaves the PostgreSQL database behind for EXPLAIN and friends.
+      if (dbName && !process.env.BENCH_KEEP_DB) {
         const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
         await admin.connect();
         await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);

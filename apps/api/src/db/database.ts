@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import { PgliteServer } from './pglite-server';
+import { preparingPool } from './prepared-statements';
 import type { DB } from './schema';
 
 // bigint (int8) columns hold money in cents; they fit a JS number up to 2^53.
@@ -61,7 +62,7 @@ function fromPool(
   const pool = new pg.Pool({ ...connection, max: poolMax, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kind === 'postgres' ? preparingPool(pool) : pool }) });
   let closed = false;
   return {
     kind,

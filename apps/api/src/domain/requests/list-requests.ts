@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Compilable, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { type RequestListQuery, RequestState, type PaymentRequest } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -127,7 +127,7 @@ export async function listRequests({ db, businessId, userId, query }: { db: Kyse
     // inside this business only, so another business's id finds nothing.
     const beyond = sql<SqlBool>`(${sql.ref(column)}, id) ${sql.raw(walk === 'desc' ? '<' : '>')} (SELECT ${sql.ref(column)}, id FROM payment_requests WHERE business_id = ${businessId} AND id = ${anchor})`;
     const keyset = db.selectFrom('payment_requests').select(LIST_COLUMNS).where(where).where(beyond).orderBy(column, walk).orderBy('id', walk).limit(query.pageSize);
-    const [rows, total] = await Promise.all([keyset.execute(), countRequests(db, businessId, userId, query, where)]);
+    const { rows, total } = await rowsWithTotal(db, totalQuery(db, businessId, userId, query, where), keyset, column, walk);
     // A page that comes out empty or short before the end (its anchor row was deleted, or rows
     // moved) is read by its number instead.
     const expected = Math.min(query.pageSize, Math.max(0, total - (query.page - 1) * query.pageSize));
@@ -137,10 +137,8 @@ export async function listRequests({ db, businessId, userId, query }: { db: Kyse
 
   const offset = (query.page - 1) * query.pageSize;
   if (offset <= DIRECT_OFFSET_LIMIT) {
-    // Two round trips in parallel: the page, and the total with the membership check (a business
-    // the person does not belong to is 404, like one that does not exist; its rows never leave).
     const direct = db.selectFrom('payment_requests').select(LIST_COLUMNS).where(where).orderBy(column, direction).orderBy('id', direction).limit(query.pageSize).offset(offset);
-    const [rows, total] = await Promise.all([direct.execute(), countRequests(db, businessId, userId, query, where)]);
+    const { rows, total } = await rowsWithTotal(db, totalQuery(db, businessId, userId, query, where), direct, column, direction);
     return page(rows, total);
   }
   // Deep down, the total (which also checks membership) decides which end to walk from.
@@ -181,35 +179,53 @@ async function byOffset(
 }
 
 /**
- * The exact total. Filtered only by view and status, it comes from the per-state counts kept by
- * the database (no rows read); any other filter counts the matching rows, which those filters'
+ * The exact total and whether the person belongs to the business, as one row `{ member, n }`.
+ * Filtered only by view and status, the total comes from the per-state counts kept by the
+ * database (no rows read); any other filter counts the matching rows, which those filters'
  * indexes keep few.
  */
-async function countRequests(db: Kysely<DB>, businessId: string, userId: string, query: ListQuery, where: ReturnType<typeof requestFilter>): Promise<number> {
+function totalQuery(db: Kysely<DB>, businessId: string, userId: string, query: ListQuery, where: ReturnType<typeof requestFilter>) {
   const isMember = sql<boolean>`EXISTS (SELECT 1 FROM business_members WHERE business_id = ${businessId} AND user_id = ${userId})`;
   const onlyStates = !query.search && !query.payerId && !query.from && !query.to && query.minAmountCents === undefined && query.maxAmountCents === undefined;
   if (onlyStates) {
     const wanted = states(query.status) ?? RequestState.options;
     const inView = wanted.filter((s) => (query.view === 'draft' ? s === 'Draft' : s !== 'Draft'));
-    const row = await db
-      .selectNoFrom((eb) => [
-        isMember.as('member'),
-        eb
-          .selectFrom('payment_request_counts')
-          .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
-          .where('business_id', '=', businessId)
-          .where(inView.length > 0 ? (e) => e('state', 'in', inView) : sql<boolean>`false`)
-          .as('n'),
-      ])
-      .executeTakeFirstOrThrow();
-    if (!row.member) throw AppError.notFound('Business');
-    return Number(row.n ?? 0);
+    return db.selectNoFrom((eb) => [
+      isMember.as('member'),
+      eb
+        .selectFrom('payment_request_counts')
+        .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
+        .where('business_id', '=', businessId)
+        .where(inView.length > 0 ? (e) => e('state', 'in', inView) : sql<boolean>`false`)
+        .as('n'),
+    ]);
   }
-  const row = await db
-    .selectFrom('payment_requests')
-    .select((eb) => [eb.fn.countAll<number>().as('n'), isMember.as('member')])
-    .where(where)
-    .executeTakeFirstOrThrow();
+  return db.selectFrom('payment_requests').select((eb) => [eb.fn.countAll<number>().as('n'), isMember.as('member')]).where(where);
+}
+
+async function countRequests(db: Kysely<DB>, businessId: string, userId: string, query: ListQuery, where: ReturnType<typeof requestFilter>): Promise<number> {
+  const row = await totalQuery(db, businessId, userId, query, where).executeTakeFirstOrThrow();
   if (!row.member) throw AppError.notFound('Business');
-  return Number(row.n);
+  return Number(row.n ?? 0);
+}
+
+/**
+ * A page of rows and its total in one round trip: the total row, and the page joined to it
+ * only when the person belongs to the business (a business they do not belong to is 404, like
+ * one that does not exist; its rows never leave the database).
+ */
+async function rowsWithTotal(
+  db: Kysely<DB>,
+  total: ReturnType<typeof totalQuery>,
+  rows: Compilable,
+  column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN],
+  walk: Direction,
+): Promise<{ rows: ListRow[]; total: number }> {
+  const result = await sql<ListRow & { member: boolean; total: number | string | null }>`
+    SELECT t.member, t.n AS total, r.* FROM (${total}) t
+    LEFT JOIN LATERAL (${rows}) r ON t.member
+    ORDER BY r.${sql.ref(column)} ${sql.raw(walk)}, r.id ${sql.raw(walk)}`.execute(db);
+  const first = result.rows[0];
+  if (!first?.member) throw AppError.notFound('Business');
+  return { rows: result.rows.filter((r) => r.id !== null), total: Number(first.total ?? 0) };
 }

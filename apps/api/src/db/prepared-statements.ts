@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
+
+/** More distinct statements than this on one connection are sent unnamed (planned each time). */
+export const MAX_PREPARED_PER_CONNECTION = 1000;
+
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+const names = new Map<string, string>();
+
+/** The statement name for a query text: stable, so every connection prepares it once. */
+export function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `k_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    // Bounded like the statements themselves; past that, names are recomputed.
+    if (names.size < MAX_PREPARED_PER_CONNECTION * 2) names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A pool for Kysely that sends every query as a named prepared statement, so PostgreSQL parses
+ * and plans each distinct query text once per connection instead of on every request (planning
+ * cost more than executing for the list, count and session queries: 0.15–0.4 ms against
+ * 0.03–0.08 ms). The texts come from the query builder with values as parameters, so there are
+ * only as many as the code has query shapes; a cap keeps a runaway from growing a backend.
+ *
+ * Only for a real PostgreSQL server: the embedded database serves every client over one session,
+ * where two connections preparing the same name would collide (ADR 002).
+ */
+export function preparingPool(pool: pg.Pool): PostgresPool {
+  const prepared = new WeakMap<pg.PoolClient, Set<string>>();
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let names = prepared.get(client);
+      if (!names) prepared.set(client, (names = new Set()));
+      const known = names;
+      return {
+        query(text: unknown, values?: unknown[]) {
+          if (typeof text === 'string' && PREPARABLE.test(text)) {
+            const name = statementName(text);
+            if (known.has(name) || known.size < MAX_PREPARED_PER_CONNECTION) {
+              known.add(name);
+              return client.query({ name, text, values: values ?? [] });
+            }
+          }
+          // Cursors (streamed exports), transaction control and anything else: as they are.
+          return (client.query as (t: unknown, v?: unknown[]) => unknown)(text, values);
+        },
+        release: (error?: Error | boolean) => client.release(error),
+      } as unknown as PostgresPoolClient;
+    },
+    end: () => pool.end(),
+  };
+}
