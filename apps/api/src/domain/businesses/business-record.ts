@@ -89,11 +89,9 @@ function addressOf(row: BusinessRow): BusinessAddress | null {
   };
 }
 
-/** The business as the API returns it (spec §3): owners in their order, the settlement account masked. */
-export async function loadBusiness(executor: Executor, businessId: string): Promise<Business> {
-  const row = await selectBusinessRow(executor, businessId);
-  if (!row) throw AppError.notFound('Business');
-  const owners = await executor
+/** The business's owners as stored, in their order (dates of birth as 'YYYY-MM-DD'). */
+export function selectOwners(executor: Executor, businessId: string) {
+  return executor
     .selectFrom('business_owners')
     .select([
       'id',
@@ -109,6 +107,13 @@ export async function loadBusiness(executor: Executor, businessId: string): Prom
     .where('business_id', '=', businessId)
     .orderBy('position')
     .execute();
+}
+
+/** The business as the API returns it (spec §3): owners in their order, the settlement account masked. */
+export async function loadBusiness(executor: Executor, businessId: string): Promise<Business> {
+  const row = await selectBusinessRow(executor, businessId);
+  if (!row) throw AppError.notFound('Business');
+  const owners = await selectOwners(executor, businessId);
   const bank = await executor
     .selectFrom('bank_accounts')
     .select(['directory_id', 'bank_name', 'routing_number', 'account_number_last4', 'account_type', 'account_holder_name'])

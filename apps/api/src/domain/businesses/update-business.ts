@@ -17,7 +17,7 @@ import { isKnownMcc } from '../reference/mcc-codes';
 import { isKnownNonProfitCode } from '../reference/non-profit-codes';
 import { assertEditable, requireMember } from './access';
 import { recordEvent, type Actor } from './audit';
-import { loadBusiness, lockBusinessRow, type BusinessRow } from './business-record';
+import { loadBusiness, lockBusinessRow, selectOwners, type BusinessRow } from './business-record';
 import { isKnownTimeZone, missingFields, missingItems } from './completeness';
 
 export const MIN_OWNER_AGE = 18;
@@ -185,22 +185,7 @@ export async function updateBusiness({ db, businessId, actor, body, now = new Da
 
 /** Replaces the owner list; returns whether it differs from the stored one. */
 async function replaceOwners(trx: Transaction<DB>, businessId: string, owners: Owner[]): Promise<boolean> {
-  const existing = await trx
-    .selectFrom('business_owners')
-    .select([
-      'id',
-      'first_name',
-      'last_name',
-      'title',
-      'ownership_percent',
-      sql<string>`to_char(date_of_birth, 'YYYY-MM-DD')`.as('date_of_birth'),
-      'ssn_last4',
-      'email',
-      'phone',
-    ])
-    .where('business_id', '=', businessId)
-    .orderBy('position')
-    .execute();
+  const existing = await selectOwners(trx, businessId);
   const existingIds = new Set(existing.map((o) => o.id));
   const rows = owners.map((owner, position) => ({
     business_id: businessId,
