@@ -1,24 +1,27 @@
 import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { FormEventHandler, ReactNode } from 'react';
 import { Link } from 'react-router';
-import { paths } from '@tay/contract';
+import { paths, type Business } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { isReadOnly, ReadOnlyNotice } from './read-only-notice';
 
 interface Props {
   title: string;
   description: ReactNode;
-  loading?: boolean;
-  error?: unknown;
-  onRetry?: () => void;
+  /** The business being set up: its loading and error states are the page's. */
+  business: UseQueryResult<Business>;
+  /** Say when the details are locked (under review or disabled); on by default. */
+  lockNotice?: boolean;
   children: ReactNode;
   back?: { to: string; label: string };
 }
 
 /** The frame of every setup page: a way back to the overview, a title, one line of purpose. */
-export function SetupPage({ title, description, loading, error, onRetry, children, back }: Props) {
+export function SetupPage({ title, description, business, lockNotice = true, children, back }: Props) {
   useDocumentTitle(title);
   const link = back ?? { to: paths.business.setup, label: 'Back to setup' };
   return (
@@ -33,15 +36,27 @@ export function SetupPage({ title, description, loading, error, onRetry, childre
         <Title order={1}>{title}</Title>
         <Text c="dimmed">{description}</Text>
       </div>
-      {error ? (
-        <LoadError title="We could not load your business" error={error} {...(onRetry ? { onRetry } : {})} />
-      ) : loading ? (
+      {business.error ? (
+        <LoadError title="We could not load your business" error={business.error} onRetry={() => void business.refetch()} />
+      ) : business.isPending ? (
         <PageLoader />
       ) : (
         <Paper withBorder radius="md" p="lg">
+          {lockNotice && <ReadOnlyNotice business={business.data} />}
           {children}
         </Paper>
       )}
     </Stack>
+  );
+}
+
+/** A setup form: every field is disabled while the business's details are locked. */
+export function SetupForm({ business, onSubmit, children }: { business: Business | undefined; onSubmit: FormEventHandler<HTMLFormElement>; children: ReactNode }) {
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <fieldset disabled={isReadOnly(business)} style={{ border: 0, padding: 0, margin: 0 }}>
+        {children}
+      </fieldset>
+    </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useBusiness } from '../api/business-api';
 import { BankAccountForm } from '../components/bank-account-form';
-import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
+import { isReadOnly } from '../components/read-only-notice';
 import { SetupPage } from '../components/setup-page';
 
 /** /business/setup/payment/add-bank-account: typed routing number (checksum-checked) and account number twice. */
@@ -10,11 +10,9 @@ export function AddBankAccountPage() {
     <SetupPage
       title="Enter account details"
       description="The account the money you collect is paid out to. We only ever show its last 4 digits."
-      loading={business.isPending}
-      error={business.error}
+      business={business}
       back={{ to: '/business/setup/payments', label: 'Back to payments' }}
     >
-      <ReadOnlyNotice business={business.data} />
       <BankAccountForm disabled={isReadOnly(business.data)} />
     </SetupPage>
   );

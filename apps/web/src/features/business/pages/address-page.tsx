@@ -6,8 +6,7 @@ import { z } from 'zod';
 import { BusinessAddress, US_STATES } from '@tay/contract';
 import { useBusiness, useUpdateBusiness } from '../api/business-api';
 import { applyFieldErrors } from '../components/api-field-errors';
-import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
-import { SetupPage } from '../components/setup-page';
+import { SetupForm, SetupPage } from '../components/setup-page';
 
 const schema = BusinessAddress.extend({ line2: z.string().trim().max(200), state: z.string().refine((s) => (US_STATES as readonly string[]).includes(s), 'Choose a state.') });
 type Values = z.infer<typeof schema>;
@@ -21,7 +20,6 @@ export function AddressPage() {
     resolver: zodResolver(schema),
     values: { line1: a?.line1 ?? '', line2: a?.line2 ?? '', city: a?.city ?? '', state: a?.state ?? '', postalCode: a?.postalCode ?? '', country: 'US' },
   });
-  const readOnly = isReadOnly(business.data);
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((v) =>
@@ -38,40 +36,37 @@ export function AddressPage() {
   );
 
   return (
-    <SetupPage title="Address" description="The registered address of the business, in the United States." loading={business.isPending} error={business.error} onRetry={() => void business.refetch()}>
-      <ReadOnlyNotice business={business.data} />
-      <form onSubmit={onSubmit} noValidate>
-        <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
-          <Stack gap="md">
-            <Grid>
-              <Grid.Col span={12}>
-                <TextInput label="Street address" autoComplete="address-line1" error={errors.line1?.message} {...form.register('line1')} />
-              </Grid.Col>
-              <Grid.Col span={12}>
-                <TextInput label="Suite, unit or floor" description="Optional" autoComplete="address-line2" error={errors.line2?.message} {...form.register('line2')} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 5 }}>
-                <TextInput label="City" autoComplete="address-level2" error={errors.city?.message} {...form.register('city')} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 6, sm: 3 }}>
-                <Controller
-                  control={form.control}
-                  name="state"
-                  render={({ field }) => (
-                    <Select label="State" searchable data={[...US_STATES]} value={field.value || null} onChange={(v) => field.onChange(v ?? '')} error={errors.state?.message} />
-                  )}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 6, sm: 4 }}>
-                <TextInput label="ZIP code" autoComplete="postal-code" error={errors.postalCode?.message} {...form.register('postalCode')} />
-              </Grid.Col>
-            </Grid>
-            <Button type="submit" loading={update.isPending} w="fit-content">
-              Save address
-            </Button>
-          </Stack>
-        </fieldset>
-      </form>
+    <SetupPage title="Address" description="The registered address of the business, in the United States." business={business}>
+      <SetupForm business={business.data} onSubmit={onSubmit}>
+        <Stack gap="md">
+          <Grid>
+            <Grid.Col span={12}>
+              <TextInput label="Street address" autoComplete="address-line1" error={errors.line1?.message} {...form.register('line1')} />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <TextInput label="Suite, unit or floor" description="Optional" autoComplete="address-line2" error={errors.line2?.message} {...form.register('line2')} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 5 }}>
+              <TextInput label="City" autoComplete="address-level2" error={errors.city?.message} {...form.register('city')} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, sm: 3 }}>
+              <Controller
+                control={form.control}
+                name="state"
+                render={({ field }) => (
+                  <Select label="State" searchable data={[...US_STATES]} value={field.value || null} onChange={(v) => field.onChange(v ?? '')} error={errors.state?.message} />
+                )}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, sm: 4 }}>
+              <TextInput label="ZIP code" autoComplete="postal-code" error={errors.postalCode?.message} {...form.register('postalCode')} />
+            </Grid.Col>
+          </Grid>
+          <Button type="submit" loading={update.isPending} w="fit-content">
+            Save address
+          </Button>
+        </Stack>
+      </SetupForm>
     </SetupPage>
   );
 }

@@ -3,8 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { Controller, useForm } from 'react-hook-form';
 import type { BusinessAutomations } from '@tay/contract';
 import { useBusiness, useUpdateBusiness } from '../api/business-api';
-import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
-import { SetupPage } from '../components/setup-page';
+import { isReadOnly } from '../components/read-only-notice';
+import { SetupForm, SetupPage } from '../components/setup-page';
 
 /** /business/setup/automations: automatic reminders and automatic expiry. */
 export function AutomationsPage() {
@@ -26,9 +26,8 @@ export function AutomationsPage() {
   );
 
   return (
-    <SetupPage title="Automations" description="Let Tay follow up for you." loading={business.isPending} error={business.error} onRetry={() => void business.refetch()}>
-      <ReadOnlyNotice business={business.data} />
-      <form onSubmit={onSubmit} noValidate>
+    <SetupPage title="Automations" description="Let Tay follow up for you." business={business}>
+      <SetupForm business={business.data} onSubmit={onSubmit}>
         <Stack gap="lg">
           <Controller
             control={form.control}
@@ -60,7 +59,7 @@ export function AutomationsPage() {
             Save automations
           </Button>
         </Stack>
-      </form>
+      </SetupForm>
     </SetupPage>
   );
 }

@@ -6,8 +6,7 @@ import { z } from 'zod';
 import { REMINDER_OFFSETS } from '@tay/contract';
 import { useBusiness, useUpdateBusiness } from '../api/business-api';
 import { applyFieldErrors } from '../components/api-field-errors';
-import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
-import { SetupPage } from '../components/setup-page';
+import { SetupForm, SetupPage } from '../components/setup-page';
 
 const schema = z.object({
   timeZone: z.string().min(1, 'Choose a time zone.'),
@@ -39,7 +38,6 @@ export function ConfigPage() {
       invoiceTerms: c?.invoiceTerms ?? '',
     },
   });
-  const readOnly = isReadOnly(business.data);
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((v) =>
@@ -66,68 +64,63 @@ export function ConfigPage() {
     <SetupPage
       title="Configuration"
       description="How requests to pay behave: your time zone, when they expire, and when payers are reminded."
-      loading={business.isPending}
-      error={business.error}
-      onRetry={() => void business.refetch()}
+      business={business}
     >
-      <ReadOnlyNotice business={business.data} />
-      <form onSubmit={onSubmit} noValidate>
-        <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
-          <Stack gap="md">
-            <Grid>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <Controller
-                  control={form.control}
-                  name="timeZone"
-                  render={({ field }) => (
-                    <Select label="Time zone" description="Reports and due dates use it" searchable data={TIME_ZONES} value={field.value} onChange={(v) => field.onChange(v ?? '')} error={errors.timeZone?.message} />
-                  )}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <Controller
-                  control={form.control}
-                  name="defaultExpiryDays"
-                  render={({ field }) => (
-                    <NumberInput
-                      label="Requests expire after (days)"
-                      description="Unless a request sets its own expiry"
-                      min={1}
-                      max={365}
-                      allowDecimal={false}
-                      value={field.value}
-                      onChange={(v) => field.onChange(typeof v === 'number' ? v : Number.NaN)}
-                      error={errors.defaultExpiryDays?.message}
-                    />
-                  )}
-                />
-              </Grid.Col>
-              <Grid.Col span={12}>
-                <Controller
-                  control={form.control}
-                  name="reminderSchedule"
-                  render={({ field }) => (
-                    <MultiSelect
-                      label="Reminder schedule"
-                      description="When unpaid requests are reminded, if automatic reminders are on"
-                      data={REMINDER_OFFSETS.map((d) => ({ value: String(d), label: offsetLabel(d) }))}
-                      value={field.value}
-                      onChange={field.onChange}
-                      error={errors.reminderSchedule?.message}
-                    />
-                  )}
-                />
-              </Grid.Col>
-              <Grid.Col span={12}>
-                <Textarea label="Invoice terms" description="Printed on invoices; optional" autosize minRows={3} error={errors.invoiceTerms?.message} {...form.register('invoiceTerms')} />
-              </Grid.Col>
-            </Grid>
-            <Button type="submit" loading={update.isPending} w="fit-content">
-              Save configuration
-            </Button>
-          </Stack>
-        </fieldset>
-      </form>
+      <SetupForm business={business.data} onSubmit={onSubmit}>
+        <Stack gap="md">
+          <Grid>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <Controller
+                control={form.control}
+                name="timeZone"
+                render={({ field }) => (
+                  <Select label="Time zone" description="Reports and due dates use it" searchable data={TIME_ZONES} value={field.value} onChange={(v) => field.onChange(v ?? '')} error={errors.timeZone?.message} />
+                )}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <Controller
+                control={form.control}
+                name="defaultExpiryDays"
+                render={({ field }) => (
+                  <NumberInput
+                    label="Requests expire after (days)"
+                    description="Unless a request sets its own expiry"
+                    min={1}
+                    max={365}
+                    allowDecimal={false}
+                    value={field.value}
+                    onChange={(v) => field.onChange(typeof v === 'number' ? v : Number.NaN)}
+                    error={errors.defaultExpiryDays?.message}
+                  />
+                )}
+              />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <Controller
+                control={form.control}
+                name="reminderSchedule"
+                render={({ field }) => (
+                  <MultiSelect
+                    label="Reminder schedule"
+                    description="When unpaid requests are reminded, if automatic reminders are on"
+                    data={REMINDER_OFFSETS.map((d) => ({ value: String(d), label: offsetLabel(d) }))}
+                    value={field.value}
+                    onChange={field.onChange}
+                    error={errors.reminderSchedule?.message}
+                  />
+                )}
+              />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <Textarea label="Invoice terms" description="Printed on invoices; optional" autosize minRows={3} error={errors.invoiceTerms?.message} {...form.register('invoiceTerms')} />
+            </Grid.Col>
+          </Grid>
+          <Button type="submit" loading={update.isPending} w="fit-content">
+            Save configuration
+          </Button>
+        </Stack>
+      </SetupForm>
     </SetupPage>
   );
 }

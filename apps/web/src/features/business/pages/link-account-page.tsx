@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { DirectoryBank } from '@tay/contract';
 import { useBankDirectory, useBusiness } from '../api/business-api';
 import { BankAccountForm } from '../components/bank-account-form';
-import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
+import { isReadOnly } from '../components/read-only-notice';
 import { SetupPage } from '../components/setup-page';
 
 /** /business/setup/payment/link-account: pick the bank from the (sandbox) bank directory. */
@@ -20,11 +20,9 @@ export function LinkAccountPage() {
     <SetupPage
       title="Link your bank"
       description="Choose your bank, then enter the account the money you collect is paid out to."
-      loading={business.isPending}
-      error={business.error}
+      business={business}
       back={{ to: '/business/setup/payments', label: 'Back to payments' }}
     >
-      <ReadOnlyNotice business={business.data} />
       {chosen ? (
         <Stack gap="md">
           <Group justify="space-between">

@@ -8,8 +8,7 @@ import { z } from 'zod';
 import { Owner } from '@tay/contract';
 import { useBusiness, useUpdateBusiness } from '../api/business-api';
 import { applyFieldErrors } from '../components/api-field-errors';
-import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
-import { SetupPage } from '../components/setup-page';
+import { SetupForm, SetupPage } from '../components/setup-page';
 
 const OwnerForm = Owner.extend({ phone: z.string().trim().max(30) });
 const schema = z.object({
@@ -44,7 +43,6 @@ export function OwnersPage() {
     },
   });
   const owners = useFieldArray({ control: form.control, name: 'owners' });
-  const readOnly = isReadOnly(business.data);
   const watched = useWatch({ control: form.control, name: 'owners' });
   const total = (watched ?? []).reduce((sum, o) => sum + (Number(o.ownershipPercent) || 0), 0);
   const { errors } = form.formState;
@@ -75,98 +73,93 @@ export function OwnersPage() {
     <SetupPage
       title="Owners"
       description="Everyone who owns 25 % or more of the business, and the person who runs it."
-      loading={business.isPending}
-      error={business.error}
-      onRetry={() => void business.refetch()}
+      business={business}
     >
-      <ReadOnlyNotice business={business.data} />
-      <form onSubmit={onSubmit} noValidate>
-        <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
-          <Stack gap="md">
-            <Group justify="space-between">
-              <Text size="sm" c={total > 100 ? 'red' : 'dimmed'} aria-live="polite">
-                Ownership listed: {total} % of 100 %
-              </Text>
-            </Group>
-            {errors.owners?.root?.message && (
-              <Alert color="red" role="alert">
-                {errors.owners.root.message}
-              </Alert>
-            )}
-            {owners.fields.length === 0 && (
-              <Text c="dimmed" size="sm">
-                No owners yet. Add the first one.
-              </Text>
-            )}
-            {owners.fields.map((field, index) => {
-              const e = errors.owners?.[index];
-              return (
-                <Stack key={field.id} gap="sm">
-                  {index > 0 && <Divider />}
-                  <Group justify="space-between">
-                    <Title order={2} fz="md">
-                      Owner {index + 1}
-                    </Title>
-                    <Tooltip label="Remove this owner">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Remove owner ${index + 1}`} onClick={() => remove(index)}>
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                  <Grid>
-                    <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <TextInput label="First name" error={e?.firstName?.message} {...form.register(`owners.${index}.firstName`)} />
-                    </Grid.Col>
-                    <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <TextInput label="Last name" error={e?.lastName?.message} {...form.register(`owners.${index}.lastName`)} />
-                    </Grid.Col>
-                    <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <TextInput label="Title" placeholder="Owner, CEO…" error={e?.title?.message} {...form.register(`owners.${index}.title`)} />
-                    </Grid.Col>
-                    <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <Controller
-                        control={form.control}
-                        name={`owners.${index}.ownershipPercent`}
-                        render={({ field: f }) => (
-                          <NumberInput
-                            label="Ownership (%)"
-                            min={0}
-                            max={100}
-                            allowDecimal={false}
-                            value={f.value}
-                            onChange={(value) => f.onChange(typeof value === 'number' ? value : 0)}
-                            error={e?.ownershipPercent?.message}
-                          />
-                        )}
-                      />
-                    </Grid.Col>
-                    <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <TextInput label="Date of birth" type="date" error={e?.dateOfBirth?.message} {...form.register(`owners.${index}.dateOfBirth`)} />
-                    </Grid.Col>
-                    <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <TextInput label="Last 4 digits of SSN" inputMode="numeric" maxLength={4} error={e?.ssnLast4?.message} {...form.register(`owners.${index}.ssnLast4`)} />
-                    </Grid.Col>
-                    <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <TextInput label="E-mail" type="email" error={e?.email?.message} {...form.register(`owners.${index}.email`)} />
-                    </Grid.Col>
-                    <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <TextInput label="Phone" description="Optional" type="tel" error={e?.phone?.message} {...form.register(`owners.${index}.phone`)} />
-                    </Grid.Col>
-                  </Grid>
-                </Stack>
-              );
-            })}
-            <Group>
-              <Button variant="default" leftSection={<IconPlus size={14} />} onClick={() => owners.append(blankOwner())} disabled={owners.fields.length >= 10}>
-                Add an owner
-              </Button>
-              <Button type="submit" loading={update.isPending}>
-                Save owners
-              </Button>
-            </Group>
-          </Stack>
-        </fieldset>
-      </form>
+      <SetupForm business={business.data} onSubmit={onSubmit}>
+        <Stack gap="md">
+          <Group justify="space-between">
+            <Text size="sm" c={total > 100 ? 'red' : 'dimmed'} aria-live="polite">
+              Ownership listed: {total} % of 100 %
+            </Text>
+          </Group>
+          {errors.owners?.root?.message && (
+            <Alert color="red" role="alert">
+              {errors.owners.root.message}
+            </Alert>
+          )}
+          {owners.fields.length === 0 && (
+            <Text c="dimmed" size="sm">
+              No owners yet. Add the first one.
+            </Text>
+          )}
+          {owners.fields.map((field, index) => {
+            const e = errors.owners?.[index];
+            return (
+              <Stack key={field.id} gap="sm">
+                {index > 0 && <Divider />}
+                <Group justify="space-between">
+                  <Title order={2} fz="md">
+                    Owner {index + 1}
+                  </Title>
+                  <Tooltip label="Remove this owner">
+                    <ActionIcon variant="subtle" color="red" aria-label={`Remove owner ${index + 1}`} onClick={() => remove(index)}>
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+                <Grid>
+                  <Grid.Col span={{ base: 12, sm: 6 }}>
+                    <TextInput label="First name" error={e?.firstName?.message} {...form.register(`owners.${index}.firstName`)} />
+                  </Grid.Col>
+                  <Grid.Col span={{ base: 12, sm: 6 }}>
+                    <TextInput label="Last name" error={e?.lastName?.message} {...form.register(`owners.${index}.lastName`)} />
+                  </Grid.Col>
+                  <Grid.Col span={{ base: 12, sm: 6 }}>
+                    <TextInput label="Title" placeholder="Owner, CEO…" error={e?.title?.message} {...form.register(`owners.${index}.title`)} />
+                  </Grid.Col>
+                  <Grid.Col span={{ base: 12, sm: 6 }}>
+                    <Controller
+                      control={form.control}
+                      name={`owners.${index}.ownershipPercent`}
+                      render={({ field: f }) => (
+                        <NumberInput
+                          label="Ownership (%)"
+                          min={0}
+                          max={100}
+                          allowDecimal={false}
+                          value={f.value}
+                          onChange={(value) => f.onChange(typeof value === 'number' ? value : 0)}
+                          error={e?.ownershipPercent?.message}
+                        />
+                      )}
+                    />
+                  </Grid.Col>
+                  <Grid.Col span={{ base: 12, sm: 6 }}>
+                    <TextInput label="Date of birth" type="date" error={e?.dateOfBirth?.message} {...form.register(`owners.${index}.dateOfBirth`)} />
+                  </Grid.Col>
+                  <Grid.Col span={{ base: 12, sm: 6 }}>
+                    <TextInput label="Last 4 digits of SSN" inputMode="numeric" maxLength={4} error={e?.ssnLast4?.message} {...form.register(`owners.${index}.ssnLast4`)} />
+                  </Grid.Col>
+                  <Grid.Col span={{ base: 12, sm: 6 }}>
+                    <TextInput label="E-mail" type="email" error={e?.email?.message} {...form.register(`owners.${index}.email`)} />
+                  </Grid.Col>
+                  <Grid.Col span={{ base: 12, sm: 6 }}>
+                    <TextInput label="Phone" description="Optional" type="tel" error={e?.phone?.message} {...form.register(`owners.${index}.phone`)} />
+                  </Grid.Col>
+                </Grid>
+              </Stack>
+            );
+          })}
+          <Group>
+            <Button variant="default" leftSection={<IconPlus size={14} />} onClick={() => owners.append(blankOwner())} disabled={owners.fields.length >= 10}>
+              Add an owner
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              Save owners
+            </Button>
+          </Group>
+        </Stack>
+      </SetupForm>
     </SetupPage>
   );
 }

@@ -13,8 +13,8 @@ export function PaymentProfilePage() {
     <SetupPage
       title="Settlement account"
       description="Payouts of the money you collect go to this account."
-      loading={business.isPending}
-      error={business.error}
+      business={business}
+      lockNotice={false}
       back={{ to: '/business/setup/payments', label: 'Back to payments' }}
     >
       {account ? (

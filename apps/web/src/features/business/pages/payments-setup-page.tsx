@@ -3,7 +3,7 @@ import { IconBuildingBank, IconKeyboard } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useBusiness } from '../api/business-api';
 import { BankAccountCard } from '../components/bank-account-card';
-import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
+import { isReadOnly } from '../components/read-only-notice';
 import { SetupPage } from '../components/setup-page';
 
 /** /business/setup/payments: the settlement account, and the two ways to add one. */
@@ -12,8 +12,7 @@ export function PaymentsSetupPage() {
   const account = business.data?.bankAccount;
   const readOnly = isReadOnly(business.data);
   return (
-    <SetupPage title="Payments" description="Where the money you collect is paid out." loading={business.isPending} error={business.error} onRetry={() => void business.refetch()}>
-      <ReadOnlyNotice business={business.data} />
+    <SetupPage title="Payments" description="Where the money you collect is paid out." business={business}>
       <Stack gap="lg">
         {account ? (
           <>

@@ -7,8 +7,8 @@ import { formatEin, isNonProfitStructure } from '@tay/contract';
 import { useBusiness, useCodeList, useUpdateBusiness } from '../api/business-api';
 import { applyFieldErrors } from '../components/api-field-errors';
 import { LogoUpload } from '../components/logo-upload';
-import { isReadOnly, ReadOnlyNotice } from '../components/read-only-notice';
-import { SetupPage } from '../components/setup-page';
+import { isReadOnly } from '../components/read-only-notice';
+import { SetupForm, SetupPage } from '../components/setup-page';
 
 const optional = z.string().trim();
 const schema = z
@@ -86,94 +86,89 @@ export function SetupProfilePage() {
     <SetupPage
       title="Business profile"
       description="The legal details we verify, and how payers can reach you."
-      loading={business.isPending}
-      error={business.error}
-      onRetry={() => void business.refetch()}
+      business={business}
     >
-      <ReadOnlyNotice business={business.data} />
-      <form onSubmit={onSubmit} noValidate>
-        <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
-          <Stack gap="md">
-            <LogoUpload logoUrl={p?.logoUrl} disabled={readOnly} />
-            <Divider />
-            <Grid>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label="Legal name" error={errors.legalName?.message} {...form.register('legalName')} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label="Doing business as (DBA)" description="Optional" error={errors.dbaName?.message} {...form.register('dbaName')} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label="EIN" placeholder="12-3456789" error={errors.ein?.message} {...form.register('ein')} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <Controller
-                  control={form.control}
-                  name="mcc"
-                  render={({ field }) => (
-                    <Select
-                      label="Merchant category (MCC)"
-                      placeholder={mcc.isPending ? 'Loading categories…' : 'Search by name or code'}
-                      searchable
-                      clearable
-                      limit={50}
-                      nothingFoundMessage="No category matches"
-                      data={(mcc.data ?? []).map((c) => ({ value: c.code, label: `${c.code} — ${c.label}` }))}
-                      value={field.value || null}
-                      onChange={(value) => field.onChange(value ?? '')}
-                      error={errors.mcc?.message ?? (mcc.error ? 'The category list could not be loaded.' : undefined)}
-                    />
-                  )}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <Controller
-                  control={form.control}
-                  name="corporateStructure"
-                  render={({ field }) => (
-                    <Select
-                      label="Corporate structure"
-                      data={(structures.data ?? []).map((c) => ({ value: c.code, label: c.label }))}
-                      value={field.value || null}
-                      onChange={(value) => field.onChange(value ?? '')}
-                      error={errors.corporateStructure?.message}
-                    />
-                  )}
-                />
-              </Grid.Col>
-              {isNonProfitStructure(structure) && (
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <Controller
-                    control={form.control}
-                    name="nonProfitCode"
-                    render={({ field }) => (
-                      <Select
-                        label="Non-profit code"
-                        data={(nonProfit.data ?? []).map((c) => ({ value: c.code, label: c.label }))}
-                        value={field.value || null}
-                        onChange={(value) => field.onChange(value ?? '')}
-                        error={errors.nonProfitCode?.message}
-                      />
-                    )}
+      <SetupForm business={business.data} onSubmit={onSubmit}>
+        <Stack gap="md">
+          <LogoUpload logoUrl={p?.logoUrl} disabled={readOnly} />
+          <Divider />
+          <Grid>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput label="Legal name" error={errors.legalName?.message} {...form.register('legalName')} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput label="Doing business as (DBA)" description="Optional" error={errors.dbaName?.message} {...form.register('dbaName')} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput label="EIN" placeholder="12-3456789" error={errors.ein?.message} {...form.register('ein')} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <Controller
+                control={form.control}
+                name="mcc"
+                render={({ field }) => (
+                  <Select
+                    label="Merchant category (MCC)"
+                    placeholder={mcc.isPending ? 'Loading categories…' : 'Search by name or code'}
+                    searchable
+                    clearable
+                    limit={50}
+                    nothingFoundMessage="No category matches"
+                    data={(mcc.data ?? []).map((c) => ({ value: c.code, label: `${c.code} — ${c.label}` }))}
+                    value={field.value || null}
+                    onChange={(value) => field.onChange(value ?? '')}
+                    error={errors.mcc?.message ?? (mcc.error ? 'The category list could not be loaded.' : undefined)}
                   />
-                </Grid.Col>
-              )}
+                )}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <Controller
+                control={form.control}
+                name="corporateStructure"
+                render={({ field }) => (
+                  <Select
+                    label="Corporate structure"
+                    data={(structures.data ?? []).map((c) => ({ value: c.code, label: c.label }))}
+                    value={field.value || null}
+                    onChange={(value) => field.onChange(value ?? '')}
+                    error={errors.corporateStructure?.message}
+                  />
+                )}
+              />
+            </Grid.Col>
+            {isNonProfitStructure(structure) && (
               <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label="Business phone" type="tel" error={errors.phone?.message} {...form.register('phone')} />
+                <Controller
+                  control={form.control}
+                  name="nonProfitCode"
+                  render={({ field }) => (
+                    <Select
+                      label="Non-profit code"
+                      data={(nonProfit.data ?? []).map((c) => ({ value: c.code, label: c.label }))}
+                      value={field.value || null}
+                      onChange={(value) => field.onChange(value ?? '')}
+                      error={errors.nonProfitCode?.message}
+                    />
+                  )}
+                />
               </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label="Business e-mail" type="email" error={errors.email?.message} {...form.register('email')} />
-              </Grid.Col>
-              <Grid.Col span={12}>
-                <TextInput label="Website" placeholder="https://example.com" error={errors.website?.message} {...form.register('website')} />
-              </Grid.Col>
-            </Grid>
-            <Button type="submit" loading={update.isPending} w="fit-content" disabled={readOnly}>
-              Save business profile
-            </Button>
-          </Stack>
-        </fieldset>
-      </form>
+            )}
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput label="Business phone" type="tel" error={errors.phone?.message} {...form.register('phone')} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput label="Business e-mail" type="email" error={errors.email?.message} {...form.register('email')} />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <TextInput label="Website" placeholder="https://example.com" error={errors.website?.message} {...form.register('website')} />
+            </Grid.Col>
+          </Grid>
+          <Button type="submit" loading={update.isPending} w="fit-content" disabled={readOnly}>
+            Save business profile
+          </Button>
+        </Stack>
+      </SetupForm>
     </SetupPage>
   );
 }

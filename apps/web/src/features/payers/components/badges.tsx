@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import type { PayerStatus, RequestState, VerificationState } from '@tay/contract';
+import type { PayerStatus, VerificationState } from '@tay/contract';
 
 export function PayerStatusBadge({ status }: { status: PayerStatus }) {
   return (
@@ -13,30 +13,6 @@ export function VerificationBadge({ verification }: { verification: Verification
   return (
     <Badge color={verification === 'verified' ? 'blue' : 'yellow'} variant="light" radius="sm">
       {verification === 'verified' ? 'Verified' : 'Unverified'}
-    </Badge>
-  );
-}
-
-const REQUEST_COLORS: Record<RequestState, string> = {
-  Draft: 'gray',
-  Pending: 'indigo',
-  Sent: 'blue',
-  Resent: 'blue',
-  Accepted: 'cyan',
-  Paid: 'teal',
-  PartiallyPaid: 'lime',
-  Error: 'red',
-  Rejected: 'orange',
-  Expired: 'gray',
-  Withdrawn: 'dark',
-  Cancelled: 'dark',
-};
-
-/** A request's transactionState (spec §3) on the payer's transactions page. */
-export function RequestStateBadge({ state }: { state: RequestState }) {
-  return (
-    <Badge color={REQUEST_COLORS[state]} variant="light" radius="sm">
-      {state}
     </Badge>
   );
 }

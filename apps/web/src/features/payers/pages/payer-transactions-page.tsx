@@ -6,7 +6,8 @@ import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { formatPhone } from '../../../lib/phone';
 import { usePayer, usePayerRequests } from '../api/payers-api';
-import { PayerStatusBadge, RequestStateBadge, VerificationBadge } from '../components/badges';
+import { StatusBadge } from '../../../components/ui/request-state-badge';
+import { PayerStatusBadge, VerificationBadge } from '../components/badges';
 import { PayersPageHeader } from '../components/payers-page-header';
 
 const SORTS = ['createdAt', 'dueDate', 'amount', 'state', 'reference'] as const;
@@ -49,7 +50,7 @@ export function PayerTransactionsPage() {
     { key: 'memo', header: 'Memo', render: (r) => r.memo || '—' },
     { key: 'amount', header: 'Amount', sortKey: 'amount', align: 'right', render: (r) => formatMoney(r.amountCents) },
     { key: 'paid', header: 'Paid', align: 'right', render: (r) => formatMoney(r.amountPaidCents) },
-    { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <RequestStateBadge state={r.transactionState as RequestState} /> },
+    { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <StatusBadge state={r.transactionState as RequestState} /> },
     { key: 'due', header: 'Due', sortKey: 'dueDate', render: (r) => formatDate(`${r.dueDate}T12:00:00`) },
     { key: 'created', header: 'Created', sortKey: 'createdAt', render: (r) => formatDateTime(r.createdAt) },
   ];

@@ -4,7 +4,7 @@ import { formatDate, formatDateTime, formatMoney, type RequestState } from '@tay
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useRequestDetail } from '../api/requests-api';
-import { StatusBadge } from './status-badge';
+import { StatusBadge } from '../../../components/ui/request-state-badge';
 
 const EVENT_LABELS: Record<string, string> = {
   create: 'Created',

@@ -18,7 +18,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { downloadRequestsCsv, useBusinessId, useRequestCommand, useRequestList, type RequestCommand } from '../api/requests-api';
 import { PayerPicker } from '../components/payer-picker';
 import { RequestDetailDrawer } from '../components/request-detail';
-import { StatusBadge } from '../components/status-badge';
+import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { pageMove } from '../page-move';
 
 const HISTORY_STATES = RequestState.options.filter((s) => s !== 'Draft');
