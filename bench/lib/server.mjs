@@ -31,8 +31,12 @@ export async function startTay({ env = {} } = {}) {
     dbName = process.env.BENCH_KEEP_DB ? 'tay_bench_kept' : `tay_bench_${process.pid}`;
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${dbName}`);
+    // BENCH_KEEP_DB=1 keeps the seeded database between runs and reuses it (no second seeding).
+    const kept = process.env.BENCH_KEEP_DB && (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName])).rowCount > 0;
+    if (!kept) {
+      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${dbName}`);
+    }
     await admin.end();
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = `/${dbName}`;

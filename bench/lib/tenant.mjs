@@ -43,3 +43,11 @@ export async function approvedTenant(tay, email) {
   await ops(tay.env, 'approve-business', businessId);
   return { token, businessId };
 }
+
+/** A tenant made by an earlier run: signs in with the password {@link approvedTenant} chose. */
+export async function signedInTenant(tay, email) {
+  const signIn = await call(tay.baseUrl, 'POST', '/api/auth/sign-in/email', null, { email, password: 'Bench-Password-Strong-1' });
+  const token = signIn.headers.get('set-auth-token');
+  const user = await call(tay.baseUrl, 'GET', '/api/user', token);
+  return { token, businessId: user.json.data.businesses[0].businessId };
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Auth } from './auth/better-auth';
 import type { PublicConfig } from '@tay/contract';
 import type { Config } from './config';
@@ -11,6 +11,7 @@ import { authenticate } from './plugins/authenticate';
 import { errorHandler } from './plugins/error-handler';
 import { jsonBody } from './plugins/json-body';
 import { openapi } from './plugins/openapi';
+import { responseSerializer } from './plugins/response-serializer';
 import { security } from './plugins/security';
 import { web } from './plugins/web';
 import type { PaymentProcessor } from './processor/port';
@@ -59,7 +60,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

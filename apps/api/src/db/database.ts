@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
+import { parseTimestamptz } from './parse-timestamptz';
 import { PgliteServer } from './pglite-server';
 import { preparingPool } from './prepared-statements';
 import type { DB } from './schema';
@@ -13,6 +14,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
   if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value out of safe range: ${value}`);
   return n;
 });
+
+// timestamptz: the usual form read by character codes (a list page has about a hundred).
+const driverTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => unknown;
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => parseTimestamptz(value, driverTimestamptz));
 
 // `date` columns stay 'YYYY-MM-DD' strings: a calendar date has no time zone to get wrong.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { ErrorCode } from '@tay/contract';
 import type { Auth } from '../auth/better-auth';
 import type { DB } from '../db/schema';
+import { shapedQuery, type Params } from '../db/shaped-query';
 import { AppError } from '../lib/app-error';
 
 export interface SessionUser {
@@ -66,18 +67,21 @@ export function tokenFromBearer(header: string | undefined, secret: string): str
  * stores them. Every product request runs this, so it stays one indexed lookup; extending a
  * session is left to better-auth's get-session, which the web app calls every 50 minutes.
  */
+const sessionByToken = shapedQuery((_: null, p: Params<{ token: string; now: Date }>, db) =>
+  db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id as sessionId', 's.token', 'u.id', 'u.email', 'u.name', 'u.must_change_password'])
+    .where('s.token', '=', p.token)
+    .where('s.expires_at', '>', p.now),
+);
+
 export function createSessionReader(db: Kysely<DB>, secret: string): SessionReader {
   return {
     async read(request) {
       const token = tokenFromBearer(request.headers.authorization, secret);
       if (!token) return null;
-      const row = await db
-        .selectFrom('sessions as s')
-        .innerJoin('users as u', 'u.id', 's.user_id')
-        .select(['s.id as sessionId', 's.token', 'u.id', 'u.email', 'u.name', 'u.must_change_password'])
-        .where('s.token', '=', token)
-        .where('s.expires_at', '>', new Date())
-        .executeTakeFirst();
+      const row = (await db.executeQuery(sessionByToken(db, null, { token, now: new Date() }))).rows[0];
       if (!row) return null;
       return {
         user: { id: row.id, email: row.email, name: row.name, mustChangePassword: row.must_change_password },

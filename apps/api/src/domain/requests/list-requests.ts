@@ -1,6 +1,7 @@
-import { sql, type Compilable, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { type RequestListQuery, RequestState, type PaymentRequest } from '@tay/contract';
 import type { DB } from '../../db/schema';
+import { shapedQuery, type Params } from '../../db/shaped-query';
 import { AppError } from '../../lib/app-error';
 import { parseReferenceNumber, toPaymentRequest } from './request-record';
 
@@ -32,7 +33,7 @@ const LIST_COLUMNS = [
   'updated_at',
 ] as const;
 
-const SORT_COLUMN = {
+export const SORT_COLUMN = {
   createdAt: 'created_at',
   dueDate: 'due_date',
   amount: 'amount_cents',
@@ -41,8 +42,12 @@ const SORT_COLUMN = {
   reference: 'number',
 } as const;
 
-function states(status: string | undefined): RequestState[] | null {
-  if (!status) return null;
+type SortColumn = (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN];
+type Direction = 'asc' | 'desc';
+const flip = (d: Direction): Direction => (d === 'asc' ? 'desc' : 'asc');
+
+function states(status: string | undefined): RequestState[] {
+  if (!status) return [];
   const wanted = status.split(',').map((s) => s.trim()).filter(Boolean);
   const bad = wanted.filter((s) => !RequestState.safeParse(s).success);
   if (bad.length > 0) {
@@ -51,42 +56,94 @@ function states(status: string | undefined): RequestState[] | null {
   return wanted as RequestState[];
 }
 
-const zoneOf = (businessId: string) => sql<string>`(SELECT time_zone FROM businesses WHERE id = ${businessId})`;
+/** Which filters a list query has: everything its SQL text depends on. */
+interface FilterShape {
+  view: 'history' | 'draft';
+  payer: boolean;
+  from: boolean;
+  to: boolean;
+  min: boolean;
+  max: boolean;
+  search: boolean;
+  searchNumber: boolean;
+}
 
-/** The WHERE clause shared by the list, its total and the CSV export. */
-export function requestFilter(businessId: string, query: ListQuery) {
-  const timeZone = zoneOf(businessId);
-  const wanted = states(query.status);
+/** The filters' values: only ever parameters of the SQL. */
+type FilterValues = {
+  businessId: string;
+  /** The status filter; empty for none. */
+  states: RequestState[];
+  payerId: string | undefined;
+  from: string | undefined;
+  to: string | undefined;
+  min: number | undefined;
+  max: number | undefined;
+  searchPrefix: string | undefined;
+  searchNumber: number | undefined;
+};
+
+function filterOf(businessId: string, query: ListQuery): { shape: FilterShape; values: FilterValues } {
   if (query.minAmountCents !== undefined && query.maxAmountCents !== undefined && query.minAmountCents > query.maxAmountCents) {
     throw AppError.validation('The smallest amount is larger than the largest.', { minAmountCents: 'Must not be above the largest amount.' });
   }
   if (query.from && query.to && query.from > query.to) {
     throw AppError.validation('The date range ends before it starts.', { from: 'Must not be after the end date.' });
   }
+  const search = query.search ? query.search.toLowerCase() : undefined;
+  const searchNumber = search === undefined ? null : parseReferenceNumber(search);
+  return {
+    shape: {
+      view: query.view,
+      payer: Boolean(query.payerId),
+      from: Boolean(query.from),
+      to: Boolean(query.to),
+      min: query.minAmountCents !== undefined,
+      max: query.maxAmountCents !== undefined,
+      search: search !== undefined,
+      searchNumber: searchNumber !== null,
+    },
+    values: {
+      businessId,
+      states: states(query.status),
+      payerId: query.payerId || undefined,
+      from: query.from,
+      to: query.to,
+      min: query.minAmountCents,
+      max: query.maxAmountCents,
+      searchPrefix: search === undefined ? undefined : `${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      searchNumber: searchNumber ?? undefined,
+    },
+  };
+}
+
+/** The WHERE clause shared by the list, its total and the CSV export. */
+function whereOf(s: FilterShape, p: Params<FilterValues>) {
+  // Dates are calendar days of the business's time zone.
+  const timeZone = sql<string>`(SELECT time_zone FROM businesses WHERE id = ${p.businessId})`;
   return (eb: ExpressionBuilder<DB, 'payment_requests'>): Expression<SqlBool> => {
-    const and: Expression<SqlBool>[] = [eb('business_id', '=', businessId)];
+    const and: Expression<SqlBool>[] = [eb('business_id', '=', p.businessId)];
     // Literal predicates: each matches its partial index (migration 0009).
-    and.push(query.view === 'draft' ? sql<SqlBool>`state = 'Draft'` : sql<SqlBool>`state <> 'Draft'`);
-    if (wanted) and.push(eb('state', 'in', wanted));
-    if (query.payerId) and.push(eb('payer_id', '=', query.payerId));
-    // Dates are calendar days of the business's time zone.
-    if (query.from) and.push(eb('created_at', '>=', sql<Date>`(${query.from}::date)::timestamp AT TIME ZONE ${timeZone}`));
-    if (query.to) and.push(eb('created_at', '<', sql<Date>`((${query.to}::date) + 1)::timestamp AT TIME ZONE ${timeZone}`));
-    if (query.minAmountCents !== undefined) and.push(eb('amount_cents', '>=', query.minAmountCents));
-    if (query.maxAmountCents !== undefined) and.push(eb('amount_cents', '<=', query.maxAmountCents));
-    if (query.search) {
-      const text = query.search.toLowerCase();
-      const prefix = `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const number = parseReferenceNumber(text);
-      const or: Expression<SqlBool>[] = [
-        eb(sql<string>`lower(payer_display_name)`, 'like', prefix),
-        eb('payer_email', 'like', prefix),
-      ];
-      if (number !== null) or.push(eb('number', '=', number));
+    and.push(s.view === 'draft' ? sql<SqlBool>`state = 'Draft'` : sql<SqlBool>`state <> 'Draft'`);
+    if (p.states.length > 0) and.push(eb('state', 'in', p.states));
+    if (s.payer) and.push(eb('payer_id', '=', p.payerId));
+    if (s.from) and.push(eb('created_at', '>=', sql<Date>`(${p.from}::date)::timestamp AT TIME ZONE ${timeZone}`));
+    if (s.to) and.push(eb('created_at', '<', sql<Date>`((${p.to}::date) + 1)::timestamp AT TIME ZONE ${timeZone}`));
+    if (s.min) and.push(eb('amount_cents', '>=', p.min));
+    if (s.max) and.push(eb('amount_cents', '<=', p.max));
+    if (s.search) {
+      const or: Expression<SqlBool>[] = [eb(sql<string>`lower(payer_display_name)`, 'like', p.searchPrefix), eb('payer_email', 'like', p.searchPrefix)];
+      if (s.searchNumber) or.push(eb('number', '=', p.searchNumber));
       and.push(eb.or(or));
     }
     return eb.and(and);
   };
+}
+
+/** The WHERE clause of a list query with its values, for one-off queries such as the CSV export. */
+export function requestFilter(businessId: string, query: ListQuery) {
+  const { shape, values } = filterOf(businessId, query);
+  const params = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Array.isArray(v) ? v.map((e) => sql.val(e)) : sql.val(v)]));
+  return whereOf(shape, params as unknown as Params<FilterValues>);
 }
 
 export interface RequestPage {
@@ -96,8 +153,100 @@ export interface RequestPage {
   total: number;
 }
 
-type Direction = 'asc' | 'desc';
-const flip = (d: Direction): Direction => (d === 'asc' ? 'desc' : 'asc');
+/** Everything a page query's SQL text depends on. */
+interface PageShape {
+  filter: FilterShape;
+  /** The total from the per-state counts (no rows read), or by counting the matching rows. */
+  totalFromCounts: boolean;
+  column: SortColumn;
+  walk: Direction;
+  /** Seek past an anchor row (keyset) instead of skipping rows. */
+  keyset: boolean;
+  /** A literal, so PostgreSQL can keep one generic plan for the query (a parameter here makes it re-plan every time). */
+  limit: number;
+  /** Whether rows are skipped; an offset of 0 is left out for the same reason. */
+  skip: boolean;
+}
+
+type PageValues = FilterValues & {
+  userId: string;
+  /** The states the total adds up from the counts. */
+  totalStates: RequestState[];
+  anchor: string | undefined;
+  offset: number | undefined;
+};
+
+type ListRow = Parameters<typeof toPaymentRequest>[0];
+
+/**
+ * The exact total and whether the person belongs to the business, as one row `{ member, n }`.
+ * Filtered only by view and status, the total comes from the per-state counts kept by the
+ * database (no rows read); any other filter counts the matching rows, which those filters'
+ * indexes keep few.
+ */
+function totalOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
+  const isMember = sql<boolean>`EXISTS (SELECT 1 FROM business_members WHERE business_id = ${p.businessId} AND user_id = ${p.userId})`;
+  if (s.totalFromCounts) {
+    return db.selectNoFrom((eb) => [
+      isMember.as('member'),
+      eb
+        .selectFrom('payment_request_counts')
+        .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
+        .where('business_id', '=', p.businessId)
+        .where(p.totalStates.length > 0 ? (e) => e('state', 'in', p.totalStates) : sql<boolean>`false`)
+        .as('n'),
+    ]);
+  }
+  return db
+    .selectFrom('payment_requests')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), isMember.as('member')])
+    .where(whereOf(s.filter, p));
+}
+
+/** One page of rows in the walking direction: after an anchor row, or after skipping `offset` rows. */
+function rowsOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
+  let rows = db.selectFrom('payment_requests').select(LIST_COLUMNS).where(whereOf(s.filter, p));
+  if (s.keyset) {
+    // (sort value, id) beyond the anchor's, in the walking direction; the anchor is looked up
+    // inside this business only, so another business's id finds nothing.
+    rows = rows.where(
+      sql<SqlBool>`(${sql.ref(s.column)}, id) ${sql.raw(s.walk === 'desc' ? '<' : '>')} (SELECT ${sql.ref(s.column)}, id FROM payment_requests WHERE business_id = ${p.businessId} AND id = ${p.anchor})`,
+    );
+  }
+  rows = rows.orderBy(s.column, s.walk).orderBy('id', s.walk).limit(sql.lit(s.limit));
+  return s.skip ? rows.offset(p.offset) : rows;
+}
+
+/**
+ * A page of rows and its total in one round trip: the total row, and the page joined to it
+ * only when the person belongs to the business (a business they do not belong to is 404, like
+ * one that does not exist; its rows never leave the database).
+ */
+const pageWithTotal = shapedQuery(
+  (s: PageShape, p: Params<PageValues>, db) => sql<ListRow & { member: boolean; total: number | string | null }>`
+    SELECT t.member, t.n AS total, r.* FROM (${totalOf(db, s, p)}) t
+    LEFT JOIN LATERAL (${rowsOf(db, s, p)}) r ON t.member
+    ORDER BY r.${sql.ref(s.column)} ${sql.raw(s.walk)}, r.id ${sql.raw(s.walk)}`,
+);
+
+const totalOnly = shapedQuery((s: PageShape, p: Params<PageValues>, db) => totalOf(db, s, p));
+
+const rowsOnly = shapedQuery((s: PageShape, p: Params<PageValues>, db) => rowsOf(db, s, p));
+
+/** A deep page: its ids found on the covering index first, then only those rows read whole. */
+const deferredRows = shapedQuery((s: PageShape, p: Params<PageValues>, db) =>
+  db
+    .selectFrom('payment_requests')
+    .select(LIST_COLUMNS)
+    .where('business_id', '=', p.businessId)
+    .where(
+      'id',
+      'in',
+      db.selectFrom('payment_requests').select('id').where(whereOf(s.filter, p)).orderBy(s.column, s.walk).orderBy('id', s.walk).limit(sql.lit(s.limit)).offset(p.offset),
+    )
+    .orderBy(s.column, s.walk)
+    .orderBy('id', s.walk),
+);
 
 /**
  * The transaction history / drafts list: filters, search, sort and exact pagination.
@@ -109,122 +258,68 @@ const flip = (d: Direction): Direction => (d === 'asc' ? 'desc' : 'asc');
  *   half the walk starts from the other end, so the last page is as cheap as the first);
  * - in the middle, the page is found on the covering index first and only its rows are read
  *   whole (a deferred join), so a jump to a deep page costs an index walk, not row reads.
+ *
+ * Each query is built once per shape (ADR 010): a repeated request neither builds nor plans SQL.
  */
 export async function listRequests({ db, businessId, userId, query }: { db: Kysely<DB>; businessId: string; userId: string; query: ListQuery }): Promise<RequestPage> {
   if (query.after && query.before) {
     throw AppError.validation('Page after one row or before another, not both.', { before: 'Leave out either after or before.' });
   }
-  const where = requestFilter(businessId, query);
+  const filter = filterOf(businessId, query);
+  const onlyStates = !filter.shape.payer && !filter.shape.from && !filter.shape.to && !filter.shape.min && !filter.shape.max && !filter.shape.search;
+  const wanted = filter.values.states.length > 0 ? filter.values.states : RequestState.options;
+  const values: PageValues = {
+    ...filter.values,
+    userId,
+    totalStates: wanted.filter((s) => (query.view === 'draft' ? s === 'Draft' : s !== 'Draft')),
+    anchor: query.after ?? query.before,
+    offset: undefined,
+  };
   const column = SORT_COLUMN[query.sortBy];
   const direction = query.sortDirection;
+  const base = { filter: filter.shape, totalFromCounts: onlyStates, column, limit: query.pageSize };
   const page = (rows: ListRow[], total: number): RequestPage => ({ items: rows.map((r) => toPaymentRequest(r)), page: query.page, pageSize: query.pageSize, total });
 
-  const anchor = query.after ?? query.before;
-  if (anchor && query.page > 1) {
+  if (values.anchor && query.page > 1) {
     const forward = Boolean(query.after);
-    const walk = forward ? direction : flip(direction);
-    // (sort value, id) beyond the anchor's, in the walking direction; the anchor is looked up
-    // inside this business only, so another business's id finds nothing.
-    const beyond = sql<SqlBool>`(${sql.ref(column)}, id) ${sql.raw(walk === 'desc' ? '<' : '>')} (SELECT ${sql.ref(column)}, id FROM payment_requests WHERE business_id = ${businessId} AND id = ${anchor})`;
-    const keyset = db.selectFrom('payment_requests').select(LIST_COLUMNS).where(where).where(beyond).orderBy(column, walk).orderBy('id', walk).limit(query.pageSize);
-    const { rows, total } = await rowsWithTotal(db, totalQuery(db, businessId, userId, query, where), keyset, column, walk);
+    const shape: PageShape = { ...base, walk: forward ? direction : flip(direction), keyset: true, skip: false };
+    const { rows, total } = await rowsWithTotal(db, shape, values);
     // A page that comes out empty or short before the end (its anchor row was deleted, or rows
     // moved) is read by its number instead.
     const expected = Math.min(query.pageSize, Math.max(0, total - (query.page - 1) * query.pageSize));
     if (rows.length === expected) return page(forward ? rows : rows.reverse(), total);
-    return page(await byOffset(db, businessId, query, where, column, direction, total), total);
+    return page(await byOffset(db, { ...shape, walk: direction, keyset: false }, values, query, total), total);
   }
 
   const offset = (query.page - 1) * query.pageSize;
   if (offset <= DIRECT_OFFSET_LIMIT) {
-    const direct = db.selectFrom('payment_requests').select(LIST_COLUMNS).where(where).orderBy(column, direction).orderBy('id', direction).limit(query.pageSize).offset(offset);
-    const { rows, total } = await rowsWithTotal(db, totalQuery(db, businessId, userId, query, where), direct, column, direction);
+    const { rows, total } = await rowsWithTotal(db, { ...base, walk: direction, keyset: false, skip: offset > 0 }, { ...values, offset });
     return page(rows, total);
   }
   // Deep down, the total (which also checks membership) decides which end to walk from.
-  const total = await countRequests(db, businessId, userId, query, where);
-  return page(await byOffset(db, businessId, query, where, column, direction, total), total);
+  const shape: PageShape = { ...base, walk: direction, keyset: false, skip: true };
+  const row = (await db.executeQuery(totalOnly(db, shape, values))).rows[0];
+  if (!row?.member) throw AppError.notFound('Business');
+  const total = Number(row.n ?? 0);
+  return page(await byOffset(db, shape, values, query, total), total);
 }
 
-type ListRow = Parameters<typeof toPaymentRequest>[0];
-
 /** The page by its number, walking from whichever end of the order is nearer. */
-async function byOffset(
-  db: Kysely<DB>,
-  businessId: string,
-  query: ListQuery,
-  where: ReturnType<typeof requestFilter>,
-  column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN],
-  direction: Direction,
-  total: number,
-): Promise<ListRow[]> {
+async function byOffset(db: Kysely<DB>, shape: PageShape, values: PageValues, query: ListQuery, total: number): Promise<ListRow[]> {
   const offset = (query.page - 1) * query.pageSize;
   if (offset >= total) return [];
   const fromEnd = offset + query.pageSize / 2 > total / 2;
-  const walk = fromEnd ? flip(direction) : direction;
+  const walk = fromEnd ? flip(shape.walk) : shape.walk;
   const limit = Math.min(query.pageSize, total - offset);
   const skip = fromEnd ? total - offset - limit : offset;
-  const rows =
-    skip <= DIRECT_OFFSET_LIMIT
-      ? await db.selectFrom('payment_requests').select(LIST_COLUMNS).where(where).orderBy(column, walk).orderBy('id', walk).limit(limit).offset(skip).execute()
-      : await db
-          .selectFrom('payment_requests')
-          .select(LIST_COLUMNS)
-          .where('business_id', '=', businessId)
-          .where('id', 'in', db.selectFrom('payment_requests').select('id').where(where).orderBy(column, walk).orderBy('id', walk).limit(limit).offset(skip))
-          .orderBy(column, walk)
-          .orderBy('id', walk)
-          .execute();
+  const s: PageShape = { ...shape, walk, keyset: false, limit, skip: skip > 0 };
+  const compiled = skip <= DIRECT_OFFSET_LIMIT ? rowsOnly(db, s, { ...values, offset: skip }) : deferredRows(db, s, { ...values, offset: skip });
+  const { rows } = await db.executeQuery(compiled);
   return fromEnd ? rows.reverse() : rows;
 }
 
-/**
- * The exact total and whether the person belongs to the business, as one row `{ member, n }`.
- * Filtered only by view and status, the total comes from the per-state counts kept by the
- * database (no rows read); any other filter counts the matching rows, which those filters'
- * indexes keep few.
- */
-function totalQuery(db: Kysely<DB>, businessId: string, userId: string, query: ListQuery, where: ReturnType<typeof requestFilter>) {
-  const isMember = sql<boolean>`EXISTS (SELECT 1 FROM business_members WHERE business_id = ${businessId} AND user_id = ${userId})`;
-  const onlyStates = !query.search && !query.payerId && !query.from && !query.to && query.minAmountCents === undefined && query.maxAmountCents === undefined;
-  if (onlyStates) {
-    const wanted = states(query.status) ?? RequestState.options;
-    const inView = wanted.filter((s) => (query.view === 'draft' ? s === 'Draft' : s !== 'Draft'));
-    return db.selectNoFrom((eb) => [
-      isMember.as('member'),
-      eb
-        .selectFrom('payment_request_counts')
-        .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
-        .where('business_id', '=', businessId)
-        .where(inView.length > 0 ? (e) => e('state', 'in', inView) : sql<boolean>`false`)
-        .as('n'),
-    ]);
-  }
-  return db.selectFrom('payment_requests').select((eb) => [eb.fn.countAll<number>().as('n'), isMember.as('member')]).where(where);
-}
-
-async function countRequests(db: Kysely<DB>, businessId: string, userId: string, query: ListQuery, where: ReturnType<typeof requestFilter>): Promise<number> {
-  const row = await totalQuery(db, businessId, userId, query, where).executeTakeFirstOrThrow();
-  if (!row.member) throw AppError.notFound('Business');
-  return Number(row.n ?? 0);
-}
-
-/**
- * A page of rows and its total in one round trip: the total row, and the page joined to it
- * only when the person belongs to the business (a business they do not belong to is 404, like
- * one that does not exist; its rows never leave the database).
- */
-async function rowsWithTotal(
-  db: Kysely<DB>,
-  total: ReturnType<typeof totalQuery>,
-  rows: Compilable,
-  column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN],
-  walk: Direction,
-): Promise<{ rows: ListRow[]; total: number }> {
-  const result = await sql<ListRow & { member: boolean; total: number | string | null }>`
-    SELECT t.member, t.n AS total, r.* FROM (${total}) t
-    LEFT JOIN LATERAL (${rows}) r ON t.member
-    ORDER BY r.${sql.ref(column)} ${sql.raw(walk)}, r.id ${sql.raw(walk)}`.execute(db);
+async function rowsWithTotal(db: Kysely<DB>, shape: PageShape, values: PageValues): Promise<{ rows: ListRow[]; total: number }> {
+  const result = await db.executeQuery(pageWithTotal(db, shape, values));
   const first = result.rows[0];
   if (!first?.member) throw AppError.notFound('Business');
   return { rows: result.rows.filter((r) => r.id !== null), total: Number(first.total ?? 0) };

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ErrorResponse, listResponse, PaymentRequest, PaymentRequestDetail, requestActions, type PaymentRequest as Item } from '@tay/contract';
+import { responseSerializer } from './response-serializer';
+
+const serializerFor = (schema: z.ZodType) => responseSerializer({ schema, method: 'GET', url: '/test', httpStatus: '200' });
+/** What zod's own serializer writes: the payload validated, then stringified. */
+const viaZod = (schema: z.ZodType, data: unknown) => JSON.stringify(z.encode(schema, data));
+
+const item = (n: number, overrides: Partial<Item> = {}): Item => ({
+  transactionId: `req_${n}`,
+  referenceNumber: `TRX-${1000 + n}`,
+  transactionState: 'Sent',
+  payerId: `pyr_${n}`,
+  payerName: `Casey "Quote" Payer ${n} \u2603 \n`,
+  payerEmail: `payer${n}@example.com`,
+  amountCents: 12_345 + n,
+  amountPaidCents: 0,
+  memo: '=HYPERLINK("x") </script>',
+  reference: '',
+  dueDate: '2026-12-01',
+  expiresOn: '2026-12-31',
+  allowPartial: n % 2 === 0,
+  sendAt: null,
+  sentAt: '2026-11-22T18:10:11.238Z',
+  paidAt: n % 3 === 0 ? '2026-11-23T09:00:00.000Z' : null,
+  createdAt: '2026-11-22T18:10:11.238Z',
+  updatedAt: '2026-11-22T18:10:11.238Z',
+  actions: requestActions('Sent'),
+  ...overrides,
+});
+
+describe('responseSerializer', () => {
+  it('writes exactly what zod validation then JSON.stringify would', () => {
+    const list = listResponse(PaymentRequest);
+    const page = { status: 'Success', data: { items: Array.from({ length: 25 }, (_, i) => item(i)), page: 3, pageSize: 25, total: 1_000_000 } };
+    expect(serializerFor(list)(page)).toBe(viaZod(list, page));
+
+    const detail = z.object({ status: z.literal('Success'), data: PaymentRequestDetail });
+    const one = {
+      status: 'Success',
+      data: {
+        ...item(7, { transactionState: 'PartiallyPaid', amountPaidCents: 500 }),
+        timeline: [{ at: '2026-11-22T18:10:11.238Z', actor: 'owner@example.com', event: 'sent', fromState: 'Draft', toState: 'Sent', detail: null }],
+        payments: [],
+        payLink: 'http://localhost:3000/pay/abc',
+      },
+    };
+    expect(serializerFor(detail)(one)).toBe(viaZod(detail, one));
+
+    const error = { status: 'Error', errorDetails: { code: 'VALIDATION', message: 'Check the fields.', fields: { amountCents: 'Enter an amount above $0.00.' } } };
+    expect(serializerFor(ErrorResponse)(error)).toBe(viaZod(ErrorResponse, error));
+  });
+
+  it('sends only the declared fields, and refuses a payload missing a required one', () => {
+    const list = listResponse(PaymentRequest);
+    const leaky = { status: 'Success', data: { items: [{ ...item(1), payTokenHash: 'secret' }], page: 1, pageSize: 25, total: 1, internal: true } };
+    const written = serializerFor(list)(leaky);
+    expect(written).not.toContain('secret');
+    expect(written).not.toContain('internal');
+    const { payerEmail: _dropped, ...incomplete } = item(2);
+    expect(() => serializerFor(list)({ status: 'Success', data: { items: [incomplete], page: 1, pageSize: 25, total: 1 } })).toThrow(/payerEmail/);
+  });
+
+  it('falls back to zod for a schema JSON Schema cannot express', () => {
+    const dated = z.object({ at: z.date() });
+    expect(() => serializerFor(dated)({ at: 'not a date' })).toThrow();
+  });
+});
