@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireRequests, SEND_HELD_EVENT, sendReminders, sendScheduledRequests } from '../src/domain/requests/background';
 import { OPERATIONS_ACTOR } from '../src/domain/businesses/audit';
 import { setBusinessState } from '../src/domain/businesses/set-business-state';
+import type { RequestContext } from '../src/domain/requests/request-context';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { configureBusiness, dayIn, middayOf, outbox, requestContext, requestsApi, setPayerActive } from './support/requests';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -88,6 +89,29 @@ describe('scheduled sends', () => {
     expect(await Promise.all(ids.map(stateOf))).toEqual(['Sent', 'Sent', 'Sent', 'Sent', 'Pending']);
     expect(await sendScheduledRequests(ctx(), later, { batchSize: 2, maxBatches: 2 })).toBe(1);
     expect(await stateOf(ids[4]!)).toBe('Sent');
+  });
+
+  it('one request that fails does not stop the others; it stays Pending, the run reports the failure, and the next run sends it', async () => {
+    const biz = await businessWithPayers('failing-send', 3);
+    const ids: string[] = [];
+    for (const [i, payer] of biz.payers.entries()) ids.push((await biz.api.create(payer.id, { mode: 'schedule', sendAt: inAnHour(30 + i) })).transactionId);
+    const broken = biz.payers[0]!.email;
+    const mailer = t.runtime.mailer;
+    const flaky: RequestContext = {
+      ...ctx(),
+      mailer: {
+        async send(message, executor) {
+          if (message.to === broken) throw new Error('mail server said no');
+          return mailer.send(message, executor);
+        },
+      },
+    };
+    const later = new Date(Date.now() + 2 * 3_600_000);
+    await expect(sendScheduledRequests(flaky, later, { batchSize: 1, maxBatches: 10 })).rejects.toThrow('Scheduled sends: 1 request(s) failed and will be tried again on the next run; 2 done.');
+    expect(await Promise.all(ids.map(stateOf))).toEqual(['Pending', 'Sent', 'Sent']);
+    expect(await outbox(t.app, broken)).toEqual([]);
+    expect(await sendScheduledRequests(ctx(), later)).toBe(1);
+    expect(await stateOf(ids[0]!)).toBe('Sent');
   });
 
   it('two workers at once send each request exactly once', async () => {

@@ -71,8 +71,6 @@ function afterCursor(keyColumn: string, after: Cursor | null, keyType: 'timestam
   return sql<boolean>`(${sql.ref(keyColumn)}, r.business_id, r.id) > (${after.key}::${sql.raw(keyType)}, ${after.business_id}, ${after.id})`;
 }
 
-/* ------------------------------------------------------------ scheduled sends */
-
 /**
  * Pending requests that can go out now: their time has come, the business is Approved, the payer
  * is active, and they have not expired while held (domain.md: Pending ─(time)─▶ Sent).
@@ -161,8 +159,6 @@ async function noteHeldSends(db: Kysely<DB>, now: Date, limit: number): Promise<
     LIMIT ${limit}`.execute(db);
 }
 
-/* ------------------------------------------------------------------- expiry */
-
 function expirable(db: Executor, now: Date) {
   return db
     .selectFrom('payment_requests as r')
@@ -198,8 +194,6 @@ export async function expireRequests(ctx: RequestContext, now = new Date(), limi
       }),
   );
 }
-
-/* ---------------------------------------------------------------- reminders */
 
 /**
  * The reminder step due now, as SQL: the latest day of the business's schedule (days from the
