@@ -34,6 +34,13 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/**
+ * Answers about access (not signed in, not allowed, not yours) are not stored: the scope is named
+ * by the URL, so storing them would let someone who cannot reach a business leave an answer under
+ * its keys for the business to replay. Like a failure on our side, they free the key.
+ */
+const ACCESS_STATUSES = new Set([401, 403, 404]);
+
 /** How long an unfinished request keeps its key before a retry may take it over. */
 export const ABANDONED_AFTER_MS = 2 * 60 * 1000;
 
@@ -42,8 +49,8 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /**
  * Stripe semantics for money-moving requests: the same key and body get the stored response
  * (never a second effect); the same key with a different body is refused (422); a request
- * whose twin is still running is refused (409). Client errors (4xx) are stored like successes;
- * a failure on our side frees the key so the client can retry.
+ * whose twin is still running is refused (409). Client errors (4xx) are stored like successes,
+ * except answers about access; a failure on our side frees the key so the client can retry.
  */
 export async function withIdempotency<T>({ db, scope, key, request, run }: IdempotencyOptions<T>): Promise<IdempotentResult<T>> {
   if (key === undefined) return { ...(await run()), replayed: false };
@@ -91,7 +98,7 @@ export async function withIdempotency<T>({ db, scope, key, request, run }: Idemp
   try {
     outcome = await run();
   } catch (error) {
-    if (error instanceof AppError && error.statusCode < 500) {
+    if (error instanceof AppError && error.statusCode < 500 && !ACCESS_STATUSES.has(error.statusCode)) {
       const body = {
         status: 'Error',
         errorDetails: error.fields ? { code: error.code, message: error.message, fields: error.fields } : { code: error.code, message: error.message },

@@ -1,105 +1,265 @@
-import { sql } from 'kysely';
-import { REMINDER_OFFSETS } from '@tay/contract';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { Executor } from '../../db/executor';
 import type { RequestContext } from './request-context';
 import { requestEmail } from './request-emails';
-import { daysBetween, payLink, payToken } from './request-record';
-import { lockRequest } from './save-request';
+import { payLink, payToken } from './request-record';
 import { issueLinkAndEmail } from './send-request-email';
 import { recordRequestEvent, SYSTEM, transitionRequest } from './transition';
 
-const BATCH = 200;
-
-/** Scheduled requests whose time has come are sent (Pending → Sent). Returns how many. */
-export async function sendScheduledRequests(ctx: RequestContext, now = new Date()): Promise<number> {
-  const due = await ctx.db
-    .selectFrom('payment_requests')
-    .select(['business_id', 'id'])
-    .where('state', '=', 'Pending')
-    .where('send_at', '<=', now)
-    .orderBy('send_at')
-    .limit(BATCH)
-    .execute();
-  let sent = 0;
-  for (const { business_id, id } of due) {
-    await ctx.db.transaction().execute(async (trx) => {
-      const row = await lockRequest(trx, business_id, id);
-      if (row.state !== 'Pending' || !row.send_at || row.send_at > now) return;
-      const business = await trx.selectFrom('businesses').select(['business_name', 'state']).where('id', '=', business_id).executeTakeFirstOrThrow();
-      if (business.state !== 'Approved') return; // held until the business is enabled again
-      const sentAt = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
-      await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; e-mailed to ${row.payer_email}` });
-      sent += 1;
-    });
-  }
-  return sent;
+/**
+ * How much one run of a job may do: it walks the due rows in a stable order, `batchSize` at a
+ * time, and stops after `maxBatches`; the next run (cron) carries on where the work remains.
+ */
+export interface BatchLimits {
+  batchSize: number;
+  maxBatches: number;
 }
 
-/** Open requests past their expiry date (in their business's time zone) become Expired. */
-export async function expireRequests(ctx: RequestContext, now = new Date()): Promise<number> {
-  const due = await ctx.db
-    .selectFrom('payment_requests as r')
-    .innerJoin('businesses as b', 'b.id', 'r.business_id')
-    .select(['r.business_id', 'r.id'])
-    .where('r.state', 'in', ['Sent', 'Resent', 'Error'])
-    .where('b.auto_expire', '=', true)
-    .where(sql<boolean>`r.expires_on < (${now}::timestamptz AT TIME ZONE b.time_zone)::date`)
-    .limit(BATCH)
-    .execute();
-  let expired = 0;
-  for (const { business_id, id } of due) {
-    await ctx.db.transaction().execute(async (trx) => {
-      const row = await lockRequest(trx, business_id, id);
-      if (row.state !== 'Sent' && row.state !== 'Resent' && row.state !== 'Error') return;
-      await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'expire', from: row.state, to: 'Expired', actor: SYSTEM, detail: `Not paid by ${row.expires_on}` });
-      expired += 1;
-    });
-  }
-  return expired;
+export const DEFAULT_LIMITS: BatchLimits = { batchSize: 200, maxBatches: 25 };
+
+/** The timeline event that says why a due scheduled request was not sent. */
+export const SEND_HELD_EVENT = 'sendHeld';
+
+/** Today's date in the business's time zone, as SQL (`b` is the business). */
+function todayOf(now: Date): RawBuilder<string> {
+  return sql<string>`(${now}::timestamptz AT TIME ZONE b.time_zone)::date`;
+}
+
+/** A key that orders due rows and lets the next batch start after the last one. */
+interface Cursor {
+  key: string;
+  business_id: string;
+  id: string;
 }
 
 /**
- * Reminders on each business's schedule (days from the due date). One reminder per scheduled
- * offset, at most: the last offset sent is kept on the request. The link in a reminder is the
- * one already sent (it is derived from the send time), so earlier e-mails keep working.
+ * Walks the rows `candidates` returns (ordered by key, business, id; at most `limit`, after the
+ * cursor) batch by batch and hands each to `handle`, which runs in its own transaction so one
+ * failure neither undoes nor blocks the others. A failed row is passed over until the next run;
+ * the failures are thrown together at the end so the job is reported as failed.
  */
-export async function sendReminders(ctx: RequestContext, now = new Date()): Promise<number> {
-  const candidates = await ctx.db
+async function walk(
+  limits: BatchLimits,
+  what: string,
+  candidates: (after: Cursor | null, limit: number) => Promise<Cursor[]>,
+  handle: (candidate: Cursor) => Promise<boolean>,
+): Promise<number> {
+  let done = 0;
+  let after: Cursor | null = null;
+  const failures: unknown[] = [];
+  for (let batch = 0; batch < limits.maxBatches; batch++) {
+    const rows = await candidates(after, limits.batchSize);
+    for (const row of rows) {
+      try {
+        if (await handle(row)) done += 1;
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (rows.length < limits.batchSize) break;
+    after = rows.at(-1)!;
+  }
+  if (failures.length > 0) {
+    throw new AggregateError(failures, `${what}: ${failures.length} request(s) failed and will be tried again on the next run; ${done} done.`);
+  }
+  return done;
+}
+
+function afterCursor(keyColumn: string, after: Cursor | null, keyType: 'timestamptz' | 'date') {
+  if (!after) return sql<boolean>`true`;
+  return sql<boolean>`(${sql.ref(keyColumn)}, r.business_id, r.id) > (${after.key}::${sql.raw(keyType)}, ${after.business_id}, ${after.id})`;
+}
+
+/**
+ * Pending requests that can go out now: their time has come, the business is Approved, the payer
+ * is active, and they have not expired while held (domain.md: Pending ─(time)─▶ Sent).
+ */
+function sendable(db: Executor, now: Date) {
+  return db
     .selectFrom('payment_requests as r')
     .innerJoin('businesses as b', 'b.id', 'r.business_id')
-    .select([
-      'r.business_id',
-      'r.id',
-      'r.due_date',
-      'r.last_reminder_offset',
-      'b.reminder_schedule',
-      sql<string>`to_char((${now}::timestamptz AT TIME ZONE b.time_zone)::date, 'YYYY-MM-DD')`.as('today'),
-    ])
+    .innerJoin('payers as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.payer_id'))
+    .where('r.state', '=', 'Pending')
+    .where('r.send_at', '<=', now)
+    .where('b.state', '=', 'Approved')
+    .where('p.status', '=', 'active')
+    .where(sql<boolean>`r.expires_on >= ${todayOf(now)}`);
+}
+
+/**
+ * Scheduled requests whose time has come are sent (Pending → Sent), oldest first. Only rows that
+ * can be sent are selected, so held ones never crowd out the rest; each is locked with SKIP
+ * LOCKED and re-checked, so two workers never send one twice. Due requests that are held (the
+ * business is not Approved, the payer is deactivated, or it expired meanwhile) stay Pending and
+ * get one timeline entry saying why. Returns how many were sent.
+ */
+export async function sendScheduledRequests(ctx: RequestContext, now = new Date(), limits: BatchLimits = DEFAULT_LIMITS): Promise<number> {
+  await noteHeldSends(ctx.db, now, limits.batchSize * limits.maxBatches);
+  return walk(
+    limits,
+    'Scheduled sends',
+    async (after, limit) =>
+      sendable(ctx.db, now)
+        .select([sql<string>`r.send_at::text`.as('key'), 'r.business_id', 'r.id'])
+        .where(afterCursor('r.send_at', after, 'timestamptz'))
+        .orderBy('r.send_at')
+        .orderBy('r.business_id')
+        .orderBy('r.id')
+        .limit(limit)
+        .execute(),
+    ({ business_id, id }) =>
+      ctx.db.transaction().execute(async (trx) => {
+        const row = await sendable(trx, now)
+          .selectAll('r')
+          .select('b.business_name')
+          .where('r.business_id', '=', business_id)
+          .where('r.id', '=', id)
+          .forUpdate('r')
+          .skipLocked()
+          .executeTakeFirst();
+        // Taken by another worker, or no longer sendable since the batch was read.
+        if (!row) return false;
+        const sentAt = await issueLinkAndEmail(ctx, trx, row, row.business_name, 'request');
+        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; e-mailed to ${row.payer_email}` });
+        return true;
+      }),
+  );
+}
+
+/**
+ * One timeline entry per reason for each due request that is held: recorded again only if the
+ * reason changes or the request is edited after it. Set-based and bounded; rows already noted
+ * drop out, so the next run reaches the rest.
+ */
+async function noteHeldSends(db: Kysely<DB>, now: Date, limit: number): Promise<void> {
+  await sql`
+    INSERT INTO payment_request_events (business_id, request_id, actor_type, actor_id, actor_label, event, from_state, to_state, detail)
+    SELECT r.business_id, r.id, ${SYSTEM.type}, NULL, ${SYSTEM.label}, ${SEND_HELD_EVENT}, 'Pending', 'Pending', held.detail
+    FROM payment_requests r
+    JOIN businesses b ON b.id = r.business_id
+    JOIN payers p ON p.business_id = r.business_id AND p.id = r.payer_id
+    CROSS JOIN LATERAL (SELECT CASE
+      WHEN b.state <> 'Approved' THEN
+        'Not sent: this business is ' || b.state || ', so its scheduled requests are held. They go out once it is approved again, unless they have expired.'
+      WHEN p.status <> 'active' THEN
+        'Not sent: ' || p.display_name || ' (' || p.email || ') is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on '
+        || to_char(r.expires_on, 'YYYY-MM-DD') || '); or cancel it.'
+      ELSE
+        'Not sent: it was held past its expiry date (' || to_char(r.expires_on, 'YYYY-MM-DD') || '). Edit it with new dates to send it, or cancel it.'
+      END AS detail) held
+    WHERE r.state = 'Pending'
+      AND r.send_at <= ${now}
+      AND (b.state <> 'Approved' OR p.status <> 'active' OR r.expires_on < ${todayOf(now)})
+      AND NOT EXISTS (
+        SELECT 1 FROM payment_request_events e
+        WHERE e.business_id = r.business_id AND e.request_id = r.id AND e.event = ${SEND_HELD_EVENT}
+          AND e.detail = held.detail AND e.created_at >= r.updated_at)
+    ORDER BY r.send_at, r.business_id, r.id
+    LIMIT ${limit}`.execute(db);
+}
+
+function expirable(db: Executor, now: Date) {
+  return db
+    .selectFrom('payment_requests as r')
+    .innerJoin('businesses as b', 'b.id', 'r.business_id')
+    .where('r.state', 'in', ['Sent', 'Resent', 'Error'])
+    .where('b.auto_expire', '=', true)
+    .where(sql<boolean>`r.expires_on < ${todayOf(now)}`);
+}
+
+/**
+ * Open requests past their expiry date (in their business's time zone) become Expired, for
+ * businesses that expire requests automatically. Returns how many.
+ */
+export async function expireRequests(ctx: RequestContext, now = new Date(), limits: BatchLimits = DEFAULT_LIMITS): Promise<number> {
+  return walk(
+    limits,
+    'Expiry',
+    async (after, limit) =>
+      expirable(ctx.db, now)
+        .select([sql<string>`r.expires_on::text`.as('key'), 'r.business_id', 'r.id'])
+        .where(afterCursor('r.expires_on', after, 'date'))
+        .orderBy('r.expires_on')
+        .orderBy('r.business_id')
+        .orderBy('r.id')
+        .limit(limit)
+        .execute(),
+    ({ business_id, id }) =>
+      ctx.db.transaction().execute(async (trx) => {
+        const row = await expirable(trx, now).selectAll('r').where('r.business_id', '=', business_id).where('r.id', '=', id).forUpdate('r').skipLocked().executeTakeFirst();
+        if (!row) return false;
+        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'expire', from: row.state, to: 'Expired', actor: SYSTEM, detail: `Not paid by ${row.expires_on}` });
+        return true;
+      }),
+  );
+}
+
+/**
+ * The reminder step due now, as SQL: the latest day of the business's schedule (days from the
+ * due date) that has come, and that is not before the day the request was last e-mailed — that
+ * e-mail already said everything a reminder would. NULL when none is due.
+ */
+function dueStep(now: Date): RawBuilder<number | null> {
+  return sql<number | null>`(
+    SELECT max(s) FROM unnest(b.reminder_schedule) AS s
+    WHERE s <= ${todayOf(now)} - r.due_date
+      AND s >= (r.sent_at AT TIME ZONE b.time_zone)::date - r.due_date)`;
+}
+
+/** Open requests due a reminder now, and the step that is due. */
+function remindable(db: Executor, now: Date) {
+  return db
+    .selectFrom('payment_requests as r')
+    .innerJoin('businesses as b', 'b.id', 'r.business_id')
+    .innerJoin('payers as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.payer_id'))
     .where('r.state', 'in', ['Sent', 'Resent', 'PartiallyPaid', 'Error'])
     .where('b.auto_reminders', '=', true)
     .where('b.state', '=', 'Approved')
-    .where(sql<boolean>`r.expires_on >= (${now}::timestamptz AT TIME ZONE b.time_zone)::date`)
-    .where(sql<boolean>`r.due_date - (${now}::timestamptz AT TIME ZONE b.time_zone)::date <= ${-Math.min(...REMINDER_OFFSETS, -30)}`)
-    .limit(BATCH * 5)
-    .execute();
-  let reminded = 0;
-  for (const c of candidates) {
-    const offset = daysBetween(c.due_date, c.today);
-    const due = (c.reminder_schedule as number[]).filter((s) => s <= offset && (c.last_reminder_offset === null || s > c.last_reminder_offset));
-    if (due.length === 0) continue;
-    const step = Math.max(...due);
-    await ctx.db.transaction().execute(async (trx) => {
-      const row = await lockRequest(trx, c.business_id, c.id);
-      if (row.last_reminder_offset !== null && row.last_reminder_offset >= step) return;
-      if (!row.sent_at || !row.pay_token_hash) return;
-      const business = await trx.selectFrom('businesses').select(['business_name']).where('id', '=', c.business_id).executeTakeFirstOrThrow();
-      const link = payLink(ctx.publicUrl, payToken(ctx.authSecret, row.id, row.sent_at));
-      await ctx.mailer.send(requestEmail('reminder', row, business.business_name, link), trx);
-      await trx.updateTable('payment_requests').set({ last_reminder_offset: step }).where('business_id', '=', c.business_id).where('id', '=', c.id).execute();
-      const when = step === 0 ? 'on the due date' : step < 0 ? `${-step} day(s) before the due date` : `${step} day(s) after the due date`;
-      await recordRequestEvent({ db: trx, businessId: c.business_id, requestId: c.id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder e-mailed ${when}` });
-      reminded += 1;
-    });
-  }
-  return reminded;
+    .where('p.status', '=', 'active')
+    .where('r.sent_at', 'is not', null)
+    .where('r.pay_token_hash', 'is not', null)
+    .where(sql<boolean>`r.expires_on >= ${todayOf(now)}`)
+    .where(sql<boolean>`${dueStep(now)} > coalesce(r.last_reminder_offset, -2147483648)`);
 }
 
+/**
+ * Reminders on each business's schedule (days from the due date), for businesses that send them.
+ * One reminder per step at most: the last step sent is kept on the request, and a request that
+ * has had its step is no longer a candidate. The link in a reminder is the one already sent (it
+ * is derived from the send time), so earlier e-mails keep working.
+ */
+export async function sendReminders(ctx: RequestContext, now = new Date(), limits: BatchLimits = DEFAULT_LIMITS): Promise<number> {
+  return walk(
+    limits,
+    'Reminders',
+    async (after, limit) =>
+      remindable(ctx.db, now)
+        .select([sql<string>`r.due_date::text`.as('key'), 'r.business_id', 'r.id'])
+        .where(afterCursor('r.due_date', after, 'date'))
+        .orderBy('r.due_date')
+        .orderBy('r.business_id')
+        .orderBy('r.id')
+        .limit(limit)
+        .execute(),
+    ({ business_id, id }) =>
+      ctx.db.transaction().execute(async (trx) => {
+        const row = await remindable(trx, now)
+          .selectAll('r')
+          .select(['b.business_name', dueStep(now).as('step')])
+          .where('r.business_id', '=', business_id)
+          .where('r.id', '=', id)
+          .forUpdate('r')
+          .skipLocked()
+          .executeTakeFirst();
+        if (!row || row.step === null || !row.sent_at) return false;
+        const step = Number(row.step);
+        const link = payLink(ctx.publicUrl, payToken(ctx.authSecret, row.id, row.sent_at));
+        await ctx.mailer.send(requestEmail('reminder', row, row.business_name, link), trx);
+        await trx.updateTable('payment_requests').set({ last_reminder_offset: step }).where('business_id', '=', business_id).where('id', '=', id).execute();
+        const when = step === 0 ? 'on the due date' : step < 0 ? `${-step} day(s) before the due date` : `${step} day(s) after the due date`;
+        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder e-mailed ${when}` });
+        return true;
+      }),
+  );
+}

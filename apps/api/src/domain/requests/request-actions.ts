@@ -1,7 +1,9 @@
+import type { Transaction } from 'kysely';
 import { canApply, ErrorCode, type PaymentRequest, type RequestEvent, type RequestState } from '@tay/contract';
 import { AppError } from '../../lib/app-error';
 import { businessForRequests, userActor, type ActingUser, type RequestContext } from './request-context';
-import { addDays, todayIn, toPaymentRequest } from './request-record';
+import type { DB } from '../../db/schema';
+import { addDays, todayIn, toPaymentRequest, type RequestRow } from './request-record';
 import { lockRequest, selectRequest } from './save-request';
 import { issueLinkAndEmail } from './send-request-email';
 import { transitionRequest } from './transition';
@@ -26,6 +28,7 @@ export async function runRequestCommand(
     }
     const actor = userActor(user);
     if (command === 'send' || command === 'resend') {
+      await requireActivePayer(trx, row, command);
       // Resending an expired request gives the payer a new payable window.
       const today = todayIn(business.time_zone);
       const extend = row.expires_on < today ? { expires_on: addDays(today, business.default_expiry_days) } : {};
@@ -52,13 +55,36 @@ export async function runRequestCommand(
   });
 }
 
+/** Only an active payer is e-mailed (domain.md: a deactivated payer gets no new requests). */
+async function requireActivePayer(trx: Transaction<DB>, row: RequestRow, command: 'send' | 'resend'): Promise<void> {
+  const payer = await trx
+    .selectFrom('payers')
+    .select(['display_name', 'email', 'status'])
+    .where('business_id', '=', row.business_id)
+    .where('id', '=', row.payer_id)
+    .executeTakeFirstOrThrow();
+  if (payer.status !== 'active') {
+    throw new AppError(
+      ErrorCode.Conflict,
+      `${payer.display_name} (${payer.email}) is deactivated, so this request was not ${VERB[command]} and nothing was e-mailed. Activate the payer on the Payers page, then ${command} it again.`,
+    );
+  }
+}
+
+/** What to do instead of deleting a request that is no longer a draft. */
+function insteadOfDeleting(state: RequestState): string {
+  if (state === 'Pending') return 'Cancel it instead.';
+  if (state === 'Sent' || state === 'Resent') return 'Withdraw it instead.';
+  return 'It stays on record.';
+}
+
 /** Deletes a draft (domain.md: Draft ─▶ deleted); anything sent stays on record. */
 export async function deleteDraft(ctx: RequestContext, { businessId, requestId, user }: { businessId: string; requestId: string; user: ActingUser }): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     await businessForRequests(trx, { businessId, userId: user.userId, access: 'write' });
     const row = await lockRequest(trx, businessId, requestId);
     if (row.state !== 'Draft') {
-      throw new AppError(ErrorCode.Conflict, `Only drafts can be deleted; this request is ${row.state}. Withdraw or cancel it instead.`);
+      throw new AppError(ErrorCode.Conflict, `Only drafts can be deleted; this request is ${row.state}. ${insteadOfDeleting(row.state)}`);
     }
     await trx.deleteFrom('payment_requests').where('business_id', '=', businessId).where('id', '=', requestId).execute();
   });
