@@ -29,21 +29,20 @@ export function PayPage() {
   const { token = '' } = useParams();
   const page = usePayPage(token);
   useDocumentTitle(page.data ? `Pay ${page.data.businessName}` : 'Payment');
+  // A failed re-read (a dropped connection) keeps what the payer already sees.
+  if (page.data) return <PayView token={token} data={page.data} />;
   if (page.isPending) return <PageLoader label="Loading the payment" />;
-  if (page.error || !page.data) {
-    return (
-      <Paper withBorder p="xl" radius="md">
-        <Stack align="center" ta="center">
-          <IconAlertCircle size={40} color="var(--mantine-color-orange-6)" aria-hidden="true" />
-          <Title order={1} fz="xl">
-            This link does not work
-          </Title>
-          <Text c="dimmed">{page.error?.message ?? 'The payment could not be loaded.'}</Text>
-        </Stack>
-      </Paper>
-    );
-  }
-  return <PayView token={token} data={page.data} />;
+  return (
+    <Paper withBorder p="xl" radius="md">
+      <Stack align="center" ta="center">
+        <IconAlertCircle size={40} color="var(--mantine-color-orange-6)" aria-hidden="true" />
+        <Title order={1} fz="xl">
+          This link does not work
+        </Title>
+        <Text c="dimmed">{page.error?.message ?? 'The payment could not be loaded.'}</Text>
+      </Stack>
+    </Paper>
+  );
 }
 
 function Summary({ data }: { data: PublicPayPage }) {
