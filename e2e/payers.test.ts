@@ -161,3 +161,126 @@ describe('payers: add, list, export, import, verify', () => {
     await page.waitForURL('**/business/payment/transactions/history?transid=*');
   });
 });
+
+describe('payer row actions', () => {
+  async function api(token: string, method: string, path: string, body?: unknown) {
+    const res = await fetch(`${baseUrl()}/api${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { data: Record<string, unknown> }).data;
+  }
+
+  const verificationMails = async (email: string) => (await outbox(email)).filter((m) => m.subject === 'Harbor Music asks you to confirm your e-mail address');
+
+  async function actionsOf(page: Page, name: string): Promise<string[]> {
+    await row(page, name).getByRole('button', { name: 'Row actions' }).click();
+    const items = page.getByRole('menuitem');
+    await items.first().waitFor();
+    const labels = (await items.allTextContents()).map((t) => t.trim());
+    await page.keyboard.press('Escape');
+    await items.first().waitFor({ state: 'detached' });
+    return labels;
+  }
+
+  async function choose(page: Page, name: string, action: string) {
+    await row(page, name).getByRole('button', { name: 'Row actions' }).click();
+    await page.getByRole('menuitem', { name: action, exact: true }).click();
+  }
+
+  it('Edit, Request to Pay, Deactivate (confirmed) and Activate, Resend verification, Re-verify; Delete only without requests; the request count is what Transactions lists', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('actions-owner'), PASSWORD, { businessName: 'Harbor Music' });
+    const quinn = uniqueEmail('quinn');
+    const rosa = uniqueEmail('rosa');
+    const sam = uniqueEmail('sam');
+    const base = `/businesses/${owner.businessId}`;
+    const quinnId = (await api(owner.token, 'POST', `${base}/payers`, { firstName: 'Quinn', lastName: 'Ames', email: quinn })).payerId as string;
+    await api(owner.token, 'POST', `${base}/payers`, { firstName: 'Rosa', lastName: 'Vale', email: rosa });
+    const samId = (await api(owner.token, 'POST', `${base}/payers`, { firstName: 'Sam', lastName: 'Holt', email: sam })).payerId as string;
+    // Sam has a request sent and a draft; Quinn only a draft; Rosa nothing.
+    await api(owner.token, 'POST', `${base}/payments`, { payerId: samId, amountCents: 1_500, dueDate: '2030-01-15', mode: 'send' });
+    await api(owner.token, 'POST', `${base}/payments`, { payerId: samId, amountCents: 1_600, dueDate: '2030-01-15', mode: 'draft' });
+    await api(owner.token, 'POST', `${base}/payments`, { payerId: quinnId, amountCents: 1_700, dueDate: '2030-01-15', mode: 'draft' });
+    // Rosa confirms her e-mail through the link she was sent.
+    const rosaLink = (await verificationMails(rosa))[0]?.text.match(/\/pay\/verify\/(\S+)/)?.[1];
+    expect(rosaLink).toBeDefined();
+    const verified = await fetch(`${baseUrl()}/api/public/payers/verify/${rosaLink}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(verified.status).toBe(200);
+
+    const page = await browser.newPage();
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL(/\/business\/setup$/);
+    await page.goto('/business/payment/payers');
+    await page.getByText('Showing 1 to 3 of 3 Results').waitFor();
+
+    // The Requests column counts what the Transactions page lists; drafts are said apart.
+    const requestsCell = (name: string) => row(page, name).getByRole('cell').nth(5);
+    await expect.poll(() => requestsCell('Sam Holt').textContent()).toBe('1 + 1 draft');
+    expect(await requestsCell('Quinn Ames').textContent()).toBe('0 + 1 draft');
+    expect(await requestsCell('Rosa Vale').textContent()).toBe('0');
+
+    // Delete is offered only to a payer no request names, drafts included.
+    expect(await actionsOf(page, 'Rosa Vale')).toEqual(['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Re-verify', 'Delete']);
+    expect(await actionsOf(page, 'Quinn Ames')).toEqual(['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Resend verification']);
+    expect(await actionsOf(page, 'Sam Holt')).not.toContain('Delete');
+    await choose(page, 'Sam Holt', 'Transactions');
+    await page.getByRole('heading', { name: 'Transactions of Sam Holt' }).waitFor();
+    await page.getByText('Showing 1 to 1 of 1 Results').waitFor();
+    await page.goBack();
+
+    // Edit: the form opens with the payer's details and saves the change.
+    await choose(page, 'Quinn Ames', 'Edit');
+    await page.waitForURL(`**/business/payment/payers/add?payerId=${quinnId}`);
+    await page.getByRole('heading', { name: 'Edit payer' }).waitFor();
+    await expect.poll(() => page.getByLabel('E-mail').inputValue()).toBe(quinn);
+    await page.getByLabel('Last name').fill('Amesbury');
+    await page.getByRole('button', { name: 'Save payer' }).click();
+    await toast(page, 'Payer saved');
+    await page.waitForURL('**/business/payment/payers');
+    await row(page, 'Quinn Amesbury').waitFor();
+
+    // Request to Pay: the request form, with this payer already chosen.
+    await choose(page, 'Quinn Amesbury', 'Request to Pay');
+    await page.waitForURL(`**/business/payment/request?payerId=${quinnId}`);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Payer' }).inputValue()).toBe('Quinn Amesbury');
+    await page.getByText(quinn).first().waitFor();
+    await page.goto('/business/payment/payers');
+
+    // Deactivate asks first; keeping the payer changes nothing.
+    await choose(page, 'Quinn Amesbury', 'Deactivate');
+    const confirm = page.getByRole('dialog', { name: 'Deactivate Quinn Amesbury?' });
+    await confirm.getByRole('button', { name: 'Keep active' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect((await api(owner.token, 'GET', `${base}/payers/${quinnId}`)).status).toBe('active');
+    await choose(page, 'Quinn Amesbury', 'Deactivate');
+    await page.getByRole('dialog', { name: 'Deactivate Quinn Amesbury?' }).getByRole('button', { name: 'Deactivate payer' }).click();
+    await toast(page, 'Payer deactivated');
+    await row(page, 'Quinn Amesbury').getByText('Disabled', { exact: true }).waitFor();
+    expect(await actionsOf(page, 'Quinn Amesbury')).toEqual(['Edit', 'Transactions', 'Activate', 'Resend verification']);
+    await choose(page, 'Quinn Amesbury', 'Activate');
+    await toast(page, 'Payer activated');
+    await row(page, 'Quinn Amesbury').getByText('Active', { exact: true }).waitFor();
+
+    // Resend verification: another e-mail with a link goes to the unverified payer.
+    expect(await verificationMails(quinn)).toHaveLength(1);
+    await choose(page, 'Quinn Amesbury', 'Resend verification');
+    await toast(page, `Verification e-mail sent to ${quinn}`);
+    await expect.poll(async () => (await verificationMails(quinn)).length).toBe(2);
+
+    // Re-verify (verified → unverified, after a confirmation): a new link, and the old one no longer works.
+    await row(page, 'Rosa Vale').getByText('Verified', { exact: true }).waitFor();
+    await choose(page, 'Rosa Vale', 'Re-verify');
+    await page.getByRole('dialog', { name: 'Ask Rosa Vale to confirm their e-mail again?' }).getByRole('button', { name: 'Send a new link' }).click();
+    await toast(page, `Verification e-mail sent to ${rosa}`);
+    await row(page, 'Rosa Vale').getByText('Unverified', { exact: true }).waitFor();
+    await expect.poll(async () => (await verificationMails(rosa)).length).toBe(2);
+    const newLink = (await verificationMails(rosa))[0]!.text.match(/\/pay\/verify\/(\S+)/)?.[1];
+    expect(newLink).toBeDefined();
+    expect(newLink).not.toBe(rosaLink);
+    const oldLink = await fetch(`${baseUrl()}/api/public/payers/verify/${rosaLink}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(oldLink.status).toBe(404);
+    expect(await actionsOf(page, 'Rosa Vale')).toEqual(['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Resend verification', 'Delete']);
+  });
+});

@@ -65,6 +65,26 @@ async function payByCard(page: Page, number: string) {
   await page.getByRole('button', { name: /^Pay \$/ }).click();
 }
 
+/** 'MMM dd, yyyy' of a 'YYYY-MM-DD' date, worked out here independently of the app's formatter. */
+function shortDate(iso: string): string {
+  return new Date(`${iso}T12:00:00`).toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric' });
+}
+
+/** A real processor token, made the way the pay page's card field makes one (publishable key). */
+async function cardToken(number: string): Promise<string> {
+  const config = (await (await fetch(`${baseUrl()}/api/public-config`)).json()) as { processorPublishableKey: string };
+  const res = await fetch(`${baseUrl()}/sandbox-processor/v1/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${config.processorPublishableKey}` },
+    body: JSON.stringify({ card: { number, expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvc: '123' } }),
+  });
+  if (!res.ok) throw new Error(`tokenizing failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** A 1×1 PNG, uploaded as the business's logo. */
+const LOGO_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
 async function waitForState(owner: ApprovedAccount, transactionId: string, state: string) {
   for (let i = 0; i < 80; i++) {
     const detail = await api(owner, 'GET', `/businesses/${owner.businessId}/payments/${transactionId}`);
@@ -136,6 +156,13 @@ describe('payments in, end to end', () => {
     expect(balance.data.availableCents).toBeLessThan(12_550);
     const shown = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format((balance.data.availableCents as number) / 100);
     await page.getByText(shown).first().waitFor();
+
+    // The home page shows the ledger's balances: $125.50 less the card fee (2.9% + 30¢ = $3.94), settled.
+    await page.goto('/business/home');
+    const balances = page.getByRole('region', { name: 'Balances' });
+    await balances.getByRole('group', { name: 'Available' }).getByText('$121.56', { exact: true }).waitFor();
+    await balances.getByRole('group', { name: 'Pending' }).getByText('$0.00', { exact: true }).waitFor();
+    await balances.getByText('$125.50 collected, $3.94 in fees.').waitFor();
   });
 
   it('a declined card says so and takes no money; the payer retries with another card', async () => {
@@ -143,16 +170,43 @@ describe('payments in, end to end', () => {
     const p = await payer(owner, 'Dana');
     const { transactionId } = await sendRequest(owner, p.payerId, 4_000);
     const tab = await payerPage(await payLink(p.email));
+    // Every payment the page sends, and a connection that drops the answer to the second one.
+    const sent: { key: string | undefined; body: string }[] = [];
+    let readsFail = false;
+    await tab.route('**/api/public/pay/*/payments', async (route) => {
+      sent.push({ key: route.request().headers()['idempotency-key'], body: route.request().postData() ?? '' });
+      if (sent.length !== 2) return route.continue();
+      await route.fetch();
+      readsFail = true;
+      await route.abort('connectionreset');
+    });
+    // While the connection is down the page cannot re-read the request either.
+    await tab.route('**/api/public/pay/*', (route) => (readsFail ? route.abort('connectionreset') : route.continue()));
+
     await payByCard(tab, '4000 0000 0000 0002');
     await tab.getByText('The payment did not go through').waitFor();
+    await tab.getByText('Your card was declined.').waitFor();
     expect(await tab.getByRole('button', { name: 'Pay $40.00' }).isVisible()).toBe(true);
     const failed = await api(owner, 'GET', `/businesses/${owner.businessId}/payments/${transactionId}`);
     expect(failed.data.amountPaidCents).toBe(0);
 
+    // The server takes the payment but the answer is lost: the page cannot say whether it went through.
     await payByCard(tab, '4242 4242 4242 4242');
+    await tab.getByText('We could not confirm your payment').waitFor();
+    await tab.getByText(/Your payment of \$40\.00 with Visa •••• 4242 may have gone through/).waitFor();
+    // Trying again sends the very same payment, and the server answers with the one it made.
+    await tab.getByRole('button', { name: 'Try again: pay $40.00' }).click();
     await tab.getByText('Payment received').waitFor();
+    readsFail = false;
+
+    expect(sent).toHaveLength(3);
+    expect(sent[1]!.key).toBeDefined();
+    expect(sent[1]!.key).not.toBe(sent[0]!.key);
+    expect(JSON.parse(sent[1]!.body).processorToken).not.toBe(JSON.parse(sent[0]!.body).processorToken);
+    expect(sent[2]).toEqual(sent[1]);
     const paid = await waitForState(owner, transactionId, 'Paid');
     expect((paid.payments as { state: string }[]).map((x) => x.state)).toEqual(['Rejected', 'Processed']);
+    expect(paid.amountPaidCents).toBe(4_000);
   });
 
   it('a partial payment, then the rest', async () => {
@@ -170,16 +224,76 @@ describe('payments in, end to end', () => {
     await tab.goto(link);
     await tab.getByText('$40.00 of $100.00 already paid').waitFor();
     await tab.getByRole('heading', { name: '$60.00' }).waitFor();
+    // Part is paid: declining is no longer an answer (the API refuses it too).
+    expect(await tab.getByRole('button', { name: 'Decline this request' }).count()).toBe(0);
     await payByCard(tab, '4242 4242 4242 4242');
     await tab.getByText('Nothing remains to pay.').waitFor();
     const done = await waitForState(owner, transactionId, 'Paid');
     expect(done.amountPaidCents).toBe(10_000);
   });
 
+  it("the page shows the business's logo and the due date; one payer pays by bank account, another declines with a reason; the business sees Paid and Rejected", async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('bank-owner'), PASSWORD, { businessName: 'Harbor Music' });
+    await api(owner, 'POST', `/businesses/${owner.businessId}/logo`, { dataUrl: LOGO_PNG });
+    const bankPayer = await payer(owner, 'Bea');
+    const decliner = await payer(owner, 'Dex');
+    const byBank = await sendRequest(owner, bankPayer.payerId, 25_000);
+    const declined = await sendRequest(owner, decliner.payerId, 7_500);
+
+    // The hosted page: the business's own logo (loaded, not the fallback), the amount and the due date.
+    const tab = await payerPage(await payLink(bankPayer.email));
+    await tab.getByRole('heading', { name: '$250.00' }).waitFor();
+    const logo = tab.getByRole('img', { name: 'Harbor Music logo' });
+    await logo.waitFor();
+    expect(await logo.getAttribute('src')).toMatch(new RegExp(`^/api/businesses/${owner.businessId}/logo\\?v=\\d+$`));
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await tab.getByText(`Due ${shortDate(inDays(7))}`).waitFor();
+
+    // Pay from a bank account (the README's sandbox account that settles): the numbers are checked first.
+    await tab.locator('label', { hasText: 'Bank account' }).click();
+    expect(await tab.getByLabel('Name on the account').inputValue()).toBe('Bea Payer');
+    await tab.getByLabel('Routing number').fill('222096657');
+    await tab.getByLabel('Account number', { exact: true }).fill('000123456789');
+    await tab.getByLabel('Confirm account number').fill('000123456780');
+    await tab.getByRole('button', { name: 'Pay $250.00' }).click();
+    await tab.getByText('Enter the 9-digit routing number from your cheque.').waitFor();
+    await tab.getByText('The account numbers do not match.').waitFor();
+    await tab.getByLabel('Routing number').fill('222096656');
+    await tab.getByLabel('Confirm account number').fill('000123456789');
+    await tab.getByRole('button', { name: 'Pay $250.00' }).click();
+    await tab.getByText('Bank payment submitted').waitFor();
+    await tab.getByText(/Your bank transfer of \$250\.00 from Tay Sandbox Bank •••• 6789 is being processed/).waitFor();
+    const paid = await waitForState(owner, byBank.transactionId, 'Paid');
+    expect(paid.payments).toMatchObject([{ method: 'bank_account', instrument: 'Tay Sandbox Bank •••• 6789', state: 'Processed', amountCents: 25_000, feeCents: 200 }]);
+
+    // The other payer declines: a reason is required.
+    const other = await payerPage(await payLink(decliner.email));
+    await other.getByRole('heading', { name: '$75.00' }).waitFor();
+    await other.getByRole('button', { name: 'Decline this request' }).click();
+    const dialog = other.getByRole('dialog', { name: 'Decline this request?' });
+    await dialog.getByRole('button', { name: 'Decline request' }).click();
+    await dialog.getByText('Tell the business why you decline.').waitFor();
+    expect((await api(owner, 'GET', `/businesses/${owner.businessId}/payments/${declined.transactionId}`)).data.transactionState).toBe('Sent');
+    await dialog.getByLabel(/Tell the business why/).fill('We paid at the front desk');
+    await dialog.getByRole('button', { name: 'Decline request' }).click();
+    await other.getByText('You declined this request').first().waitFor();
+    expect(await other.getByRole('button', { name: /^Pay/ }).count()).toBe(0);
+
+    // The business sees both: Paid, and Rejected with the payer's reason in the timeline.
+    const detail = await waitForState(owner, declined.transactionId, 'Rejected');
+    expect((detail.timeline as { event: string; detail: string | null }[]).at(-1)).toMatchObject({ event: 'payerDeclines', detail: 'We paid at the front desk' });
+    const page = await browser.newPage();
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL(/\/business\/setup$/);
+    await page.goto('/business/payment/transactions/history');
+    await page.getByRole('row').filter({ hasText: 'Dex Payer' }).locator('[data-state="Rejected"]').waitFor();
+    await page.getByRole('row').filter({ hasText: 'Bea Payer' }).locator('[data-state="Paid"]').waitFor();
+  });
+
   it("a withdrawn request's page says so and offers no way to pay", async () => {
     const owner = await approvedBusinessAccount(uniqueEmail('withdraw-owner'), PASSWORD, { businessName: 'Harbor Music' });
     const p = await payer(owner, 'Wren');
-    await sendRequest(owner, p.payerId, 2_500);
+    const { transactionId } = await sendRequest(owner, p.payerId, 2_500);
     const link = await payLink(p.email);
 
     const page = await browser.newPage();
@@ -197,12 +311,23 @@ describe('payments in, end to end', () => {
     const tab = await payerPage(link);
     await tab.getByText('This request was withdrawn').waitFor();
     expect(await tab.getByRole('button', { name: /^Pay/ }).count()).toBe(0);
+    expect(await tab.getByRole('button', { name: 'Decline this request' }).count()).toBe(0);
+
+    // Paying through the API anyway, with this link and a real card token, is refused for what it is.
     const refused = await fetch(`${baseUrl()}/api/public${link}/payments`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ method: 'card', processorToken: 'tok_0123456789abcdef', amountCents: 2_500 }),
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'withdrawn-1' },
+      body: JSON.stringify({ method: 'card', processorToken: await cardToken('4242424242424242'), amountCents: 2_500 }),
     });
-    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { errorDetails: unknown }).errorDetails).toEqual({
+      code: 'CONFLICT',
+      message: 'Harbor Music withdrew this request; there is nothing to pay.',
+    });
+    const detail = await api(owner, 'GET', `/businesses/${owner.businessId}/payments/${transactionId}`);
+    expect(detail.data).toMatchObject({ transactionState: 'Withdrawn', amountPaidCents: 0, payments: [] });
+    const balances = await api(owner, 'GET', `/businesses/${owner.businessId}/balances`);
+    expect(balances.data).toEqual({ pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0 });
   });
 
   it('pages through the history: the next page is found from the last row shown, and back again', async () => {

@@ -36,7 +36,7 @@ async function events(businessId: string) {
 }
 
 /** A request to pay naming the payer, written directly: that engineer's API is not needed here. */
-async function insertRequest(businessId: string, payerId: string, number: number) {
+async function insertRequest(businessId: string, payerId: string, number: number, state: 'Draft' | 'Sent' | 'Paid' = 'Draft') {
   await db()
     .insertInto('payment_requests')
     .values({
@@ -49,9 +49,9 @@ async function insertRequest(businessId: string, payerId: string, number: number
       amount_cents: 1250,
       due_date: '2030-01-01',
       expires_on: '2030-01-31',
-      state: 'Draft',
+      state,
       send_at: null,
-      sent_at: null,
+      sent_at: state === 'Draft' ? null : new Date(),
       paid_at: null,
       pay_token_hash: null,
       last_reminder_offset: null,
@@ -272,6 +272,32 @@ describe('activate, deactivate, delete', () => {
     expect(res.json().data).toEqual({ payerId: gone.payerId });
     expect((await send(t.app, 'GET', `${base(a.businessId)}/${gone.payerId}`, a.token)).statusCode).toBe(404);
     expect((await events(a.businessId)).some((e) => e.action === 'payer.deleted' && (e.details as { payerId: string }).payerId === gone.payerId)).toBe(true);
+  });
+});
+
+describe('how many requests a payer has', () => {
+  it("the list counts what the payer's Transactions page lists (every state but Draft), and the drafts apart", async () => {
+    const { payerId } = await addPayer(a, { firstName: 'Ivy', lastName: 'Moss', email: 'ivy@example.com' });
+    await insertRequest(a.businessId, payerId, 101, 'Draft');
+    await insertRequest(a.businessId, payerId, 102, 'Sent');
+    await insertRequest(a.businessId, payerId, 103, 'Paid');
+    const listed = (await list(a, '?search=ivy')).items[0] as unknown as Record<string, unknown>;
+    expect(listed).toMatchObject({ transactionCount: 3, historyCount: 2, draftCount: 1 });
+    const one = (await send(t.app, 'GET', `${base(a.businessId)}/${payerId}`, a.token)).json().data;
+    expect(one).toMatchObject({ transactionCount: 3, historyCount: 2, draftCount: 1 });
+
+    // The Transactions page asks the history view for this payer: the same number.
+    const history = await send(t.app, 'GET', `/api/businesses/${a.businessId}/payments?payerId=${payerId}&view=history`, a.token);
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.json().data.total).toBe(2);
+    // A draft still keeps the payer from being deleted (its history must stay once sent).
+    expect((await send(t.app, 'DELETE', `${base(a.businessId)}/${payerId}`, a.token)).statusCode).toBe(409);
+  });
+
+  it('a payer with only drafts lists 0 requests and 1 draft', async () => {
+    const { payerId } = await addPayer(a, { firstName: 'Jon', lastName: 'Reed', email: 'jon@example.com' });
+    await insertRequest(a.businessId, payerId, 104, 'Draft');
+    expect((await list(a, '?search=jon')).items[0]).toMatchObject({ transactionCount: 1, historyCount: 0, draftCount: 1 });
   });
 });
 

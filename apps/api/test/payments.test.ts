@@ -335,3 +335,130 @@ describe('balances', () => {
     expect(mine.collectedCents).toBeGreaterThan(0);
   });
 });
+
+describe('Idempotency-Key: the pay page retries an attempt exactly as it was sent', () => {
+  async function chargesOf(requestId: string) {
+    const payments = await db().selectFrom('payments').select('id').where('request_id', '=', requestId).execute();
+    if (payments.length === 0) return [];
+    return db().selectFrom('sandbox_processor_charges').select('id').where('idempotency_key', 'in', payments.map((p) => p.id)).execute();
+  }
+
+  it('a retry after a lost response (same key, same body, same token) gets the stored payment: one payment, one charge, one posting', async () => {
+    const before = await balances();
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 10_000, allowPartial: true });
+    const body = { method: 'card', processorToken: await card(), amountCents: 4_000 };
+    const first = await pay(t.app, payToken, body, 'attempt-lost-answer');
+    expect(first.statusCode, first.body).toBe(201);
+    // The browser never saw that answer and sends the very same request again.
+    const retry = await pay(t.app, payToken, body, 'attempt-lost-answer');
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    const { payment } = first.json().data;
+
+    expect(await db().selectFrom('payments').select('id').where('request_id', '=', requestId).execute()).toEqual([{ id: payment.paymentId }]);
+    expect(await chargesOf(requestId)).toHaveLength(1);
+    expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured']);
+    // 4 000 − (116 + 30) once.
+    expect((await balances()).pendingCents - before.pendingCents).toBe(3_854);
+    expect((await timeline(db(), requestId)).filter((e) => e.event === 'payerPays')).toHaveLength(1);
+
+    // Re-tokenizing the card for the retry would make it another request: refused, nothing charged.
+    const retokenized = await pay(t.app, payToken, { ...body, processorToken: await card() }, 'attempt-lost-answer');
+    expect(retokenized.statusCode).toBe(422);
+    expect(errorOf(retokenized).message).toBe('This Idempotency-Key was already used with a different request. Use a new key for a new request.');
+    expect(await chargesOf(requestId)).toHaveLength(1);
+    await waitForRequest(requestId, 'PartiallyPaid');
+  });
+
+  it('a definitive refusal (4xx) is stored under its key; the next attempt, with a new token and a new key, pays', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 5_000 });
+    const wrong = { method: 'card', processorToken: await card(), amountCents: 4_000 };
+    const refused = await pay(t.app, payToken, wrong, 'attempt-refused');
+    expect(refused.statusCode).toBe(400);
+    expect(errorOf(refused).message).toBe('Pay the full amount of $50.00.');
+    const again = await pay(t.app, payToken, wrong, 'attempt-refused');
+    expect(again.statusCode).toBe(400);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await db().selectFrom('payments').select('id').where('request_id', '=', requestId).execute()).toEqual([]);
+
+    const next = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 5_000 }, 'attempt-after-refusal');
+    expect(next.statusCode, next.body).toBe(201);
+    expect(next.json().data).toMatchObject({ transactionState: 'Accepted', payment: { state: 'Processed' } });
+    expect(await chargesOf(requestId)).toHaveLength(1);
+    await waitForRequest(requestId, 'Paid');
+  });
+
+  it('after a declined card the next attempt uses a new key and token; replaying the declined one changes nothing', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 3_000 });
+    const declinedBody = { method: 'card', processorToken: await card(CARDS.declined), amountCents: 3_000 };
+    const declined = await pay(t.app, payToken, declinedBody, 'attempt-declined');
+    expect(declined.json().data).toMatchObject({ payment: { state: 'Rejected' }, transactionState: 'Error' });
+    const ok = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 3_000 }, 'attempt-new-card');
+    expect(ok.json().data).toMatchObject({ payment: { state: 'Processed' }, transactionState: 'Accepted' });
+    const replay = await pay(t.app, payToken, declinedBody, 'attempt-declined');
+    expect(replay.json()).toEqual(declined.json());
+    const payments = await db().selectFrom('payments').select('state').where('request_id', '=', requestId).orderBy('created_at').execute();
+    expect(payments.map((p) => p.state)).toEqual(['Rejected', 'Processed']);
+    await waitForRequest(requestId, 'Paid');
+  });
+});
+
+describe('the payer declines', () => {
+  const pageOf = async (payToken: string) => (await get(t.app, `/api/public/pay/${payToken}`)).json().data as { status: string; declinable: boolean; transactionState: string };
+  const decline = (payToken: string, reason: unknown) => request(t.app, 'POST', `/api/public/pay/${payToken}/decline`, undefined, { reason });
+
+  it('a Sent or Resent request: the page offers it; with a reason it becomes Rejected, the reason in the timeline', async () => {
+    for (const state of ['Sent', 'Resent'] as const) {
+      const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { state });
+      expect(await pageOf(payToken)).toMatchObject({ status: 'payable', declinable: true });
+      const res = await decline(payToken, '  Already paid by cheque  ');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toMatchObject({ status: 'declined', declinable: false, transactionState: 'Rejected', statusMessage: 'You declined this request.' });
+      expect((await timeline(db(), requestId)).at(-1)).toMatchObject({ event: 'payerDeclines', from_state: state, to_state: 'Rejected', detail: 'Already paid by cheque', actor_type: 'payer' });
+    }
+  });
+
+  it('refuses an empty reason with the field message and changes nothing', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId);
+    for (const reason of ['', '   ']) {
+      const res = await decline(payToken, reason);
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).fields).toEqual({ reason: 'Tell the business why you decline.' });
+    }
+    expect((await decline(payToken, 'x'.repeat(501))).statusCode).toBe(400);
+    expect((await requestRow(db(), requestId)).state).toBe('Sent');
+    expect(await timeline(db(), requestId)).toEqual([]);
+  });
+
+  it.each([
+    ['PartiallyPaid', 'payable', 'You have already paid part of this request, so it can no longer be declined. Pay the rest, or contact Biz owner@payments.example.'],
+    ['Error', 'payable', 'A payment was already tried for this request, so it can no longer be declined. You can pay again, or contact Biz owner@payments.example.'],
+    ['Accepted', 'processing', 'A payment for this request is being processed. You will receive a receipt by e-mail.'],
+    ['Paid', 'paid', 'This request is paid in full. Thank you!'],
+    ['Expired', 'expired', 'This request expired. Ask Biz owner@payments.example to send it again.'],
+    ['Withdrawn', 'withdrawn', 'Biz owner@payments.example withdrew this request; there is nothing to pay.'],
+    ['Rejected', 'declined', 'You declined this request.'],
+  ] as const)('a %s request: the page does not offer it and the API refuses it (409, a sentence), nothing changes', async (state, status, message) => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, {
+      state,
+      allowPartial: state === 'PartiallyPaid',
+      amountPaidCents: state === 'PartiallyPaid' ? 5_000 : state === 'Paid' ? 12_500 : 0,
+    });
+    expect(await pageOf(payToken)).toMatchObject({ status, declinable: false });
+    const res = await decline(payToken, 'Not needed any more');
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res)).toEqual({ code: 'CONFLICT', message });
+    expect((await requestRow(db(), requestId)).state).toBe(state);
+    expect(await timeline(db(), requestId)).toEqual([]);
+  });
+
+  it('a Sent request past its expiry date cannot be declined either, even before the expiry job runs', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { expiresOn: inDays(-1) });
+    expect(await pageOf(payToken)).toMatchObject({ status: 'expired', declinable: false });
+    const res = await decline(payToken, 'Too late');
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res).message).toBe('This request expired. Ask Biz owner@payments.example to send it again.');
+    expect((await requestRow(db(), requestId)).state).toBe('Sent');
+  });
+});

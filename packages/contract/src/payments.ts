@@ -44,7 +44,12 @@ export const Payer = z.object({
   verification: VerificationState,
   verificationSentAt: z.string().nullable(),
   verifiedAt: z.string().nullable(),
+  /** Every request to pay naming the payer, drafts included: while there is one, the payer cannot be deleted. */
   transactionCount: z.number().int(),
+  /** The requests the payer's Transactions page lists: every state but Draft. */
+  historyCount: z.number().int(),
+  /** Drafts naming the payer: not sent, not in the history, but they keep the payer from being deleted. */
+  draftCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -330,6 +335,11 @@ export const PublicPayPage = z.object({
   status: PayPageStatus,
   /** One sentence for the payer when the page takes no money. */
   statusMessage: z.string().nullable(),
+  /**
+   * Whether the payer may decline now (the state machine's `payerDeclines`, on a page that is
+   * open): not once part is paid or a payment was tried. The API refuses a decline otherwise.
+   */
+  declinable: z.boolean(),
   payments: z.array(
     z.object({
       paymentId: z.string(),

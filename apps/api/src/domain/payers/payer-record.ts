@@ -22,7 +22,7 @@ export const PAYER_COLUMNS = [
   'payers.updated_at',
 ] as const;
 
-/** Requests to pay that name the payer (served by `payment_requests_payer_idx`). */
+/** Requests to pay that name the payer, drafts included (served by `payment_requests_payer_idx`). */
 export function transactionCount(eb: ExpressionBuilder<DB, 'payers'>) {
   return eb
     .selectFrom('payment_requests')
@@ -32,8 +32,22 @@ export function transactionCount(eb: ExpressionBuilder<DB, 'payers'>) {
     .as('transaction_count');
 }
 
+/** Of those, the drafts: the Transactions page (the history view) lists all the others. */
+export function draftCount(eb: ExpressionBuilder<DB, 'payers'>) {
+  return eb
+    .selectFrom('payment_requests')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .whereRef('payment_requests.business_id', '=', 'payers.business_id')
+    .whereRef('payment_requests.payer_id', '=', 'payers.id')
+    .where('payment_requests.state', '=', 'Draft')
+    .as('draft_count');
+}
+
 export function selectPayers(executor: Executor) {
-  return executor.selectFrom('payers').select(PAYER_COLUMNS).select((eb) => transactionCount(eb));
+  return executor
+    .selectFrom('payers')
+    .select(PAYER_COLUMNS)
+    .select((eb) => [transactionCount(eb), draftCount(eb)]);
 }
 
 export type PayerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectPayers>['executeTakeFirst']>>>;
@@ -53,6 +67,8 @@ export function toPayer(row: PayerRow): Payer {
     verificationSentAt: row.verification_sent_at?.toISOString() ?? null,
     verifiedAt: row.verified_at?.toISOString() ?? null,
     transactionCount: row.transaction_count ?? 0,
+    historyCount: (row.transaction_count ?? 0) - (row.draft_count ?? 0),
+    draftCount: row.draft_count ?? 0,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

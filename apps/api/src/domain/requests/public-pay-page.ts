@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ErrorCode, PAYABLE_STATES, type PayPageStatus, type PublicPayPage } from '@tay/contract';
+import { canApply, ErrorCode, PAYABLE_STATES, type PayPageStatus, type PublicPayPage } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { logoUrl } from '../businesses/business-record';
@@ -65,6 +65,24 @@ export function payStatus({ row, business }: PayContext): { status: PayPageStatu
   return { status: 'payable', message: null };
 }
 
+/**
+ * Whether the payer may decline now, and if not, the sentence that says why: only on a page that
+ * is open (the same rules as paying) and only where the state machine allows `payerDeclines` —
+ * once part is paid or a payment was tried, declining is no longer an answer.
+ */
+export function declineRefusal(context: PayContext): string | null {
+  const { status, message } = payStatus(context);
+  if (status !== 'payable') return message ?? 'This request can no longer be declined.';
+  if (canApply('payerDeclines', context.row.state, 'Rejected')) return null;
+  if (context.row.state === 'PartiallyPaid') {
+    return `You have already paid part of this request, so it can no longer be declined. Pay the rest, or contact ${context.business.business_name}.`;
+  }
+  if (context.row.state === 'Error') {
+    return `A payment was already tried for this request, so it can no longer be declined. You can pay again, or contact ${context.business.business_name}.`;
+  }
+  return 'This request can no longer be declined.';
+}
+
 export async function getPayPage(db: Kysely<DB>, token: string): Promise<PublicPayPage> {
   const context = await findByPayToken(db, token);
   const { row, business } = context;
@@ -91,6 +109,7 @@ export async function getPayPage(db: Kysely<DB>, token: string): Promise<PublicP
     transactionState: row.state,
     status,
     statusMessage: message,
+    declinable: declineRefusal(context) === null,
     payments: payments.map((p) => ({
       paymentId: p.id,
       instrument: p.instrument,
@@ -102,14 +121,16 @@ export async function getPayPage(db: Kysely<DB>, token: string): Promise<PublicP
   };
 }
 
-/** The payer declines with a reason (Sent/Resent → Rejected); the business sees it in the timeline. */
+/**
+ * The payer declines with a reason (Sent/Resent → Rejected); the business sees it in the timeline.
+ * The reason is required (`DeclineBody`): the business is owed an answer, not a blank.
+ */
 export async function declineRequest(db: Kysely<DB>, token: string, reason: string): Promise<PublicPayPage> {
   const context = await findByPayToken(db, token);
   await db.transaction().execute(async (trx) => {
     const row = await lockRequest(trx, context.row.business_id, context.row.id);
-    if (row.state !== 'Sent' && row.state !== 'Resent') {
-      throw new AppError(ErrorCode.Conflict, payStatus({ row, business: context.business }).message ?? 'This request can no longer be declined.');
-    }
+    const refusal = declineRefusal({ row, business: context.business });
+    if (refusal !== null) throw new AppError(ErrorCode.Conflict, refusal);
     await transitionRequest({
       db: trx,
       businessId: row.business_id,

@@ -4,9 +4,11 @@ import { Link } from 'react-router';
 import { paths } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { useBalances } from '../../../lib/balances';
 import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusiness, usePrepareSubmit } from '../api/business-api';
+import { BalancesCard } from '../components/balances-card';
 import { missingFor, SETUP_STEPS, stateLabel } from '../components/setup-steps';
 
 /** /business/home: where the business stands, what to do next, and (once paid) its money. */
@@ -15,6 +17,8 @@ export function HomePage() {
   const { currentUser } = useSession();
   const business = useBusiness();
   const prepare = usePrepareSubmit();
+  // Only an Approved business has money to show; the others see their onboarding state.
+  const balances = useBalances({ enabled: business.data?.businessState === 'Approved' });
   if (business.error) return <LoadError title="We could not load your business" error={business.error} onRetry={() => void business.refetch()} />;
   if (!business.data) return <PageLoader />;
   const b = business.data;
@@ -77,19 +81,21 @@ export function HomePage() {
       )}
 
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Card withBorder radius="md" padding="lg">
-          <Stack align="center" gap="xs" ta="center" py="md">
-            <ThemeIcon size={48} radius="xl" variant="light" color="gray">
-              <IconInbox size={26} />
-            </ThemeIcon>
-            <Text fw={600}>No payments yet</Text>
-            <Text size="sm" c="dimmed">
-              {approved
-                ? 'Money you collect will show here, pending and available, as soon as your first payer pays.'
-                : 'Once your business is approved, the money you collect shows here, pending and available.'}
-            </Text>
-          </Stack>
-        </Card>
+        {approved ? (
+          <BalancesCard balances={balances.data} loading={balances.isPending} error={balances.error} onRetry={() => void balances.refetch()} />
+        ) : (
+          <Card withBorder radius="md" padding="lg">
+            <Stack align="center" gap="xs" ta="center" py="md">
+              <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+                <IconInbox size={26} />
+              </ThemeIcon>
+              <Text fw={600}>No payments yet</Text>
+              <Text size="sm" c="dimmed">
+                Once your business is approved, the money you collect shows here, pending and available.
+              </Text>
+            </Stack>
+          </Card>
+        )}
         <Card withBorder radius="md" padding="lg">
           <Text fw={600} mb="xs">
             Your business

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaymentOutcome, PaymentReceipt, PublicPayPage } from '@tay/contract';
 import { api, ApiError } from '../../../lib/api-client';
 import { publicConfig } from '../../../config/public-config';
+import type { PaymentAttempt } from './payment-attempt';
 
 type Ok<T> = { status: 'Success'; data: T };
 const base = (token: string) => `/public/pay/${encodeURIComponent(token)}`;
@@ -19,7 +20,7 @@ export function usePayPage(token: string) {
 export function usePay(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ idempotencyKey, ...body }: { method: 'card' | 'bank_account'; processorToken: string; amountCents: number; idempotencyKey: string }) =>
+    mutationFn: ({ idempotencyKey, body }: PaymentAttempt) =>
       api.post<Ok<PaymentOutcome>>(`${base(token)}/payments`, body, { headers: { 'Idempotency-Key': idempotencyKey } }).then((r) => r.data),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['pay', token] }),
   });

@@ -10,11 +10,9 @@ import {
   SegmentedControl,
   Stack,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconAlertCircle, IconBuildingBank, IconBuildingStore, IconCircleCheck, IconCreditCard } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -22,28 +20,29 @@ import { formatDate, formatMoney, isValidRoutingNumber, parseMoney, type Payment
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { tokenizeBankAccount, useDecline, usePay, usePayPage } from '../api/pay-api';
+import { attemptAfter, startAttempt, type PaymentAttempt } from '../api/payment-attempt';
 import { CardField, type CardFieldHandle } from '../components/card-field';
+import { DeclineDialog } from '../components/decline-dialog';
 
 /** /pay/:token — the hosted payment page: no sign-in, reached from the link in the e-mail. */
 export function PayPage() {
   const { token = '' } = useParams();
   const page = usePayPage(token);
   useDocumentTitle(page.data ? `Pay ${page.data.businessName}` : 'Payment');
+  // A failed re-read (a dropped connection) keeps what the payer already sees.
+  if (page.data) return <PayView token={token} data={page.data} />;
   if (page.isPending) return <PageLoader label="Loading the payment" />;
-  if (page.error || !page.data) {
-    return (
-      <Paper withBorder p="xl" radius="md">
-        <Stack align="center" ta="center">
-          <IconAlertCircle size={40} color="var(--mantine-color-orange-6)" aria-hidden="true" />
-          <Title order={1} fz="xl">
-            This link does not work
-          </Title>
-          <Text c="dimmed">{page.error?.message ?? 'The payment could not be loaded.'}</Text>
-        </Stack>
-      </Paper>
-    );
-  }
-  return <PayView token={token} data={page.data} />;
+  return (
+    <Paper withBorder p="xl" radius="md">
+      <Stack align="center" ta="center">
+        <IconAlertCircle size={40} color="var(--mantine-color-orange-6)" aria-hidden="true" />
+        <Title order={1} fz="xl">
+          This link does not work
+        </Title>
+        <Text c="dimmed">{page.error?.message ?? 'The payment could not be loaded.'}</Text>
+      </Stack>
+    </Paper>
+  );
 }
 
 function Summary({ data }: { data: PublicPayPage }) {
@@ -175,16 +174,40 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [tokenizing, setTokenizing] = useState(false);
+  const [declining, setDeclining] = useState(false);
+  // A try whose answer never came: the next submit sends it again unchanged (see payment-attempt).
+  const [unresolved, setUnresolved] = useState<{ attempt: PaymentAttempt; message: string } | null>(null);
   const card = useRef<CardFieldHandle>(null);
   const pay = usePay(token);
   const decline = useDecline(token);
-  // One key per attempt with the same instrument and amount: a retry after a lost answer never pays twice.
-  const attempt = useRef<{ key: string; fingerprint: string } | null>(null);
 
   const cents = data.allowPartial ? parseMoney(amount) : data.remainingCents;
 
+  const send = (attempt: PaymentAttempt) => {
+    setFailure(null);
+    pay.mutate(attempt, {
+      onSuccess: (outcome) => {
+        setUnresolved(null);
+        if (outcome.payment.state === 'Rejected') {
+          setFailure(outcome.payment.failureReason ?? 'The payment was declined. Try another card or a bank account.');
+          return;
+        }
+        onOutcome(outcome);
+      },
+      onError: (error) => {
+        const again = attemptAfter(attempt, { error });
+        setUnresolved(again ? { attempt: again, message: error.message } : null);
+        if (!again) setFailure(error.message);
+      },
+    });
+  };
+
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
+    if (unresolved) {
+      send(unresolved.attempt);
+      return;
+    }
     const next: Record<string, string> = {};
     if (cents === null || cents <= 0) next.amount = 'Enter an amount above $0.00.';
     else if (cents > data.remainingCents) next.amount = `You can pay at most ${formatMoney(data.remainingCents)}.`;
@@ -210,65 +233,41 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
       return;
     }
     setTokenizing(false);
-    const fingerprint = `${method}:${instrument.label}:${cents}`;
-    if (!attempt.current || attempt.current.fingerprint !== fingerprint) attempt.current = { key: crypto.randomUUID(), fingerprint };
-    pay.mutate(
-      { method, processorToken: instrument.token, amountCents: cents!, idempotencyKey: attempt.current.key },
-      {
-        onSuccess: (outcome) => {
-          attempt.current = null;
-          if (outcome.payment.state === 'Rejected') {
-            setFailure(outcome.payment.failureReason ?? 'The payment was declined. Try another card or a bank account.');
-            return;
-          }
-          onOutcome(outcome);
-        },
-        onError: (error) => setFailure(error.message),
-      },
-    );
+    send(startAttempt(method, instrument, cents!));
   };
 
-  const askDecline = () => {
-    let reason = '';
-    modals.openConfirmModal({
-      title: 'Decline this request?',
-      children: (
-        <Textarea
-          label="Tell the business why"
-          description="They will see your reason"
-          autosize
-          minRows={2}
-          data-autofocus
-          onChange={(e) => {
-            reason = e.currentTarget.value;
-          }}
-        />
-      ),
-      labels: { confirm: 'Decline request', cancel: 'Go back' },
-      confirmProps: { color: 'red' },
-      onConfirm: () => decline.mutate(reason.trim() || 'No reason given', { onError: (error) => setFailure(error.message) }),
-    });
-  };
+  const payLabel = unresolved
+    ? `Try again: pay ${formatMoney(unresolved.attempt.body.amountCents)}`
+    : `Pay ${cents !== null && cents > 0 ? formatMoney(Math.min(cents, data.remainingCents)) : ''}`;
 
   return (
     <Paper withBorder p="xl" radius="md" component="form" onSubmit={(e) => void submit(e)} noValidate>
       <Stack gap="md">
-        <SegmentedControl
-          fullWidth
-          value={method}
-          onChange={(v) => setMethod(v as 'card' | 'bank_account')}
-          data={[
-            { value: 'card', label: (<Group gap={6} justify="center"><IconCreditCard size={16} />Card</Group>) },
-            { value: 'bank_account', label: (<Group gap={6} justify="center"><IconBuildingBank size={16} />Bank account</Group>) },
-          ]}
-          aria-label="Payment method"
-        />
+        {unresolved ? (
+          <Alert color="yellow" icon={<IconAlertCircle />} title="We could not confirm your payment" role="alert">
+            <Text size="sm">
+              {unresolved.message} Your payment of {formatMoney(unresolved.attempt.body.amountCents)} with {unresolved.attempt.instrumentLabel} may
+              have gone through. Try again to send the very same payment: if it went through, you are not charged twice.
+            </Text>
+          </Alert>
+        ) : (
+          <SegmentedControl
+            fullWidth
+            value={method}
+            onChange={(v) => setMethod(v as 'card' | 'bank_account')}
+            data={[
+              { value: 'card', label: (<Group gap={6} justify="center"><IconCreditCard size={16} />Card</Group>) },
+              { value: 'bank_account', label: (<Group gap={6} justify="center"><IconBuildingBank size={16} />Bank account</Group>) },
+            ]}
+            aria-label="Payment method"
+          />
+        )}
         {failure && (
           <Alert color="red" icon={<IconAlertCircle />} title="The payment did not go through" role="alert">
             {failure}
           </Alert>
         )}
-        {data.allowPartial && (
+        {!unresolved && data.allowPartial && (
           <TextInput
             label="Amount to pay (USD)"
             description={`Up to ${formatMoney(data.remainingCents)}`}
@@ -279,7 +278,7 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
             error={errors.amount}
           />
         )}
-        {method === 'card' ? (
+        {unresolved ? null : method === 'card' ? (
           <CardField ref={card} />
         ) : (
           <Stack gap="sm">
@@ -302,14 +301,24 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
           </Stack>
         )}
         <Button type="submit" size="md" loading={tokenizing || pay.isPending} fullWidth>
-          Pay {cents !== null && cents > 0 ? formatMoney(Math.min(cents, data.remainingCents)) : ''}
+          {payLabel}
         </Button>
-        <Divider />
-        <Group justify="center">
-          <Button variant="subtle" color="gray" onClick={askDecline} loading={decline.isPending}>
-            Decline this request
-          </Button>
-        </Group>
+        {data.declinable && !unresolved && (
+          <>
+            <Divider />
+            <Group justify="center">
+              <Button variant="subtle" color="gray" onClick={() => setDeclining(true)}>
+                Decline this request
+              </Button>
+            </Group>
+            <DeclineDialog
+              opened={declining}
+              businessName={data.businessName}
+              onClose={() => setDeclining(false)}
+              onDecline={(reason) => decline.mutateAsync(reason)}
+            />
+          </>
+        )}
       </Stack>
     </Paper>
   );

@@ -9,6 +9,7 @@ import { usePayer, usePayerRequests } from '../api/payers-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
 import { PayersPageHeader } from '../components/payers-page-header';
+import { RequestCount } from '../components/request-count';
 
 const SORTS = ['createdAt', 'dueDate', 'amount', 'state', 'reference'] as const;
 
@@ -98,7 +99,7 @@ export function PayerTransactionsPage() {
           <SimpleGrid cols={{ base: 1, sm: 4 }}>
             <Detail label="Mobile" value={formatPhone(p.mobileNumber) || '—'} />
             <Detail label="Reference" value={p.reference ?? '—'} />
-            <Detail label="Requests" value={String(p.transactionCount)} />
+            <Detail label="Requests" value={<RequestCount payer={p} />} />
             <Detail label="Added" value={formatDate(p.createdAt)} />
           </SimpleGrid>
           <Group mt="md">
@@ -131,13 +132,15 @@ export function PayerTransactionsPage() {
   );
 }
 
-function Detail({ label, value }: { label: string; value: string }) {
+function Detail({ label, value }: { label: string; value: React.ReactNode }) {
   return (
     <div>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text size="sm">{value}</Text>
+      <Text size="sm" component="div">
+        {value}
+      </Text>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { formatPhone } from '../../../lib/phone';
 import { useSession } from '../../../lib/session';
 import { downloadPayersCsv, useBusinessId, usePayerCommand, usePayerList, type PayerCommand } from '../api/payers-api';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
+import { RequestCount } from '../components/request-count';
 import { PayersPageHeader } from '../components/payers-page-header';
 
 const SORTS = ['name', 'email', 'createdAt', 'status'] as const;
@@ -66,7 +67,18 @@ export function PayersPage() {
     'Request to Pay': (p) => navigate(`/business/payment/request?payerId=${encodeURIComponent(p.payerId)}`),
     Transactions: (p) => navigate(`${payerPaths.transactions}?payerId=${encodeURIComponent(p.payerId)}`),
     Activate: (p) => run(p, 'activate', 'Payer activated', 'Payer not activated'),
-    Deactivate: (p) => run(p, 'deactivate', 'Payer deactivated', 'Payer not deactivated'),
+    Deactivate: (p) =>
+      modals.openConfirmModal({
+        title: `Deactivate ${p.displayName}?`,
+        children: (
+          <Text size="sm">
+            You cannot send this payer new requests to pay until you activate them again. Requests already sent stay as they are.
+          </Text>
+        ),
+        labels: { confirm: 'Deactivate payer', cancel: 'Keep active' },
+        confirmProps: { color: 'red' },
+        onConfirm: () => run(p, 'deactivate', 'Payer deactivated', 'Payer not deactivated'),
+      }),
     'Resend verification': (p) => run(p, 'resend-verification', `Verification e-mail sent to ${p.email}`, 'Verification e-mail not sent'),
     'Re-verify': (p) =>
       modals.openConfirmModal({
@@ -114,7 +126,7 @@ export function PayersPage() {
     { key: 'mobile', header: 'Mobile', render: (p) => formatPhone(p.mobileNumber) || '—' },
     { key: 'status', header: 'Status', sortKey: 'status', render: (p) => <PayerStatusBadge status={p.status} /> },
     { key: 'verification', header: 'Verification', render: (p) => <VerificationBadge verification={p.verification} /> },
-    { key: 'transactions', header: 'Requests', align: 'right', render: (p) => p.transactionCount },
+    { key: 'transactions', header: 'Requests', align: 'right', render: (p) => <RequestCount payer={p} /> },
     { key: 'created', header: 'Added', sortKey: 'createdAt', render: (p) => formatDate(p.createdAt) },
   ];
 
