@@ -36,7 +36,7 @@ export function PayerPicker({ value, onChange, error, compact = false, includeDe
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={(id) => { const p = options.find((o) => o.payerId === id); if (p) choose(p); }}>
+    <Combobox store={combobox} {...(compact ? { width: 340, position: 'bottom-start' as const } : {})} onOptionSubmit={(id) => { const p = options.find((o) => o.payerId === id); if (p) choose(p); }}>
       <Combobox.Target>
         <InputBase
           {...(compact
@@ -82,18 +82,18 @@ export function PayerPicker({ value, onChange, error, compact = false, includeDe
           ) : (
             options.map((payer) => (
               <Combobox.Option value={payer.payerId} key={payer.payerId}>
-                <Group justify="space-between" wrap="nowrap">
-                  <Group gap={6} wrap="nowrap">
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <div>
                     <Text size="sm">{payer.displayName}</Text>
-                    {payer.status === 'Disabled' && (
-                      <Badge size="xs" color="gray" variant="light">
-                        Deactivated
-                      </Badge>
-                    )}
-                  </Group>
-                  <Text size="xs" c="dimmed">
-                    {payer.email}
-                  </Text>
+                    <Text size="xs" c="dimmed">
+                      {payer.email}
+                    </Text>
+                  </div>
+                  {payer.status === 'Disabled' && (
+                    <Badge size="xs" color="gray" variant="light" style={{ flexShrink: 0 }}>
+                      Deactivated
+                    </Badge>
+                  )}
                 </Group>
               </Combobox.Option>
             ))
