@@ -22,4 +22,14 @@ describe('dates (spec §9 formats)', () => {
     expect(formatDateTime(value)).toBe('Invalid Date');
     expect(formatDate(value)).toBe('Invalid Date');
   });
+
+  it('formats in a given time zone, the same instant on either side of midnight and of a DST change', () => {
+    const instant = '2026-03-08T06:30:00Z';
+    expect(formatDateTime(instant, 'UTC')).toBe('Mar 08, 2026 6:30');
+    expect(formatDateTime(instant, 'America/Los_Angeles')).toBe('Mar 07, 2026 22:30');
+    // 10:30 UTC is 3:30 in Los Angeles once daylight saving time began that night (UTC-7).
+    expect(formatDateTime('2026-03-08T10:30:00Z', 'America/Los_Angeles')).toBe('Mar 08, 2026 3:30');
+    expect(formatDateTime(instant, 'Asia/Kolkata')).toBe('Mar 08, 2026 12:00');
+    expect(formatDateTime(null, 'UTC')).toBe('Invalid Date');
+  });
 });

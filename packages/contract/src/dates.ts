@@ -1,3 +1,4 @@
+import { tz } from '@date-fns/tz';
 import { format, isValid } from 'date-fns';
 
 /** Spec §9 formats. */
@@ -11,10 +12,15 @@ function toDate(value: Date | string | number | null | undefined): Date | null {
   return isValid(date) ? date : null;
 }
 
-/** `MMM dd, yyyy H:mm`; a missing or invalid value reads `Invalid Date` (spec §8). */
-export function formatDateTime(value: Date | string | number | null | undefined): string {
+/**
+ * `MMM dd, yyyy H:mm`; a missing or invalid value reads `Invalid Date` (spec §8). The wall-clock
+ * time is the viewer's, or that of `timeZone` (an IANA name) when given — what the server uses
+ * for a business's receipts, whatever zone the server itself runs in.
+ */
+export function formatDateTime(value: Date | string | number | null | undefined, timeZone?: string): string {
   const date = toDate(value);
-  return date ? format(date, DATE_TIME_FORMAT) : INVALID_DATE;
+  if (!date) return INVALID_DATE;
+  return timeZone ? format(date, DATE_TIME_FORMAT, { in: tz(timeZone) }) : format(date, DATE_TIME_FORMAT);
 }
 
 /** `MMM dd, yyyy`; a missing or invalid value reads `Invalid Date` (spec §8). */

@@ -10,4 +10,5 @@ export * from './business';
 export * from './payments';
 export * from './payers';
 export * from './pay';
+export * from './receipts';
 export * from './ledger';

@@ -50,6 +50,8 @@ export const PayerTypeaheadQuery = z.object({
   businessId: z.string().min(1).max(64),
   q: z.string().trim().min(1, 'Type at least one character.').max(100),
   limit: z.coerce.number().int().min(1).max(25).default(10),
+  /** `true`: deactivated payers too (list filters look at their history; new requests never). */
+  includeDisabled: z.stringbool().optional().default(false),
 });
 export type PayerTypeaheadQuery = z.input<typeof PayerTypeaheadQuery>;
 
@@ -60,6 +62,9 @@ export const PayerSuggestion = Payer.pick({
   mobileNumber: true,
   reference: true,
   verification: true,
+}).extend({
+  /** Only with `includeDisabled`, where active and deactivated payers come mixed. */
+  status: Payer.shape.status.optional(),
 });
 export type PayerSuggestion = z.infer<typeof PayerSuggestion>;
 export const PayerTypeaheadResponse = z.object({ status: z.literal('Success'), data: z.array(PayerSuggestion) });

@@ -7,6 +7,7 @@ const STATUS: Record<string, number> = {
   [ErrorCode.Forbidden]: 403,
   [ErrorCode.NotFound]: 404,
   [ErrorCode.Conflict]: 409,
+  [ErrorCode.IdempotencyKeyInUse]: 409,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.UnprocessableEntity]: 422,
   [ErrorCode.RateLimited]: 429,

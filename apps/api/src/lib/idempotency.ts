@@ -49,8 +49,9 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /**
  * Stripe semantics for money-moving requests: the same key and body get the stored response
  * (never a second effect); the same key with a different body is refused (422); a request
- * whose twin is still running is refused (409). Client errors (4xx) are stored like successes,
- * except answers about access; a failure on our side frees the key so the client can retry.
+ * whose twin is still running is refused (409, IDEMPOTENCY_KEY_IN_USE). Client errors (4xx)
+ * are stored like successes, except answers about access; a failure on our side frees the key
+ * so the client can retry.
  */
 export async function withIdempotency<T>({ db, scope, key, request, run }: IdempotencyOptions<T>): Promise<IdempotentResult<T>> {
   if (key === undefined) return { ...(await run()), replayed: false };
@@ -89,7 +90,8 @@ export async function withIdempotency<T>({ db, scope, key, request, run }: Idemp
         await db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('state', '=', 'in_progress').execute();
         return withIdempotency({ db, scope, key, request, run });
       }
-      throw new AppError(ErrorCode.Conflict, 'A request with this Idempotency-Key is still being processed. Try again in a moment.');
+      // Its own code, so a client can tell "retry with the same key" from a definitive conflict.
+      throw new AppError(ErrorCode.IdempotencyKeyInUse, 'A request with this Idempotency-Key is still being processed. Try again in a moment.');
     }
     return { status: existing.response_status ?? 200, body: existing.response_body as T, replayed: true };
   }

@@ -245,7 +245,7 @@ export const payerRoutes: FastifyPluginAsyncZod<PayerRoutesOptions> = async (app
       preHandler: requireUser,
       schema: {
         tags,
-        summary: "Typeahead: the business's active payers whose name, e-mail or reference begins with q",
+        summary: "Typeahead: the business's active payers (includeDisabled=true: all) whose name, e-mail or reference begins with q",
         ...signedIn,
         querystring: PayerTypeaheadQuery,
         response: { 200: PayerTypeaheadResponse, ...errors },
@@ -259,6 +259,7 @@ export const payerRoutes: FastifyPluginAsyncZod<PayerRoutesOptions> = async (app
           userId: sessionOf(request).user.id,
           q: request.query.q,
           limit: request.query.limit,
+          includeDisabled: request.query.includeDisabled,
         }),
       ),
   );

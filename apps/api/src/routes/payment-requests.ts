@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ErrorResponse, listResponse, PaymentRequest, PaymentRequestDetail, PaymentRequestInput, RequestListQuery } from '@tay/contract';
+import { ErrorResponse, listResponse, PaymentRequest, PaymentRequestDetail, PaymentRequestInput, RequestListQuery, RequestReceiptResponse } from '@tay/contract';
 import type { DB } from '../db/schema';
+import { getRequestReceipt } from '../domain/payments/get-request-receipt';
+import { renderReceiptPdf } from '../domain/payments/render-receipt-pdf';
 import { exportRequests } from '../domain/requests/export-requests';
 import { getRequest } from '../domain/requests/get-request';
 import { listRequests } from '../domain/requests/list-requests';
@@ -33,8 +35,8 @@ const Summary = Ok(
 );
 
 /**
- * Requests to pay ("transactions", spec §2): `/api/businesses/:id/payments…`. Creating and
- * sending honour an `Idempotency-Key` header (architecture §5).
+ * Requests to pay ("transactions", spec §2): `/api/businesses/:id/payments…`. Creating, editing
+ * (which may send or schedule) and sending honour an `Idempotency-Key` header (architecture §5).
  */
 export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; db: Kysely<DB> }> = async (app, { ctx, db }) => {
   const user = (request: Parameters<typeof sessionOf>[0]) => {
@@ -110,11 +112,55 @@ export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; 
 
   app.patch(
     '/api/businesses/:id/payments/:requestId',
-    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'Edit a draft or scheduled request', ...signedIn, params: RequestParams, body: PaymentRequestInput, response: { 200: RequestResponse, ...errors } } },
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: 'Edit a draft or scheduled request: save, schedule, or send it now',
+        description: 'With an Idempotency-Key: the same key and body get the stored answer; a different body is 422; a twin still running is 409.',
+        ...signedIn,
+        params: RequestParams,
+        headers: IdempotencyHeader,
+        body: PaymentRequestInput,
+        response: { 200: RequestResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await withIdempotency({
+        db,
+        scope: `business:${request.params.id}:update-request:${request.params.requestId}`,
+        key: request.headers['idempotency-key'],
+        request: request.body,
+        run: async () => ({
+          status: 200,
+          body: { status: 'Success' as const, data: await updateRequest(ctx, { businessId: request.params.id, requestId: request.params.requestId, user: user(request), body: request.body }) },
+        }),
+      });
+      return reply.status(result.status).send(result.body);
+    },
+  );
+
+  app.get(
+    '/api/businesses/:id/payments/:requestId/receipt',
+    { preHandler: requireUser, schema: { tags: ['payments'], summary: "The receipt of a request's processed payments", ...signedIn, params: RequestParams, response: { 200: RequestReceiptResponse, ...errors } } },
     async (request) => ({
       status: 'Success' as const,
-      data: await updateRequest(ctx, { businessId: request.params.id, requestId: request.params.requestId, user: user(request), body: request.body }),
+      data: await getRequestReceipt({ db, businessId: request.params.id, requestId: request.params.requestId, userId: sessionOf(request).user.id }),
     }),
+  );
+
+  app.get(
+    '/api/businesses/:id/payments/:requestId/receipt.pdf',
+    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'The same receipt as a PDF download', ...signedIn, params: RequestParams } },
+    async (request, reply) => {
+      const receipt = await getRequestReceipt({ db, businessId: request.params.id, requestId: request.params.requestId, userId: sessionOf(request).user.id });
+      const pdf = await renderReceiptPdf(receipt);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="receipt-${receipt.referenceNumber}.pdf"`)
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(pdf));
+    },
   );
 
   for (const command of ['send', 'resend', 'withdraw', 'cancel'] as const satisfies readonly RequestCommand[]) {

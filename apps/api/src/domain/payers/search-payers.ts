@@ -6,7 +6,8 @@ import { likePrefix } from './payer-query';
 
 /**
  * GET /api/directory/payers/beginsWith: the request form's typeahead. Active payers whose display
- * name, e-mail or reference begins with `q` (case-insensitive), by name.
+ * name, e-mail or reference begins with `q` (case-insensitive), by name; with `includeDisabled`
+ * deactivated ones too (the transactions filter finds their history).
  */
 export async function searchPayers({
   db,
@@ -14,20 +15,22 @@ export async function searchPayers({
   userId,
   q,
   limit,
+  includeDisabled = false,
 }: {
   db: Kysely<DB>;
   businessId: string;
   userId: string;
   q: string;
   limit: number;
+  includeDisabled?: boolean;
 }): Promise<PayerSuggestion[]> {
   await requirePayerReader(db, { businessId, userId });
   const prefix = likePrefix(q.trim().toLowerCase());
   const rows = await db
     .selectFrom('payers')
-    .select(['id', 'display_name', 'email', 'mobile_number', 'reference', 'verification'])
+    .select(['id', 'display_name', 'email', 'mobile_number', 'reference', 'verification', 'status'])
     .where('business_id', '=', businessId)
-    .where('status', '=', 'active')
+    .$if(!includeDisabled, (qb) => qb.where('status', '=', 'active'))
     .where((eb) =>
       eb.or([
         eb(sql`lower(display_name)`, 'like', prefix),
@@ -46,5 +49,6 @@ export async function searchPayers({
     mobileNumber: r.mobile_number,
     reference: r.reference,
     verification: r.verification,
+    ...(includeDisabled ? { status: r.status } : {}),
   }));
 }

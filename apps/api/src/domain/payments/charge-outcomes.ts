@@ -6,7 +6,7 @@ import { postCapture, postReturn, postSettlement } from '../ledger/post';
 import type { RequestRow } from '../requests/request-record';
 import { recordRequestEvent, transitionRequest } from '../requests/transition';
 import { PROCESSOR_ACTOR, type PaymentRow } from './payment-record';
-import { buildReceipt, receiptEmail } from './receipt';
+import { receiptEmail } from './receipt';
 
 /**
  * What the processor's answers do to a payment, its request and the ledger. Each function runs
@@ -81,8 +81,7 @@ export async function markCaptured(ctx: OutcomeContext, chargeId: string | null)
     detail: `${formatMoney(payment.amount_cents)} received by ${payment.instrument} (${payment.id}).`,
   });
   await reload(ctx);
-  const receipt = await buildReceipt(trx, ctx.request, ctx.payment);
-  await ctx.mailer.send(receiptEmail(ctx.payment.payer_email ?? ctx.request.payer_email, receipt), trx);
+  await ctx.mailer.send(await receiptEmail(trx, ctx.payment.payer_email ?? ctx.request.payer_email, ctx.request, ctx.payment), trx);
   return true;
 }
 

@@ -1,12 +1,25 @@
-import { formatMoney, type PaymentReceipt } from '@tay/contract';
+import { formatDateTime, formatMoney, type PaymentReceipt } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import type { MailMessage } from '../../mail/mailer';
 import { referenceNumber, type RequestRow } from '../requests/request-record';
 import type { PaymentRow } from './payment-record';
 
-/** The receipt of a processed payment as the payer sees it: no fee (that is the business's cost). */
-export async function buildReceipt(db: Executor, request: RequestRow, payment: PaymentRow): Promise<PaymentReceipt> {
-  const business = await db.selectFrom('businesses').select('business_name').where('id', '=', request.business_id).executeTakeFirstOrThrow();
+/** What a receipt needs to know about the business that was paid. */
+export interface ReceiptBusiness {
+  business_name: string;
+  /** Receipts show times on the business's clock (its configuration), not the server's. */
+  time_zone: string;
+}
+
+export async function receiptBusiness(db: Executor, businessId: string): Promise<ReceiptBusiness> {
+  return db.selectFrom('businesses').select(['business_name', 'time_zone']).where('id', '=', businessId).executeTakeFirstOrThrow();
+}
+
+/**
+ * The receipt of one processed payment, as the payer and the business both see it: no fee (that
+ * is the business's cost, shown in its own request details).
+ */
+export function toReceipt(business: ReceiptBusiness, request: RequestRow, payment: PaymentRow): PaymentReceipt {
   return {
     paymentId: payment.id,
     businessName: business.business_name,
@@ -21,15 +34,21 @@ export async function buildReceipt(db: Executor, request: RequestRow, payment: P
   };
 }
 
-export function receiptEmail(to: string, receipt: PaymentReceipt): MailMessage {
+export async function buildReceipt(db: Executor, request: RequestRow, payment: PaymentRow): Promise<PaymentReceipt> {
+  return toReceipt(await receiptBusiness(db, request.business_id), request, payment);
+}
+
+/** The payer's receipt e-mail; its date is on the business's clock, in the spec's format (§9). */
+export async function receiptEmail(db: Executor, to: string, request: RequestRow, payment: PaymentRow): Promise<MailMessage> {
+  const business = await receiptBusiness(db, request.business_id);
+  const receipt = toReceipt(business, request, payment);
   const amount = formatMoney(receipt.amountCents);
-  const date = new Date(receipt.paidAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
   const lines = [
     `Thank you for your payment to ${receipt.businessName}.`,
     '',
     `Amount paid: ${amount}`,
     `Paid with: ${receipt.methodLabel}`,
-    `Date: ${date} UTC`,
+    `Date: ${formatDateTime(receipt.paidAt, business.time_zone)} (${business.time_zone})`,
     `Reference: ${receipt.referenceNumber}`,
     `Payment: ${receipt.paymentId}`,
     receipt.remainingCents > 0 ? `Still to pay: ${formatMoney(receipt.remainingCents)} of ${formatMoney(receipt.requestAmountCents)}` : 'This request is now paid in full.',

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import { csvRow, formatDate, formatDateTime } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { businessForRequests } from './request-context';
@@ -8,26 +8,38 @@ import { referenceNumber } from './request-record';
 const HEADER = ['Reference', 'Status', 'Payer', 'Payer e-mail', 'Amount (USD)', 'Paid (USD)', 'Memo', 'Your reference', 'Due date', 'Expires', 'Created', 'Sent'];
 const BATCH = 2000;
 
+/** The list's sort keys and their columns (the list orders by the same column, then id). */
+const SORT_COLUMN = {
+  createdAt: 'created_at',
+  dueDate: 'due_date',
+  amount: 'amount_cents',
+  payer: 'payer_display_name',
+  state: 'state',
+  reference: 'number',
+} as const satisfies Record<ListQuery['sortBy'], string>;
+
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 
 /**
- * The CSV of exactly what the list shows (same filters, search and sort), produced in batches
- * by keyset so memory stays flat however many rows match.
+ * The CSV of exactly what the list shows (same filters, search, sort and direction), produced in
+ * batches by keyset on (sort column, id) so memory stays flat however many rows match.
  */
 export async function* exportRequests({ db, businessId, userId, query }: { db: Kysely<DB>; businessId: string; userId: string; query: ListQuery }): AsyncGenerator<string> {
   await businessForRequests(db, { businessId, userId, access: 'read' });
   const where = requestFilter(businessId, query);
+  const column = SORT_COLUMN[query.sortBy];
+  const direction = query.sortDirection;
   yield `\ufeff${csvRow(HEADER)}\r\n`;
-  let after: { created_at: Date; id: string } | null = null;
+  let after: { key: string; id: string } | null = null;
   for (;;) {
-    let select = db.selectFrom('payment_requests').selectAll().where(where);
+    // The sort value travels as text: exact for every column (a JavaScript Date would drop a
+    // timestamp's microseconds and skip or repeat rows at a batch edge).
+    let select = db.selectFrom('payment_requests').selectAll().select(sql<string>`${sql.ref(column)}::text`.as('sort_key')).where(where);
     if (after) {
-      const cursor: { created_at: Date; id: string } = after;
-      select = select.where((eb) =>
-        eb.or([eb('created_at', '<', cursor.created_at), eb.and([eb('created_at', '=', cursor.created_at), eb('id', '<', cursor.id)])]),
-      );
+      // The next batch starts past the last row sent, in the list's order (row comparison).
+      select = select.where(sql<SqlBool>`(${sql.ref(column)}, id) ${sql.raw(direction === 'desc' ? '<' : '>')} (${after.key}, ${after.id})`);
     }
-    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(BATCH).execute();
+    const rows = await select.orderBy(column, direction).orderBy('id', direction).limit(BATCH).execute();
     if (rows.length === 0) return;
     yield rows
       .map(
@@ -49,7 +61,7 @@ export async function* exportRequests({ db, businessId, userId, query }: { db: K
       )
       .join('');
     const last = rows[rows.length - 1]!;
-    after = { created_at: last.created_at, id: last.id };
+    after = { key: last.sort_key, id: last.id };
     if (rows.length < BATCH) return;
   }
 }

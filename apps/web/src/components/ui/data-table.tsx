@@ -72,8 +72,16 @@ export interface DataTableProps<T> {
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { columns, rows, total, page, pageSize, actions } = props;
-  const [searchText, setSearchText] = useState(props.search ?? '');
-  const debouncedSearch = useDebouncedCallback((value: string) => props.onSearchChange?.(value), 300);
+  // What is typed, and the search last handed to the page. A search that changes otherwise
+  // (filters cleared, back and forward) replaces what is shown; a pending keystroke never does.
+  const search = props.search ?? '';
+  const [typed, setTyped] = useState({ text: search, sent: search });
+  const external = search !== typed.sent;
+  const searchText = external ? search : typed.text;
+  const debouncedSearch = useDebouncedCallback((value: string) => {
+    setTyped((t) => ({ ...t, sent: value }));
+    props.onSearchChange?.(value);
+  }, 300);
   const pages = Math.max(1, Math.ceil(total / pageSize));
 
   const sortIcon = (column: Column<T>) => {
@@ -113,7 +121,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 leftSection={<IconSearch size={16} />}
                 value={searchText}
                 onChange={(e) => {
-                  setSearchText(e.currentTarget.value);
+                  setTyped({ text: e.currentTarget.value, sent: external ? search : typed.sent });
                   debouncedSearch(e.currentTarget.value);
                 }}
                 w={260}

@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type {
   Balances,
   PaymentRequest,
@@ -6,10 +7,12 @@ import type {
   PaymentRequestInput,
   PayerSuggestion,
   RequestListQuery,
+  RequestReceipt,
 } from '@tay/contract';
 import { api } from '../../../lib/api-client';
 import { downloadFile } from '../../../lib/download';
 import { useSession } from '../../../lib/session';
+import { IntentKeys } from '../idempotency-keys';
 
 type Ok<T> = { status: 'Success'; data: T };
 export interface Page<T> {
@@ -83,27 +86,59 @@ function useInvalidateRequests() {
   return () => Promise.all([queryClient.invalidateQueries({ queryKey: requestsKey(businessId) }), queryClient.invalidateQueries({ queryKey: ['balances'] })]);
 }
 
+export function useRequestReceipt(requestId: string | null) {
+  const businessId = useBusinessId();
+  return useQuery({
+    queryKey: [...requestsKey(businessId), 'receipt', requestId],
+    queryFn: () => api.get<Ok<RequestReceipt>>(`${base(businessId!)}/${encodeURIComponent(requestId!)}/receipt`).then((r) => r.data),
+    enabled: Boolean(businessId && requestId),
+  });
+}
+
+/** Downloads the receipt PDF the server makes (with the bearer token a plain link cannot carry). */
+export async function downloadReceiptPdf(businessId: string, requestId: string): Promise<void> {
+  await downloadFile(`${base(businessId)}/${encodeURIComponent(requestId)}/receipt.pdf`, {}, 'receipt.pdf');
+}
+
 /**
- * Saves a request. The idempotency key is made once per submission attempt by the caller, so a
- * retry after a lost response never creates a second request.
+ * Creates (POST) or edits (PATCH) a request, which may send or schedule it. The form's intent
+ * (target and whole body) picks the Idempotency-Key (see IntentKeys), so a retry after a lost
+ * answer never sends twice, and a try after a definitive refusal is a new attempt.
  */
 export function useSaveRequest() {
   const businessId = useBusinessId();
   const invalidate = useInvalidateRequests();
+  const [keys] = useState(() => new IntentKeys());
   return useMutation({
-    mutationFn: ({ body, requestId, idempotencyKey }: { body: PaymentRequestInput; requestId?: string; idempotencyKey: string }) =>
-      requestId
-        ? api.patch<Ok<PaymentRequest>>(`${base(businessId!)}/${encodeURIComponent(requestId)}`, body).then((r) => r.data)
-        : api.post<Ok<PaymentRequest>>(base(businessId!), body, { headers: { 'Idempotency-Key': idempotencyKey } }).then((r) => r.data),
+    mutationFn: async ({ body, requestId }: { body: PaymentRequestInput; requestId?: string }) => {
+      const intent = JSON.stringify([requestId ?? 'new', body]);
+      const headers = { 'Idempotency-Key': keys.keyFor(intent) };
+      try {
+        const saved = requestId
+          ? await api.patch<Ok<PaymentRequest>>(`${base(businessId!)}/${encodeURIComponent(requestId)}`, body, { headers })
+          : await api.post<Ok<PaymentRequest>>(base(businessId!), body, { headers });
+        keys.settle(intent);
+        return saved.data;
+      } catch (error) {
+        keys.settle(intent, error);
+        throw error;
+      }
+    },
     onSuccess: () => invalidate(),
   });
 }
 
 export type RequestCommand = 'send' | 'resend' | 'withdraw' | 'cancel' | 'delete';
 
+/**
+ * Row commands. Send and Resend carry an Idempotency-Key per (command, request): clicking again
+ * after a lost answer or a failure on our side reuses it, so the payer gets one e-mail; after a
+ * definitive answer the next click is a new intent with a new key.
+ */
 export function useRequestCommand() {
   const businessId = useBusinessId();
   const invalidate = useInvalidateRequests();
+  const [keys] = useState(() => new IntentKeys());
   return useMutation({
     mutationFn: async ({ requestId, command }: { requestId: string; command: RequestCommand }) => {
       const url = `${base(businessId!)}/${encodeURIComponent(requestId)}`;
@@ -111,26 +146,40 @@ export function useRequestCommand() {
         await api.delete<void>(url);
         return null;
       }
-      const headers = command === 'send' || command === 'resend' ? { 'Idempotency-Key': crypto.randomUUID() } : undefined;
-      return api.post<Ok<PaymentRequest>>(`${url}/${command}`, {}, headers ? { headers } : {}).then((r) => r.data);
+      if (command !== 'send' && command !== 'resend') return api.post<Ok<PaymentRequest>>(`${url}/${command}`, {}).then((r) => r.data);
+      const intent = `${command}:${requestId}`;
+      try {
+        const done = await api.post<Ok<PaymentRequest>>(`${url}/${command}`, {}, { headers: { 'Idempotency-Key': keys.keyFor(intent) } });
+        keys.settle(intent);
+        return done.data;
+      } catch (error) {
+        keys.settle(intent, error);
+        throw error;
+      }
     },
     onSuccess: () => invalidate(),
   });
 }
 
-export function usePayerSuggestions(search: string) {
+/** The payer typeahead; `includeDisabled` for filters over history, never for a new request. */
+export function usePayerSuggestions(search: string, includeDisabled = false) {
   const businessId = useBusinessId();
   return useQuery({
-    queryKey: ['payer-suggestions', businessId, search],
+    queryKey: ['payer-suggestions', businessId, search, includeDisabled],
     queryFn: () =>
-      api.get<Ok<PayerSuggestion[]>>('/directory/payers/beginsWith', { query: { businessId, q: search, limit: 10 } }).then((r) => r.data),
+      api
+        .get<Ok<PayerSuggestion[]>>('/directory/payers/beginsWith', { query: { businessId, q: search, limit: 10, ...(includeDisabled ? { includeDisabled: 'true' } : {}) } })
+        .then((r) => r.data),
     enabled: Boolean(businessId) && search.trim().length > 0,
     placeholderData: keepPreviousData,
   });
 }
 
-/** Downloads the CSV of the same query (the bearer token cannot ride on a plain link). */
+/**
+ * Downloads the CSV of the same query (the bearer token cannot ride on a plain link): every
+ * filter, the search and the sort, without the paging.
+ */
 export async function downloadRequestsCsv(businessId: string, query: RequestListQuery): Promise<void> {
-  const { page: _page, pageSize: _size, ...rest } = query;
+  const { page: _page, pageSize: _size, after: _after, before: _before, ...rest } = query;
   await downloadFile(`${base(businessId)}/export.csv`, toQuery(rest), 'transactions.csv');
 }

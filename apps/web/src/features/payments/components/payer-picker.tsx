@@ -1,4 +1,4 @@
-import { CloseButton, Combobox, Group, InputBase, Loader, Text, useCombobox } from '@mantine/core';
+import { Badge, CloseButton, Combobox, Group, InputBase, Loader, Text, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -17,14 +17,16 @@ interface Props {
   error?: string | undefined;
   /** As a list filter: no label or description, clearable. */
   compact?: boolean;
+  /** Find deactivated payers too: a filter over history needs them; a new request never does. */
+  includeDeactivated?: boolean;
 }
 
-/** Payer typeahead: a "begins with" directory search over the business's active payers. */
-export function PayerPicker({ value, onChange, error, compact = false }: Props) {
+/** Payer typeahead: a "begins with" directory search over the business's payers. */
+export function PayerPicker({ value, onChange, error, compact = false, includeDeactivated = false }: Props) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [search, setSearch] = useState(value ? value.displayName : '');
   const [debounced] = useDebouncedValue(search, 200);
-  const suggestions = usePayerSuggestions(value && search === value.displayName ? '' : debounced);
+  const suggestions = usePayerSuggestions(value && search === value.displayName ? '' : debounced, includeDeactivated);
   const options = suggestions.data ?? [];
 
   const choose = (payer: PayerSuggestion) => {
@@ -34,7 +36,7 @@ export function PayerPicker({ value, onChange, error, compact = false }: Props) 
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={(id) => { const p = options.find((o) => o.payerId === id); if (p) choose(p); }}>
+    <Combobox store={combobox} {...(compact ? { width: 340, position: 'bottom-start' as const } : {})} onOptionSubmit={(id) => { const p = options.find((o) => o.payerId === id); if (p) choose(p); }}>
       <Combobox.Target>
         <InputBase
           {...(compact
@@ -76,15 +78,22 @@ export function PayerPicker({ value, onChange, error, compact = false }: Props) 
       <Combobox.Dropdown hidden={!debounced.trim() || (value !== null && search === value.displayName)}>
         <Combobox.Options>
           {options.length === 0 && !suggestions.isFetching ? (
-            <Combobox.Empty>No active payer begins with “{debounced}”.</Combobox.Empty>
+            <Combobox.Empty>{includeDeactivated ? `No payer begins with “${debounced}”.` : `No active payer begins with “${debounced}”.`}</Combobox.Empty>
           ) : (
             options.map((payer) => (
               <Combobox.Option value={payer.payerId} key={payer.payerId}>
-                <Group justify="space-between" wrap="nowrap">
-                  <Text size="sm">{payer.displayName}</Text>
-                  <Text size="xs" c="dimmed">
-                    {payer.email}
-                  </Text>
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <div>
+                    <Text size="sm">{payer.displayName}</Text>
+                    <Text size="xs" c="dimmed">
+                      {payer.email}
+                    </Text>
+                  </div>
+                  {payer.status === 'Disabled' && (
+                    <Badge size="xs" color="gray" variant="light" style={{ flexShrink: 0 }}>
+                      Deactivated
+                    </Badge>
+                  )}
                 </Group>
               </Combobox.Option>
             ))

@@ -1,10 +1,11 @@
-import { Alert, Button, CopyButton, Divider, Drawer, Group, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { Button, CopyButton, Divider, Drawer, Group, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { formatDate, formatDateTime, formatMoney, type RequestState } from '@tay/contract';
+import { formatDate, formatDateTime, formatMoney, type PaymentRequest, type RequestAction, type RequestState } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useRequestDetail } from '../api/requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
+import { ACTION_LABELS, requestGuidance } from '../request-guidance';
 
 const EVENT_LABELS: Record<string, string> = {
   create: 'Created',
@@ -24,10 +25,22 @@ const EVENT_LABELS: Record<string, string> = {
   reminder: 'Reminder sent',
 };
 
-/** A request's details, its payments, and its timeline of every state change (who, when, what). */
-export function RequestDetailDrawer({ requestId, onClose }: { requestId: string | null; onClose: () => void }) {
+/**
+ * A request's details, its payments, and its timeline of every state change (who, when, what),
+ * with what the business can do about it: the same actions as its row.
+ */
+export function RequestDetailDrawer({
+  requestId,
+  onClose,
+  onAction,
+}: {
+  requestId: string | null;
+  onClose: () => void;
+  onAction: (action: RequestAction, request: PaymentRequest) => void;
+}) {
   const detail = useRequestDetail(requestId);
   const r = detail.data;
+  const guidance = r ? requestGuidance(r.transactionState, r.payerName) : null;
   return (
     <Drawer opened={Boolean(requestId)} onClose={onClose} position="right" size="lg" title={r ? `Request ${r.referenceNumber}` : 'Request'}>
       {detail.error ? (
@@ -47,6 +60,27 @@ export function RequestDetailDrawer({ requestId, onClose }: { requestId: string 
             </div>
             <StatusBadge state={r.transactionState} />
           </Group>
+          {guidance && (
+            <Paper withBorder p="sm" radius="md" bg={`var(--mantine-color-${guidance.color}-light)`} aria-label="What you can do" role="region">
+              <Text fw={600} size="sm">
+                {guidance.title}
+              </Text>
+              <Text size="sm">{guidance.text}</Text>
+              <Group gap="xs" mt="sm">
+                {guidance.actions.map((action) => (
+                  <Button
+                    key={action}
+                    size="xs"
+                    variant={action === 'Delete' || action === 'Withdraw' || action === 'Cancel' ? 'outline' : 'light'}
+                    color={action === 'Delete' || action === 'Withdraw' || action === 'Cancel' ? 'red' : undefined}
+                    onClick={() => onAction(action, r)}
+                  >
+                    {ACTION_LABELS[action]}
+                  </Button>
+                ))}
+              </Group>
+            </Paper>
+          )}
           <Table variant="vertical" withTableBorder>
             <Table.Tbody>
               <Table.Tr>
@@ -145,11 +179,6 @@ export function RequestDetailDrawer({ requestId, onClose }: { requestId: string 
               </Timeline.Item>
             ))}
           </Timeline>
-          {(r.transactionState === 'Error' || r.transactionState === 'Rejected') && (
-            <Alert color="orange" title={r.transactionState === 'Error' ? 'The last payment failed' : 'The payer declined'}>
-              You can resend the request or reach out to {r.payerName}.
-            </Alert>
-          )}
         </Stack>
       )}
     </Drawer>

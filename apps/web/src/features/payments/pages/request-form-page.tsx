@@ -2,7 +2,7 @@ import { Alert, Button, Grid, Group, Paper, Stack, Switch, Text, TextInput, Text
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useOutletContext, useSearchParams } from 'react-router';
 import { formatMoney, MAX_AMOUNT_CENTS, parseMoney, type EntityType, type Payer, type PaymentRequestDetail, type PaymentRequestInput } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
@@ -12,6 +12,7 @@ import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusinessId, useRequestDetail, useSaveRequest } from '../api/requests-api';
 import { PayerPicker, type PickedPayer } from '../components/payer-picker';
+import { browserTimeZone, isoToLocalInput, localInputToIso } from '../send-at';
 
 type Mode = PaymentRequestInput['mode'];
 type Errors = Partial<Record<'payerId' | 'amountCents' | 'dueDate' | 'expiresOn' | 'sendAt' | 'memo' | 'reference', string>>;
@@ -24,10 +25,6 @@ function dateInDays(days: number): string {
 
 const today = () => dateInDays(0);
 
-/**
- * /business/payment/request: a single request to pay. `?transid=` edits a draft or scheduled
- * request, or copies any other one; `?payerId=` starts with that payer chosen.
- */
 interface Initial {
   payer: PickedPayer | null;
   amount: string;
@@ -39,18 +36,23 @@ interface Initial {
   sendAt: string;
 }
 
-function initialFrom(source: PaymentRequestDetail | undefined, preset: Payer | undefined): Initial {
+/** Only a Draft or a scheduled (Pending) request can be edited; any request can be copied. */
+function isEditable(source: Pick<PaymentRequestDetail, 'transactionState'>): boolean {
+  return source.transactionState === 'Draft' || source.transactionState === 'Pending';
+}
+
+function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean, preset: Payer | undefined): Initial {
   if (source) {
-    const copying = source.transactionState !== 'Draft' && source.transactionState !== 'Pending';
     return {
       payer: { payerId: source.payerId, displayName: source.payerName, email: source.payerEmail },
       amount: (source.amountCents / 100).toFixed(2),
       memo: source.memo,
       reference: source.reference,
+      // A copy is a new request: a past due date moves forward, expiry and send time start over.
       dueDate: copying && source.dueDate < today() ? dateInDays(14) : source.dueDate,
       expiresOn: copying ? '' : source.expiresOn,
       allowPartial: source.allowPartial,
-      sendAt: source.sendAt ? source.sendAt.slice(0, 16) : '',
+      sendAt: copying ? '' : isoToLocalInput(source.sendAt),
     };
   }
   return {
@@ -66,12 +68,14 @@ function initialFrom(source: PaymentRequestDetail | undefined, preset: Payer | u
 }
 
 /**
- * /business/payment/request: a single request to pay. `?transid=` edits a draft or scheduled
- * request, or copies any other one; `?payerId=` starts with that payer chosen.
+ * /business/payment/request: a single request to pay. `?transid=` edits that request when it is
+ * a draft or scheduled, and copies it otherwise; `?transid=…&copy=1` always copies it into a new
+ * request (spec §2: the route takes the query transid). `?payerId=` starts with that payer chosen.
  */
 export function RequestFormPage() {
   const [params] = useSearchParams();
   const transid = params.get('transid');
+  const copyAsked = params.get('copy') === '1';
   const presetPayerId = params.get('payerId');
   const businessId = useBusinessId();
   const source = useRequestDetail(transid);
@@ -83,13 +87,20 @@ export function RequestFormPage() {
   if (transid && source.isPending) return <PageLoader />;
   if (transid && source.error) return <LoadError title="We could not load that request" error={source.error} onRetry={() => void source.refetch()} />;
   if (presetPayerId && !transid && presetPayer.isPending && presetPayer.fetchStatus !== 'idle') return <PageLoader />;
-  return <RequestForm key={`${transid ?? ''}:${presetPayerId ?? ''}`} source={source.data} initial={initialFrom(source.data, presetPayer.data)} />;
+  const copying = Boolean(source.data) && (copyAsked || !isEditable(source.data!));
+  return (
+    <RequestForm
+      key={`${transid ?? ''}:${copying}:${presetPayerId ?? ''}`}
+      source={source.data}
+      editing={source.data && !copying ? source.data : null}
+      initial={initialFrom(source.data, copying, presetPayer.data)}
+    />
+  );
 }
 
-function RequestForm({ source, initial }: { source: PaymentRequestDetail | undefined; initial: Initial }) {
+function RequestForm({ source, editing, initial }: { source: PaymentRequestDetail | undefined; editing: PaymentRequestDetail | null; initial: Initial }) {
   const navigate = useNavigate();
   const outlet = useOutletContext<{ template?: EntityType } | undefined>();
-  const editing = source && (source.transactionState === 'Draft' || source.transactionState === 'Pending') ? source : null;
   useDocumentTitle(editing ? 'Edit request to pay' : 'Request to pay');
 
   const [payer, setPayer] = useState<PickedPayer | null>(initial.payer);
@@ -103,8 +114,6 @@ function RequestForm({ source, initial }: { source: PaymentRequestDetail | undef
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const save = useSaveRequest();
-  // One key per submission: a retry after a lost answer is recognised by the server.
-  const attempt = useRef<{ key: string; body: string } | null>(null);
 
   const submit = (mode: Mode) => {
     const next: Errors = {};
@@ -116,7 +125,12 @@ function RequestForm({ source, initial }: { source: PaymentRequestDetail | undef
     if (!dueDate) next.dueDate = 'Choose the due date.';
     else if (dueDate < today()) next.dueDate = 'Choose today or a later date.';
     if (expiresOn && expiresOn < dueDate) next.expiresOn = 'The expiry cannot be before the due date.';
-    if (mode === 'schedule' && !sendAt) next.sendAt = 'Choose when to send it.';
+    const sendAtIso = localInputToIso(sendAt);
+    if (mode === 'schedule') {
+      if (!sendAt) next.sendAt = 'Choose when to send it.';
+      else if (!sendAtIso) next.sendAt = 'Enter a date and time that exists, like 2026-05-01 09:00.';
+      else if (new Date(sendAtIso).getTime() <= Date.now()) next.sendAt = 'Choose a time in the future.';
+    }
     setErrors(next);
     if (Object.keys(next).length > 0) return;
 
@@ -129,16 +143,13 @@ function RequestForm({ source, initial }: { source: PaymentRequestDetail | undef
       expiresOn: expiresOn || null,
       allowPartial,
       mode,
-      sendAt: mode === 'schedule' ? new Date(sendAt).toISOString() : null,
+      sendAt: mode === 'schedule' ? sendAtIso : null,
     };
-    const serialized = JSON.stringify(body);
-    if (!attempt.current || attempt.current.body !== serialized) attempt.current = { key: crypto.randomUUID(), body: serialized };
     setFailure(null);
     save.mutate(
-      { body, idempotencyKey: attempt.current.key, ...(editing ? { requestId: editing.transactionId } : {}) },
+      { body, ...(editing ? { requestId: editing.transactionId } : {}) },
       {
         onSuccess: (saved) => {
-          attempt.current = null;
           const what = mode === 'send' ? 'sent' : mode === 'schedule' ? 'scheduled' : 'saved as a draft';
           notifications.show({
             color: 'teal',
@@ -225,7 +236,7 @@ function RequestForm({ source, initial }: { source: PaymentRequestDetail | undef
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <TextInput
                   label="Send later (optional)"
-                  description="Pick a time, then choose Schedule"
+                  description={`Pick a time (${browserTimeZone()}), then choose Schedule`}
                   type="datetime-local"
                   value={sendAt}
                   onChange={(e) => setSendAt(e.currentTarget.value)}

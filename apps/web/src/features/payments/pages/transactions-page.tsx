@@ -1,33 +1,56 @@
 import { Box, Button, Group, MultiSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconPlus } from '@tabler/icons-react';
+import { IconFilterOff, IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import {
-  formatDate,
-  formatDateTime,
-  formatMoney,
-  parseMoney,
-  RequestState,
-  type PaymentRequest,
-  type RequestAction,
-  type RequestListQuery,
-} from '@tay/contract';
+import { formatDate, formatDateTime, formatMoney, parseMoney, RequestState, type PaymentRequest, type RequestAction } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { downloadRequestsCsv, useBusinessId, useRequestCommand, useRequestList, type RequestCommand } from '../api/requests-api';
 import { PayerPicker } from '../components/payer-picker';
+import { ReceiptModal } from '../components/receipt-view';
 import { RequestDetailDrawer } from '../components/request-detail';
-import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { pageMove } from '../page-move';
+import { ACTION_LABELS } from '../request-guidance';
+import { hasFilters, nextParams, requestQueryFromParams, withoutFilters } from '../transactions-query';
 
 const HISTORY_STATES = RequestState.options.filter((s) => s !== 'Draft');
-const SORTS = ['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference'] as const;
+
+/**
+ * An amount filter whose text follows the URL: what the person types stays until they leave the
+ * field or press Enter, then goes into the URL; any other change of the URL (filters cleared,
+ * back and forward) shows the URL's value.
+ */
+function AmountFilter({ label, placeholder, value, onCommit }: { label: string; placeholder: string; value: string; onCommit: (value: string) => void }) {
+  const [draft, setDraft] = useState<{ from: string; text: string } | null>(null);
+  const text = draft && draft.from === value ? draft.text : value;
+  const invalid = text.trim() !== '' && parseMoney(text) === null;
+  const commit = () => {
+    if (!invalid && text.trim() !== value) onCommit(text.trim());
+  };
+  return (
+    <TextInput
+      aria-label={label}
+      placeholder={placeholder}
+      inputMode="decimal"
+      value={text}
+      onChange={(e) => setDraft({ from: value, text: e.currentTarget.value })}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') commit();
+      }}
+      error={invalid ? 'Enter an amount like 25.00' : undefined}
+      w={invalid ? 180 : 100}
+    />
+  );
+}
 
 /**
  * /business/payment/transactions/history and /draft: every request, with status badges, row
  * actions by state, filters (status, dates, payer, amounts), search, sort, pages and CSV export
- * of the same query. `?transid=` opens a request's details and timeline.
+ * of the same query. `?transid=` opens a request's details and timeline, `?receipt=` its receipt.
  */
 export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
   useDocumentTitle(view === 'draft' ? 'Draft requests' : 'Transaction history');
@@ -35,41 +58,11 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
   const businessId = useBusinessId();
   const [params, setParams] = useSearchParams();
   const command = useRequestCommand();
-
-  const get = (key: string) => params.get(key) ?? undefined;
-  const minAmount = get('min');
-  const maxAmount = get('max');
-  const query: RequestListQuery = {
-    view,
-    page: Number(get('page') ?? 1),
-    pageSize: Number(get('pageSize') ?? 25),
-    sortBy: (SORTS as readonly string[]).includes(get('sortBy') ?? '') ? (get('sortBy') as RequestListQuery['sortBy']) : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-    ...(get('status') ? { status: get('status') } : {}),
-    ...(get('payerId') ? { payerId: get('payerId') } : {}),
-    ...(get('from') ? { from: get('from') } : {}),
-    ...(get('to') ? { to: get('to') } : {}),
-    ...(minAmount && parseMoney(minAmount) !== null ? { minAmountCents: parseMoney(minAmount)! } : {}),
-    ...(maxAmount && parseMoney(maxAmount) !== null ? { maxAmountCents: parseMoney(maxAmount)! } : {}),
-    ...(get('after') ? { after: get('after') } : get('before') ? { before: get('before') } : {}),
-  };
+  const query = requestQueryFromParams(params, view);
   const list = useRequestList(query);
+  const filtered = hasFilters(params);
 
-  const update = (changes: Record<string, string | number | undefined>, resetPage = true) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined || value === '') next.delete(key);
-      else next.set(key, String(value));
-    }
-    if (resetPage && !('page' in changes)) next.delete('page');
-    // A new page, filter or sort drops the row the current page was found from.
-    if (!('after' in changes) && !('before' in changes)) {
-      next.delete('after');
-      next.delete('before');
-    }
-    setParams(next, { replace: true });
-  };
+  const update = (changes: Record<string, string | number | undefined>, resetPage = true) => setParams(nextParams(params, changes, resetPage), { replace: true });
 
   const run = (row: PaymentRequest, name: RequestCommand, verb: string) =>
     command.mutate(
@@ -90,19 +83,22 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
       onConfirm: () => run(row, name, verb),
     });
 
+  const request = (row: PaymentRequest, copy: boolean) =>
+    navigate(`/business/payment/request?transid=${encodeURIComponent(row.transactionId)}${copy ? '&copy=1' : ''}`);
   const actionHandlers: Record<RequestAction, (row: PaymentRequest) => void> = {
-    Edit: (row) => navigate(`/business/payment/request?transid=${encodeURIComponent(row.transactionId)}`),
-    Copy: (row) => navigate(`/business/payment/request?transid=${encodeURIComponent(row.transactionId)}`),
+    Edit: (row) => request(row, false),
+    // Always a new request, whatever the source's state: a Draft's copy never edits the Draft.
+    Copy: (row) => request(row, true),
     Delete: (row) => confirm(row, 'delete', 'deleted', 'The draft is removed for good.', true),
     Cancel: (row) => confirm(row, 'cancel', 'cancelled', 'The scheduled request will not be sent.', true),
     Resend: (row) => confirm(row, 'resend', 'resent', `${row.payerName} gets a new e-mail with a new link; earlier links stop working.`),
     Withdraw: (row) => confirm(row, 'withdraw', 'withdrawn', `${row.payerName} can no longer pay it; their page will say it was withdrawn.`, true),
-    'View/Download': (row) => update({ transid: row.transactionId }, false),
+    'View/Download': (row) => update({ receipt: row.transactionId, transid: undefined }, false),
   };
 
   const actions = (row: PaymentRequest): RowAction<PaymentRequest>[] =>
     (row.actions as RequestAction[]).map((label) => ({
-      label: label === 'View/Download' ? 'View receipt' : label,
+      label: ACTION_LABELS[label],
       onClick: actionHandlers[label],
       ...(label === 'Delete' || label === 'Withdraw' || label === 'Cancel' ? { color: 'red' } : {}),
     }));
@@ -129,6 +125,8 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
     { key: 'created', header: 'Created', sortKey: 'createdAt', render: (r) => formatDateTime(r.createdAt) },
   ];
 
+  const clearFilters = () => setParams(withoutFilters(params), { replace: true });
+  const payerId = params.get('payerId');
   const filters = (
     <>
       {view === 'history' && (
@@ -144,17 +142,55 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
       )}
       <TextInput aria-label="From date" type="date" value={query.from ?? ''} onChange={(e) => update({ from: e.currentTarget.value })} w={150} />
       <TextInput aria-label="To date" type="date" value={query.to ?? ''} onChange={(e) => update({ to: e.currentTarget.value })} w={150} />
-      <TextInput aria-label="Smallest amount" placeholder="Min $" defaultValue={minAmount ?? ''} onBlur={(e) => update({ min: e.currentTarget.value })} w={100} />
-      <TextInput aria-label="Largest amount" placeholder="Max $" defaultValue={maxAmount ?? ''} onBlur={(e) => update({ max: e.currentTarget.value })} w={100} />
+      <AmountFilter label="Smallest amount" placeholder="Min $" value={params.get('min') ?? ''} onCommit={(min) => update({ min })} />
+      <AmountFilter label="Largest amount" placeholder="Max $" value={params.get('max') ?? ''} onCommit={(max) => update({ max })} />
       <Box w={240}>
         <PayerPicker
+          // A new filter from outside (cleared, back/forward) starts the typeahead afresh.
+          key={payerId ?? ''}
           compact
-          value={query.payerId ? { payerId: query.payerId, displayName: get('payerName') ?? 'Selected payer', email: '' } : null}
+          includeDeactivated
+          value={payerId ? { payerId, displayName: params.get('payerName') ?? 'Selected payer', email: '' } : null}
           onChange={(p) => update({ payerId: p?.payerId, payerName: p?.displayName })}
         />
       </Box>
+      {filtered && (
+        <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters}>
+          Clear filters
+        </Button>
+      )}
     </>
   );
+
+  const empty = filtered
+    ? {
+        title: 'No requests match these filters',
+        description: 'Nothing matches the search and filters you chose. Clear them to see every request.',
+        action: (
+          <Button mt="xs" variant="default" onClick={clearFilters}>
+            Clear filters
+          </Button>
+        ),
+      }
+    : view === 'draft'
+      ? {
+          title: 'No drafts',
+          description: 'Requests you save as drafts wait here until you send them.',
+          action: (
+            <Button mt="xs" onClick={() => navigate('/business/payment/request')}>
+              Request a payment
+            </Button>
+          ),
+        }
+      : {
+          title: 'No requests yet',
+          description: 'Send your first request to pay; it shows here with its status.',
+          action: (
+            <Button mt="xs" onClick={() => navigate('/business/payment/request')}>
+              Request a payment
+            </Button>
+          ),
+        };
 
   return (
     <Stack gap="md">
@@ -180,9 +216,9 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
         rows={list.data?.items}
         rowKey={(r) => r.transactionId}
         total={list.data?.total ?? 0}
-        page={Number(query.page ?? 1)}
-        pageSize={Number(query.pageSize ?? 25)}
-        onPageChange={(page) => update(pageMove(Number(query.page ?? 1), page, list.data?.items), false)}
+        page={query.page}
+        pageSize={query.pageSize}
+        onPageChange={(page) => update(pageMove(query.page, page, list.data?.items), false)}
         onPageSizeChange={(pageSize) => update({ pageSize })}
         sortBy={query.sortBy ?? 'createdAt'}
         sortDirection={query.sortDirection ?? 'desc'}
@@ -202,22 +238,17 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
         error={list.error}
         onRetry={() => void list.refetch()}
         onRowClick={(row) => update({ transid: row.transactionId }, false)}
-        empty={{
-          title: view === 'draft' ? 'No drafts' : query.search || query.status || query.from || query.to ? 'Nothing matches' : 'No requests yet',
-          description:
-            view === 'draft'
-              ? 'Requests you save as drafts wait here until you send them.'
-              : query.search || query.status || query.from || query.to
-                ? 'Change the search or filters to see more.'
-                : 'Send your first request to pay; it shows here with its status.',
-          action: (
-            <Button mt="xs" onClick={() => navigate('/business/payment/request')}>
-              Request a payment
-            </Button>
-          ),
+        empty={empty}
+      />
+      <RequestDetailDrawer
+        requestId={params.get('transid')}
+        onClose={() => update({ transid: undefined }, false)}
+        onAction={(action, row) => {
+          if (action === 'View/Download') update({ transid: undefined, receipt: row.transactionId }, false);
+          else actionHandlers[action](row);
         }}
       />
-      <RequestDetailDrawer requestId={params.get('transid')} onClose={() => update({ transid: undefined }, false)} />
+      <ReceiptModal requestId={params.get('receipt')} onClose={() => update({ receipt: undefined }, false)} />
     </Stack>
   );
 }

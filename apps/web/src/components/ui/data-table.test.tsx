@@ -1,0 +1,90 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { DataTable, type DataTableProps } from './data-table';
+
+interface Row {
+  id: string;
+  name: string;
+}
+
+const rows = (n: number, from = 1): Row[] => Array.from({ length: n }, (_, i) => ({ id: `r${from + i}`, name: `Row ${from + i}` }));
+
+function table(props: Partial<DataTableProps<Row>> = {}) {
+  return (
+    <MantineProvider>
+      <DataTable<Row>
+        caption="Things"
+        columns={[{ key: 'name', header: 'Name', render: (r) => r.name }]}
+        rows={rows(10)}
+        rowKey={(r) => r.id}
+        total={10}
+        page={1}
+        pageSize={10}
+        onPageChange={() => {}}
+        empty={{ title: 'Nothing here', description: 'Add something.' }}
+        {...props}
+      />
+    </MantineProvider>
+  );
+}
+
+/** The page list: numbered pages between previous and next. */
+const pageList = () => screen.queryByRole('button', { name: 'next page' });
+
+describe('DataTable pagination (spec §9)', () => {
+  it("reads 'Showing X to Y of Z Results' for the first, a middle and the last page", () => {
+    const { rerender } = render(table({ rows: rows(25), total: 62, pageSize: 25, page: 1 }));
+    expect(screen.getByText('Showing 1 to 25 of 62 Results')).toBeInTheDocument();
+    rerender(table({ rows: rows(25, 26), total: 62, pageSize: 25, page: 2 }));
+    expect(screen.getByText('Showing 26 to 50 of 62 Results')).toBeInTheDocument();
+    rerender(table({ rows: rows(12, 51), total: 62, pageSize: 25, page: 3 }));
+    expect(screen.getByText('Showing 51 to 62 of 62 Results')).toBeInTheDocument();
+  });
+
+  it('hides the page list when everything fits on exactly one page', () => {
+    render(table({ rows: rows(10), total: 10, pageSize: 10 }));
+    expect(screen.getByText('Showing 1 to 10 of 10 Results')).toBeInTheDocument();
+    expect(pageList()).toBeNull();
+    expect(screen.queryByRole('button', { name: '1' })).toBeNull();
+  });
+
+  it('shows the page list with more than one page, and a click asks for that page', async () => {
+    const onPageChange = vi.fn();
+    render(table({ rows: rows(10), total: 11, pageSize: 10, onPageChange }));
+    expect(pageList()).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '1' })).toHaveAttribute('aria-current', 'page');
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(onPageChange).toHaveBeenCalledWith(2);
+  });
+
+  it('an empty list reads Showing 0 to 0 of 0 Results, shows its empty state, and no page list', () => {
+    render(table({ rows: [], total: 0 }));
+    expect(screen.getByText('Showing 0 to 0 of 0 Results')).toBeInTheDocument();
+    expect(screen.getByText('Nothing here')).toBeInTheDocument();
+    expect(pageList()).toBeNull();
+  });
+
+  it('offers each row’s actions in its menu', async () => {
+    const onClick = vi.fn();
+    render(table({ rows: rows(1), total: 1, actions: () => [{ label: 'Copy', onClick }] }));
+    const row = screen.getAllByRole('row')[1]!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Row actions' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Copy' }));
+    expect(onClick).toHaveBeenCalledWith({ id: 'r1', name: 'Row 1' });
+  });
+});
+
+describe('DataTable search box', () => {
+  it('hands what is typed to the page, and shows a search changed from outside (filters cleared)', async () => {
+    const onSearchChange = vi.fn();
+    const { rerender } = render(table({ search: '', onSearchChange }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'nora');
+    await vi.waitFor(() => expect(onSearchChange).toHaveBeenLastCalledWith('nora'));
+    rerender(table({ search: 'nora', onSearchChange }));
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('nora');
+    rerender(table({ search: '', onSearchChange }));
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('');
+  });
+});

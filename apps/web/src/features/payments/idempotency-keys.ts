@@ -1,0 +1,42 @@
+import { ErrorCode } from '@tay/contract';
+import { ApiError } from '../../lib/api-client';
+
+/**
+ * Whether a failed try may be retried under the same Idempotency-Key: it may have landed (no
+ * answer, a failure on our side), or it is still running (409 IDEMPOTENCY_KEY_IN_USE), or it was
+ * turned away before it ran (429). The server then answers the retry with the first outcome
+ * instead of acting twice. Any other answer is definitive and stored with its key, so trying
+ * again after fixing the cause (say, reactivating the payer) needs a new key.
+ */
+export function retriesWithSameKey(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  if (error.isNetworkError || error.status >= 500 || error.status === 429) return true;
+  return error.code === ErrorCode.IdempotencyKeyInUse;
+}
+
+/**
+ * Idempotency keys per intent. An intent is what the person asked for, written out in full (the
+ * command and its request, or the form's whole body and target): the same intent retried after
+ * an unknown outcome gets the same key; a changed body is another intent with a new key; and
+ * once an answer is definitive (success or a 4xx), the next try of even the same intent is new.
+ */
+export class IntentKeys {
+  private readonly keys = new Map<string, string>();
+
+  constructor(private readonly newKey: () => string = () => crypto.randomUUID()) {}
+
+  /** The key to send for this intent now. */
+  keyFor(intent: string): string {
+    let key = this.keys.get(intent);
+    if (key === undefined) {
+      key = this.newKey();
+      this.keys.set(intent, key);
+    }
+    return key;
+  }
+
+  /** Records how a try ended: the key is kept only while a retry must be recognised as the same. */
+  settle(intent: string, error?: unknown): void {
+    if (error === undefined || !retriesWithSameKey(error)) this.keys.delete(intent);
+  }
+}

@@ -1,0 +1,163 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PaymentRequest } from '@tay/contract';
+import { apiError, BUSINESS_ID, detail, FakeApi, ok, renderAt, request } from '../test-support';
+import { RequestFormPage } from './request-form-page';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const LIST = `/api/businesses/${BUSINESS_ID}/payments`;
+const FORM = '/business/payment/request';
+
+let fake: FakeApi;
+const originalTz = process.env.TZ;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  process.env.TZ = originalTz;
+});
+
+function form(path: string) {
+  return renderAt(path, {
+    [FORM]: <RequestFormPage />,
+    '/business/payment/transactions/draft': <p>Drafts</p>,
+    '/business/payment/transactions/history': <p>History</p>,
+  });
+}
+
+/** The source request answers its detail; saving answers with what was saved. */
+function serve(source: PaymentRequest) {
+  fake.on('GET', `${LIST}/${source.transactionId}`, ok(detail(source)));
+  fake.on('PATCH', `${LIST}/${source.transactionId}`, (call) => ok({ ...source, ...(call.body as object) }));
+  fake.on('POST', LIST, (call) => ({ status: 201, json: { status: 'Success', data: { ...request(), ...(call.body as object) } } }));
+}
+
+const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
+
+describe('?transid= edits a Draft or scheduled request; &copy=1 always makes a new one', () => {
+  it('edits a Draft in place: Save as draft PATCHes that request', async () => {
+    const draft = request({ transactionState: 'Draft', amountCents: 4_200, memo: 'Violin, May' });
+    serve(draft);
+    const u = userEvent.setup();
+    form(`${FORM}?transid=${draft.transactionId}`);
+    expect(await screen.findByRole('heading', { name: `Edit ${draft.referenceNumber}` })).toBeInTheDocument();
+    expect(screen.getByLabelText('Amount (USD)')).toHaveValue('42.00');
+    await u.clear(screen.getByLabelText('Amount (USD)'));
+    await u.type(screen.getByLabelText('Amount (USD)'), '45');
+    await u.click(screen.getByRole('button', { name: 'Save as draft' }));
+    await waitFor(() => expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)).toHaveLength(1));
+    expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)[0]!.body).toMatchObject({ payerId: 'pyr_pat', amountCents: 4_500, memo: 'Violin, May', mode: 'draft' });
+    expect(fake.callsTo('POST', LIST)).toHaveLength(0);
+    await waitFor(() => expect(location()).toBe('/business/payment/transactions/draft'));
+  });
+
+  it('copies a Draft into a new request with its payer and amount: Send now POSTs, the Draft is left alone', async () => {
+    const draft = request({ transactionState: 'Draft', amountCents: 4_200, memo: 'Violin, May', allowPartial: true });
+    serve(draft);
+    const u = userEvent.setup();
+    form(`${FORM}?transid=${draft.transactionId}&copy=1`);
+    expect(await screen.findByRole('heading', { name: 'Request to pay' })).toBeInTheDocument();
+    expect(screen.getByText(`A copy of ${draft.referenceNumber}. Check the dates before you send it.`)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Payer' })).toHaveValue('Pat Payer');
+    expect(screen.getByLabelText('Amount (USD)')).toHaveValue('42.00');
+    expect(screen.queryByRole('button', { name: 'Save as draft' })).toBeInTheDocument();
+    await u.click(screen.getByRole('button', { name: 'Send now' }));
+    await waitFor(() => expect(fake.callsTo('POST', LIST)).toHaveLength(1));
+    expect(fake.callsTo('POST', LIST)[0]!.body).toEqual({
+      payerId: 'pyr_pat',
+      amountCents: 4_200,
+      memo: 'Violin, May',
+      reference: 'INV-7',
+      dueDate: draft.dueDate,
+      expiresOn: null,
+      allowPartial: true,
+      mode: 'send',
+      sendAt: null,
+    });
+    expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)).toHaveLength(0);
+  });
+
+  it('copies a scheduled request without its send time', async () => {
+    const pending = request({ transactionState: 'Pending', sendAt: '2099-03-08T10:30:00.000Z' });
+    serve(pending);
+    form(`${FORM}?transid=${pending.transactionId}&copy=1`);
+    expect(await screen.findByRole('heading', { name: 'Request to pay' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Send later (optional)')).toHaveValue('');
+  });
+
+  it('a request that can no longer be edited (Paid) is copied even without copy=1', async () => {
+    const paid = request({ transactionState: 'Paid' });
+    serve(paid);
+    form(`${FORM}?transid=${paid.transactionId}`);
+    expect(await screen.findByText(`A copy of ${paid.referenceNumber}. Check the dates before you send it.`)).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: /^Edit/ })).toBeNull();
+  });
+});
+
+describe('the send time of a scheduled request', () => {
+  it('opens on this browser’s clock and saves back the same instant (Los Angeles)', async () => {
+    process.env.TZ = 'America/Los_Angeles';
+    const pending = request({ transactionState: 'Pending', sendAt: '2099-01-15T18:30:00.000Z' });
+    serve(pending);
+    const u = userEvent.setup();
+    form(`${FORM}?transid=${pending.transactionId}`);
+    // 18:30 UTC is 10:30 in Los Angeles (UTC-8 in January).
+    expect(await screen.findByLabelText('Send later (optional)')).toHaveValue('2099-01-15T10:30');
+    await u.click(screen.getByRole('button', { name: 'Schedule' }));
+    await waitFor(() => expect(fake.callsTo('PATCH', `${LIST}/${pending.transactionId}`)).toHaveLength(1));
+    expect(fake.callsTo('PATCH', `${LIST}/${pending.transactionId}`)[0]!.body).toMatchObject({ mode: 'schedule', sendAt: '2099-01-15T18:30:00.000Z' });
+  });
+});
+
+describe('Idempotency-Key from the form', () => {
+  it('PATCH carries one; a 5xx retry reuses it; after a definitive 400 the next Send is a new attempt', async () => {
+    const draft = request({ transactionState: 'Draft' });
+    fake.on('GET', `${LIST}/${draft.transactionId}`, ok(detail(draft)));
+    let answers = [
+      { status: 503, text: '' },
+      apiError(400, 'VALIDATION_FAILED', 'Pat Payer is deactivated; activate them first.', { payerId: 'This payer is deactivated; activate them first.' }),
+      ok({ ...draft, transactionState: 'Sent' }),
+    ];
+    fake.on('PATCH', `${LIST}/${draft.transactionId}`, () => {
+      const [next, ...rest] = answers;
+      answers = rest;
+      return next!;
+    });
+    const u = userEvent.setup();
+    form(`${FORM}?transid=${draft.transactionId}`);
+    const send = await screen.findByRole('button', { name: 'Send now' });
+    await u.click(send);
+    expect(await screen.findByText('Something went wrong on our side. Please try again.')).toBeInTheDocument();
+    await u.click(send);
+    expect(await screen.findByText('Pat Payer is deactivated; activate them first.')).toBeInTheDocument();
+    expect(screen.getByText('This payer is deactivated; activate them first.')).toBeInTheDocument();
+    // The business reactivates the payer elsewhere, then presses Send again.
+    await u.click(send);
+    await waitFor(() => expect(location()).toMatch(/^\/business\/payment\/transactions\/history\?transid=/));
+    const keys = fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`).map((c) => c.headers['Idempotency-Key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[1]);
+  });
+
+  it('a changed body is a new intent with a new key', async () => {
+    fake.on('POST', LIST, { status: 503, text: '' });
+    fake.on('GET', `/api/businesses/${BUSINESS_ID}/payers/pyr_pat`, ok({ payerId: 'pyr_pat', displayName: 'Pat Payer', email: 'pat@payers.example' }));
+    const u = userEvent.setup();
+    form(`${FORM}?payerId=pyr_pat`);
+    await u.type(await screen.findByLabelText('Amount (USD)'), '10');
+    await u.click(screen.getByRole('button', { name: 'Send now' }));
+    await screen.findByText('Something went wrong on our side. Please try again.');
+    await u.type(screen.getByLabelText('Amount (USD)'), '0');
+    await u.click(screen.getByRole('button', { name: 'Send now' }));
+    await waitFor(() => expect(fake.callsTo('POST', LIST)).toHaveLength(2));
+    const [first, second] = fake.callsTo('POST', LIST);
+    expect([(first!.body as { amountCents: number }).amountCents, (second!.body as { amountCents: number }).amountCents]).toEqual([1_000, 10_000]);
+    expect(second!.headers['Idempotency-Key']).not.toBe(first!.headers['Idempotency-Key']);
+  });
+});

@@ -1,0 +1,254 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUSINESS_ID, FakeApi, detail, listOf, ok, renderAt, request } from '../test-support';
+import { TransactionsPage } from './transactions-page';
+
+// Whole pages with typing, menus and modals: slower than a unit test on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
+const LIST = `/api/businesses/${BUSINESS_ID}/payments`;
+const EXPORT = `${LIST}/export.csv`;
+const HISTORY = '/business/payment/transactions/history';
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+  URL.createObjectURL = vi.fn(() => 'blob:csv');
+  URL.revokeObjectURL = vi.fn();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const page = (path = HISTORY) =>
+  renderAt(path, {
+    [HISTORY]: <TransactionsPage view="history" />,
+    '/business/payment/transactions/draft': <TransactionsPage view="draft" />,
+    '/business/payment/request': <p>Request form</p>,
+  });
+
+/** The query of the newest list request, without its paging. */
+const lastListQuery = () => Object.fromEntries(fake.callsTo('GET', LIST).at(-1)!.url.searchParams);
+const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
+const user = () => userEvent.setup();
+
+describe('transactions filters put the query in the URL, and the list and the export ask for it', () => {
+  it('status, date range, payer and amount range each narrow the list query', async () => {
+    fake.on('GET', LIST, listOf([request()]));
+    fake.on('GET', '/api/directory/payers/beginsWith', (call) =>
+      ok(
+        call.url.searchParams.get('includeDisabled') === 'true'
+          ? [
+              { payerId: 'pyr_dana', displayName: 'Dana Active', email: 'dana@payers.example', mobileNumber: null, reference: null, verification: 'verified', status: 'active' },
+              { payerId: 'pyr_dario', displayName: 'Dario Gone', email: 'dario@payers.example', mobileNumber: null, reference: null, verification: 'verified', status: 'Disabled' },
+            ]
+          : [],
+      ),
+    );
+    const u = user();
+    page();
+    await screen.findByText('Pat Payer');
+    expect(lastListQuery()).toEqual({ view: 'history', page: '1', pageSize: '25', sortBy: 'createdAt', sortDirection: 'desc' });
+
+    await u.click(screen.getByRole('combobox', { name: 'Status' }));
+    await u.click(await screen.findByRole('option', { name: 'Paid' }));
+    await waitFor(() => expect(lastListQuery().status).toBe('Paid'));
+
+    await u.type(screen.getByLabelText('From date'), '2026-03-01');
+    await u.type(screen.getByLabelText('To date'), '2026-03-31');
+    await waitFor(() => expect(lastListQuery()).toMatchObject({ from: '2026-03-01', to: '2026-03-31' }));
+
+    await u.type(screen.getByRole('textbox', { name: 'Smallest amount' }), '25');
+    await u.tab();
+    await u.type(screen.getByRole('textbox', { name: 'Largest amount' }), '1,000.50{Enter}');
+    await waitFor(() => expect(lastListQuery()).toMatchObject({ minAmountCents: '2500', maxAmountCents: '100050' }));
+
+    // The payer filter finds deactivated payers too: their history stays reachable.
+    await u.type(screen.getByRole('textbox', { name: 'Payer' }), 'Da');
+    const gone = await screen.findByRole('option', { name: /Dario Gone/ });
+    expect(within(gone).getByText('Deactivated')).toBeInTheDocument();
+    expect(fake.callsTo('GET', '/api/directory/payers/beginsWith').at(-1)!.url.searchParams.get('includeDisabled')).toBe('true');
+    await u.click(gone);
+    await waitFor(() => expect(lastListQuery().payerId).toBe('pyr_dario'));
+
+    expect(lastListQuery()).toEqual({
+      view: 'history',
+      page: '1',
+      pageSize: '25',
+      sortBy: 'createdAt',
+      sortDirection: 'desc',
+      status: 'Paid',
+      from: '2026-03-01',
+      to: '2026-03-31',
+      minAmountCents: '2500',
+      maxAmountCents: '100050',
+      payerId: 'pyr_dario',
+    });
+    expect(location()).toContain('payerName=Dario+Gone');
+  });
+
+  it('Export CSV asks for exactly the list’s query (filters, search and sort), without the paging', async () => {
+    fake.on('GET', LIST, listOf([request()], 60));
+    fake.on('GET', EXPORT, { text: 'Reference\r\n', headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="transactions-2026-05-01.csv"' } });
+    const u = user();
+    page(`${HISTORY}?status=Sent,Resent&min=10&max=500&from=2026-01-01&to=2026-12-31&payerId=pyr_pat&payerName=Pat+Payer&search=pat&sortBy=amount&sortDirection=asc&page=2&after=req_1`);
+    await screen.findByText('Pat Payer');
+    await u.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(fake.callsTo('GET', EXPORT)).toHaveLength(1));
+    const exported = Object.fromEntries(fake.callsTo('GET', EXPORT)[0]!.url.searchParams);
+    const { page: _page, pageSize: _pageSize, after: _after, ...listed } = lastListQuery();
+    expect(exported).toEqual(listed);
+    expect(exported).toEqual({
+      view: 'history',
+      sortBy: 'amount',
+      sortDirection: 'asc',
+      search: 'pat',
+      status: 'Sent,Resent',
+      payerId: 'pyr_pat',
+      from: '2026-01-01',
+      to: '2026-12-31',
+      minAmountCents: '1000',
+      maxAmountCents: '50000',
+    });
+    expect(fake.callsTo('GET', EXPORT)[0]!.headers.Authorization).toBe('Bearer test-token');
+  });
+
+  it('an amount that is not money says so and does not change the list', async () => {
+    fake.on('GET', LIST, listOf([request()]));
+    const u = user();
+    page();
+    await screen.findByText('Pat Payer');
+    const calls = fake.callsTo('GET', LIST).length;
+    await u.type(screen.getByRole('textbox', { name: 'Smallest amount' }), 'ten{Enter}');
+    expect(await screen.findByText('Enter an amount like 25.00')).toBeInTheDocument();
+    expect(fake.callsTo('GET', LIST)).toHaveLength(calls);
+    expect(location()).not.toContain('min=');
+  });
+});
+
+describe('the empty list', () => {
+  it('with a payer or amount filter on: "No requests match these filters", and Clear filters empties every filter input', async () => {
+    fake.on('GET', LIST, (call) => (call.url.searchParams.has('payerId') || call.url.searchParams.has('minAmountCents') ? listOf([]) : listOf([request()])));
+    const u = user();
+    page(`${HISTORY}?payerId=pyr_dario&payerName=Dario+Gone&min=5&max=9&sortBy=amount`);
+    expect(await screen.findByText('No requests match these filters')).toBeInTheDocument();
+    expect(screen.queryByText('No requests yet')).toBeNull();
+    expect(screen.getByRole('textbox', { name: 'Smallest amount' })).toHaveValue('5');
+    expect(screen.getByRole('textbox', { name: 'Payer' })).toHaveValue('Dario Gone');
+
+    const clear = screen.getAllByRole('button', { name: 'Clear filters' });
+    await u.click(clear.at(-1)!);
+    await screen.findByText('Pat Payer');
+    expect(location()).toBe(`${HISTORY}?sortBy=amount`);
+    // The inputs follow the URL: nothing stale is left in them.
+    expect(screen.getByRole('textbox', { name: 'Smallest amount' })).toHaveValue('');
+    expect(screen.getByRole('textbox', { name: 'Largest amount' })).toHaveValue('');
+    expect(screen.getByRole('textbox', { name: 'Payer' })).toHaveValue('');
+    expect(lastListQuery()).toEqual({ view: 'history', page: '1', pageSize: '25', sortBy: 'amount', sortDirection: 'desc' });
+  });
+
+  it('with no filter: "No requests yet" and a way to send the first one', async () => {
+    fake.on('GET', LIST, listOf([]));
+    page();
+    expect(await screen.findByText('No requests yet')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Request a payment' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
+  });
+});
+
+describe('row actions', () => {
+  async function chooseAction(rowText: string, action: string) {
+    const u = user();
+    const row = (await screen.findByText(rowText)).closest('tr')!;
+    await u.click(within(row).getByRole('button', { name: 'Row actions' }));
+    await u.click(await screen.findByRole('menuitem', { name: action }));
+  }
+
+  it('Edit on a Draft opens the request itself', async () => {
+    const draft = request({ transactionState: 'Draft', payerName: 'Dee Draft' });
+    fake.on('GET', LIST, listOf([draft]));
+    page('/business/payment/transactions/draft');
+    await chooseAction('Dee Draft', 'Edit');
+    expect(location()).toBe(`/business/payment/request?transid=${draft.transactionId}`);
+  });
+
+  it('Copy on a Draft goes to the form with copy=1', async () => {
+    const draft = request({ transactionState: 'Draft', payerName: 'Dee Draft' });
+    fake.on('GET', LIST, listOf([draft]));
+    page('/business/payment/transactions/draft');
+    await chooseAction('Dee Draft', 'Copy');
+    expect(location()).toBe(`/business/payment/request?transid=${draft.transactionId}&copy=1`);
+  });
+
+  it('View/Download receipt opens the receipt of a Paid request, and Download PDF fetches it', async () => {
+    const paid = request({ transactionState: 'Paid', payerName: 'Paula Paid', amountPaidCents: 12_500 });
+    fake.on('GET', LIST, listOf([paid]));
+    fake.on('GET', `${LIST}/${paid.transactionId}/receipt`, ok({
+      transactionId: paid.transactionId,
+      referenceNumber: paid.referenceNumber,
+      businessName: 'Harbor Music',
+      timeZone: 'America/Los_Angeles',
+      payerName: 'Paula Paid',
+      payerEmail: 'paula@payers.example',
+      memo: 'Spring term',
+      reference: '',
+      transactionState: 'Paid',
+      requestAmountCents: 12_500,
+      amountPaidCents: 12_500,
+      remainingCents: 0,
+      payments: [{ paymentId: 'pay_1', businessName: 'Harbor Music', referenceNumber: paid.referenceNumber, method: 'card', methodLabel: 'Visa •••• 4242', amountCents: 12_500, paymentState: 'Processed', paidAt: '2026-03-08T10:30:00.000Z', requestAmountCents: 12_500, remainingCents: 0 }],
+    }));
+    fake.on('GET', `${LIST}/${paid.transactionId}/receipt.pdf`, { text: '%PDF-1.7', headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="receipt.pdf"' } });
+    const u = user();
+    page();
+    await chooseAction('Paula Paid', 'View/Download receipt');
+    const dialog = await screen.findByRole('dialog', { name: `Receipt ${paid.referenceNumber}` });
+    // On the business's clock: 10:30 UTC is 3:30 in Los Angeles that morning.
+    expect(await within(dialog).findByText('Mar 08, 2026 3:30')).toBeInTheDocument();
+    expect(within(dialog).getByText('Visa •••• 4242')).toBeInTheDocument();
+    await u.click(within(dialog).getByRole('button', { name: 'Download PDF' }));
+    await waitFor(() => expect(fake.callsTo('GET', `${LIST}/${paid.transactionId}/receipt.pdf`)).toHaveLength(1));
+    expect(location()).toBe(`${HISTORY}?receipt=${paid.transactionId}`);
+  });
+
+  it('Resend after a gateway timeout retries with the same Idempotency-Key; after it succeeds the next Resend is new', async () => {
+    const sent = request({ transactionState: 'Sent', payerName: 'Sam Sent' });
+    fake.on('GET', LIST, listOf([sent]));
+    // A 504 from a proxy: the resend may have gone out; only the same key makes the retry safe.
+    let answers = [{ status: 504, text: '' }, ok({ ...sent, transactionState: 'Resent' }), ok({ ...sent, transactionState: 'Resent' })];
+    fake.on('POST', `${LIST}/${sent.transactionId}/resend`, () => {
+      const [next, ...rest] = answers;
+      answers = rest;
+      return next!;
+    });
+    const u = user();
+    page();
+    for (let i = 0; i < 3; i++) {
+      await chooseAction('Sam Sent', 'Resend');
+      await u.click(await screen.findByRole('button', { name: 'Yes, resend' }));
+      await waitFor(() => expect(fake.callsTo('POST', `${LIST}/${sent.transactionId}/resend`)).toHaveLength(i + 1));
+    }
+    const keys = fake.callsTo('POST', `${LIST}/${sent.transactionId}/resend`).map((c) => c.headers['Idempotency-Key']);
+    expect(keys[0]).toBeTruthy();
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[1]);
+  });
+});
+
+describe('the detail drawer', () => {
+  it('for a failed payment says what happened and offers only Copy, as the row does', async () => {
+    const failed = request({ transactionState: 'Error', payerName: 'Erin Error' });
+    fake.on('GET', LIST, listOf([failed]));
+    fake.on('GET', `${LIST}/${failed.transactionId}`, ok(detail(failed)));
+    const u = user();
+    page(`${HISTORY}?transid=${failed.transactionId}`);
+    const guidance = await screen.findByRole('region', { name: 'What you can do' });
+    expect(within(guidance).getByText('The last payment failed')).toBeInTheDocument();
+    expect(guidance.textContent).not.toMatch(/resend/i);
+    expect(within(guidance).getAllByRole('button').map((b) => b.textContent)).toEqual(['Copy']);
+    await u.click(within(guidance).getByRole('button', { name: 'Copy' }));
+    expect(location()).toBe(`/business/payment/request?transid=${failed.transactionId}&copy=1`);
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { requestActions, RequestState, type RequestAction } from '@tay/contract';
+import { requestGuidance } from './request-guidance';
+
+const ALL: RequestAction[] = ['Edit', 'Copy', 'Delete', 'Cancel', 'Resend', 'Withdraw', 'View/Download'];
+const WORDS: Record<RequestAction, RegExp> = {
+  Edit: /\bedit\b/i,
+  Copy: /\bcopy\b/i,
+  Delete: /\bdelete\b/i,
+  Cancel: /\bcancel it\b/i,
+  Resend: /\bresend\b/i,
+  Withdraw: /\bwithdraw it\b/i,
+  'View/Download': /\breceipt\b/i,
+};
+
+describe('the detail view’s guidance', () => {
+  it.each(RequestState.options)('for %s names exactly the actions requestActions gives', (state) => {
+    const guidance = requestGuidance(state, 'Pat Payer');
+    expect(guidance.actions).toEqual(requestActions(state));
+    for (const action of ALL) {
+      expect(WORDS[action].test(guidance.text), `${state}: ${action} in "${guidance.text}"`).toBe(requestActions(state).includes(action));
+    }
+  });
+
+  it('does not offer a resend for a failed payment (Error can only be copied)', () => {
+    const guidance = requestGuidance('Error', 'Pat Payer');
+    expect(guidance.title).toBe('The last payment failed');
+    expect(guidance.text).toBe('Pat Payer can try again from the same link until it expires, or you can reach out to them. You can copy it into a new request.');
+  });
+
+  it('lists several actions as a sentence', () => {
+    expect(requestGuidance('Sent', 'Pat').text).toBe('Pat has the link and has not paid yet. You can resend it with a new link, withdraw it so it can no longer be paid or copy it into a new request.');
+  });
+});

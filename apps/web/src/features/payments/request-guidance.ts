@@ -1,0 +1,53 @@
+import { requestActions, type RequestAction, type RequestState } from '@tay/contract';
+
+/** How each row action reads on a button and in a menu. */
+export const ACTION_LABELS: Record<RequestAction, string> = {
+  Edit: 'Edit',
+  Copy: 'Copy',
+  Delete: 'Delete',
+  Cancel: 'Cancel',
+  Resend: 'Resend',
+  Withdraw: 'Withdraw',
+  'View/Download': 'View/Download receipt',
+};
+
+/** Each action as the end of "You can …". */
+const ACTION_PHRASES: Record<RequestAction, string> = {
+  Edit: 'edit it',
+  Copy: 'copy it into a new request',
+  Delete: 'delete it',
+  Cancel: 'cancel it so it is never sent',
+  Resend: 'resend it with a new link',
+  Withdraw: 'withdraw it so it can no longer be paid',
+  'View/Download': 'view or download the receipt',
+};
+
+const SITUATIONS: Record<RequestState, (payer: string) => { title: string; text: string; color: string }> = {
+  Draft: (p) => ({ title: 'Not sent yet', text: `This draft has not gone to ${p}.`, color: 'gray' }),
+  Pending: (p) => ({ title: 'Scheduled', text: `It goes to ${p} at the scheduled time.`, color: 'blue' }),
+  Sent: (p) => ({ title: 'Waiting for payment', text: `${p} has the link and has not paid yet.`, color: 'blue' }),
+  Resent: (p) => ({ title: 'Waiting for payment', text: `${p} has a new link and has not paid yet; earlier links no longer work.`, color: 'blue' }),
+  Accepted: (p) => ({ title: 'Payment on its way', text: `${p} paid; the money is being settled.`, color: 'teal' }),
+  Paid: () => ({ title: 'Paid in full', text: 'Nothing remains to pay.', color: 'teal' }),
+  PartiallyPaid: (p) => ({ title: 'Partly paid', text: `${p} can pay the rest from the same link until it expires.`, color: 'teal' }),
+  Error: (p) => ({ title: 'The last payment failed', text: `${p} can try again from the same link until it expires, or you can reach out to them.`, color: 'orange' }),
+  Rejected: (p) => ({ title: 'The payer declined', text: `${p} declined this request.`, color: 'orange' }),
+  Expired: () => ({ title: 'Expired', text: 'It expired before it was paid in full.', color: 'gray' }),
+  Withdrawn: (p) => ({ title: 'Withdrawn', text: `You withdrew it; ${p} can no longer pay it.`, color: 'gray' }),
+  Cancelled: (p) => ({ title: 'Cancelled', text: `You cancelled it before it went to ${p}.`, color: 'gray' }),
+};
+
+function list(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/**
+ * What the detail view tells the business about a request: where it stands, and exactly the
+ * actions the state machine offers for it (requestActions), never one it does not.
+ */
+export function requestGuidance(state: RequestState, payerName: string): { title: string; text: string; color: string; actions: RequestAction[] } {
+  const situation = SITUATIONS[state](payerName);
+  const actions = requestActions(state);
+  return { ...situation, text: `${situation.text} You can ${list(actions.map((a) => ACTION_PHRASES[a]))}.`, actions };
+}

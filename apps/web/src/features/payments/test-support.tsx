@@ -1,0 +1,160 @@
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { requestActions, type CurrentUser, type PaymentRequest, type PaymentRequestDetail, type RequestState } from '@tay/contract';
+import { writeIdentityToken } from '../../lib/session-token';
+import { currentUserKey, SessionProvider, sessionKey } from '../../lib/session';
+
+// Pages debounce, fetch and re-render; on a busy machine that takes longer than the default 1 s.
+configure({ asyncUtilTimeout: 5000 });
+
+// jsdom has no font loading API; Mantine's autosizing Textarea listens to it.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: { addEventListener: () => {}, removeEventListener: () => {} } });
+}
+
+export const BUSINESS_ID = 'biz_test';
+
+export interface ApiCall {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+type Answer = { status?: number; json?: unknown; text?: string; headers?: Record<string, string> };
+type Handler = (call: ApiCall) => Answer | undefined;
+
+/**
+ * The API as the browser sees it, for page tests in jsdom (there is no server here): records
+ * every call the page makes and answers from handlers, newest first. Unanswered calls are 404.
+ */
+export class FakeApi {
+  readonly calls: ApiCall[] = [];
+  private handlers: Handler[] = [];
+
+  on(method: string, path: string | RegExp, answer: Answer | ((call: ApiCall) => Answer)): this {
+    this.handlers.unshift((call) => {
+      if (call.method !== method) return undefined;
+      const matches = typeof path === 'string' ? call.url.pathname === path : path.test(call.url.pathname);
+      if (!matches) return undefined;
+      return typeof answer === 'function' ? answer(call) : answer;
+    });
+    return this;
+  }
+
+  /** Calls to a path (exact, or by pattern), oldest first. */
+  callsTo(method: string, path: string | RegExp): ApiCall[] {
+    return this.calls.filter((c) => c.method === method && (typeof path === 'string' ? c.url.pathname === path : path.test(c.url.pathname)));
+  }
+
+  install(): void {
+    writeIdentityToken('test-token');
+    vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
+      const call: ApiCall = {
+        method: init.method ?? 'GET',
+        url: new URL(input, 'http://localhost'),
+        headers: { ...(init.headers as Record<string, string>) },
+        body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      };
+      this.calls.push(call);
+      const answer = this.handlers.map((h) => h(call)).find(Boolean) ?? { status: 404, json: { status: 'Error', errorDetails: { code: 'NOT_FOUND', message: 'Not found.' } } };
+      if (answer.status === 0) throw new TypeError('Failed to fetch');
+      const body = answer.text ?? (answer.json === undefined ? '' : JSON.stringify(answer.json));
+      return new Response(body, { status: answer.status ?? 200, headers: answer.headers ?? { 'content-type': 'application/json' } });
+    });
+  }
+}
+
+export const ok = (data: unknown): Answer => ({ json: { status: 'Success', data } });
+export const apiError = (status: number, code: string, message: string, fields?: Record<string, string>): Answer => ({
+  status,
+  json: { status: 'Error', errorDetails: fields ? { code, message, fields } : { code, message } },
+});
+
+let seq = 0;
+export function request(over: Partial<PaymentRequest> & { transactionState?: RequestState } = {}): PaymentRequest {
+  seq += 1;
+  const state = over.transactionState ?? 'Sent';
+  return {
+    transactionId: `req_${seq}`,
+    referenceNumber: `TRX-${10000 + seq}`,
+    transactionState: state,
+    payerId: 'pyr_pat',
+    payerName: 'Pat Payer',
+    payerEmail: 'pat@payers.example',
+    amountCents: 12_500,
+    amountPaidCents: 0,
+    memo: 'Spring term',
+    reference: 'INV-7',
+    dueDate: '2099-06-01',
+    expiresOn: '2099-07-01',
+    allowPartial: false,
+    sendAt: null,
+    sentAt: null,
+    paidAt: null,
+    createdAt: '2026-05-01T10:00:00.000Z',
+    updatedAt: '2026-05-01T10:00:00.000Z',
+    ...over,
+    actions: requestActions(state),
+  };
+}
+
+export function detail(r: PaymentRequest): PaymentRequestDetail {
+  return { ...r, timeline: [], payments: [], payLink: '' };
+}
+
+export const listOf = (items: PaymentRequest[], total = items.length) => ok({ items, page: 1, pageSize: 25, total });
+
+const CURRENT_USER: CurrentUser = {
+  name: 'owner@biz.example',
+  userId: 'usr_1',
+  userState: 'complete',
+  firstName: 'Owner',
+  lastName: 'Person',
+  mobileNumber: null,
+  enrollNotificationViaEmail: true,
+  enrollNotificationViaMobileNumber: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  businesses: [
+    { businessId: BUSINESS_ID, businessName: 'Harbor Music', businessState: 'Approved', payoutEnabled: 0, entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }], businessProfile: { logoUrl: null } },
+  ],
+};
+
+/** Shows where the app is, so a test can see where a click went. */
+function Location() {
+  const location = useLocation();
+  return <output aria-label="Location">{`${location.pathname}${location.search}`}</output>;
+}
+
+/** A signed-in owner of an Approved business, at `path`, with the given routes. */
+export function renderAt(path: string, routes: Record<string, ReactNode>) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } } });
+  queryClient.setQueryData(sessionKey, { id: 'usr_1', email: CURRENT_USER.name, name: CURRENT_USER.name, emailVerified: true, mustChangePassword: false });
+  queryClient.setQueryData(currentUserKey, CURRENT_USER);
+  return render(
+    // env="test": no transitions or portals, so what opens is there at once.
+    <MantineProvider env="test">
+      <Notifications />
+      <ModalsProvider>
+        <QueryClientProvider client={queryClient}>
+          <MemoryRouter initialEntries={[path]}>
+            <SessionProvider>
+              <Routes>
+                {Object.entries(routes).map(([p, element]) => (
+                  <Route key={p} path={p} element={element} />
+                ))}
+              </Routes>
+              <Location />
+            </SessionProvider>
+          </MemoryRouter>
+        </QueryClientProvider>
+      </ModalsProvider>
+    </MantineProvider>,
+  );
+}

@@ -1,0 +1,73 @@
+import { parseMoney, type RequestListQuery } from '@tay/contract';
+
+const SORTS = ['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference'] as const;
+
+/** URL parameters that narrow the list (the payer's name only labels the payer filter). */
+export const FILTER_PARAMS = ['search', 'status', 'payerId', 'payerName', 'from', 'to', 'min', 'max'] as const;
+
+/** Parameters that open something over the list without changing it. */
+const OVERLAY_PARAMS = new Set(['transid', 'receipt']);
+
+export function hasFilters(params: URLSearchParams): boolean {
+  return FILTER_PARAMS.some((key) => Boolean(params.get(key)));
+}
+
+/**
+ * The list's query, read from the page's URL: the URL is the one source of truth, so the list,
+ * the CSV export, the filter inputs, and back/forward all agree. Amounts are dollars in the URL
+ * (`min`, `max`) and cents in the query; an amount that does not read as money is left out.
+ */
+export type UrlListQuery = RequestListQuery & { page: number; pageSize: number };
+
+export function requestQueryFromParams(params: URLSearchParams, view: 'history' | 'draft'): UrlListQuery {
+  const get = (key: string) => params.get(key) || undefined;
+  const cents = (key: string) => {
+    const text = get(key);
+    return text === undefined ? null : parseMoney(text);
+  };
+  const min = cents('min');
+  const max = cents('max');
+  const sortBy = get('sortBy');
+  const page = Number(get('page') ?? 1);
+  const pageSize = Number(get('pageSize') ?? 25);
+  return {
+    view,
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    pageSize: [10, 25, 50, 100].includes(pageSize) ? pageSize : 25,
+    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as RequestListQuery['sortBy']) : 'createdAt',
+    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
+    ...(get('search') ? { search: get('search') } : {}),
+    ...(view === 'history' && get('status') ? { status: get('status') } : {}),
+    ...(get('payerId') ? { payerId: get('payerId') } : {}),
+    ...(get('from') ? { from: get('from') } : {}),
+    ...(get('to') ? { to: get('to') } : {}),
+    ...(min !== null ? { minAmountCents: min } : {}),
+    ...(max !== null ? { maxAmountCents: max } : {}),
+    ...(get('after') ? { after: get('after') } : get('before') ? { before: get('before') } : {}),
+  };
+}
+
+/**
+ * The URL after a change. A new filter, search or sort goes back to page 1 unless the change
+ * names a page; anything that changes the list drops the keyset anchors (they belong to the old
+ * list); opening or closing the details or the receipt changes nothing else.
+ */
+export function nextParams(params: URLSearchParams, changes: Record<string, string | number | undefined>, resetPage = true): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined || value === '') next.delete(key);
+    else next.set(key, String(value));
+  }
+  const changesList = Object.keys(changes).some((key) => !OVERLAY_PARAMS.has(key));
+  if (changesList && resetPage && !('page' in changes)) next.delete('page');
+  if (changesList && !('after' in changes) && !('before' in changes)) {
+    next.delete('after');
+    next.delete('before');
+  }
+  return next;
+}
+
+/** The URL with every filter and the search removed (sort and page size stay). */
+export function withoutFilters(params: URLSearchParams): URLSearchParams {
+  return nextParams(params, Object.fromEntries(FILTER_PARAMS.map((key) => [key, undefined])));
+}
