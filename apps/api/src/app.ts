@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Jobs } from './jobs/queue';
 import type { Mailer } from './mail/mailer';
+import { AccessLog } from './plugins/access-log';
 import { authenticate } from './plugins/authenticate';
 import { errorHandler } from './plugins/error-handler';
 import { jsonBody } from './plugins/json-body';
@@ -57,12 +58,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
+    logController: new AccessLog(),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   await app.register(errorHandler);

@@ -45,6 +45,16 @@ export class AppError extends Error {
     return new AppError(ErrorCode.NotFound, `${what} not found.`);
   }
 
+  /** No live session behind the request (401). */
+  static signInRequired(): AppError {
+    return new AppError(ErrorCode.Unauthorized, 'Sign in to continue.');
+  }
+
+  /** The person still has to replace a temporary password: the challenge holds them (403). */
+  static newPasswordRequired(): AppError {
+    return new AppError('NEW_PASSWORD_REQUIRED', 'Choose a new password to continue.', undefined, 403);
+  }
+
   static validation(message: string, fields?: FieldErrors): AppError {
     return new AppError(ErrorCode.ValidationFailed, message, fields);
   }

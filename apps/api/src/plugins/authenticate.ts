@@ -2,7 +2,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { ErrorCode } from '@tay/contract';
 import type { Auth } from '../auth/better-auth';
 import type { DB } from '../db/schema';
 import { shapedQuery, type Params } from '../db/shaped-query';
@@ -23,6 +22,8 @@ export interface AuthSession {
 
 export interface SessionReader {
   read(request: FastifyRequest): Promise<AuthSession | null>;
+  /** The request's session token if its signature is right; nothing is read from the database. */
+  token(request: FastifyRequest): string | null;
 }
 
 declare module 'fastify' {
@@ -33,6 +34,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in person, set by `requireUser`. */
     session: AuthSession | null;
+    /** The well-signed bearer token, set by `requireBearer`. */
+    bearerToken: string | null;
   }
 }
 
@@ -78,6 +81,7 @@ const sessionByToken = shapedQuery((_: null, p: Params<{ token: string; now: Dat
 
 export function createSessionReader(db: Kysely<DB>, secret: string): SessionReader {
   return {
+    token: (request) => tokenFromBearer(request.headers.authorization, secret),
     async read(request) {
       const token = tokenFromBearer(request.headers.authorization, secret);
       if (!token) return null;
@@ -98,6 +102,7 @@ export const authenticate = fp<{ auth: Auth; db: Kysely<DB>; secret: string }>(
     app.decorate('auth', auth);
     app.decorate('sessions', createSessionReader(db, secret));
     app.decorateRequest('session', null);
+    app.decorateRequest('bearerToken', null);
   },
   { name: 'authenticate' },
 );
@@ -108,15 +113,30 @@ export const authenticate = fp<{ auth: Auth; db: Kysely<DB>; secret: string }>(
  */
 export async function requireUser(this: FastifyInstance, request: FastifyRequest): Promise<void> {
   const session = await this.sessions.read(request);
-  if (!session) throw new AppError(ErrorCode.Unauthorized, 'Sign in to continue.');
-  if (session.user.mustChangePassword) {
-    throw new AppError('NEW_PASSWORD_REQUIRED', 'Choose a new password to continue.', undefined, 403);
-  }
+  if (!session) throw AppError.signInRequired();
+  if (session.user.mustChangePassword) throw AppError.newPasswordRequired();
   request.session = session;
+}
+
+/**
+ * `requireBearer` (preHandler), for hot reads that check the session in their own statement
+ * (ADR 010): 401 without a well-signed bearer token; the token itself is checked by the query,
+ * which answers 401 or 403 exactly as {@link requireUser} would.
+ */
+export async function requireBearer(this: FastifyInstance, request: FastifyRequest): Promise<void> {
+  const token = this.sessions.token(request);
+  if (!token) throw AppError.signInRequired();
+  request.bearerToken = token;
+}
+
+/** The bearer token of a request that passed `requireBearer`. */
+export function bearerOf(request: FastifyRequest): string {
+  if (!request.bearerToken) throw AppError.signInRequired();
+  return request.bearerToken;
 }
 
 /** The session of a request that passed `requireUser`. */
 export function sessionOf(request: FastifyRequest): AuthSession {
-  if (!request.session) throw new AppError(ErrorCode.Unauthorized, 'Sign in to continue.');
+  if (!request.session) throw AppError.signInRequired();
   return request.session;
 }
