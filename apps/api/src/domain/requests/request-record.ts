@@ -4,8 +4,8 @@ import { requestActions, type PaymentRequest } from '@tay/contract';
 import type { PaymentRequestsTable } from '../../db/schema/payments';
 
 export type RequestRow = Selectable<PaymentRequestsTable>;
-/** What a request looks like in lists: the row without its link hash, reminder step and creator. */
-export type RequestListRow = Omit<RequestRow, 'pay_token_hash' | 'last_reminder_offset' | 'created_by'>;
+/** What a request looks like in lists: the row without its business, link hash, reminder step and creator. */
+export type RequestListRow = Omit<RequestRow, 'business_id' | 'pay_token_hash' | 'last_reminder_offset' | 'created_by'>;
 
 export function referenceNumber(number: number): string {
   return `TRX-${number}`;
