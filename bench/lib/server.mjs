@@ -1,7 +1,7 @@
-// Starts the built Tay server (as `npm start` runs it) on a free port with a fresh data
+// Starts the built Tay server (as `npm start` runs it, with its Node flags) on a free port with a fresh data
 // directory, or a fresh PostgreSQL database when DATABASE_URL is set.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,12 @@ export async function freePort() {
       server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
     });
   });
+}
+
+/** The Node flags `npm start` gives the server (package.json), so the bench runs it the same way. */
+export function startFlags() {
+  const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 export async function startTay({ env = {} } = {}) {
@@ -58,7 +64,8 @@ export async function startTay({ env = {} } = {}) {
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
   };
-  const child = spawn('node', [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), 'apps/api/dist/main.js', 'serve'], { cwd: root, env: serverEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const flags = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean) : startFlags();
+  const child = spawn('node', [...flags, 'apps/api/dist/main.js', 'serve'], { cwd: root, env: serverEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`${baseUrl}/api/ready`)).ok) break;
