@@ -16,6 +16,8 @@ import type {
   PayersTable,
   PaymentRequestEventsTable,
   PaymentRequestCountsTable,
+  PaymentRequestDayCountsTable,
+  PaymentRequestHistoryDaysTable,
   PaymentRequestsTable,
   PaymentsTable,
   ProcessorEventsTable,
@@ -42,6 +44,8 @@ export interface DB {
   payment_requests: PaymentRequestsTable;
   payment_request_events: PaymentRequestEventsTable;
   payment_request_counts: PaymentRequestCountsTable;
+  payment_request_day_counts: PaymentRequestDayCountsTable;
+  payment_request_history_days: PaymentRequestHistoryDaysTable;
   payments: PaymentsTable;
   ledger_accounts: LedgerAccountsTable;
   journal_transactions: JournalTransactionsTable;

@@ -173,3 +173,20 @@ export interface PaymentRequestCountsTable {
   amount_cents: Generated<number>;
   amount_paid_cents: Generated<number>;
 }
+
+/** Requests of the history view (every state but Draft) per business and UTC day of creation (migration 0012). */
+export interface PaymentRequestHistoryDaysTable {
+  business_id: string;
+  /** Days since 1970-01-01 UTC. */
+  day: number;
+  n: number;
+}
+
+/** Requests per business, UTC day of creation and state (migration 0012), kept by triggers. */
+export interface PaymentRequestDayCountsTable {
+  business_id: string;
+  /** Days since 1970-01-01 UTC. */
+  day: number;
+  state: RequestState;
+  n: number;
+}

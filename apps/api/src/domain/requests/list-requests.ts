@@ -272,6 +272,43 @@ const deferredRows = shapedQuery((s: PageShape, p: Params<PageValues>, db) =>
 );
 
 /**
+ * A page far down the list by creation time, found by its number without walking every row
+ * before it: the days (migration 0012) are added up from the walking end until the one holding
+ * the page's first row; only that day's index entries before it are skipped, and only the page's
+ * rows are read whole. The whole history view adds up one total a day; a status filter or the
+ * drafts, their states' counts.
+ */
+const dayRows = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
+  const days =
+    s.filter.view === 'history' && p.states.length === 0
+      ? db.selectFrom('payment_request_history_days').select(['day', 'n']).where('business_id', '=', p.businessId)
+      : db
+          .selectFrom('payment_request_day_counts')
+          .select(['day', sql<number>`sum(n)::bigint`.as('n')])
+          .where('business_id', '=', p.businessId)
+          .where(p.totalStates.length > 0 ? (e) => e('state', 'in', p.totalStates) : sql<boolean>`false`)
+          .groupBy('day');
+  // The page starts in the day `d.day`, after `d.before` rows of the days nearer the walking end.
+  const start = sql<SqlBool>`${sql.ref('created_at')} ${sql.raw(s.walk === 'desc' ? '<' : '>=')} to_timestamp(((SELECT day FROM d) + ${sql.lit(s.walk === 'desc' ? 1 : 0)}) * 86400)`;
+  const ids = db
+    .selectFrom('payment_requests')
+    .select('id')
+    .where(whereOf(s.filter, p))
+    .where(start)
+    .orderBy('created_at', s.walk)
+    .orderBy('id', s.walk)
+    .limit(sql.lit(s.limit))
+    .offset(sql<number>`(SELECT ${p.offset} - before FROM d)`);
+  const rows = db.selectFrom('payment_requests').select(LIST_COLUMNS).where('business_id', '=', p.businessId).where('id', 'in', ids).orderBy('created_at', s.walk).orderBy('id', s.walk);
+  return sql<ListRow>`
+    WITH d AS (
+      SELECT day, through - n AS before FROM (SELECT day, n, sum(n) OVER (ORDER BY day ${sql.raw(s.walk)}) AS through FROM (${days}) g) w
+      WHERE through > ${p.offset} ORDER BY day ${sql.raw(s.walk)} LIMIT 1
+    )
+    ${rows}`;
+});
+
+/**
  * The transaction history / drafts list: filters, search, sort and exact pagination.
  *
  * A page is found one of three ways, cheapest first:
@@ -279,8 +316,9 @@ const deferredRows = shapedQuery((s: PageShape, p: Params<PageValues>, db) =>
  *   one page of index entries — the same cost at page 20,000 as at page 2;
  * - near either end, a plain index walk (`OFFSET` up to {@link DIRECT_OFFSET_LIMIT}; in the back
  *   half the walk starts from the other end, so the last page is as cheap as the first);
- * - in the middle, the page is found on the covering index first and only its rows are read
- *   whole (a deferred join), so a jump to a deep page costs an index walk, not row reads.
+ * - in the middle, by creation time (the default order) and at most a status filter, the page is
+ *   found by adding up days (see {@link dayRows}); in any other order or with other filters, on
+ *   the covering index first and only its rows read whole (a deferred join).
  *
  * The session behind `sessionToken` is checked by the same statement that reads the page (401, 403
  * or 404 as `requireUser` and membership would answer). Each query is built once per shape (ADR
@@ -339,7 +377,9 @@ async function byOffset(db: Kysely<DB>, shape: PageShape, values: PageValues, qu
   const limit = Math.min(query.pageSize, total - offset);
   const skip = fromEnd ? total - offset - limit : offset;
   const s: PageShape = { ...shape, walk, keyset: false, limit, skip: skip > 0 };
-  const compiled = skip <= DIRECT_OFFSET_LIMIT ? rowsOnly(db, s, { ...values, offset: skip }) : deferredRows(db, s, { ...values, offset: skip });
+  const at = { ...values, offset: skip };
+  const compiled =
+    skip <= DIRECT_OFFSET_LIMIT ? rowsOnly(db, s, at) : s.column === 'created_at' && s.totalFromCounts ? dayRows(db, s, at) : deferredRows(db, s, at);
   const { rows } = await db.executeQuery(compiled);
   return fromEnd ? rows.reverse() : rows;
 }
