@@ -197,20 +197,53 @@ function admissionOf(p: Params<PageValues>) {
 }
 
 /**
- * The exact total and who may read it, as one row `{ signed_in, must_change, member, n }`.
- * Filtered only by view and status, the total comes from the per-state counts kept by the
- * database (no rows read); any other filter counts the matching rows, which those filters'
- * indexes keep few.
+ * The exact total. Filtered only by view and status, it comes from the per-state counts kept by
+ * the database (no rows read); a search counts its matches (`m`, {@link searchMatches}); any other
+ * filter counts the matching rows, which those filters' indexes keep few.
  */
+function countOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
+  if (s.filter.search) return sql<number>`(SELECT count(*) FROM m)`;
+  if (s.totalFromCounts) {
+    return db
+      .selectFrom('payment_request_counts')
+      .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
+      .where('business_id', '=', p.businessId)
+      .where(p.totalStates.length > 0 ? (e) => e('state', 'in', p.totalStates) : sql<boolean>`false`);
+  }
+  return db.selectFrom('payment_requests').select((eb) => eb.fn.countAll<number>().as('n')).where(whereOf(s.filter, p));
+}
+
+/** The total and who may read it, as one row `{ signed_in, must_change, member, n }`; no total for one who may not. */
 function totalOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
-  const n = s.totalFromCounts
-    ? db
-        .selectFrom('payment_request_counts')
-        .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
-        .where('business_id', '=', p.businessId)
-        .where(p.totalStates.length > 0 ? (e) => e('state', 'in', p.totalStates) : sql<boolean>`false`)
-    : db.selectFrom('payment_requests').select((eb) => eb.fn.countAll<number>().as('n')).where(whereOf(s.filter, p));
-  return sql<Admission & { n: number | string | null }>`SELECT w.signed_in, w.must_change, w.member, (${n}) AS n FROM (${admissionOf(p)}) w`;
+  return sql<Admission & { n: number | string | null }>`SELECT w.signed_in, w.must_change, w.member, CASE WHEN w.member THEN (${countOf(db, s, p)}) END AS n FROM (${admissionOf(p)}) w`;
+}
+
+/**
+ * The requests a search matches, each once: by the payer's name, else by e-mail, else by TRX
+ * number. Each branch is read from its prefix index alone (migration 0013), so a search
+ * matching a thousand requests counts and orders them without reading a row (ADR 010); an OR
+ * of the three would read every matching row to recheck it.
+ */
+function searchMatches(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
+  const common = whereOf({ ...s.filter, search: false, searchNumber: false }, p);
+  const columns = s.column === 'created_at' ? (['id', 'created_at'] as const) : (['id', s.column] as const);
+  const byName = sql<SqlBool>`lower(payer_display_name) LIKE ${p.searchPrefix}`;
+  const byEmail = sql<SqlBool>`payer_email LIKE ${p.searchPrefix}`;
+  const branch = () => db.selectFrom('payment_requests').select(columns).where(common);
+  let matches = branch()
+    .where(byName)
+    .unionAll(branch().where(byEmail).where(sql<SqlBool>`NOT ${byName}`));
+  if (s.filter.searchNumber) matches = matches.unionAll(branch().where('number', '=', p.searchNumber).where(sql<SqlBool>`NOT ${byName} AND NOT ${byEmail}`));
+  return matches;
+}
+
+/** The page of a search: its ids from the matches, in order, then only those rows read. */
+function searchRowsOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
+  const beyond = s.keyset
+    ? sql`WHERE (${sql.ref(s.column)}, id) ${sql.raw(s.walk === 'desc' ? '<' : '>')} (SELECT ${sql.ref(s.column)}, id FROM payment_requests WHERE business_id = ${p.businessId} AND id = ${p.anchor})`
+    : sql``;
+  const ids = sql`SELECT id FROM m ${beyond} ORDER BY ${sql.ref(s.column)} ${sql.raw(s.walk)}, id ${sql.raw(s.walk)} LIMIT ${sql.lit(s.limit)} ${s.skip ? sql`OFFSET ${p.offset}` : sql``}`;
+  return db.selectFrom('payment_requests').select(LIST_COLUMNS).where('business_id', '=', p.businessId).where(sql<SqlBool>`id IN (${ids})`);
 }
 
 /** 401, 403 or 404 unless the session may read this business's list. */
@@ -245,10 +278,11 @@ const NO_ROW = sql.join(LIST_COLUMNS.map((c) => sql`NULL AS ${sql.ref(c)}`));
  */
 const pageWithTotal = shapedQuery(
   (s: PageShape, p: Params<PageValues>, db) => sql<Partial<ListRow> & Partial<Admission> & { part: number; total: number | string | null }>`
-    WITH t AS MATERIALIZED (${totalOf(db, s, p)})
+    WITH ${s.filter.search ? sql`m AS MATERIALIZED (${searchMatches(db, s, p)}),` : sql``}
+    t AS MATERIALIZED (${totalOf(db, s, p)})
     SELECT 0 AS part, t.signed_in, t.must_change, t.member, t.n AS total, ${NO_ROW} FROM t
     UNION ALL
-    SELECT 1, NULL, NULL, NULL, NULL, r.* FROM (${rowsOf(db, s, p)}) r WHERE (SELECT member FROM t)
+    SELECT 1, NULL, NULL, NULL, NULL, r.* FROM (${s.filter.search ? searchRowsOf(db, s, p) : rowsOf(db, s, p)}) r WHERE (SELECT member FROM t)
     ORDER BY part, ${sql.ref(s.column)} ${sql.raw(s.walk)}, id ${sql.raw(s.walk)}`,
 );
 
@@ -356,7 +390,8 @@ export async function listRequests({ db, businessId, sessionToken, query }: { db
   }
 
   const offset = (query.page - 1) * query.pageSize;
-  if (offset <= DIRECT_OFFSET_LIMIT) {
+  // A search's matches are few and read from its index, so any of its pages comes in one statement.
+  if (offset <= DIRECT_OFFSET_LIMIT || filter.shape.search) {
     const { rows, total } = await rowsWithTotal(db, { ...base, walk: direction, keyset: false, skip: offset > 0 }, { ...values, offset });
     return page(rows, total);
   }

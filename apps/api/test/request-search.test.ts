@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
+import { get } from './support/identity';
+import { createTestApp, type TestApp } from './support/test-app';
+
+// A search is read as three index-only branches (name, else e-mail, else TRX number; ADR 010).
+// Whatever the branches, each match must be counted and listed once, exactly as a plain OR gives.
+
+let t: TestApp;
+const db = () => t.runtime.database.db;
+let biz: ApprovedBusiness;
+const ROWS = 3_000;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  biz = await approvedBusiness(t.app, db(), 'owner@search.example');
+  const other = await approvedBusiness(t.app, db(), 'owner@search-other.example');
+  // Payers whose names and e-mails overlap on purpose: "Casey …" by name, "casey…@" by e-mail
+  // with another name, both at once, and a company named like a TRX number.
+  const payers: { name: string; email: string }[] = [
+    { name: 'Casey Jones', email: 'cj@payers.example' },
+    { name: 'Morgan Lee', email: 'casey.lee@payers.example' },
+    { name: 'Casey Quinn', email: 'casey.quinn@payers.example' },
+    { name: '70042 Holdings', email: 'ap@holdings.example' },
+    { name: 'Avery Stone', email: 'avery@payers.example' },
+  ];
+  for (const b of [biz, other]) {
+    const ids: string[] = [];
+    for (const payer of payers) ids.push(await insertPayer(db(), b.businessId, { email: payer.email, displayName: payer.name }));
+    await sql`
+      INSERT INTO payment_requests (business_id, id, number, payer_id, payer_display_name, payer_email, amount_cents, due_date, expires_on, state, created_at)
+      SELECT ${b.businessId}, 'req_search_' || ${b.businessId} || '_' || lpad(g::text, 5, '0'), 70000 + g,
+             (${ids}::text[])[1 + g % 5], (${payers.map((p) => p.name)}::text[])[1 + g % 5], (${payers.map((p) => p.email)}::text[])[1 + g % 5],
+             1000 + (g * 7919) % 90000, current_date + (g % 40), current_date + 60,
+             CASE WHEN g % 9 = 1 THEN 'Draft' WHEN g % 4 = 0 THEN 'Paid' WHEN g % 11 = 0 THEN 'Expired' ELSE 'Sent' END,
+             timestamptz '2026-03-01' + make_interval(mins => (g * 37) % 2000)
+      FROM generate_series(1, ${ROWS}) g`.execute(db());
+  }
+});
+afterAll(async () => t?.close());
+
+const COLUMN = { createdAt: 'created_at', amount: 'amount_cents', dueDate: 'due_date', payer: 'payer_display_name', reference: 'number' } as const;
+
+/** What a plain OR over every row gives: the ground truth. */
+async function truth(search: string, number: number | null, sortBy: keyof typeof COLUMN, direction: 'asc' | 'desc', status: string[], page: number, pageSize: number) {
+  const col = sql.ref(COLUMN[sortBy]);
+  const dir = sql.raw(direction);
+  const prefix = `${search.toLowerCase()}%`;
+  const where = sql`business_id = ${biz.businessId} AND state <> 'Draft' AND (${status.length === 0} OR state = ANY(${status}::text[]))
+    AND (lower(payer_display_name) LIKE ${prefix} OR payer_email LIKE ${prefix} OR number = ${number ?? -1})`;
+  const { rows } = await sql<{ id: string }>`SELECT id FROM payment_requests WHERE ${where} ORDER BY ${col} ${dir}, id ${dir} OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize}`.execute(db());
+  const total = await sql<{ n: string }>`SELECT count(*) AS n FROM payment_requests WHERE ${where}`.execute(db());
+  return { ids: rows.map((r) => r.id), total: Number(total.rows[0]!.n) };
+}
+
+async function listed(query: string) {
+  const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?${query}`, biz.token);
+  expect(res.statusCode, res.body).toBe(200);
+  const data = res.json().data as { items: { transactionId: string }[]; total: number };
+  return { ids: data.items.map((i) => i.transactionId), total: data.total };
+}
+
+describe('search over a long history', () => {
+  it('counts and lists each match once, by name, e-mail or TRX number, in every order', async () => {
+    const cases: [string, number | null][] = [
+      ['casey', null], // by name (Casey Jones, Casey Quinn) and by e-mail only (Morgan Lee), Casey Quinn both ways
+      ['CASEY.Q', null], // e-mail and name disagree in case: e-mail only
+      ['70042', 70042], // a company named like a number, and request TRX-70042 itself
+      ['TRX-70010', 70010], // a number alone
+      ['zz', null], // nothing
+    ];
+    for (const [search, number] of cases) {
+      for (const [sortBy, direction] of [['createdAt', 'desc'], ['amount', 'asc'], ['payer', 'desc'], ['reference', 'asc']] as const) {
+        for (const status of [[], ['Paid', 'Expired']]) {
+          const pageSize = 50;
+          const first = await truth(search, number, sortBy, direction, status, 1, pageSize);
+          const query = `search=${encodeURIComponent(search)}&sortBy=${sortBy}&sortDirection=${direction}&pageSize=${pageSize}${status.length ? `&status=${status.join(',')}` : ''}`;
+          const label = `${search} by ${sortBy} ${direction} ${status.join(',')}`;
+          const got = await listed(`${query}&page=1`);
+          expect(got, label).toEqual(first);
+          // A page deep in the matches by number, and the next page by keyset from it.
+          const deep = Math.max(1, Math.ceil(first.total / pageSize) - 1);
+          const byNumber = await listed(`${query}&page=${deep}`);
+          expect(byNumber.ids, `${label} page ${deep}`).toEqual((await truth(search, number, sortBy, direction, status, deep, pageSize)).ids);
+          if (byNumber.ids.length === pageSize) {
+            const next = await listed(`${query}&page=${deep + 1}&after=${byNumber.ids.at(-1)}`);
+            expect(next.ids, `${label} page ${deep + 1} by keyset`).toEqual((await truth(search, number, sortBy, direction, status, deep + 1, pageSize)).ids);
+          }
+        }
+      }
+    }
+  });
+
+  it("never counts another business's matches", async () => {
+    const { total } = await listed('search=casey');
+    const own = await truth('casey', null, 'createdAt', 'desc', [], 1, 1);
+    expect(total).toBe(own.total);
+    expect(total).toBeGreaterThan(0);
+  });
+});
