@@ -133,7 +133,9 @@ export type RequestCommand = 'send' | 'resend' | 'withdraw' | 'cancel' | 'delete
 /**
  * Row commands. Send and Resend carry an Idempotency-Key per (command, request): clicking again
  * after a lost answer or a failure on our side reuses it, so the payer gets one e-mail; after a
- * definitive answer the next click is a new intent with a new key.
+ * definitive answer the next click is a new intent with a new key. The server keeps one key space
+ * per business and refuses a key reused for another request or command (422), so a key never
+ * leaves its intent.
  */
 export function useRequestCommand() {
   const businessId = useBusinessId();
