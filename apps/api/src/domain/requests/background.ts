@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { RequestTimelineEvent } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { Executor } from '../../db/executor';
 import type { RequestContext } from './request-context';
@@ -19,7 +20,7 @@ export interface BatchLimits {
 export const DEFAULT_LIMITS: BatchLimits = { batchSize: 200, maxBatches: 25 };
 
 /** The timeline event that says why a due scheduled request was not sent. */
-export const SEND_HELD_EVENT = 'sendHeld';
+export const SEND_HELD_EVENT = 'sendHeld' satisfies RequestTimelineEvent;
 
 /** Today's date in the business's time zone, as SQL (`b` is the business). */
 function todayOf(now: Date): RawBuilder<string> {
