@@ -1,7 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type {
-  Balances,
   PaymentRequest,
   PaymentRequestDetail,
   PaymentRequestInput,
@@ -10,6 +9,7 @@ import type {
   RequestReceipt,
 } from '@tay/contract';
 import { api } from '../../../lib/api-client';
+import { balancesKey } from '../../../lib/balances';
 import { downloadFile } from '../../../lib/download';
 import { useSession } from '../../../lib/session';
 import { IntentKeys } from '../idempotency-keys';
@@ -70,20 +70,11 @@ export function useRequestSummary() {
   });
 }
 
-export function useBalances() {
-  const businessId = useBusinessId();
-  return useQuery({
-    queryKey: ['balances', businessId ?? 'none'],
-    queryFn: () => api.get<Ok<Balances>>(`/businesses/${encodeURIComponent(businessId!)}/balances`).then((r) => r.data),
-    enabled: Boolean(businessId),
-    refetchInterval: 15_000,
-  });
-}
-
+/** After a request changes: its lists, details and figures, and the balances (the shared query) it may move. */
 function useInvalidateRequests() {
   const queryClient = useQueryClient();
   const businessId = useBusinessId();
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: requestsKey(businessId) }), queryClient.invalidateQueries({ queryKey: ['balances'] })]);
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: requestsKey(businessId) }), queryClient.invalidateQueries({ queryKey: balancesKey(businessId) })]);
 }
 
 export function useRequestReceipt(requestId: string | null) {
