@@ -195,7 +195,7 @@ describe('reminders', () => {
     for (const payer of due.payers) dueIds.push((await due.api.create(payer.id, { mode: 'send', dueDate: dayIn(9) })).transactionId);
 
     expect(await sendReminders(ctx(), at, { batchSize: 2, maxBatches: 1 })).toBe(2);
-    for (const id of dueIds) expect((await eventsOf(id, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed 3 day(s) after the due date']);
+    for (const [i, id] of dueIds.entries()) expect((await eventsOf(id, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${due.payers[i]!.email} 3 day(s) after the due date`]);
     for (const payer of due.payers) expect((await outbox(t.app, payer.email))[0]!.subject).toMatch(/^Reminder: /);
     for (const b of [stale, blocked, off]) expect((await outbox(t.app, b.payers[0]!.email)).filter((m) => m.subject.startsWith('Reminder'))).toEqual([]);
   });
@@ -215,8 +215,8 @@ describe('reminders', () => {
     await sendReminders(ctx(), middayOf(dayIn(5)));
     await sendReminders(ctx(), middayOf(dayIn(5)));
     expect([await reminders(early.email), await reminders(late.email)]).toEqual([1, 1]);
-    expect((await eventsOf(a.transactionId, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed 5 day(s) before the due date']);
-    expect((await eventsOf(b.transactionId, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed 2 day(s) after the due date']);
+    expect((await eventsOf(a.transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${early.email} 5 day(s) before the due date`]);
+    expect((await eventsOf(b.transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${late.email} 2 day(s) after the due date`]);
 
     // The due date itself is not in this schedule (it is in the default one).
     await sendReminders(ctx(), middayOf(dayIn(10)));
@@ -225,8 +225,8 @@ describe('reminders', () => {
     await sendReminders(ctx(), middayOf(dayIn(13)));
     expect(await reminders(early.email)).toBe(2);
     expect((await eventsOf(a.transactionId, 'reminder')).map((e) => e.detail)).toEqual([
-      'Reminder e-mailed 5 day(s) before the due date',
-      'Reminder e-mailed 2 day(s) after the due date',
+      `Reminder e-mailed to ${early.email} 5 day(s) before the due date`,
+      `Reminder e-mailed to ${early.email} 2 day(s) after the due date`,
     ]);
   });
 
@@ -241,7 +241,7 @@ describe('reminders', () => {
 
     await configureBusiness(t.app, biz, { autoReminders: true });
     await sendReminders(ctx(), middayOf(dayIn(13)));
-    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed 3 day(s) after the due date']);
+    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${payer.email} 3 day(s) after the due date`]);
   });
 
   it('a deactivated payer gets none; once active again, the step that is due goes out', async () => {
@@ -254,7 +254,7 @@ describe('reminders', () => {
     expect(await eventsOf(transactionId, 'reminder')).toEqual([]);
     await setPayerActive(t.app, biz, payer.id, true);
     await sendReminders(ctx(), middayOf(dayIn(10)));
-    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed on the due date']);
+    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${payer.email} on the due date`]);
   });
 });
 

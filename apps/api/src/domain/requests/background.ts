@@ -5,7 +5,7 @@ import type { Executor } from '../../db/executor';
 import type { RequestContext } from './request-context';
 import { requestEmail } from './request-emails';
 import { payLink, payToken } from './request-record';
-import { issueLinkAndEmail } from './send-request-email';
+import { issueLinkAndEmail, withCurrentPayer } from './send-request-email';
 import { recordRequestEvent, SYSTEM, transitionRequest } from './transition';
 
 /**
@@ -121,8 +121,8 @@ export async function sendScheduledRequests(ctx: RequestContext, now = new Date(
           .executeTakeFirst();
         // Taken by another worker, or no longer sendable since the batch was read.
         if (!row) return false;
-        const sentAt = await issueLinkAndEmail(ctx, trx, row, row.business_name, 'request');
-        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; e-mailed to ${row.payer_email}` });
+        const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, row.business_name, 'request');
+        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; e-mailed to ${sentTo}` });
         return true;
       }),
   );
@@ -256,10 +256,11 @@ export async function sendReminders(ctx: RequestContext, now = new Date(), limit
         if (!row || row.step === null || !row.sent_at) return false;
         const step = Number(row.step);
         const link = payLink(ctx.publicUrl, payToken(ctx.authSecret, row.id, row.sent_at));
-        await ctx.mailer.send(requestEmail('reminder', row, row.business_name, link), trx);
+        const current = await withCurrentPayer(trx, row);
+        await ctx.mailer.send(requestEmail('reminder', current, row.business_name, link), trx);
         await trx.updateTable('payment_requests').set({ last_reminder_offset: step }).where('business_id', '=', business_id).where('id', '=', id).execute();
         const when = step === 0 ? 'on the due date' : step < 0 ? `${-step} day(s) before the due date` : `${step} day(s) after the due date`;
-        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder e-mailed ${when}` });
+        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder e-mailed to ${current.payer_email} ${when}` });
         return true;
       }),
   );
