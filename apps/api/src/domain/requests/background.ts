@@ -1,10 +1,10 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { RequestTimelineEvent } from '@tay/contract';
+import { MAX_REMINDER_OFFSET_DAYS, type RequestTimelineEvent } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { Executor } from '../../db/executor';
 import type { RequestContext } from './request-context';
 import { requestEmail } from './request-emails';
-import { payLink, payToken } from './request-record';
+import { addDays, payLink, payToken } from './request-record';
 import { issueLinkAndEmail, withCurrentPayer } from './send-request-email';
 import { recordRequestEvent, SYSTEM, transitionRequest } from './transition';
 
@@ -25,6 +25,14 @@ export const SEND_HELD_EVENT = 'sendHeld' satisfies RequestTimelineEvent;
 /** Today's date in the business's time zone, as SQL (`b` is the business). */
 function todayOf(now: Date): RawBuilder<string> {
   return sql<string>`(${now}::timestamptz AT TIME ZONE b.time_zone)::date`;
+}
+
+/**
+ * Tomorrow in UTC: no time zone's today is later (UTC+14 is at most one calendar day ahead). A
+ * bound on a date column that the jobs' indexes can walk to, whatever each business's zone.
+ */
+function latestTodayAnywhere(now: Date): string {
+  return addDays(now.toISOString().slice(0, 10), 1);
 }
 
 /** A key that orders due rows and lets the next batch start after the last one. */
@@ -74,14 +82,15 @@ function afterCursor(keyColumn: string, after: Cursor | null, keyType: 'timestam
 
 /**
  * Pending requests that can go out now: their time has come, the business is Approved, the payer
- * is active, and they have not expired while held (domain.md: Pending ─(time)─▶ Sent).
+ * is active, and they have not expired while held (domain.md: Pending ─(time)─▶ Sent). The state
+ * is literal SQL to match the partial index the walk uses (migration 0011) in any plan.
  */
 function sendable(db: Executor, now: Date) {
   return db
     .selectFrom('payment_requests as r')
     .innerJoin('businesses as b', 'b.id', 'r.business_id')
     .innerJoin('payers as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.payer_id'))
-    .where('r.state', '=', 'Pending')
+    .where(sql<boolean>`r.state = 'Pending'`)
     .where('r.send_at', '<=', now)
     .where('b.state', '=', 'Approved')
     .where('p.status', '=', 'active')
@@ -160,11 +169,17 @@ async function noteHeldSends(db: Kysely<DB>, now: Date, limit: number): Promise<
     LIMIT ${limit}`.execute(db);
 }
 
+/**
+ * Open requests past their expiry in their business's time zone. The first date condition is
+ * implied by the second and lets the index stop at the requests that have expired somewhere;
+ * the state is literal SQL to match the partial index (migration 0011) in any plan.
+ */
 function expirable(db: Executor, now: Date) {
   return db
     .selectFrom('payment_requests as r')
     .innerJoin('businesses as b', 'b.id', 'r.business_id')
-    .where('r.state', 'in', ['Sent', 'Resent', 'Error'])
+    .where(sql<boolean>`r.state IN ('Sent', 'Resent', 'Error')`)
+    .where(sql<boolean>`r.expires_on < ${latestTodayAnywhere(now)}::date`)
     .where('b.auto_expire', '=', true)
     .where(sql<boolean>`r.expires_on < ${todayOf(now)}`);
 }
@@ -208,18 +223,32 @@ function dueStep(now: Date): RawBuilder<number | null> {
       AND s >= (r.sent_at AT TIME ZONE b.time_zone)::date - r.due_date)`;
 }
 
-/** Open requests due a reminder now, and the step that is due. */
+/**
+ * The latest due date a reminder can be due for now, in any time zone: no step is more than
+ * MAX_REMINDER_OFFSET_DAYS before the due date. The index walk stops there, so requests due
+ * later are never read.
+ */
+function latestRemindableDueDate(now: Date): string {
+  return addDays(latestTodayAnywhere(now), MAX_REMINDER_OFFSET_DAYS);
+}
+
+/**
+ * Open requests due a reminder now, and the step that is due. The state and the other row
+ * conditions of the partial index the walk uses (migration 0011) are literal SQL, so a plan made
+ * for any parameters still matches the index.
+ */
 function remindable(db: Executor, now: Date) {
   return db
     .selectFrom('payment_requests as r')
     .innerJoin('businesses as b', 'b.id', 'r.business_id')
     .innerJoin('payers as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.payer_id'))
-    .where('r.state', 'in', ['Sent', 'Resent', 'PartiallyPaid', 'Error'])
+    .where(sql<boolean>`r.state IN ('Sent', 'Resent', 'PartiallyPaid', 'Error')`)
+    .where('r.sent_at', 'is not', null)
+    .where('r.pay_token_hash', 'is not', null)
+    .where(sql<boolean>`r.due_date <= ${latestRemindableDueDate(now)}::date`)
     .where('b.auto_reminders', '=', true)
     .where('b.state', '=', 'Approved')
     .where('p.status', '=', 'active')
-    .where('r.sent_at', 'is not', null)
-    .where('r.pay_token_hash', 'is not', null)
     .where(sql<boolean>`r.expires_on >= ${todayOf(now)}`)
     .where(sql<boolean>`${dueStep(now)} > coalesce(r.last_reminder_offset, -2147483648)`);
 }
