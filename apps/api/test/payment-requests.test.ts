@@ -239,7 +239,7 @@ describe('the request state machine through the API', () => {
     await sendReminders(ctx());
     expect((await get(t.app, `/api/dev/outbox?to=${email}`)).json()).toHaveLength(before);
     const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payments/${transactionId}`, biz.token)).json().data;
-    expect(detail.timeline.at(-1)).toMatchObject({ event: 'reminder', actor: 'System', detail: 'Reminder e-mailed on the due date' });
+    expect(detail.timeline.at(-1)).toMatchObject({ event: 'reminder', actor: 'System', detail: `Reminder e-mailed to ${email} on the due date` });
   });
 
   it('the payer declines with a reason: Rejected, recorded in the timeline', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
-import { outbox, requestsApi, type Command } from './support/requests';
+import { outbox, requestsApi, snapshot, type Command } from './support/requests';
 import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -50,7 +50,7 @@ async function atOnce(n: number, call: () => ReturnType<typeof http>, okStatus: 
   expect(ok.length + busy.length, JSON.stringify(answers.map((a) => a.status))).toBe(n);
   expect(ok.length).toBeGreaterThanOrEqual(1);
   for (const a of ok) expect(a.json).toEqual(ok[0]!.json);
-  for (const a of busy) expect(a.json.errorDetails).toEqual({ code: 'CONFLICT', message: 'A request with this Idempotency-Key is still being processed. Try again in a moment.' });
+  for (const a of busy) expect(a.json.errorDetails).toEqual({ code: 'IDEMPOTENCY_KEY_IN_USE', message: 'A request with this Idempotency-Key is still being processed. Try again in a moment.' });
   return ok[0]!.json;
 }
 
@@ -104,7 +104,41 @@ describe.each(['send', 'resend'] as const satisfies readonly Command[])('Idempot
     expect(mine.json.data!.transactionState).toBe(command === 'send' ? 'Sent' : 'Resent');
   });
 
-  it.todo(`the same key on another request or with another ${command} is refused with 422 (the route scopes the key to the request and hashes no body)`);
+  it('the same key on another request, or for another command, is refused with 422 and changes nothing', async () => {
+    const r = await ready();
+    const key = `${command}-reused-1`;
+    expect((await http('POST', r.path, { key })).status).toBe(200);
+
+    const other = await ready();
+    const before = await snapshot(db(), other.id);
+    const elsewhere = await http('POST', other.path, { key });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.json.errorDetails).toEqual({
+      code: 'UNPROCESSABLE_ENTITY',
+      message: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+    });
+    expect(await snapshot(db(), other.id)).toEqual(before);
+    expect((await outbox(t.app, other.email)).length).toBe(other.mailBefore);
+
+    // The other command on the first request: Resend after Send (or Send after Resend) is another intent.
+    const otherCommand = command === 'send' ? 'resend' : 'send';
+    const mine = await snapshot(db(), r.id);
+    const again = await http('POST', `${api.base}/${r.id}/${otherCommand}`, { key });
+    expect(again.status).toBe(422);
+    expect(await snapshot(db(), r.id)).toEqual(mine);
+    // The key still answers what it did.
+    expect((await http('POST', r.path, { key })).json.data!.transactionState).toBe(command === 'send' ? 'Sent' : 'Resent');
+  });
+
+  it("someone outside the business replaying the owner's key gets 404, not the stored answer", async () => {
+    const r = await ready();
+    const key = `${command}-replayed-1`;
+    expect((await http('POST', r.path, { key })).status).toBe(200);
+    const outsider = await approvedBusiness(t.app, db(), `replayer-${command}@idempotency.example`);
+    const theirs = await http('POST', r.path, { key, token: outsider.token });
+    expect(theirs.status).toBe(404);
+    expect(theirs.json.data).toBeUndefined();
+  });
 });
 
 describe('Idempotency-Key on create, truly concurrent', () => {
@@ -120,5 +154,15 @@ describe('Idempotency-Key on create, truly concurrent', () => {
     const other = await http('POST', api.base, { key: 'create-together-1', body: { ...body, amountCents: 31_338 } });
     expect(other.status).toBe(422);
     expect(other.json.errorDetails!.code).toBe('UNPROCESSABLE_ENTITY');
+  });
+
+  it("someone outside the business replaying the owner's key and body gets 404, not the stored request", async () => {
+    const payer = await newPayer();
+    const body = api.body(payer.id, { mode: 'draft' });
+    expect((await http('POST', api.base, { key: 'create-replayed-1', body })).status).toBe(201);
+    const outsider = await approvedBusiness(t.app, db(), 'replayer-create@idempotency.example');
+    const theirs = await http('POST', api.base, { key: 'create-replayed-1', body, token: outsider.token });
+    expect(theirs.status).toBe(404);
+    expect(theirs.json.data).toBeUndefined();
   });
 });

@@ -1,9 +1,11 @@
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireRequests, SEND_HELD_EVENT, sendReminders, sendScheduledRequests } from '../src/domain/requests/background';
 import { OPERATIONS_ACTOR } from '../src/domain/businesses/audit';
 import { setBusinessState } from '../src/domain/businesses/set-business-state';
+import type { DB } from '../src/db/schema';
 import type { RequestContext } from '../src/domain/requests/request-context';
+import { addDays, todayIn } from '../src/domain/requests/request-record';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { configureBusiness, dayIn, middayOf, outbox, requestContext, requestsApi, setPayerActive } from './support/requests';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -195,7 +197,7 @@ describe('reminders', () => {
     for (const payer of due.payers) dueIds.push((await due.api.create(payer.id, { mode: 'send', dueDate: dayIn(9) })).transactionId);
 
     expect(await sendReminders(ctx(), at, { batchSize: 2, maxBatches: 1 })).toBe(2);
-    for (const id of dueIds) expect((await eventsOf(id, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed 3 day(s) after the due date']);
+    for (const [i, id] of dueIds.entries()) expect((await eventsOf(id, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${due.payers[i]!.email} 3 day(s) after the due date`]);
     for (const payer of due.payers) expect((await outbox(t.app, payer.email))[0]!.subject).toMatch(/^Reminder: /);
     for (const b of [stale, blocked, off]) expect((await outbox(t.app, b.payers[0]!.email)).filter((m) => m.subject.startsWith('Reminder'))).toEqual([]);
   });
@@ -215,8 +217,8 @@ describe('reminders', () => {
     await sendReminders(ctx(), middayOf(dayIn(5)));
     await sendReminders(ctx(), middayOf(dayIn(5)));
     expect([await reminders(early.email), await reminders(late.email)]).toEqual([1, 1]);
-    expect((await eventsOf(a.transactionId, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed 5 day(s) before the due date']);
-    expect((await eventsOf(b.transactionId, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed 2 day(s) after the due date']);
+    expect((await eventsOf(a.transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${early.email} 5 day(s) before the due date`]);
+    expect((await eventsOf(b.transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${late.email} 2 day(s) after the due date`]);
 
     // The due date itself is not in this schedule (it is in the default one).
     await sendReminders(ctx(), middayOf(dayIn(10)));
@@ -225,8 +227,8 @@ describe('reminders', () => {
     await sendReminders(ctx(), middayOf(dayIn(13)));
     expect(await reminders(early.email)).toBe(2);
     expect((await eventsOf(a.transactionId, 'reminder')).map((e) => e.detail)).toEqual([
-      'Reminder e-mailed 5 day(s) before the due date',
-      'Reminder e-mailed 2 day(s) after the due date',
+      `Reminder e-mailed to ${early.email} 5 day(s) before the due date`,
+      `Reminder e-mailed to ${early.email} 2 day(s) after the due date`,
     ]);
   });
 
@@ -241,7 +243,7 @@ describe('reminders', () => {
 
     await configureBusiness(t.app, biz, { autoReminders: true });
     await sendReminders(ctx(), middayOf(dayIn(13)));
-    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed 3 day(s) after the due date']);
+    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${payer.email} 3 day(s) after the due date`]);
   });
 
   it('a deactivated payer gets none; once active again, the step that is due goes out', async () => {
@@ -254,7 +256,7 @@ describe('reminders', () => {
     expect(await eventsOf(transactionId, 'reminder')).toEqual([]);
     await setPayerActive(t.app, biz, payer.id, true);
     await sendReminders(ctx(), middayOf(dayIn(10)));
-    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual(['Reminder e-mailed on the due date']);
+    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${payer.email} on the due date`]);
   });
 });
 
@@ -301,5 +303,69 @@ describe('expiry and the default expiry', () => {
     expect(await Promise.all(ids.map(stateOf))).toEqual(['Sent', 'Expired', 'Expired']);
     expect(await expireRequests(ctx(), at, { batchSize: 1, maxBatches: 2 })).toBe(1);
     expect(await stateOf(ids[0]!)).toBe('Expired');
+  });
+});
+
+describe('the jobs at the edge of the date line', () => {
+  // Kiritimati is UTC+14: at noon UTC its calendar is already on tomorrow.
+  async function farEastBusiness(name: string, schedule: number[]) {
+    const biz = await businessWithPayers(name, 1);
+    await configureBusiness(t.app, biz, { reminderSchedule: schedule });
+    await sql`UPDATE businesses SET time_zone = 'Pacific/Kiritimati' WHERE id = ${biz.businessId}`.execute(db());
+    return biz;
+  }
+  const utcToday = () => todayIn('UTC');
+  const noonUtc = () => new Date(`${utcToday()}T12:00:00Z`);
+
+  it("a request whose expiry was yesterday on the business's calendar expires, though it is today in UTC", async () => {
+    const biz = await farEastBusiness('kiritimati-expiry', [0]);
+    const { transactionId } = await biz.api.create(biz.payers[0]!.id, { mode: 'send', dueDate: addDays(utcToday(), 2) });
+    await sql`UPDATE payment_requests SET due_date = ${utcToday()}, expires_on = ${utcToday()} WHERE id = ${transactionId}`.execute(db());
+    await expireRequests(ctx(), noonUtc());
+    expect(await stateOf(transactionId)).toBe('Expired');
+  });
+
+  it("the earliest reminder step (30 days before) goes out on the business's calendar day, a day ahead of UTC", async () => {
+    const biz = await farEastBusiness('kiritimati-reminder', [-30]);
+    const dueDate = addDays(utcToday(), 31);
+    const { transactionId } = await biz.api.create(biz.payers[0]!.id, { mode: 'send', dueDate });
+    await sendReminders(ctx(), noonUtc());
+    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${biz.payers[0]!.email} 30 day(s) before the due date`]);
+  });
+});
+
+describe('each job walks its own index', () => {
+  /** The batch query a job runs (its first ordered SELECT), as the code builds it. */
+  async function batchQuery(job: (ctx: RequestContext, now: Date, limits: { batchSize: number; maxBatches: number }) => Promise<number>) {
+    const seen: CompiledQuery[] = [];
+    // Not destroyed: it shares the app's pool.
+    const logged = new Kysely<DB>({ dialect: new PostgresDialect({ pool: t.runtime.database.pool }), log: (e) => void seen.push(e.query) });
+    await job({ ...ctx(), db: logged }, middayOf(dayIn(400)), { batchSize: 1, maxBatches: 1 }).catch(() => 0);
+    return seen.find((q) => /^select\b/i.test(q.sql) && /order by/i.test(q.sql) && !/for update/i.test(q.sql))!;
+  }
+
+  it.each([
+    ['scheduled sends', sendScheduledRequests, 'payment_requests_scheduled_walk_idx'],
+    ['reminders', sendReminders, 'payment_requests_reminder_walk_idx'],
+    ['expiry', expireRequests, 'payment_requests_expiry_walk_idx'],
+  ] as const)('%s: in its order from its partial index, with no sort, even in a plan made for any parameters', async (_, job, index) => {
+    const query = await batchQuery(job);
+    const client = await t.runtime.database.pool.connect();
+    try {
+      // The tables here are tiny, so a scan would be cheapest; statements are prepared (ADR 009).
+      await client.query('SET enable_seqscan = off');
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE job_batch AS ${query.sql}`);
+      const args = query.parameters.map((p) => (p instanceof Date ? client.escapeLiteral(p.toISOString()) : typeof p === 'string' ? client.escapeLiteral(p) : String(p)));
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE job_batch(${args.join(', ')})`);
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(new RegExp(`Index (Only )?Scan using ${index} on payment_requests`));
+      expect(plan).not.toMatch(/Sort/);
+    } finally {
+      await client.query('DEALLOCATE ALL');
+      await client.query('RESET enable_seqscan');
+      await client.query('RESET plan_cache_mode');
+      client.release();
+    }
   });
 });

@@ -90,7 +90,7 @@ async function expectNotFound(call: Call, token: string) {
     url: call.url,
     headers: {
       authorization: `Bearer ${token}`,
-      'idempotency-key': `tenancy-${call.name.replace(/\s+/g, '-')}-${Math.random()}`,
+      'idempotency-key': `tenancy-${call.name.replaceAll(' ', '-')}-${Math.random()}`,
       ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),

@@ -124,6 +124,8 @@ function refusal(action: Action, state: RequestState): string {
         Expired: `This request expired. Ask Biz ${biz.email} to send it again.`,
         Withdrawn: `Biz ${biz.email} withdrew this request; there is nothing to pay.`,
         Rejected: 'You declined this request.',
+        PartiallyPaid: `You have already paid part of this request, so it can no longer be declined. Pay the rest, or contact Biz ${biz.email}.`,
+        Error: `A payment was already tried for this request, so it can no longer be declined. You can pay again, or contact Biz ${biz.email}.`,
       }[state as string] ?? 'This request can no longer be declined.';
     default:
       return `A request that is ${state} cannot be ${PAST[action]}.`;

@@ -76,13 +76,15 @@ export const Owners = z
   });
 
 export const REMINDER_OFFSETS = [-7, -3, -1, 0, 1, 3, 7] as const;
+/** How far from the due date a reminder step may be, either way, in days. */
+export const MAX_REMINDER_OFFSET_DAYS = 30;
 
 export const BusinessConfig = z.object({
   timeZone: z.string().min(1).max(64),
   /** Days a request to pay stays payable unless its own expiry says otherwise. */
   defaultExpiryDays: z.number().int().min(1).max(365),
   /** Days relative to the due date when reminders go out (negative: before). */
-  reminderSchedule: z.array(z.number().int().min(-30).max(30)).max(10),
+  reminderSchedule: z.array(z.number().int().min(-MAX_REMINDER_OFFSET_DAYS).max(MAX_REMINDER_OFFSET_DAYS)).max(10),
   invoiceTerms: optionalText(2000),
 });
 export type BusinessConfig = z.infer<typeof BusinessConfig>;

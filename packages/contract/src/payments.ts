@@ -128,6 +128,14 @@ export const REQUEST_TRANSITIONS: Record<RequestEvent, { from: readonly RequestS
   expire: { from: ['Sent', 'Resent', 'Error'], to: ['Expired'] },
 };
 
+/**
+ * Every event a request's timeline can hold: the state machine's events, and notes that move no
+ * state (created, edited, a reminder, a held scheduled send, a payment received). The web app
+ * labels each one; the API writes no other name.
+ */
+export type RequestTimelineEvent = RequestEvent | 'create' | 'edit' | 'reminder' | 'sendHeld' | 'paymentProcessed';
+export const REQUEST_TIMELINE_EVENTS: readonly RequestTimelineEvent[] = ['create', 'edit', ...(Object.keys(REQUEST_TRANSITIONS) as RequestEvent[]), 'reminder', 'sendHeld', 'paymentProcessed'];
+
 export function canApply(event: RequestEvent, from: RequestState, to?: RequestState): boolean {
   const rule = REQUEST_TRANSITIONS[event];
   return rule.from.includes(from) && (to === undefined || rule.to.includes(to));

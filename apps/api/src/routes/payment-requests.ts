@@ -9,7 +9,7 @@ import { exportRequests } from '../domain/requests/export-requests';
 import { getRequest } from '../domain/requests/get-request';
 import { listRequests } from '../domain/requests/list-requests';
 import { deleteDraft, runRequestCommand, type RequestCommand } from '../domain/requests/request-actions';
-import type { RequestContext } from '../domain/requests/request-context';
+import { businessForRequests, type RequestContext } from '../domain/requests/request-context';
 import { requestSummary } from '../domain/requests/request-summary';
 import { createRequest, updateRequest } from '../domain/requests/save-request';
 import { withIdempotency } from '../lib/idempotency';
@@ -42,6 +42,13 @@ export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; 
   const user = (request: Parameters<typeof sessionOf>[0]) => {
     const { user: u } = sessionOf(request);
     return { userId: u.id, email: u.email };
+  };
+  /**
+   * Access is checked before an Idempotency-Key is claimed or read: otherwise someone who cannot
+   * act on the business could hold one of its keys, or be answered with what the key stored.
+   */
+  const mayChangeRequests = async (request: Parameters<typeof sessionOf>[0] & { params: { id: string } }) => {
+    await businessForRequests(db, { businessId: request.params.id, userId: sessionOf(request).user.id, access: 'write' });
   };
 
   app.get(
@@ -88,6 +95,7 @@ export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; 
     '/api/businesses/:id/payments',
     { preHandler: requireUser, schema: { tags: ['payments'], summary: 'Create a request to pay: draft, send now, or schedule', ...signedIn, params: Params, headers: IdempotencyHeader, body: PaymentRequestInput, response: { 201: RequestResponse, ...errors } } },
     async (request, reply) => {
+      await mayChangeRequests(request);
       const result = await withIdempotency({
         db,
         scope: `business:${request.params.id}:create-request`,
@@ -127,6 +135,7 @@ export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; 
       },
     },
     async (request, reply) => {
+      await mayChangeRequests(request);
       const result = await withIdempotency({
         db,
         scope: `business:${request.params.id}:update-request:${request.params.requestId}`,
@@ -167,16 +176,39 @@ export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; 
   for (const command of ['send', 'resend', 'withdraw', 'cancel'] as const satisfies readonly RequestCommand[]) {
     app.post(
       `/api/businesses/:id/payments/:requestId/${command}`,
-      { preHandler: requireUser, schema: { tags: ['payments'], summary: `${command[0]!.toUpperCase()}${command.slice(1)} a request`, ...signedIn, params: RequestParams, headers: IdempotencyHeader, response: { 200: RequestResponse, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['payments'],
+          summary: `${command[0]!.toUpperCase()}${command.slice(1)} a request`,
+          ...(command === 'send' || command === 'resend'
+            ? { description: 'With an Idempotency-Key (one key space per business): the same key on the same request and command gets the stored answer; the key on another request or command is 422; a twin still running is 409.' }
+            : {}),
+          ...signedIn,
+          params: RequestParams,
+          headers: IdempotencyHeader,
+          response: { 200: RequestResponse, ...errors },
+        },
+      },
       async (request, reply) => {
         const run = async () => ({
           status: 200,
           body: { status: 'Success' as const, data: await runRequestCommand(ctx, { businessId: request.params.id, requestId: request.params.requestId, user: user(request), command }) },
         });
-        const result =
-          command === 'send' || command === 'resend'
-            ? await withIdempotency({ db, scope: `business:${request.params.id}:${command}:${request.params.requestId}`, key: request.headers['idempotency-key'], request: {}, run })
-            : await run();
+        if (command !== 'send' && command !== 'resend') {
+          const result = await run();
+          return reply.status(result.status).send(result.body);
+        }
+        await mayChangeRequests(request);
+        // One key space per business for request commands, and the key names what it did: reusing
+        // it for another request or another command is refused (422), never run as a new command.
+        const result = await withIdempotency({
+          db,
+          scope: `business:${request.params.id}:request-command`,
+          key: request.headers['idempotency-key'],
+          request: { command, requestId: request.params.requestId },
+          run,
+        });
         return reply.status(result.status).send(result.body);
       },
     );

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Payer, PayerUpdateBody } from '@tay/contract';
+import type { Payer, PayerUpdateBody, RequestState } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { Mailer } from '../../mail/mailer';
 import { recordEvent, type Actor } from '../businesses/audit';
@@ -17,6 +17,9 @@ export interface UpdatePayerOptions {
   actor: Actor & { userId: string };
   body: PayerUpdateBody;
 }
+
+/** Requests that will never be e-mailed again (domain.md): they keep the payer they were made for. */
+const CLOSED_REQUEST_STATES: RequestState[] = ['Paid', 'Withdrawn', 'Cancelled'];
 
 const COLUMNS: Record<Exclude<keyof PayerFields, 'displayName'>, 'first_name' | 'last_name' | 'company_name' | 'email' | 'mobile_number' | 'reference'> = {
   firstName: 'first_name',
@@ -74,6 +77,17 @@ export async function updatePayer({ db, mailer, publicUrl, businessId, payerId, 
         .where('business_id', '=', businessId)
         .where('id', '=', payerId)
         .execute();
+      if (next.displayName !== row.display_name || emailChanged) {
+        // Requests that may still be e-mailed show, find and reach the payer as they are now;
+        // closed ones keep whom they went to (their timeline says where each e-mail went).
+        await trx
+          .updateTable('payment_requests')
+          .set({ payer_display_name: next.displayName, payer_email: next.email })
+          .where('business_id', '=', businessId)
+          .where('payer_id', '=', payerId)
+          .where('state', 'not in', CLOSED_REQUEST_STATES)
+          .execute();
+      }
       await recordEvent(trx, { businessId, actor, action: 'payer.updated', details: { payerId, fields: changed } });
       if (emailChanged) {
         await sendVerificationLink(trx, { mailer, publicUrl, businessId, businessName, payer: { id: payerId, email: next.email, displayName: next.displayName } });

@@ -1,10 +1,11 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { MAX_REMINDER_OFFSET_DAYS, type RequestTimelineEvent } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { Executor } from '../../db/executor';
 import type { RequestContext } from './request-context';
 import { requestEmail } from './request-emails';
-import { payLink, payToken } from './request-record';
-import { issueLinkAndEmail } from './send-request-email';
+import { addDays, payLink, payToken } from './request-record';
+import { issueLinkAndEmail, withCurrentPayer } from './send-request-email';
 import { recordRequestEvent, SYSTEM, transitionRequest } from './transition';
 
 /**
@@ -19,11 +20,19 @@ export interface BatchLimits {
 export const DEFAULT_LIMITS: BatchLimits = { batchSize: 200, maxBatches: 25 };
 
 /** The timeline event that says why a due scheduled request was not sent. */
-export const SEND_HELD_EVENT = 'sendHeld';
+export const SEND_HELD_EVENT = 'sendHeld' satisfies RequestTimelineEvent;
 
 /** Today's date in the business's time zone, as SQL (`b` is the business). */
 function todayOf(now: Date): RawBuilder<string> {
   return sql<string>`(${now}::timestamptz AT TIME ZONE b.time_zone)::date`;
+}
+
+/**
+ * Tomorrow in UTC: no time zone's today is later (UTC+14 is at most one calendar day ahead). A
+ * bound on a date column that the jobs' indexes can walk to, whatever each business's zone.
+ */
+function latestTodayAnywhere(now: Date): string {
+  return addDays(now.toISOString().slice(0, 10), 1);
 }
 
 /** A key that orders due rows and lets the next batch start after the last one. */
@@ -73,14 +82,15 @@ function afterCursor(keyColumn: string, after: Cursor | null, keyType: 'timestam
 
 /**
  * Pending requests that can go out now: their time has come, the business is Approved, the payer
- * is active, and they have not expired while held (domain.md: Pending ─(time)─▶ Sent).
+ * is active, and they have not expired while held (domain.md: Pending ─(time)─▶ Sent). The state
+ * is literal SQL to match the partial index the walk uses (migration 0011) in any plan.
  */
 function sendable(db: Executor, now: Date) {
   return db
     .selectFrom('payment_requests as r')
     .innerJoin('businesses as b', 'b.id', 'r.business_id')
     .innerJoin('payers as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.payer_id'))
-    .where('r.state', '=', 'Pending')
+    .where(sql<boolean>`r.state = 'Pending'`)
     .where('r.send_at', '<=', now)
     .where('b.state', '=', 'Approved')
     .where('p.status', '=', 'active')
@@ -120,8 +130,8 @@ export async function sendScheduledRequests(ctx: RequestContext, now = new Date(
           .executeTakeFirst();
         // Taken by another worker, or no longer sendable since the batch was read.
         if (!row) return false;
-        const sentAt = await issueLinkAndEmail(ctx, trx, row, row.business_name, 'request');
-        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; e-mailed to ${row.payer_email}` });
+        const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, row.business_name, 'request');
+        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; e-mailed to ${sentTo}` });
         return true;
       }),
   );
@@ -159,11 +169,17 @@ async function noteHeldSends(db: Kysely<DB>, now: Date, limit: number): Promise<
     LIMIT ${limit}`.execute(db);
 }
 
+/**
+ * Open requests past their expiry in their business's time zone. The first date condition is
+ * implied by the second and lets the index stop at the requests that have expired somewhere;
+ * the state is literal SQL to match the partial index (migration 0011) in any plan.
+ */
 function expirable(db: Executor, now: Date) {
   return db
     .selectFrom('payment_requests as r')
     .innerJoin('businesses as b', 'b.id', 'r.business_id')
-    .where('r.state', 'in', ['Sent', 'Resent', 'Error'])
+    .where(sql<boolean>`r.state IN ('Sent', 'Resent', 'Error')`)
+    .where(sql<boolean>`r.expires_on < ${latestTodayAnywhere(now)}::date`)
     .where('b.auto_expire', '=', true)
     .where(sql<boolean>`r.expires_on < ${todayOf(now)}`);
 }
@@ -207,18 +223,32 @@ function dueStep(now: Date): RawBuilder<number | null> {
       AND s >= (r.sent_at AT TIME ZONE b.time_zone)::date - r.due_date)`;
 }
 
-/** Open requests due a reminder now, and the step that is due. */
+/**
+ * The latest due date a reminder can be due for now, in any time zone: no step is more than
+ * MAX_REMINDER_OFFSET_DAYS before the due date. The index walk stops there, so requests due
+ * later are never read.
+ */
+function latestRemindableDueDate(now: Date): string {
+  return addDays(latestTodayAnywhere(now), MAX_REMINDER_OFFSET_DAYS);
+}
+
+/**
+ * Open requests due a reminder now, and the step that is due. The state and the other row
+ * conditions of the partial index the walk uses (migration 0011) are literal SQL, so a plan made
+ * for any parameters still matches the index.
+ */
 function remindable(db: Executor, now: Date) {
   return db
     .selectFrom('payment_requests as r')
     .innerJoin('businesses as b', 'b.id', 'r.business_id')
     .innerJoin('payers as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.payer_id'))
-    .where('r.state', 'in', ['Sent', 'Resent', 'PartiallyPaid', 'Error'])
+    .where(sql<boolean>`r.state IN ('Sent', 'Resent', 'PartiallyPaid', 'Error')`)
+    .where('r.sent_at', 'is not', null)
+    .where('r.pay_token_hash', 'is not', null)
+    .where(sql<boolean>`r.due_date <= ${latestRemindableDueDate(now)}::date`)
     .where('b.auto_reminders', '=', true)
     .where('b.state', '=', 'Approved')
     .where('p.status', '=', 'active')
-    .where('r.sent_at', 'is not', null)
-    .where('r.pay_token_hash', 'is not', null)
     .where(sql<boolean>`r.expires_on >= ${todayOf(now)}`)
     .where(sql<boolean>`${dueStep(now)} > coalesce(r.last_reminder_offset, -2147483648)`);
 }
@@ -255,10 +285,11 @@ export async function sendReminders(ctx: RequestContext, now = new Date(), limit
         if (!row || row.step === null || !row.sent_at) return false;
         const step = Number(row.step);
         const link = payLink(ctx.publicUrl, payToken(ctx.authSecret, row.id, row.sent_at));
-        await ctx.mailer.send(requestEmail('reminder', row, row.business_name, link), trx);
+        const current = await withCurrentPayer(trx, row);
+        await ctx.mailer.send(requestEmail('reminder', current, row.business_name, link), trx);
         await trx.updateTable('payment_requests').set({ last_reminder_offset: step }).where('business_id', '=', business_id).where('id', '=', id).execute();
         const when = step === 0 ? 'on the due date' : step < 0 ? `${-step} day(s) before the due date` : `${step} day(s) after the due date`;
-        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder e-mailed ${when}` });
+        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder e-mailed to ${current.payer_email} ${when}` });
         return true;
       }),
   );

@@ -36,8 +36,8 @@ export async function runRequestCommand(
         await trx.updateTable('payment_requests').set(extend).where('business_id', '=', businessId).where('id', '=', requestId).execute();
         row.expires_on = extend.expires_on;
       }
-      const sentAt = await issueLinkAndEmail(ctx, trx, row, business.business_name, command === 'send' ? 'request' : 'resend');
-      await transitionRequest({ db: trx, businessId, requestId, event, from: row.state, to: TARGET[command], actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${row.payer_email}${extend.expires_on ? `; now payable until ${extend.expires_on}` : ''}` });
+      const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, business.business_name, command === 'send' ? 'request' : 'resend');
+      await transitionRequest({ db: trx, businessId, requestId, event, from: row.state, to: TARGET[command], actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${sentTo}${extend.expires_on ? `; now payable until ${extend.expires_on}` : ''}` });
     } else {
       await transitionRequest({
         db: trx,

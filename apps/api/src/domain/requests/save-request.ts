@@ -72,8 +72,8 @@ async function applyMode(
 ): Promise<void> {
   const actor = userActor(user);
   if (input.mode === 'send') {
-    const sentAt = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
-    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${row.payer_email}` });
+    const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
+    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${sentTo}` });
   } else if (input.mode === 'schedule' && row.state === 'Draft') {
     await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${checked.sendAt!.toISOString()}` });
   }
@@ -123,8 +123,8 @@ export async function updateRequest(
     await recordRequestEvent({ db: trx, businessId, requestId, actor: userActor(user), event: 'edit', from: current.state, to: current.state, detail: null });
     const row = await selectRequest(trx, businessId, requestId);
     if (current.state === 'Pending' && input.mode === 'send') {
-      const sentAt = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
-      await transitionRequest({ db: trx, businessId, requestId, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: userActor(user), set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${row.payer_email}` });
+      const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
+      await transitionRequest({ db: trx, businessId, requestId, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: userActor(user), set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${sentTo}` });
     } else {
       await applyMode(ctx, trx, business, row, input, checked, user);
     }

@@ -1,4 +1,4 @@
-import { canApply, ErrorCode, type RequestEvent, type RequestState } from '@tay/contract';
+import { canApply, ErrorCode, type RequestEvent, type RequestState, type RequestTimelineEvent } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { AppError } from '../../lib/app-error';
 
@@ -52,7 +52,8 @@ export async function recordRequestEvent(options: {
   businessId: string;
   requestId: string;
   actor: Actor;
-  event: string;
+  /** Only names the web app labels (contract `REQUEST_TIMELINE_EVENTS`). */
+  event: RequestTimelineEvent;
   from: RequestState | null;
   to: RequestState | null;
   detail: string | null;

@@ -1,7 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type {
-  Balances,
   PaymentRequest,
   PaymentRequestDetail,
   PaymentRequestInput,
@@ -10,6 +9,7 @@ import type {
   RequestReceipt,
 } from '@tay/contract';
 import { api } from '../../../lib/api-client';
+import { balancesKey } from '../../../lib/balances';
 import { downloadFile } from '../../../lib/download';
 import { useSession } from '../../../lib/session';
 import { IntentKeys } from '../idempotency-keys';
@@ -70,20 +70,11 @@ export function useRequestSummary() {
   });
 }
 
-export function useBalances() {
-  const businessId = useBusinessId();
-  return useQuery({
-    queryKey: ['balances', businessId ?? 'none'],
-    queryFn: () => api.get<Ok<Balances>>(`/businesses/${encodeURIComponent(businessId!)}/balances`).then((r) => r.data),
-    enabled: Boolean(businessId),
-    refetchInterval: 15_000,
-  });
-}
-
+/** After a request changes: its lists, details and figures, and the balances (the shared query) it may move. */
 function useInvalidateRequests() {
   const queryClient = useQueryClient();
   const businessId = useBusinessId();
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: requestsKey(businessId) }), queryClient.invalidateQueries({ queryKey: ['balances'] })]);
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: requestsKey(businessId) }), queryClient.invalidateQueries({ queryKey: balancesKey(businessId) })]);
 }
 
 export function useRequestReceipt(requestId: string | null) {
@@ -133,7 +124,9 @@ export type RequestCommand = 'send' | 'resend' | 'withdraw' | 'cancel' | 'delete
 /**
  * Row commands. Send and Resend carry an Idempotency-Key per (command, request): clicking again
  * after a lost answer or a failure on our side reuses it, so the payer gets one e-mail; after a
- * definitive answer the next click is a new intent with a new key.
+ * definitive answer the next click is a new intent with a new key. The server keeps one key space
+ * per business and refuses a key reused for another request or command (422), so a key never
+ * leaves its intent.
  */
 export function useRequestCommand() {
   const businessId = useBusinessId();

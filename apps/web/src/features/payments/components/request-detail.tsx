@@ -1,13 +1,14 @@
 import { Button, CopyButton, Divider, Drawer, Group, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { formatDate, formatDateTime, formatMoney, type PaymentRequest, type RequestAction, type RequestState } from '@tay/contract';
+import { formatDate, formatDateTime, formatMoney, type PaymentRequest, type RequestAction, type RequestState, type RequestTimelineEvent } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useRequestDetail } from '../api/requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
 
-const EVENT_LABELS: Record<string, string> = {
+/** Every name the API writes to a timeline has a label; the type makes a new one impossible to miss. */
+const EVENT_LABELS: Record<RequestTimelineEvent, string> = {
   create: 'Created',
   edit: 'Edited',
   send: 'Sent to the payer',
@@ -23,7 +24,13 @@ const EVENT_LABELS: Record<string, string> = {
   payerDeclines: 'Payer declined',
   expire: 'Expired',
   reminder: 'Reminder sent',
+  sendHeld: 'Not sent (held)',
+  paymentProcessed: 'Payment received',
 };
+
+function eventLabel(event: string): string {
+  return (EVENT_LABELS as Record<string, string | undefined>)[event] ?? event;
+}
 
 /**
  * A request's details, its payments, and its timeline of every state change (who, when, what),
@@ -170,7 +177,7 @@ export function RequestDetailDrawer({
           <Divider label="Timeline" labelPosition="left" />
           <Timeline active={r.timeline.length - 1} bulletSize={18} lineWidth={2}>
             {r.timeline.map((e, index) => (
-              <Timeline.Item key={`${e.at}-${index}`} title={EVENT_LABELS[e.event] ?? e.event}>
+              <Timeline.Item key={`${e.at}-${index}`} title={eventLabel(e.event)}>
                 <Text size="xs" c="dimmed">
                   {formatDateTime(e.at)} · {e.actor}
                   {e.toState && e.fromState !== e.toState ? ` · ${e.fromState ?? '—'} → ${e.toState as RequestState}` : ''}

@@ -5,7 +5,8 @@ import { formatMoney, type EntityType } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useBalances, useRequestSummary } from '../api/requests-api';
+import { useBalances } from '../../../lib/balances';
+import { useRequestSummary } from '../api/requests-api';
 
 function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (

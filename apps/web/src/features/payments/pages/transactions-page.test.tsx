@@ -235,6 +235,32 @@ describe('row actions', () => {
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[1]);
   });
+
+  it('two requests with unknown outcomes each keep their own key: the server refuses a key reused on another request', async () => {
+    const a = request({ transactionState: 'Sent', payerName: 'Ava Sent' });
+    const b = request({ transactionState: 'Sent', payerName: 'Ben Sent' });
+    fake.on('GET', LIST, listOf([a, b]));
+    for (const r of [a, b]) {
+      let answers = [{ status: 504, text: '' }, ok({ ...r, transactionState: 'Resent' })];
+      fake.on('POST', `${LIST}/${r.transactionId}/resend`, () => {
+        const [next, ...rest] = answers;
+        answers = rest;
+        return next!;
+      });
+    }
+    const u = user();
+    page();
+    for (const [name, r, n] of [['Ava Sent', a, 1], ['Ben Sent', b, 1], ['Ava Sent', a, 2], ['Ben Sent', b, 2]] as const) {
+      await chooseAction(name, 'Resend');
+      await u.click(await screen.findByRole('button', { name: 'Yes, resend' }));
+      await waitFor(() => expect(fake.callsTo('POST', `${LIST}/${r.transactionId}/resend`)).toHaveLength(n));
+    }
+    const [a1, a2] = fake.callsTo('POST', `${LIST}/${a.transactionId}/resend`).map((c) => c.headers['Idempotency-Key']);
+    const [b1, b2] = fake.callsTo('POST', `${LIST}/${b.transactionId}/resend`).map((c) => c.headers['Idempotency-Key']);
+    expect(a2).toBe(a1);
+    expect(b2).toBe(b1);
+    expect(b1).not.toBe(a1);
+  });
 });
 
 describe('the detail drawer', () => {

@@ -1,0 +1,62 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { REQUEST_TIMELINE_EVENTS } from '@tay/contract';
+import { BUSINESS_ID, FakeApi, detail, ok, renderAt, request } from '../test-support';
+import { RequestDetailDrawer } from './request-detail';
+
+const LIST = `/api/businesses/${BUSINESS_ID}/payments`;
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The drawer of a request whose timeline holds the given entries. */
+async function drawerWith(timeline: { event: string; detail: string | null }[]) {
+  const r = request({ transactionState: 'Pending', payerName: 'Tina Timeline' });
+  fake.on(
+    'GET',
+    `${LIST}/${r.transactionId}`,
+    ok({ ...detail(r), timeline: timeline.map((e, i) => ({ at: `2026-05-0${(i % 9) + 1}T10:00:00.000Z`, actor: 'System', fromState: null, toState: null, ...e })) }),
+  );
+  renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+  return screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+}
+
+/** Each timeline entry's title, in order (the text the person reads as "what happened"). */
+function titles(dialog: HTMLElement): string[] {
+  return [...dialog.querySelectorAll('.mantine-Timeline-itemTitle')].map((t) => t.textContent ?? '');
+}
+
+describe('the request timeline', () => {
+  it('labels every event the API can write in words, and shows its detail', async () => {
+    const dialog = await drawerWith(REQUEST_TIMELINE_EVENTS.map((event) => ({ event, detail: `What happened at ${event}.` })));
+    for (const event of REQUEST_TIMELINE_EVENTS) expect(await within(dialog).findByText(`What happened at ${event}.`)).toBeInTheDocument();
+    const shown = titles(dialog);
+    expect(shown).toHaveLength(REQUEST_TIMELINE_EVENTS.length);
+    shown.forEach((title, i) => {
+      const event = REQUEST_TIMELINE_EVENTS[i]!;
+      // A label is words for a person, not the API's name for the event.
+      expect(title, event).not.toBe(event);
+      expect(title, event).toMatch(/^[A-Z]/);
+      expect(title, event).not.toMatch(/[a-z][A-Z]/);
+    });
+    // Two events never read the same.
+    expect(new Set(shown).size).toBe(shown.length);
+  });
+
+  it('a held scheduled send reads "Not sent (held)" with the reason and what to do', async () => {
+    const reason = 'Not sent: Pat Payer (pat@payers.example) is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on 2099-07-01); or cancel it.';
+    const dialog = await drawerWith([
+      { event: 'create', detail: null },
+      { event: 'schedule', detail: 'To be sent 2099-06-01T09:00:00.000Z' },
+      { event: 'sendHeld', detail: reason },
+    ]);
+    expect(await within(dialog).findByText(reason)).toBeInTheDocument();
+    expect(titles(dialog)).toEqual(['Created', 'Scheduled', 'Not sent (held)']);
+  });
+});

@@ -1,0 +1,66 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUSINESS_ID, FakeApi, listOf, ok, renderAt, request } from '../test-support';
+import { PaymentsLandingPage } from './payments-landing-page';
+import { TransactionsPage } from './transactions-page';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const LIST = `/api/businesses/${BUSINESS_ID}/payments`;
+const BALANCES = `/api/businesses/${BUSINESS_ID}/balances`;
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const summary = { openCount: 1, openCents: 12_500, paidCount: 0, paidCents: 0, draftCount: 0, scheduledCount: 0, needsAttentionCount: 0 };
+
+/** Balances that grow by a dollar on every read, so a refresh shows on screen. */
+function balancesThatMove() {
+  let reads = 0;
+  fake.on('GET', BALANCES, () => {
+    reads += 1;
+    return ok({ pendingCents: reads * 100, availableCents: 50_000, collectedCents: 0, feesCents: 0 });
+  });
+}
+
+describe('the payments landing page', () => {
+  it("shows the business's balances and the request figures", async () => {
+    balancesThatMove();
+    fake.on('GET', `${LIST}/summary`, ok(summary));
+    renderAt('/business/payment', { '/business/payment': <PaymentsLandingPage /> });
+    expect(await screen.findByText('$500.00')).toBeInTheDocument();
+    expect(screen.getByText('$1.00')).toBeInTheDocument();
+    expect(screen.getByText('1 open request(s)')).toBeInTheDocument();
+  });
+
+  it('after a request action the balances on screen are read again', async () => {
+    const sent = request({ transactionState: 'Sent', payerName: 'Sam Sent' });
+    balancesThatMove();
+    fake.on('GET', `${LIST}/summary`, ok(summary));
+    fake.on('GET', LIST, listOf([sent]));
+    fake.on('POST', `${LIST}/${sent.transactionId}/resend`, ok({ ...sent, transactionState: 'Resent' }));
+    const u = userEvent.setup();
+    renderAt('/business/payment', {
+      '/business/payment': (
+        <>
+          <PaymentsLandingPage />
+          <TransactionsPage view="history" />
+        </>
+      ),
+    });
+    expect(await screen.findByText('$1.00')).toBeInTheDocument();
+    const row = (await screen.findByText('Sam Sent')).closest('tr')!;
+    await u.click(within(row).getByRole('button', { name: 'Row actions' }));
+    await u.click(await screen.findByRole('menuitem', { name: 'Resend' }));
+    await u.click(await screen.findByRole('button', { name: 'Yes, resend' }));
+    await waitFor(() => expect(fake.callsTo('GET', BALANCES)).toHaveLength(2));
+    expect(await screen.findByText('$2.00')).toBeInTheDocument();
+  });
+});
