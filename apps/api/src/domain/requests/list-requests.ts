@@ -286,33 +286,18 @@ const pageWithTotal = shapedQuery(
     ORDER BY part, ${sql.ref(s.column)} ${sql.raw(s.walk)}, id ${sql.raw(s.walk)}`,
 );
 
-const totalOnly = shapedQuery((s: PageShape, p: Params<PageValues>, db) => totalOf(db, s, p));
-
-const rowsOnly = shapedQuery((s: PageShape, p: Params<PageValues>, db) => rowsOf(db, s, p));
-
-/** A deep page: its ids found on the covering index first, then only those rows read whole. */
-const deferredRows = shapedQuery((s: PageShape, p: Params<PageValues>, db) =>
-  db
-    .selectFrom('payment_requests')
-    .select(LIST_COLUMNS)
-    .where('business_id', '=', p.businessId)
-    .where(
-      'id',
-      'in',
-      db.selectFrom('payment_requests').select('id').where(whereOf(s.filter, p)).orderBy(s.column, s.walk).orderBy('id', s.walk).limit(sql.lit(s.limit)).offset(p.offset),
-    )
-    .orderBy(s.column, s.walk)
-    .orderBy('id', s.walk),
-);
-
 /**
- * A page far down the list by creation time, found by its number without walking every row
- * before it: the days (migration 0012) are added up from the walking end until the one holding
- * the page's first row; only that day's index entries before it are skipped, and only the page's
- * rows are read whole. The whole history view adds up one total a day; a status filter or the
- * drafts, their states' counts.
+ * The ids of a page far down the list, walking `s.walk` and skipping `skip` rows (an SQL
+ * expression, which may depend on the total). By creation time with at most a status filter, the
+ * days (migration 0012) are added up from the walking end until the one holding the page's first
+ * row (CTE `cte`), and only that day's index entries before it are skipped; in any other order
+ * or with other filters, the covering index is walked. Either way only the page's rows are read
+ * whole. The whole history view adds up one total a day; a status filter or the drafts, their
+ * states' counts.
  */
-const dayRows = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
+function farWalk(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, skip: Expression<number>, cte: string) {
+  const walk = db.selectFrom('payment_requests').select('id').where(whereOf(s.filter, p)).orderBy(s.column, s.walk).orderBy('id', s.walk).limit(sql.lit(s.limit));
+  if (!(s.column === 'created_at' && s.totalFromCounts)) return { with: null, ids: walk.offset(skip) };
   const days =
     s.filter.view === 'history' && p.states.length === 0
       ? db.selectFrom('payment_request_history_days').select(['day', 'n']).where('business_id', '=', p.businessId)
@@ -322,24 +307,39 @@ const dayRows = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
           .where('business_id', '=', p.businessId)
           .where(p.totalStates.length > 0 ? (e) => e('state', 'in', p.totalStates) : sql<boolean>`false`)
           .groupBy('day');
+  const d = sql.table(cte);
   // The page starts in the day `d.day`, after `d.before` rows of the days nearer the walking end.
-  const start = sql<SqlBool>`${sql.ref('created_at')} ${sql.raw(s.walk === 'desc' ? '<' : '>=')} to_timestamp(((SELECT day FROM d) + ${sql.lit(s.walk === 'desc' ? 1 : 0)}) * 86400)`;
-  const ids = db
-    .selectFrom('payment_requests')
-    .select('id')
-    .where(whereOf(s.filter, p))
-    .where(start)
-    .orderBy('created_at', s.walk)
-    .orderBy('id', s.walk)
-    .limit(sql.lit(s.limit))
-    .offset(sql<number>`(SELECT ${p.offset} - before FROM d)`);
-  const rows = db.selectFrom('payment_requests').select(LIST_COLUMNS).where('business_id', '=', p.businessId).where('id', 'in', ids).orderBy('created_at', s.walk).orderBy('id', s.walk);
-  return sql<ListRow>`
-    WITH d AS (
+  const start = sql<SqlBool>`created_at ${sql.raw(s.walk === 'desc' ? '<' : '>=')} to_timestamp(((SELECT day FROM ${d}) + ${sql.lit(s.walk === 'desc' ? 1 : 0)}) * 86400)`;
+  return {
+    with: sql`${d} AS (
       SELECT day, through - n AS before FROM (SELECT day, n, sum(n) OVER (ORDER BY day ${sql.raw(s.walk)}) AS through FROM (${days}) g) w
-      WHERE through > ${p.offset} ORDER BY day ${sql.raw(s.walk)} LIMIT 1
-    )
-    ${rows}`;
+      WHERE through > ${skip} ORDER BY day ${sql.raw(s.walk)} LIMIT 1
+    )`,
+    ids: walk.where(start).offset(sql<number>`(SELECT ${skip} - before FROM ${d})`),
+  };
+}
+
+/**
+ * A page far down the list by its number, with its total and admission, in one statement. Which
+ * end is nearer depends on the total, so both walks are in the statement and the total lets only
+ * one of them run: the page in its own order (part 1), or from the other end (part 2, which may
+ * bring a few rows too many on a short last page; {@link listRequests} trims them).
+ */
+const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
+  const forward = farWalk(db, s, p, p.offset, 'd_forward');
+  const backward = farWalk(db, { ...s, walk: flip(s.walk) }, p, sql<number>`(SELECT greatest(0, n - ${p.offset} - ${sql.lit(s.limit)}) FROM t)`, 'd_backward');
+  const rows = (ids: typeof forward.ids) => db.selectFrom('payment_requests').select(LIST_COLUMNS).where('business_id', '=', p.businessId).where('id', 'in', ids);
+  const ctes = [forward.with, backward.with].filter((c) => c !== null);
+  // Nearer the end: the page's middle is past the middle of the list.
+  const fromEnd = sql<SqlBool>`2 * ${p.offset} + ${sql.lit(s.limit)} > n`;
+  return sql<Partial<ListRow> & Partial<Admission> & { part: number; total: number | string | null }>`
+    WITH t AS MATERIALIZED (${totalOf(db, s, p)})${sql.join(ctes.map((c) => sql`, ${c}`), sql``)}
+    SELECT 0 AS part, t.signed_in, t.must_change, t.member, t.n AS total, ${NO_ROW} FROM t
+    UNION ALL
+    SELECT 1, NULL, NULL, NULL, NULL, r.* FROM (${rows(forward.ids)}) r WHERE (SELECT member AND ${p.offset} < n AND NOT ${fromEnd} FROM t)
+    UNION ALL
+    SELECT 2, NULL, NULL, NULL, NULL, r.* FROM (${rows(backward.ids)}) r WHERE (SELECT member AND ${p.offset} < n AND ${fromEnd} FROM t)
+    ORDER BY part, ${sql.ref(s.column)} ${sql.raw(s.walk)}, id ${sql.raw(s.walk)}`;
 });
 
 /**
@@ -351,8 +351,9 @@ const dayRows = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
  * - near either end, a plain index walk (`OFFSET` up to {@link DIRECT_OFFSET_LIMIT}; in the back
  *   half the walk starts from the other end, so the last page is as cheap as the first);
  * - in the middle, by creation time (the default order) and at most a status filter, the page is
- *   found by adding up days (see {@link dayRows}); in any other order or with other filters, on
- *   the covering index first and only its rows read whole (a deferred join).
+ *   found by adding up days; in any other order or with other filters, on the covering index
+ *   first and only its rows read whole (a deferred join); either way in one statement with the
+ *   total (see {@link farPage}).
  *
  * The session behind `sessionToken` is checked by the same statement that reads the page (401, 403
  * or 404 as `requireUser` and membership would answer). Each query is built once per shape (ADR
@@ -386,7 +387,7 @@ export async function listRequests({ db, businessId, sessionToken, query }: { db
     // moved) is read by its number instead.
     const expected = Math.min(query.pageSize, Math.max(0, total - (query.page - 1) * query.pageSize));
     if (rows.length === expected) return page(forward ? rows : rows.reverse(), total);
-    return page(await byOffset(db, { ...shape, walk: direction, keyset: false }, values, query, total), total);
+    return farPageOf(db, { ...shape, walk: direction, keyset: false, skip: true }, values, query, page);
   }
 
   const offset = (query.page - 1) * query.pageSize;
@@ -395,28 +396,19 @@ export async function listRequests({ db, businessId, sessionToken, query }: { db
     const { rows, total } = await rowsWithTotal(db, { ...base, walk: direction, keyset: false, skip: offset > 0 }, { ...values, offset });
     return page(rows, total);
   }
-  // Deep down, the total (which also checks membership) decides which end to walk from.
-  const shape: PageShape = { ...base, walk: direction, keyset: false, skip: true };
-  const row = (await db.executeQuery(totalOnly(db, shape, values))).rows[0];
-  admit(row);
-  const total = Number(row!.n ?? 0);
-  return page(await byOffset(db, shape, values, query, total), total);
+  return farPageOf(db, { ...base, walk: direction, keyset: false, skip: true }, values, query, page);
 }
 
-/** The page by its number, walking from whichever end of the order is nearer. */
-async function byOffset(db: Kysely<DB>, shape: PageShape, values: PageValues, query: ListQuery, total: number): Promise<ListRow[]> {
+/** A page by its number far down the list (see {@link farPage}), trimmed to what the total leaves. */
+async function farPageOf(db: Kysely<DB>, shape: PageShape, values: PageValues, query: ListQuery, page: (rows: ListRow[], total: number) => RequestPage): Promise<RequestPage> {
   const offset = (query.page - 1) * query.pageSize;
-  if (offset >= total) return [];
-  const fromEnd = offset + query.pageSize / 2 > total / 2;
-  const walk = fromEnd ? flip(shape.walk) : shape.walk;
-  const limit = Math.min(query.pageSize, total - offset);
-  const skip = fromEnd ? total - offset - limit : offset;
-  const s: PageShape = { ...shape, walk, keyset: false, limit, skip: skip > 0 };
-  const at = { ...values, offset: skip };
-  const compiled =
-    skip <= DIRECT_OFFSET_LIMIT ? rowsOnly(db, s, at) : s.column === 'created_at' && s.totalFromCounts ? dayRows(db, s, at) : deferredRows(db, s, at);
-  const { rows } = await db.executeQuery(compiled);
-  return fromEnd ? rows.reverse() : rows;
+  const [first, ...rows] = (await db.executeQuery(farPage(db, shape, { ...values, offset }))).rows;
+  admit(first as Admission | undefined);
+  const total = Number(first!.total ?? 0);
+  // From the other end, a short last page comes with rows of the page before it, first.
+  const left = Math.max(0, total - offset);
+  const fromEnd = rows.length > 0 && rows[0]!.part === 2;
+  return page((fromEnd ? rows.slice(Math.max(0, rows.length - left)) : rows) as ListRow[], total);
 }
 
 async function rowsWithTotal(db: Kysely<DB>, shape: PageShape, values: PageValues): Promise<{ rows: ListRow[]; total: number }> {
