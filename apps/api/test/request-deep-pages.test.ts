@@ -60,7 +60,7 @@ async function expectEveryPage(view: 'history' | 'draft', states: string[], dire
   }
 }
 
-/** The per-day counts, per state and for the history view, recounted from the rows themselves. */
+/** The per-day counts (per state, and for the history view per day and per hour), recounted from the rows themselves. */
 async function expectDayCountsTrue() {
   const { rows } = await sql<{ kept: string; counted: string }>`
     SELECT
@@ -78,6 +78,13 @@ async function expectDayCountsTrue() {
          SELECT business_id, floor(extract(epoch FROM created_at) / 86400)::int AS day, count(*) AS c
          FROM payment_requests WHERE state <> 'Draft' GROUP BY 1, 2) h) AS counted`.execute(db());
   expect(history.rows[0]!.kept).toBe(history.rows[0]!.counted);
+  const hours = await sql<{ kept: string; counted: string }>`
+    SELECT
+      (SELECT string_agg(business_id || ':' || hour || ':' || n, ',' ORDER BY business_id, hour) FROM payment_request_history_hours WHERE n <> 0) AS kept,
+      (SELECT string_agg(business_id || ':' || hour || ':' || c, ',' ORDER BY business_id, hour) FROM (
+         SELECT business_id, floor(extract(epoch FROM created_at) / 3600)::int AS hour, count(*) AS c
+         FROM payment_requests WHERE state <> 'Draft' GROUP BY 1, 2) h) AS counted`.execute(db());
+  expect(hours.rows[0]!.kept).toBe(hours.rows[0]!.counted);
 }
 
 describe('pages far down by their number', () => {

@@ -18,6 +18,7 @@ import type {
   PaymentRequestCountsTable,
   PaymentRequestDayCountsTable,
   PaymentRequestHistoryDaysTable,
+  PaymentRequestHistoryHoursTable,
   PaymentRequestsTable,
   PaymentsTable,
   ProcessorEventsTable,
@@ -46,6 +47,7 @@ export interface DB {
   payment_request_counts: PaymentRequestCountsTable;
   payment_request_day_counts: PaymentRequestDayCountsTable;
   payment_request_history_days: PaymentRequestHistoryDaysTable;
+  payment_request_history_hours: PaymentRequestHistoryHoursTable;
   payments: PaymentsTable;
   ledger_accounts: LedgerAccountsTable;
   journal_transactions: JournalTransactionsTable;

@@ -182,6 +182,14 @@ export interface PaymentRequestHistoryDaysTable {
   n: number;
 }
 
+/** Requests of the history view per business and UTC hour of creation (migration 0014). */
+export interface PaymentRequestHistoryHoursTable {
+  business_id: string;
+  /** Hours since 1970-01-01 UTC. */
+  hour: number;
+  n: number;
+}
+
 /** Requests per business, UTC day of creation and state (migration 0012), kept by triggers. */
 export interface PaymentRequestDayCountsTable {
   business_id: string;

@@ -322,33 +322,46 @@ const pageWithTotal = shapedQuery(
  * The ids of a page far down the list, walking `s.walk` and skipping `skip` rows (an SQL
  * expression, which may depend on the total). By creation time with at most a status filter, the
  * days (migration 0012) are added up from the walking end until the one holding the page's first
- * row (CTE `cte`), and only that day's index entries before it are skipped; in any other order
- * or with other filters, the covering index is walked. Either way only the page's rows are read
- * whole. The whole history view adds up one total a day; a status filter or the drafts, their
- * states' counts.
+ * row (CTE `<cte>_day`), and only that day's index entries before it are skipped — for the whole
+ * history view, only its hour's (migration 0014); in any other order or with other filters, the
+ * covering index is walked. Either way only the page's rows are read whole. The whole history
+ * view adds up one total a day; a status filter or the drafts, their states' counts.
  */
 function farWalk(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, skip: Expression<number>, cte: string) {
   const walk = db.selectFrom('payment_requests').select('id').where(whereOf(s.filter, p)).orderBy(s.column, s.walk).orderBy('id', s.walk).limit(sql.lit(s.limit));
   if (!(s.column === 'created_at' && s.totalFromCounts)) return { with: null, ids: walk.offset(skip) };
-  const days =
-    s.filter.view === 'history' && p.states.length === 0
-      ? db.selectFrom('payment_request_history_days').select(['day', 'n']).where('business_id', '=', p.businessId)
-      : db
-          .selectFrom('payment_request_day_counts')
-          .select(['day', sql<number>`sum(n)::bigint`.as('n')])
-          .where('business_id', '=', p.businessId)
-          .where(p.totalStates.length > 0 ? (e) => e('state', 'in', p.totalStates) : sql<boolean>`false`)
-          .groupBy('day');
-  const d = sql.table(cte);
-  // The page starts in the day `d.day`, after `d.before` rows of the days nearer the walking end.
-  const start = sql<SqlBool>`created_at ${sql.raw(s.walk === 'desc' ? '<' : '>=')} to_timestamp(((SELECT day FROM ${d}) + ${sql.lit(s.walk === 'desc' ? 1 : 0)}) * 86400)`;
-  return {
-    with: sql`${d} AS (
-      SELECT day, through - n AS before FROM (SELECT day, n, sum(n) OVER (ORDER BY day ${sql.raw(s.walk)}) AS through FROM (${days}) g) w
-      WHERE through > ${skip} ORDER BY day ${sql.raw(s.walk)} LIMIT 1
-    )`,
-    ids: walk.where(start).offset(sql<number>`(SELECT ${skip} - before FROM ${d})`),
-  };
+  const dir = sql.raw(s.walk);
+  const desc = s.walk === 'desc';
+  const wholeHistory = s.filter.view === 'history' && p.states.length === 0;
+  const days = wholeHistory
+    ? db.selectFrom('payment_request_history_days').select(['day', 'n']).where('business_id', '=', p.businessId)
+    : db
+        .selectFrom('payment_request_day_counts')
+        .select(['day', sql<number>`sum(n)::bigint`.as('n')])
+        .where('business_id', '=', p.businessId)
+        .where(p.totalStates.length > 0 ? (e) => e('state', 'in', p.totalStates) : sql<boolean>`false`)
+        .groupBy('day');
+  const d = sql.table(`${cte}_day`);
+  // The day holding the page's first row, and how many rows the days nearer the walking end hold.
+  const day = sql`${d} AS (
+      SELECT day, through - n AS before FROM (SELECT day, n, sum(n) OVER (ORDER BY day ${dir}) AS through FROM (${days}) g) w
+      WHERE through > ${skip} ORDER BY day ${dir} LIMIT 1
+    )`;
+  if (!wholeHistory) {
+    const start = sql<SqlBool>`created_at ${sql.raw(desc ? '<' : '>=')} to_timestamp(((SELECT day FROM ${d}) + ${sql.lit(desc ? 1 : 0)}) * 86400)`;
+    return { with: day, ids: walk.where(start).offset(sql<number>`(SELECT ${skip} - before FROM ${d})`) };
+  }
+  // The whole history view narrows the day to its hour (migration 0014): at most an hour's rows are walked.
+  const h = sql.table(`${cte}_hour`);
+  const hour = sql`${h} AS (
+      SELECT hour, through - n AS before FROM (
+        SELECT hour, n, (SELECT before FROM ${d}) + sum(n) OVER (ORDER BY hour ${dir}) AS through FROM payment_request_history_hours
+        WHERE business_id = ${p.businessId} AND hour >= (SELECT day FROM ${d}) * 24 AND hour < ((SELECT day FROM ${d}) + 1) * 24
+      ) w
+      WHERE through > ${skip} ORDER BY hour ${dir} LIMIT 1
+    )`;
+  const start = sql<SqlBool>`created_at ${sql.raw(desc ? '<' : '>=')} to_timestamp(((SELECT hour FROM ${h}) + ${sql.lit(desc ? 1 : 0)}) * 3600)`;
+  return { with: sql`${day}, ${hour}`, ids: walk.where(start).offset(sql<number>`(SELECT ${skip} - before FROM ${h})`) };
 }
 
 /**
