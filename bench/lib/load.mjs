@@ -9,6 +9,7 @@ export async function measure({ name, url, connections = 50, duration = 10, head
     scenario: name,
     connections,
     'p50 ms': result.latency.p50,
+    'p90 ms': result.latency.p90,
     'p99 ms': result.latency.p99,
     'req/s': Math.round(result.requests.average),
     non2xx: result.non2xx,
