@@ -61,6 +61,9 @@ export async function startTay({ env = {} } = {}) {
       RATE_LIMIT_MAX: '100000000',
       AUTH_IP_RATE_LIMIT_SCALE: '1000',
       SANDBOX_AUTO_APPROVE: 'false',
+      // The web process alone, as a deployment runs it beside `npm run worker`: the seeded backlog
+      // (requests past their expiry or due date) would otherwise keep the jobs busy under the load.
+      JOBS_IN_PROCESS: 'false',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
   };
