@@ -143,6 +143,15 @@ describe('update: each setup section', () => {
     await update({ businessProfile: PROFILE });
   });
 
+  it('profile: any address and e-mail the form takes can be read back (international and unusual ones)', async () => {
+    const res = await update({ businessProfile: { ...PROFILE, website: 'https://café.example/menu a', email: 'billing@b-.com' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const read = await request(t.app, 'GET', url(id, ''), token);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().data.businessProfile).toMatchObject({ website: 'https://café.example/menu a', email: 'billing@b-.com' });
+    await update({ businessProfile: PROFILE });
+  });
+
   it('profile: invalid input is refused with one message per field', async () => {
     const res = await update({
       businessProfile: { legalName: '', ein: '12-34', mcc: '12', email: 'not-mail', website: 'example' },

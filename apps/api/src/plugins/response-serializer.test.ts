@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ErrorResponse, listResponse, PaymentRequest, PaymentRequestDetail, requestActions, type PaymentRequest as Item } from '@tay/contract';
+import { BusinessResponse, ErrorResponse, listResponse, PaymentRequest, PaymentRequestDetail, requestActions, type Business, type PaymentRequest as Item } from '@tay/contract';
 import { responseSerializer } from './response-serializer';
 
 const serializerFor = (schema: z.ZodType) => responseSerializer({ schema, method: 'GET', url: '/test', httpStatus: '200' });
@@ -60,6 +60,44 @@ describe('responseSerializer', () => {
     expect(written).not.toContain('internal');
     const { payerEmail: _dropped, ...incomplete } = item(2);
     expect(() => serializerFor(list)({ status: 'Success', data: { items: [incomplete], page: 1, pageSize: 25, total: 1 } })).toThrow(/payerEmail/);
+  });
+
+  it('writes any value zod takes, though a stricter validator would refuse it (nullable fields with formats and patterns)', () => {
+    const business = (over: Partial<Business['businessProfile']>, rest: Partial<Business> = {}): unknown => ({
+      status: 'Success',
+      data: {
+        businessId: 'biz_1',
+        businessName: 'Café Zoë',
+        businessState: 'Approved',
+        payoutEnabled: 0,
+        entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }],
+        businessProfile: { legalName: 'Café Zoë LLC', logoUrl: null, ...over },
+        address: null,
+        owners: [],
+        config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [-3, 0, 3], invoiceTerms: null },
+        automations: { autoReminders: true, autoExpire: true },
+        bankAccount: null,
+        submittedAt: null,
+        approvedAt: null,
+        stateReason: null,
+        createdAt: '2026-11-22T18:10:11.238Z',
+        updatedAt: '2026-11-22T18:10:11.238Z',
+        ...rest,
+      },
+    });
+    const cases = [
+      business({ website: 'https://café.example', email: 'a@b-.com' }),
+      business({ website: 'https://example.com/a b', ein: '12-3456789', mcc: '8299', phone: null, dbaName: null }),
+      business({ website: null, email: null }, {
+        address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
+        bankAccount: { directoryId: 'dir_1', accountNumber: '••••6789', routingNumber: '123456780', bankName: 'Tay Sandbox Bank', institutionLogo: null, accountType: 'checking', accountHolderName: 'Café Zoë LLC' },
+      }),
+    ];
+    for (const data of cases) {
+      expect(() => z.encode(BusinessResponse, data)).not.toThrow();
+      // The same JSON (fast-json-stringify writes required fields before optional ones).
+      expect(JSON.parse(serializerFor(BusinessResponse)(data))).toEqual(JSON.parse(viaZod(BusinessResponse, data)));
+    }
   });
 
   it('falls back to zod for a schema JSON Schema cannot express', () => {
