@@ -302,8 +302,13 @@ describe('lists, search, export, tenant isolation', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"/);
     const lines = res.body.replace(/^\ufeff/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('Reference,Status,Payer,Payer e-mail,Amount (USD),Paid (USD),Memo,Your reference,Due date,Expires,Created,Sent');
+    expect(lines[0]).toBe('Reference,Status,Payer,Payer e-mail,Amount (USD),Paid (USD),Memo,Your reference,Due date,Expires,Created (America/New_York),Sent (America/New_York)');
     expect(lines).toHaveLength(2);
+    // Times in the business's time zone (New York), whatever the server's.
+    const sent = (await t.runtime.database.db.selectFrom('payment_requests').select('sent_at').where('payer_id', '=', pid).executeTakeFirstOrThrow()).sent_at!;
+    const inNewYork = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', month: 'short', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit', hourCycle: 'h23' }).formatToParts(sent);
+    const part = (type: string) => inNewYork.find((p) => p.type === type)!.value;
+    expect(lines[1]).toContain(`${part('month')} ${part('day')}, ${part('year')} ${Number(part('hour'))}:${part('minute')}`);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[1]).toContain("'+SUM(A1)");
     expect(lines[1]).toContain('50.50');

@@ -95,6 +95,17 @@ describe('the history list checks the session in its own statement', () => {
     }
   });
 
+  it('answers who may not read before what is wrong with the filters', async () => {
+    const bad = ['status=Bogus', 'minAmountCents=500&maxAmountCents=100', 'from=2026-02-01&to=2026-01-01', `page=2&after=${anchor}&before=${anchor}`];
+    for (const query of bad) {
+      expect((await list(a.businessId, query)).statusCode, query).toBe(401);
+      expect((await list(a.businessId, query, `Bearer ${b.token}`)).statusCode, query).toBe(404);
+      const mine = await list(a.businessId, query, `Bearer ${a.token}`);
+      expect(mine.statusCode, query).toBe(400);
+      expect(mine.json().errorDetails.code, query).toBe('VALIDATION_FAILED');
+    }
+  });
+
   it("answers 404 for another business's list, never a row of it", async () => {
     const expected = (await summary(a.businessId, `Bearer ${b.token}`)).json();
     expect(expected.errorDetails.code).toBe('NOT_FOUND');

@@ -2,21 +2,12 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import { csvRow, formatDate, formatDateTime } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { businessForRequests } from './request-context';
-import { requestFilter, type ListQuery } from './list-requests';
+import { requestFilter, SORT_COLUMN, type ListQuery } from './list-requests';
 import { referenceNumber } from './request-record';
 
-const HEADER = ['Reference', 'Status', 'Payer', 'Payer e-mail', 'Amount (USD)', 'Paid (USD)', 'Memo', 'Your reference', 'Due date', 'Expires', 'Created', 'Sent'];
+/** Times are in the business's time zone, as its date filters are; the header says which. */
+const header = (timeZone: string) => ['Reference', 'Status', 'Payer', 'Payer e-mail', 'Amount (USD)', 'Paid (USD)', 'Memo', 'Your reference', 'Due date', 'Expires', `Created (${timeZone})`, `Sent (${timeZone})`];
 const BATCH = 2000;
-
-/** The list's sort keys and their columns (the list orders by the same column, then id). */
-const SORT_COLUMN = {
-  createdAt: 'created_at',
-  dueDate: 'due_date',
-  amount: 'amount_cents',
-  payer: 'payer_display_name',
-  state: 'state',
-  reference: 'number',
-} as const satisfies Record<ListQuery['sortBy'], string>;
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 
@@ -25,11 +16,11 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
  * batches by keyset on (sort column, id) so memory stays flat however many rows match.
  */
 export async function* exportRequests({ db, businessId, userId, query }: { db: Kysely<DB>; businessId: string; userId: string; query: ListQuery }): AsyncGenerator<string> {
-  await businessForRequests(db, { businessId, userId, access: 'read' });
+  const { time_zone: timeZone } = await businessForRequests(db, { businessId, userId, access: 'read' });
   const where = requestFilter(businessId, query);
   const column = SORT_COLUMN[query.sortBy];
   const direction = query.sortDirection;
-  yield `\ufeff${csvRow(HEADER)}\r\n`;
+  yield `\ufeff${csvRow(header(timeZone))}\r\n`;
   let after: { key: string; id: string } | null = null;
   for (;;) {
     // The sort value travels as text: exact for every column (a JavaScript Date would drop a
@@ -55,8 +46,8 @@ export async function* exportRequests({ db, businessId, userId, query }: { db: K
             r.reference,
             formatDate(`${r.due_date}T12:00:00`),
             formatDate(`${r.expires_on}T12:00:00`),
-            formatDateTime(r.created_at),
-            r.sent_at ? formatDateTime(r.sent_at) : '',
+            formatDateTime(r.created_at, timeZone),
+            r.sent_at ? formatDateTime(r.sent_at, timeZone) : '',
           ])}\r\n`,
       )
       .join('');

@@ -218,7 +218,7 @@ type Admission = { signed_in: boolean; must_change: boolean; member: boolean };
  * unexpired) but inside the list's own statement: one round trip for the hottest read (ADR 010).
  * Left-joined, so that a dead token still gives one row saying so.
  */
-function admissionOf(p: Params<PageValues>) {
+function admissionOf(p: Params<Pick<PageValues, 'businessId' | 'sessionToken' | 'now'>>) {
   return sql<Admission>`
     SELECT v.user_id IS NOT NULL AS signed_in, coalesce(v.must_change_password, false) AS must_change,
            coalesce(NOT v.must_change_password AND EXISTS (SELECT 1 FROM business_members WHERE business_id = ${p.businessId} AND user_id = v.user_id), false) AS member
@@ -277,6 +277,8 @@ function searchRowsOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
   const ids = sql`SELECT id FROM m ${beyond} ORDER BY ${sql.ref(s.column)} ${sql.raw(s.walk)}, id ${sql.raw(s.walk)} LIMIT ${sql.lit(s.limit)} ${s.skip ? sql`OFFSET ${p.offset}` : sql``}`;
   return db.selectFrom('payment_requests').select(LIST_COLUMNS).where('business_id', '=', p.businessId).where(sql<SqlBool>`id IN (${ids})`);
 }
+
+const admissionOnly = shapedQuery((_: null, p: Params<Pick<PageValues, 'businessId' | 'sessionToken' | 'now'>>) => admissionOf(p));
 
 /** 401, 403 or 404 unless the session may read this business's list. */
 function admit(row: Admission | undefined): void {
@@ -405,10 +407,17 @@ const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
  * 010): a repeated request neither builds nor plans SQL.
  */
 export async function listRequests({ db, businessId, sessionToken, query }: { db: Kysely<DB>; businessId: string; sessionToken: string; query: ListQuery }): Promise<RequestPage> {
-  if (query.after && query.before) {
-    throw AppError.validation('Page after one row or before another, not both.', { before: 'Leave out either after or before.' });
+  let filter: ReturnType<typeof filterOf>;
+  try {
+    if (query.after && query.before) {
+      throw AppError.validation('Page after one row or before another, not both.', { before: 'Leave out either after or before.' });
+    }
+    filter = filterOf(businessId, query);
+  } catch (error) {
+    // Someone who may not read the list hears 401, 403 or 404 first, as from requireUser.
+    admit((await db.executeQuery(admissionOnly(db, null, { businessId, sessionToken, now: new Date() }))).rows[0]);
+    throw error;
   }
-  const filter = filterOf(businessId, query);
   const onlyStates = !filter.shape.payer && !filter.shape.from && !filter.shape.to && !filter.shape.min && !filter.shape.max && !filter.shape.search;
   const wanted = filter.values.states.length > 0 ? filter.values.states : RequestState.options;
   const values: PageValues = {
