@@ -24,6 +24,7 @@ beforeAll(async () => {
     { name: 'Casey Quinn', email: 'casey.quinn@payers.example' },
     { name: '70042 Holdings', email: 'ap@holdings.example' },
     { name: 'Avery Stone', email: 'avery@payers.example' },
+    { name: 'Émile Zoë', email: 'emile@payers.example' },
   ];
   for (const b of [biz, other]) {
     const ids: string[] = [];
@@ -31,7 +32,7 @@ beforeAll(async () => {
     await sql`
       INSERT INTO payment_requests (business_id, id, number, payer_id, payer_display_name, payer_email, amount_cents, due_date, expires_on, state, created_at)
       SELECT ${b.businessId}, 'req_search_' || ${b.businessId} || '_' || lpad(g::text, 5, '0'), 70000 + g,
-             (${ids}::text[])[1 + g % 5], (${payers.map((p) => p.name)}::text[])[1 + g % 5], (${payers.map((p) => p.email)}::text[])[1 + g % 5],
+             (${ids}::text[])[1 + g % 6], (${payers.map((p) => p.name)}::text[])[1 + g % 6], (${payers.map((p) => p.email)}::text[])[1 + g % 6],
              1000 + (g * 7919) % 90000, current_date + (g % 40), current_date + 60,
              CASE WHEN g % 9 = 1 THEN 'Draft' WHEN g % 4 = 0 THEN 'Paid' WHEN g % 11 = 0 THEN 'Expired' ELSE 'Sent' END,
              timestamptz '2026-03-01' + make_interval(mins => (g * 37) % 2000)
@@ -46,9 +47,8 @@ const COLUMN = { createdAt: 'created_at', amount: 'amount_cents', dueDate: 'due_
 async function truth(search: string, number: number | null, sortBy: keyof typeof COLUMN, direction: 'asc' | 'desc', status: string[], page: number, pageSize: number) {
   const col = sql.ref(COLUMN[sortBy]);
   const dir = sql.raw(direction);
-  const prefix = `${search.toLowerCase()}%`;
   const where = sql`business_id = ${biz.businessId} AND state <> 'Draft' AND (${status.length === 0} OR state = ANY(${status}::text[]))
-    AND (lower(payer_display_name) LIKE ${prefix} OR payer_email LIKE ${prefix} OR number = ${number ?? -1})`;
+    AND (starts_with(lower(payer_display_name), lower(${search})) OR starts_with(payer_email, lower(${search})) OR number = ${number ?? -1})`;
   const { rows } = await sql<{ id: string }>`SELECT id FROM payment_requests WHERE ${where} ORDER BY ${col} ${dir}, id ${dir} OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize}`.execute(db());
   const total = await sql<{ n: string }>`SELECT count(*) AS n FROM payment_requests WHERE ${where}`.execute(db());
   return { ids: rows.map((r) => r.id), total: Number(total.rows[0]!.n) };
@@ -69,6 +69,8 @@ describe('search over a long history', () => {
       ['70042', 70042], // a company named like a number, and request TRX-70042 itself
       ['TRX-70010', 70010], // a number alone
       ['zz', null], // nothing
+      ['ÉMILE z', null], // beyond ASCII, in another case than stored
+      ['émile', null],
     ];
     for (const [search, number] of cases) {
       for (const [sortBy, direction] of [['createdAt', 'desc'], ['amount', 'asc'], ['payer', 'desc'], ['reference', 'asc']] as const) {
@@ -90,6 +92,25 @@ describe('search over a long history', () => {
         }
       }
     }
+  });
+
+  it('refuses control characters in the search text, naming the field', async () => {
+    const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?search=${encodeURIComponent('casey\u0000')}`, biz.token);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errorDetails.fields.search).toBe('Search text cannot contain control characters.');
+  });
+
+  it('bounds exactly the texts that begin with a prefix, byte by byte as the prefix indexes compare', async () => {
+    const { rows } = await sql<{ wrong: number; pairs: number }>`
+      WITH a(c) AS (VALUES ('a'), ('z'), ('{'), ('0'), (' '), ('é'), ('ÿ'), ('Ā'), (chr(55295)), (chr(57344)), (chr(65535)), (chr(65536)), (chr(128512)), (chr(1114111))),
+           texts AS (SELECT x.c || y.c || coalesce(z.c, '') AS t FROM a x, a y, (SELECT c FROM a UNION ALL SELECT NULL) z),
+           prefixes AS (SELECT x.c || y.c AS p FROM a x, a y)
+      SELECT count(*) FILTER (WHERE (t ~>=~ p AND t ~<~ text_prefix_successor(p)) IS DISTINCT FROM starts_with(t, p))::int AS wrong, count(*)::int AS pairs
+      FROM texts, prefixes`.execute(db());
+    expect(rows[0]!.pairs).toBeGreaterThan(40_000);
+    expect(rows[0]!.wrong).toBe(0);
+    const edge = await sql<{ a: string; b: string; c: string }>`SELECT text_prefix_successor('casey') AS a, text_prefix_successor('a' || chr(55295)) AS b, text_prefix_successor('az' || chr(1114111)) AS c`.execute(db());
+    expect(edge.rows[0]).toEqual({ a: 'casez', b: 'a\uE000', c: 'a{' });
   });
 
   it("never counts another business's matches", async () => {

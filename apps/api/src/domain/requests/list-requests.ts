@@ -64,8 +64,6 @@ interface FilterShape {
   min: boolean;
   max: boolean;
   search: boolean;
-  /** The search text has a successor (a bound above every text it begins); all but pathological text does. */
-  searchBounded: boolean;
   searchNumber: boolean;
 }
 
@@ -79,10 +77,8 @@ type FilterValues = {
   to: string | undefined;
   min: number | undefined;
   max: number | undefined;
-  /** The search text, lower case: every match begins with it… */
-  searchFrom: string | undefined;
-  /** …and sorts before this, byte by byte (see {@link prefixSuccessor}). */
-  searchTo: string | undefined;
+  /** The search text, as typed: a match's payer name or e-mail begins with it, in lower case. */
+  searchText: string | undefined;
   searchNumber: number | undefined;
 };
 
@@ -93,9 +89,8 @@ function filterOf(businessId: string, query: ListQuery): { shape: FilterShape; v
   if (query.from && query.to && query.from > query.to) {
     throw AppError.validation('The date range ends before it starts.', { from: 'Must not be after the end date.' });
   }
-  const search = query.search ? query.search.toLowerCase() : undefined;
+  const search = query.search || undefined;
   const searchNumber = search === undefined ? null : parseReferenceNumber(search);
-  const searchTo = search === undefined ? null : prefixSuccessor(search);
   return {
     shape: {
       view: query.view,
@@ -105,7 +100,6 @@ function filterOf(businessId: string, query: ListQuery): { shape: FilterShape; v
       min: query.minAmountCents !== undefined,
       max: query.maxAmountCents !== undefined,
       search: search !== undefined,
-      searchBounded: searchTo !== null,
       searchNumber: searchNumber !== null,
     },
     values: {
@@ -116,35 +110,20 @@ function filterOf(businessId: string, query: ListQuery): { shape: FilterShape; v
       to: query.to,
       min: query.minAmountCents,
       max: query.maxAmountCents,
-      searchFrom: search,
-      searchTo: searchTo ?? undefined,
+      searchText: search,
       searchNumber: searchNumber ?? undefined,
     },
   };
 }
 
 /**
- * The least text above every text that begins with `prefix`, comparing byte by byte as the
- * `text_pattern_ops` indexes do (UTF-8 bytes sort as code points): the last code point plus one.
- * Null when there is none (the prefix is all U+10FFFF).
+ * `text` begins with the search text, both lower-cased by PostgreSQL's `lower()`: as a byte range
+ * `[lower(search), text_prefix_successor(lower(search)))` (migration 0015), which the prefix index
+ * answers alone and a reused (generic) plan can still use — a `LIKE` with a parameter cannot, so
+ * PostgreSQL would plan every search afresh.
  */
-export function prefixSuccessor(prefix: string): string | null {
-  const points = Array.from(prefix, (c) => c.codePointAt(0)!);
-  while (points.length > 0) {
-    let last = points.pop()! + 1;
-    if (last === 0xd800) last = 0xe000; // surrogates are not characters
-    if (last <= 0x10ffff) return String.fromCodePoint(...points, last);
-  }
-  return null;
-}
-
-/**
- * `text` begins with the search text: as a range `[from, to)` the prefix index answers alone, and
- * that a reused (generic) plan can still use — a `LIKE` with a parameter cannot, so PostgreSQL
- * would plan every search afresh.
- */
-function beginsWith(s: FilterShape, p: Params<FilterValues>, text: Expression<string>) {
-  return s.searchBounded ? sql<SqlBool>`(${text} ~>=~ ${p.searchFrom} AND ${text} ~<~ ${p.searchTo})` : sql<SqlBool>`${text} ~>=~ ${p.searchFrom}`;
+function beginsWith(p: Params<FilterValues>, text: Expression<string>) {
+  return sql<SqlBool>`(${text} ~>=~ lower(${p.searchText}) AND ${text} ~<~ text_prefix_successor(lower(${p.searchText})))`;
 }
 
 /** The WHERE clause shared by the list, its total and the CSV export. */
@@ -162,7 +141,7 @@ function whereOf(s: FilterShape, p: Params<FilterValues>) {
     if (s.min) and.push(eb('amount_cents', '>=', p.min));
     if (s.max) and.push(eb('amount_cents', '<=', p.max));
     if (s.search) {
-      const or: Expression<SqlBool>[] = [beginsWith(s, p, sql`lower(payer_display_name)`), beginsWith(s, p, sql.ref('payer_email'))];
+      const or: Expression<SqlBool>[] = [beginsWith(p, sql`lower(payer_display_name)`), beginsWith(p, sql.ref('payer_email'))];
       if (s.searchNumber) or.push(eb('number', '=', p.searchNumber));
       and.push(eb.or(or));
     }
@@ -259,8 +238,8 @@ function totalOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
 function searchMatches(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
   const common = whereOf({ ...s.filter, search: false, searchNumber: false }, p);
   const columns = s.column === 'created_at' ? (['id', 'created_at'] as const) : (['id', s.column] as const);
-  const byName = beginsWith(s.filter, p, sql`lower(payer_display_name)`);
-  const byEmail = beginsWith(s.filter, p, sql.ref('payer_email'));
+  const byName = beginsWith(p, sql`lower(payer_display_name)`);
+  const byEmail = beginsWith(p, sql.ref('payer_email'));
   const branch = () => db.selectFrom('payment_requests').select(columns).where(common);
   let matches = branch()
     .where(byName)
