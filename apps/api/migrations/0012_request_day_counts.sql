@@ -3,6 +3,9 @@
 -- statement-level triggers like payment_request_counts (0009). A page by its number is then found
 -- by adding up days from the nearer end and walking at most one day's rows, instead of every row
 -- before it. The history view has its own totals so that it adds up one row a day, not eleven.
+-- No request may be written between the counts filled below and the triggers that keep them.
+LOCK TABLE payment_requests IN SHARE ROW EXCLUSIVE MODE;
+
 CREATE FUNCTION payment_request_day(created_at timestamptz) RETURNS integer
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   -- Days since 1970-01-01 UTC: the instant's epoch, which no time zone setting changes.

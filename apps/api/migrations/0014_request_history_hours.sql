@@ -2,6 +2,9 @@
 -- few thousand for a business with a million requests a year. The whole history view now also
 -- keeps a count per hour, so the walk is through the day's hours, then at most one hour's rows.
 -- The counts are kept by the same statement-level triggers, now working from the hour.
+-- No request may be written between the counts filled below and the triggers that keep them.
+LOCK TABLE payment_requests IN SHARE ROW EXCLUSIVE MODE;
+
 CREATE FUNCTION payment_request_hour(created_at timestamptz) RETURNS integer
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   -- Hours since 1970-01-01 UTC; the hour's day is floor(hour / 24), as payment_request_day gives.
