@@ -165,6 +165,15 @@ describe('transactions: the request form and the row actions', () => {
     const link = links[0];
     expect(link).not.toBe(firstLink);
 
+    // The details and timeline open from the keyboard: the reference is a link to them.
+    await page.getByRole('link', { name: `View ${sent.referenceNumber}` }).focus();
+    await page.keyboard.press('Enter');
+    const details = page.getByRole('dialog', { name: `Request ${sent.referenceNumber}` });
+    await details.getByText('Sent again').waitFor();
+    expect(new URL(page.url()).searchParams.get('transid')).toBe(sent.transactionId);
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'hidden' });
+
     // The payer pays with the success card on the new link.
     const payer = await browser.newPage();
     await payer.goto(link!);

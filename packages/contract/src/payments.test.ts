@@ -85,7 +85,11 @@ describe('table summary (spec §9)', () => {
     [1, 25, 7, 'Showing 1 to 7 of 7 Results'],
     [2, 25, 60, 'Showing 26 to 50 of 60 Results'],
     [3, 25, 60, 'Showing 51 to 60 of 60 Results'],
-  ])('page %i of %i with %i rows', (page, size, total, text) => expect(showingSummary(page, size, total)).toBe(text));
+    // Past the last page (its rows were deleted): nothing shown, never "26 to 25".
+    [2, 25, 25, 'Showing 0 to 0 of 25 Results'],
+    [9, 10, 61, 'Showing 0 to 0 of 61 Results'],
+    [0, 25, 60, 'Showing 1 to 25 of 60 Results'],
+  ])('page %i, %i a page, %i rows', (page, size, total, text) => expect(showingSummary(page, size, total)).toBe(text));
 });
 
 describe('CSV cells', () => {

@@ -296,11 +296,14 @@ export function listResponse<T extends z.ZodType>(item: T) {
   });
 }
 
-/** Spec §9: 'Showing X to Y of Z Results'. */
+/**
+ * Spec §9: 'Showing X to Y of Z Results'. A page past the last one (rows deleted under it) shows
+ * no rows, and says so instead of a range that cannot be, such as 26 to 25.
+ */
 export function showingSummary(page: number, pageSize: number, total: number): string {
-  if (total === 0) return 'Showing 0 to 0 of 0 Results';
-  const from = (page - 1) * pageSize + 1;
-  const to = Math.min(page * pageSize, total);
+  const from = (Math.max(1, page) - 1) * pageSize + 1;
+  if (total <= 0 || from > total) return `Showing 0 to 0 of ${Math.max(0, total)} Results`;
+  const to = Math.min(from + pageSize - 1, total);
   return `Showing ${from} to ${to} of ${total} Results`;
 }
 

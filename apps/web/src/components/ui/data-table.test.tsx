@@ -66,6 +66,23 @@ describe('DataTable pagination (spec §9)', () => {
     expect(pageList()).toBeNull();
   });
 
+  it('a page past the last one (its rows deleted) moves to the last page, without a dead-end empty state', () => {
+    const onPageChange = vi.fn();
+    render(table({ rows: [], total: 25, pageSize: 10, page: 4, onPageChange }));
+    expect(onPageChange).toHaveBeenCalledTimes(1);
+    expect(onPageChange).toHaveBeenCalledWith(3);
+    expect(screen.queryByText('Nothing here')).toBeNull();
+    expect(screen.getByText('Showing 0 to 0 of 25 Results')).toBeInTheDocument();
+  });
+
+  it('does not move while the rows on screen are a previous query’s, nor on an empty list', () => {
+    const onPageChange = vi.fn();
+    const { rerender } = render(table({ rows: rows(10), total: 10, pageSize: 10, page: 3, loading: true, onPageChange }));
+    rerender(table({ rows: [], total: 0, pageSize: 10, page: 3, onPageChange }));
+    expect(onPageChange).not.toHaveBeenCalled();
+    expect(screen.getByText('Nothing here')).toBeInTheDocument();
+  });
+
   it('offers each row’s actions in its menu', async () => {
     const onClick = vi.fn();
     render(table({ rows: rows(1), total: 1, actions: () => [{ label: 'Copy', onClick }] }));
@@ -86,5 +103,28 @@ describe('DataTable search box', () => {
     expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('nora');
     rerender(table({ search: '', onSearchChange }));
     expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('');
+  });
+});
+
+describe('DataTable row click', () => {
+  it('is a mouse shortcut that a link in the row does not fire a second time', async () => {
+    const onRowClick = vi.fn();
+    const onLink = vi.fn((e: { preventDefault: () => void }) => e.preventDefault());
+    render(
+      table({
+        rows: rows(1),
+        total: 1,
+        onRowClick,
+        columns: [
+          { key: 'name', header: 'Name', render: (r) => r.name },
+          { key: 'open', header: 'Open', render: (r) => <a href={`#${r.id}`} onClick={onLink}>{`View ${r.name}`}</a> },
+        ],
+      }),
+    );
+    await userEvent.click(screen.getByText('Row 1'));
+    expect(onRowClick).toHaveBeenCalledWith({ id: 'r1', name: 'Row 1' });
+    await userEvent.click(screen.getByRole('link', { name: 'View Row 1' }));
+    expect(onLink).toHaveBeenCalledTimes(1);
+    expect(onRowClick).toHaveBeenCalledTimes(1);
   });
 });

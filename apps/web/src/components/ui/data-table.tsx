@@ -17,7 +17,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconDots, IconDownload, IconInbox, IconSearch } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useState, type MouseEvent, type ReactNode } from 'react';
 import { showingSummary } from '@tay/contract';
 
 export interface Column<T> {
@@ -44,6 +44,7 @@ export interface DataTableProps<T> {
   total: number;
   page: number;
   pageSize: number;
+  /** A page chosen in the page list, or the last page when the rows under this one are gone. */
   onPageChange: (page: number) => void;
   onPageSizeChange?: (pageSize: number) => void;
   sortBy?: string;
@@ -58,17 +59,23 @@ export interface DataTableProps<T> {
   exportHref?: string;
   onExport?: () => void;
   actions?: (row: T) => RowAction<T>[];
+  /** This query's rows are not here yet: none, or the previous query's kept on screen meanwhile. */
   loading?: boolean;
   error?: unknown;
   onRetry?: () => void;
   empty: { title: string; description: string; action?: ReactNode };
+  /**
+   * A click anywhere on the row, for mouse users. A row is no button: what it opens must also be
+   * a link or button in one of its cells, for keyboards and screen readers.
+   */
   onRowClick?: (row: T) => void;
 }
 
 /**
  * The one table of the portal: server-side pagination ('Showing X to Y of Z Results', page list
  * hidden with one page), sortable headers, search, filters, CSV export, row actions, and
- * loading, empty and error states. Everything is reachable by keyboard.
+ * loading, empty and error states. Everything is reachable by keyboard. A page left past the
+ * last one (its rows deleted or withdrawn under a filter) moves to the last page.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { columns, rows, total, page, pageSize, actions } = props;
@@ -83,6 +90,18 @@ export function DataTable<T>(props: DataTableProps<T>) {
     props.onSearchChange?.(value);
   }, 300);
   const pages = Math.max(1, Math.ceil(total / pageSize));
+  // The server answers a page past the end with no rows; with rows elsewhere, that page is a dead
+  // end (no rows, no page list), so go to the last page. Never from the rows of a previous query.
+  const pastTheEnd = Boolean(rows) && !props.loading && !props.error && total > 0 && page > pages;
+  const toLastPage = useEffectEvent(() => props.onPageChange(pages));
+  useEffect(() => {
+    if (pastTheEnd) toLastPage();
+  }, [pastTheEnd, page, pages]);
+  const rowClick = (row: T) => (event: MouseEvent) => {
+    // A link or button inside the row does its own thing.
+    if (event.target instanceof Element && event.target.closest('a, button')) return;
+    props.onRowClick?.(row);
+  };
 
   const sortIcon = (column: Column<T>) => {
     if (!column.sortKey) return null;
@@ -181,7 +200,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               {rows?.map((row) => (
                 <Table.Tr
                   key={props.rowKey(row)}
-                  onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
+                  onClick={props.onRowClick ? rowClick(row) : undefined}
                   style={props.onRowClick ? { cursor: 'pointer' } : undefined}
                 >
                   {columns.map((column) => (
@@ -203,7 +222,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               <Loader aria-label="Loading" />
             </Center>
           )}
-          {rows && rows.length === 0 && (
+          {rows && rows.length === 0 && !pastTheEnd && (
             <Stack align="center" py="xl" gap="xs" ta="center">
               <IconInbox size={36} color="var(--mantine-color-gray-5)" aria-hidden="true" />
               <Text fw={600}>{props.empty.title}</Text>

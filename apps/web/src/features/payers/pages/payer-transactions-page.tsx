@@ -1,5 +1,5 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatDate, formatDateTime, formatMoney, payerPaths, type PaymentRequest, type RequestState } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { LoadError } from '../../../components/ui/load-error';
@@ -35,17 +35,18 @@ export function PayerTransactionsPage() {
     setParams(next, { replace: true });
   };
 
-  const open = (r: PaymentRequest) => navigate(`/business/payment/transactions/history?transid=${encodeURIComponent(r.transactionId)}`);
+  const detailPath = (r: PaymentRequest) => `/business/payment/transactions/history?transid=${encodeURIComponent(r.transactionId)}`;
 
   const columns: Column<PaymentRequest>[] = [
     {
       key: 'reference',
       header: 'Reference',
       sortKey: 'reference',
+      // The way to the details for keyboards and screen readers; the row's click is a mouse shortcut.
       render: (r) => (
-        <Text ff="monospace" size="sm">
+        <Anchor component={Link} to={detailPath(r)} ff="monospace" size="sm" aria-label={`View ${r.referenceNumber}`}>
           {r.referenceNumber}
-        </Text>
+        </Anchor>
       ),
     },
     { key: 'memo', header: 'Memo', render: (r) => r.memo || '—' },
@@ -122,10 +123,10 @@ export function PayerTransactionsPage() {
         sortBy={query.sortBy}
         sortDirection={query.sortDirection}
         onSortChange={(sortBy, sortDirection) => update({ sortBy, sortDirection })}
-        loading={requests.isPending}
+        loading={requests.isPending || requests.isPlaceholderData}
         error={requests.error}
         onRetry={() => void requests.refetch()}
-        onRowClick={open}
+        onRowClick={(r) => navigate(detailPath(r))}
         empty={{ title: 'No requests yet', description: 'Requests to pay you send this payer show here with their status.' }}
       />
     </Stack>

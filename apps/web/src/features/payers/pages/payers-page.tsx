@@ -207,7 +207,7 @@ export function PayersPage() {
           )
         }
         actions={actions}
-        loading={list.isPending}
+        loading={list.isPending || list.isPlaceholderData}
         error={list.error}
         onRetry={() => void list.refetch()}
         empty={

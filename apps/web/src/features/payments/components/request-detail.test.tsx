@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_TIMELINE_EVENTS } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, detail, ok, renderAt, request } from '../test-support';
+import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { detail, request } from '../../../test/fixtures';
 import { RequestDetailDrawer } from './request-detail';
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payments`;

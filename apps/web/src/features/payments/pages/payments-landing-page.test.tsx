@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, FakeApi, listOf, ok, renderAt, request } from '../test-support';
+import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { listOf, request } from '../../../test/fixtures';
 import { PaymentsLandingPage } from './payments-landing-page';
 import { TransactionsPage } from './transactions-page';
 
@@ -38,6 +39,27 @@ describe('the payments landing page', () => {
     expect(await screen.findByText('$500.00')).toBeInTheDocument();
     expect(screen.getByText('$1.00')).toBeInTheDocument();
     expect(screen.getByText('1 open request(s)')).toBeInTheDocument();
+  });
+
+  it('balances that fail to load say so and offer to try again, which shows them', async () => {
+    let fail = true;
+    fake.on('GET', BALANCES, () =>
+      fail ? apiError(503, 'UNAVAILABLE', 'The ledger is not answering.') : ok({ pendingCents: 100, availableCents: 50_000, collectedCents: 0, feesCents: 0 }),
+    );
+    fake.on('GET', `${LIST}/summary`, ok(summary));
+    const u = userEvent.setup();
+    renderAt('/business/payment', { '/business/payment': <PaymentsLandingPage /> });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Your balances could not be loaded')).toBeInTheDocument();
+    expect(within(alert).getByText('The ledger is not answering.')).toBeInTheDocument();
+    // The request figures loaded: only the balances are said to have failed.
+    expect(screen.getByText('1 open request(s)')).toBeInTheDocument();
+    expect(screen.queryByText('The figures could not be loaded')).toBeNull();
+
+    fail = false;
+    await u.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('$500.00')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('after a request action the balances on screen are read again', async () => {

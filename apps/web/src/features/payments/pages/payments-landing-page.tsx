@@ -44,6 +44,7 @@ export function PaymentsLandingPage() {
           Request a payment
         </Button>
       </Group>
+      {balances.error && <LoadError title="Your balances could not be loaded" error={balances.error} onRetry={() => void balances.refetch()} />}
       {summary.error && <LoadError title="The figures could not be loaded" error={summary.error} onRetry={() => void summary.refetch()} />}
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
         <Figure label="Available balance" value={b ? formatMoney(b.availableCents) : '—'} hint="Settled and ready to be paid out" />

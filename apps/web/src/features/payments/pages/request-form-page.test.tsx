@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PaymentRequest } from '@tay/contract';
-import { apiError, BUSINESS_ID, detail, FakeApi, ok, renderAt, request } from '../test-support';
+import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { detail, request } from '../../../test/fixtures';
 import { RequestFormPage } from './request-form-page';
 
 vi.setConfig({ testTimeout: 30_000 });

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, FakeApi, detail, listOf, ok, renderAt, request } from '../test-support';
+import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { detail, listOf, request } from '../../../test/fixtures';
 import { TransactionsPage } from './transactions-page';
 
 // Whole pages with typing, menus and modals: slower than a unit test on a busy machine.
@@ -158,6 +159,38 @@ describe('the empty list', () => {
   });
 });
 
+describe('a page past the last one', () => {
+  it('deleting the only draft on page 2 moves to page 1, without the keyset anchor, instead of "No drafts"', async () => {
+    const first = Array.from({ length: 25 }, () => request({ transactionState: 'Draft', payerName: 'Dee Draft' }));
+    const only = request({ transactionState: 'Draft', payerName: 'Lone Draft' });
+    let deleted = false;
+    fake.on('GET', LIST, (call) => {
+      const total = deleted ? 25 : 26;
+      // Page 2, reached with next: the rows after the last of page 1; none once the only one is gone.
+      if (call.url.searchParams.get('page') === '2') return ok({ items: deleted ? [] : [only], page: 2, pageSize: 25, total });
+      return ok({ items: first, page: 1, pageSize: 25, total });
+    });
+    fake.on('DELETE', `${LIST}/${only.transactionId}`, () => {
+      deleted = true;
+      return ok(null);
+    });
+    const u = user();
+    page(`/business/payment/transactions/draft?page=2&after=${first.at(-1)!.transactionId}`);
+    const row = (await screen.findByText('Lone Draft')).closest('tr')!;
+    expect(screen.getByText('Showing 26 to 26 of 26 Results')).toBeInTheDocument();
+    await u.click(within(row).getByRole('button', { name: 'Row actions' }));
+    await u.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await u.click(await screen.findByRole('button', { name: 'Yes, delete' }));
+
+    expect(await screen.findAllByText('Dee Draft')).toHaveLength(25);
+    expect(screen.getByText('Showing 1 to 25 of 25 Results')).toBeInTheDocument();
+    expect(location()).toBe('/business/payment/transactions/draft?page=1');
+    expect(lastListQuery()).toMatchObject({ page: '1' });
+    expect(lastListQuery()).not.toHaveProperty('after');
+    expect(screen.queryByText('No drafts')).toBeNull();
+  });
+});
+
 describe('row actions', () => {
   async function chooseAction(rowText: string, action: string) {
     const u = user();
@@ -264,6 +297,19 @@ describe('row actions', () => {
 });
 
 describe('the detail drawer', () => {
+  it('opens from the keyboard: the reference is a link to the request’s details', async () => {
+    const sent = request({ transactionState: 'Sent', payerName: 'Sam Sent' });
+    fake.on('GET', LIST, listOf([sent]));
+    fake.on('GET', `${LIST}/${sent.transactionId}`, ok(detail(sent)));
+    const u = user();
+    page(`${HISTORY}?status=Sent`);
+    const link = await screen.findByRole('link', { name: `View ${sent.referenceNumber}` });
+    link.focus();
+    await u.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: `Request ${sent.referenceNumber}` })).toBeInTheDocument();
+    expect(location()).toBe(`${HISTORY}?status=Sent&transid=${sent.transactionId}`);
+  });
+
   it('for a failed payment says what happened and offers only Copy, as the row does', async () => {
     const failed = request({ transactionState: 'Error', payerName: 'Erin Error' });
     fake.on('GET', LIST, listOf([failed]));

@@ -1,9 +1,9 @@
-import { Box, Button, Group, MultiSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Box, Button, Group, MultiSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatDate, formatDateTime, formatMoney, parseMoney, RequestState, type PaymentRequest, type RequestAction } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
@@ -104,7 +104,24 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
     }));
 
   const columns: Column<PaymentRequest>[] = [
-    { key: 'reference', header: 'Reference', sortKey: 'reference', render: (r) => <Text ff="monospace" size="sm">{r.referenceNumber}</Text> },
+    {
+      key: 'reference',
+      header: 'Reference',
+      sortKey: 'reference',
+      // The way to the details for keyboards and screen readers; the row's click is a mouse shortcut.
+      render: (r) => (
+        <Anchor
+          component={Link}
+          to={{ search: `?${nextParams(params, { transid: r.transactionId }, false)}` }}
+          replace
+          ff="monospace"
+          size="sm"
+          aria-label={`View ${r.referenceNumber}`}
+        >
+          {r.referenceNumber}
+        </Anchor>
+      ),
+    },
     {
       key: 'payer',
       header: 'Payer',
@@ -218,7 +235,7 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
         total={list.data?.total ?? 0}
         page={query.page}
         pageSize={query.pageSize}
-        onPageChange={(page) => update(pageMove(query.page, page, list.data?.items), false)}
+        onPageChange={(page) => update(pageMove(query.page, page, list.data), false)}
         onPageSizeChange={(pageSize) => update({ pageSize })}
         sortBy={query.sortBy ?? 'createdAt'}
         sortDirection={query.sortDirection ?? 'desc'}
@@ -234,7 +251,7 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
           )
         }
         actions={actions}
-        loading={list.isPending}
+        loading={list.isPending || list.isPlaceholderData}
         error={list.error}
         onRetry={() => void list.refetch()}
         onRowClick={(row) => update({ transid: row.transactionId }, false)}

@@ -6,9 +6,9 @@ import { configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
-import { requestActions, type CurrentUser, type PaymentRequest, type PaymentRequestDetail, type RequestState } from '@tay/contract';
-import { writeIdentityToken } from '../../lib/session-token';
-import { currentUserKey, SessionProvider, sessionKey } from '../../lib/session';
+import type { CurrentUser } from '@tay/contract';
+import { writeIdentityToken } from '../lib/session-token';
+import { currentUserKey, SessionProvider, sessionKey } from '../lib/session';
 
 // Pages debounce, fetch and re-render; on a busy machine that takes longer than the default 1 s.
 configure({ asyncUtilTimeout: 5000 });
@@ -76,40 +76,6 @@ export const apiError = (status: number, code: string, message: string, fields?:
   status,
   json: { status: 'Error', errorDetails: fields ? { code, message, fields } : { code, message } },
 });
-
-let seq = 0;
-export function request(over: Partial<PaymentRequest> & { transactionState?: RequestState } = {}): PaymentRequest {
-  seq += 1;
-  const state = over.transactionState ?? 'Sent';
-  return {
-    transactionId: `req_${seq}`,
-    referenceNumber: `TRX-${10000 + seq}`,
-    transactionState: state,
-    payerId: 'pyr_pat',
-    payerName: 'Pat Payer',
-    payerEmail: 'pat@payers.example',
-    amountCents: 12_500,
-    amountPaidCents: 0,
-    memo: 'Spring term',
-    reference: 'INV-7',
-    dueDate: '2099-06-01',
-    expiresOn: '2099-07-01',
-    allowPartial: false,
-    sendAt: null,
-    sentAt: null,
-    paidAt: null,
-    createdAt: '2026-05-01T10:00:00.000Z',
-    updatedAt: '2026-05-01T10:00:00.000Z',
-    ...over,
-    actions: requestActions(state),
-  };
-}
-
-export function detail(r: PaymentRequest): PaymentRequestDetail {
-  return { ...r, timeline: [], payments: [], payLink: '' };
-}
-
-export const listOf = (items: PaymentRequest[], total = items.length) => ok({ items, page: 1, pageSize: 25, total });
 
 const CURRENT_USER: CurrentUser = {
   name: 'owner@biz.example',

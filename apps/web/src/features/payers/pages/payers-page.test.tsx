@@ -1,0 +1,52 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { payer } from '../../../test/fixtures';
+import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { PayersPage } from './payers-page';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const LIST = `/api/businesses/${BUSINESS_ID}/payers`;
+const PAYERS = '/business/payment/payers';
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
+
+describe('the payers list', () => {
+  it('deleting the last payer on the last page moves to the page before, instead of "No payers yet"', async () => {
+    const first = Array.from({ length: 25 }, () => payer('Fran First'));
+    const last = payer('Lou Last');
+    let deleted = false;
+    fake.on('GET', LIST, (call) => {
+      const total = deleted ? 25 : 26;
+      if (call.url.searchParams.get('page') === '2') return ok({ items: deleted ? [] : [last], page: 2, pageSize: 25, total });
+      return ok({ items: first, page: 1, pageSize: 25, total });
+    });
+    fake.on('DELETE', `${LIST}/${last.payerId}`, () => {
+      deleted = true;
+      return ok(null);
+    });
+    const u = userEvent.setup();
+    renderAt(`${PAYERS}?page=2`, { [PAYERS]: <PayersPage /> });
+    const row = (await screen.findByText('Lou Last')).closest('tr')!;
+    expect(screen.getByText('Showing 26 to 26 of 26 Results')).toBeInTheDocument();
+    await u.click(within(row).getByRole('button', { name: 'Row actions' }));
+    await u.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await u.click(await screen.findByRole('button', { name: 'Delete payer' }));
+
+    expect(await screen.findAllByText('Fran First')).toHaveLength(25);
+    expect(screen.getByText('Showing 1 to 25 of 25 Results')).toBeInTheDocument();
+    expect(location()).toBe(`${PAYERS}?page=1`);
+    expect(fake.callsTo('GET', LIST).at(-1)!.url.searchParams.get('page')).toBe('1');
+    expect(screen.queryByText('No payers yet')).toBeNull();
+  });
+});

@@ -1,0 +1,65 @@
+import { requestActions, type Payer, type PaymentRequest, type PaymentRequestDetail, type RequestState } from '@tay/contract';
+import { ok } from './page-harness';
+
+// What the API answers, for page tests: contract types with plausible values and unique ids.
+let seq = 0;
+
+/** A request to pay as the list and the detail return it, with its state's row actions. */
+export function request(over: Partial<PaymentRequest> & { transactionState?: RequestState } = {}): PaymentRequest {
+  seq += 1;
+  const state = over.transactionState ?? 'Sent';
+  return {
+    transactionId: `req_${seq}`,
+    referenceNumber: `TRX-${10000 + seq}`,
+    transactionState: state,
+    payerId: 'pyr_pat',
+    payerName: 'Pat Payer',
+    payerEmail: 'pat@payers.example',
+    amountCents: 12_500,
+    amountPaidCents: 0,
+    memo: 'Spring term',
+    reference: 'INV-7',
+    dueDate: '2099-06-01',
+    expiresOn: '2099-07-01',
+    allowPartial: false,
+    sendAt: null,
+    sentAt: null,
+    paidAt: null,
+    createdAt: '2026-05-01T10:00:00.000Z',
+    updatedAt: '2026-05-01T10:00:00.000Z',
+    ...over,
+    actions: requestActions(state),
+  };
+}
+
+export function detail(r: PaymentRequest): PaymentRequestDetail {
+  return { ...r, timeline: [], payments: [], payLink: '' };
+}
+
+export const listOf = (items: PaymentRequest[], total = items.length) => ok({ items, page: 1, pageSize: 25, total });
+
+/** An active, verified payer with no requests (so every row action, Delete included, is offered). */
+export function payer(displayName: string, over: Partial<Payer> = {}): Payer {
+  seq += 1;
+  const [firstName = displayName, lastName = ''] = displayName.split(' ');
+  return {
+    payerId: `pyr_${seq}`,
+    firstName,
+    lastName,
+    companyName: '',
+    displayName,
+    email: `payer${seq}@payers.example`,
+    mobileNumber: null,
+    reference: null,
+    status: 'active',
+    verification: 'verified',
+    verificationSentAt: null,
+    verifiedAt: '2026-01-02T00:00:00.000Z',
+    transactionCount: 0,
+    historyCount: 0,
+    draftCount: 0,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
