@@ -24,6 +24,15 @@ afterEach(async () => {
   await assertLedgerInvariants(db());
 });
 
+/**
+ * A business of the test's own, for a test that measures balances: payments of earlier tests
+ * settle a second later in the background and would move a shared business's balances mid-test.
+ */
+async function ownBusiness(name: string) {
+  const own = await approvedBusiness(t.app, db(), `${name}@payments.example`);
+  return { own, ownPayer: await insertPayer(db(), own.businessId, { email: 'pat@payers.example' }) };
+}
+
 const card = (number = CARDS.visa) => tokenize(t.app, t.runtime, { card: number });
 const bank = (account = BANK.settles) => tokenize(t.app, t.runtime, { bankAccount: account });
 
@@ -49,8 +58,9 @@ async function waitForPayment(paymentId: string, check: (row: Awaited<ReturnType
 
 describe('paying by card', () => {
   it('captures at once, e-mails a receipt, settles a moment later: Sent → Accepted → Paid', async () => {
-    const before = await balances();
-    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 12_500 });
+    const { own, ownPayer } = await ownBusiness('card-settles');
+    const before = await balances(own);
+    const { requestId, payToken } = await insertRequest(db(), own.businessId, ownPayer, { amountCents: 12_500 });
     const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 12_500, payerEmail: 'Pat.Receipts@Example.com' }, 'key-card-1');
     expect(res.statusCode, res.body).toBe(201);
     const { payment, transactionState, amountPaidCents, remainingCents } = res.json().data;
@@ -58,7 +68,7 @@ describe('paying by card', () => {
     expect(payment.paymentId).toMatch(/^pay_/);
     expect({ transactionState, amountPaidCents, remainingCents }).toEqual({ transactionState: 'Accepted', amountPaidCents: 12_500, remainingCents: 0 });
     expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured']);
-    expect(await balances()).toEqual({
+    expect(await balances(own)).toEqual({
       pendingCents: before.pendingCents + 12_107,
       availableCents: before.availableCents,
       collectedCents: before.collectedCents + 12_500,
@@ -67,7 +77,7 @@ describe('paying by card', () => {
 
     const receiptMail = (await get(t.app, '/api/dev/outbox?to=pat.receipts@example.com')).json() as { subject: string; text: string }[];
     expect(receiptMail).toHaveLength(1);
-    expect(receiptMail[0]!.subject).toMatch(/^Receipt: \$125\.00 paid to Biz owner@payments\.example \(TRX-\d+\)$/);
+    expect(receiptMail[0]!.subject).toMatch(/^Receipt: \$125\.00 paid to Biz card-settles@payments\.example \(TRX-\d+\)$/);
     expect(receiptMail[0]!.text).toContain('Visa •••• 4242');
     expect(receiptMail[0]!.text).not.toContain('3.93');
 
@@ -76,7 +86,7 @@ describe('paying by card', () => {
     expect(paid.paid_at).not.toBeNull();
     expect((await paymentRow(db(), payment.paymentId)).settled_at).not.toBeNull();
     expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured', 'payment_settled']);
-    const after = await balances();
+    const after = await balances(own);
     expect(after.pendingCents).toBe(before.pendingCents);
     expect(after.availableCents).toBe(before.availableCents + 12_107);
 
@@ -91,7 +101,7 @@ describe('paying by card', () => {
     expect(receipt.statusCode, receipt.body).toBe(200);
     expect(receipt.json().data).toMatchObject({
       paymentId: payment.paymentId,
-      businessName: 'Biz owner@payments.example',
+      businessName: 'Biz card-settles@payments.example',
       referenceNumber: expect.stringMatching(/^TRX-\d+$/),
       method: 'card',
       methodLabel: 'Visa •••• 4242',
@@ -187,8 +197,9 @@ describe('paying by card', () => {
 
 describe('paying from a bank account', () => {
   it('starts pending, succeeds, settles: Accepted → Paid, with the ledger following each step', async () => {
-    const before = await balances();
-    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 100_000 });
+    const { own, ownPayer } = await ownBusiness('bank-settles');
+    const before = await balances(own);
+    const { requestId, payToken } = await insertRequest(db(), own.businessId, ownPayer, { amountCents: 100_000 });
     const res = await pay(t.app, payToken, { method: 'bank_account', processorToken: await bank(), amountCents: 100_000 });
     expect(res.statusCode, res.body).toBe(201);
     const { payment } = res.json().data;
@@ -200,7 +211,7 @@ describe('paying from a bank account', () => {
     const paid = await waitForRequest(requestId, 'Paid');
     expect(paid.amount_paid_cents).toBe(100_000);
     expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured', 'payment_settled']);
-    const after = await balances();
+    const after = await balances(own);
     expect(after.availableCents - before.availableCents).toBe(99_500);
     expect(after.feesCents - before.feesCents).toBe(500);
     expect((await get(t.app, `/api/dev/outbox?to=pat@payers.example`)).json()[0].subject).toMatch(/^Receipt: \$1,000\.00/);
@@ -217,12 +228,13 @@ describe('paying from a bank account', () => {
   });
 
   it('a debit returned after settlement is reversed in full: Returned, amount paid back to 0, request Error', async () => {
-    const before = await balances();
-    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 30_000 });
+    const { own, ownPayer } = await ownBusiness('bank-returned');
+    const before = await balances(own);
+    const { requestId, payToken } = await insertRequest(db(), own.businessId, ownPayer, { amountCents: 30_000 });
     const res = await pay(t.app, payToken, { method: 'bank_account', processorToken: await bank(BANK.returned), amountCents: 30_000 });
     const { payment } = res.json().data;
     await waitForRequest(requestId, 'Paid');
-    const settled = await balances();
+    const settled = await balances(own);
     expect(settled.availableCents - before.availableCents).toBe(29_760);
 
     const returned = await waitForPayment(payment.paymentId, (p) => p.state === 'Returned');
@@ -232,7 +244,7 @@ describe('paying from a bank account', () => {
     expect(row.amount_paid_cents).toBe(0);
     expect(row.paid_at).toBeNull();
     expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured', 'payment_settled', 'payment_returned']);
-    expect(await balances()).toEqual(before);
+    expect(await balances(own)).toEqual(before);
     const last = (await timeline(db(), requestId)).at(-1)!;
     expect(last).toMatchObject({ event: 'paymentReturned', from_state: 'Paid', to_state: 'Error', actor_label: 'Payment processor' });
 
@@ -344,8 +356,9 @@ describe('Idempotency-Key: the pay page retries an attempt exactly as it was sen
   }
 
   it('a retry after a lost response (same key, same body, same token) gets the stored payment: one payment, one charge, one posting', async () => {
-    const before = await balances();
-    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 10_000, allowPartial: true });
+    const { own, ownPayer } = await ownBusiness('lost-answer');
+    const before = await balances(own);
+    const { requestId, payToken } = await insertRequest(db(), own.businessId, ownPayer, { amountCents: 10_000, allowPartial: true });
     const body = { method: 'card', processorToken: await card(), amountCents: 4_000 };
     const first = await pay(t.app, payToken, body, 'attempt-lost-answer');
     expect(first.statusCode, first.body).toBe(201);
@@ -359,8 +372,9 @@ describe('Idempotency-Key: the pay page retries an attempt exactly as it was sen
     expect(await db().selectFrom('payments').select('id').where('request_id', '=', requestId).execute()).toEqual([{ id: payment.paymentId }]);
     expect(await chargesOf(requestId)).toHaveLength(1);
     expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured']);
-    // 4 000 − (116 + 30) once.
-    expect((await balances()).pendingCents - before.pendingCents).toBe(3_854);
+    // 4 000 − (116 + 30) once (pending, or available once it settles).
+    const after = await balances(own);
+    expect(after.pendingCents + after.availableCents - (before.pendingCents + before.availableCents)).toBe(3_854);
     expect((await timeline(db(), requestId)).filter((e) => e.event === 'payerPays')).toHaveLength(1);
 
     // Re-tokenizing the card for the retry would make it another request: refused, nothing charged.
