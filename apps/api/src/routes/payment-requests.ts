@@ -7,7 +7,7 @@ import { getRequestReceipt } from '../domain/payments/get-request-receipt';
 import { renderReceiptPdf } from '../domain/payments/render-receipt-pdf';
 import { exportRequests } from '../domain/requests/export-requests';
 import { getRequest } from '../domain/requests/get-request';
-import { listRequests } from '../domain/requests/list-requests';
+import { listRequests, requestPageJson } from '../domain/requests/list-requests';
 import { deleteDraft, runRequestCommand, type RequestCommand } from '../domain/requests/request-actions';
 import { businessForRequests, type RequestContext } from '../domain/requests/request-context';
 import { requestSummary } from '../domain/requests/request-summary';
@@ -55,10 +55,11 @@ export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; 
     '/api/businesses/:id/payments',
     // The session is checked by the list's own statement: one round trip for the hottest read (ADR 010).
     { preHandler: requireBearer, schema: { tags: ['payments'], summary: 'Transaction history or drafts, filtered, searched, sorted and paged', ...signedIn, params: Params, querystring: RequestListQuery, response: { 200: listResponse(PaymentRequest), ...errors } } },
-    async (request) => ({
-      status: 'Success' as const,
-      data: await listRequests({ db, businessId: request.params.id, sessionToken: bearerOf(request), query: request.query }),
-    }),
+    async (request, reply) => {
+      const page = await listRequests({ db, businessId: request.params.id, sessionToken: bearerOf(request), query: request.query });
+      // The items come as JSON from PostgreSQL (ADR 015): the body goes out as written.
+      return reply.type('application/json; charset=utf-8').send(requestPageJson(page) as never);
+    },
   );
 
   app.get(

@@ -1,9 +1,9 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { type RequestListQuery, RequestState, type PaymentRequest } from '@tay/contract';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { type RequestListQuery, RequestState, requestActions, type PaymentRequest } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { shapedQuery, type Params } from '../../db/shaped-query';
 import { AppError } from '../../lib/app-error';
-import { parseReferenceNumber, toPaymentRequest } from './request-record';
+import { parseReferenceNumber } from './request-record';
 
 export type ListQuery = ReturnType<typeof RequestListQuery.parse>;
 
@@ -31,6 +31,53 @@ const LIST_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
+
+/** A timestamp as `Date.prototype.toISOString` writes it (UTC, milliseconds, `Z`), as JSON, or `null`. */
+const isoJson = (column: string) => sql<string>`coalesce('"' || to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
+/** A calendar date as JSON: `"YYYY-MM-DD"`. */
+const dateJson = (column: string) => sql<string>`'"' || to_char(${sql.ref(column)}, 'YYYY-MM-DD') || '"'`;
+/** Text as JSON: PostgreSQL escapes it as `JSON.stringify` does. */
+const textJson = (column: string) => sql<string>`to_json(${sql.ref(column)})::text`;
+
+/**
+ * Each field of a list item as PostgreSQL writes it, in `toPaymentRequest`'s order and with its
+ * values (held to it field by field in `apps/api/test/request-list-json.test.ts`). The type
+ * demands every field of `PaymentRequest`, no more.
+ */
+const ITEM_FIELDS: Record<keyof PaymentRequest, RawBuilder<string>> = {
+  transactionId: textJson('id'),
+  referenceNumber: sql<string>`'"TRX-' || number || '"'`,
+  transactionState: textJson('state'),
+  payerId: textJson('payer_id'),
+  payerName: textJson('payer_display_name'),
+  payerEmail: textJson('payer_email'),
+  amountCents: sql<string>`amount_cents::text`,
+  amountPaidCents: sql<string>`amount_paid_cents::text`,
+  memo: textJson('memo'),
+  reference: textJson('reference'),
+  dueDate: dateJson('due_date'),
+  expiresOn: dateJson('expires_on'),
+  allowPartial: sql<string>`CASE WHEN allow_partial THEN 'true' ELSE 'false' END`,
+  sendAt: isoJson('send_at'),
+  sentAt: isoJson('sent_at'),
+  paidAt: isoJson('paid_at'),
+  createdAt: isoJson('created_at'),
+  updatedAt: isoJson('updated_at'),
+  actions: sql<string>`CASE state ${sql.join(
+    RequestState.options.map((state) => sql`WHEN ${sql.lit(state)} THEN ${sql.lit(JSON.stringify(requestActions(state)))}`),
+    sql` `,
+  )} END`,
+};
+
+/** One list item as JSON text, built from a row of {@link LIST_COLUMNS}. */
+const ITEM_JSON = sql.join(
+  Object.entries(ITEM_FIELDS).map(([name, value], i) => sql`${sql.lit(`${i === 0 ? '{' : ','}${JSON.stringify(name)}:`)} || ${value}`),
+  sql` || `,
+);
+
+/** A page's items as one JSON array, in the list's order: the rows are never parsed by Node. */
+const itemsJson = (column: SortColumn, order: Direction) =>
+  sql<string>`'[' || coalesce(string_agg(${ITEM_JSON} || '}', ',' ORDER BY ${sql.ref(column)} ${sql.raw(order)}, id ${sql.raw(order)}), '') || ']'`;
 
 export const SORT_COLUMN = {
   createdAt: 'created_at',
@@ -156,11 +203,17 @@ export function requestFilter(businessId: string, query: ListQuery) {
   return whereOf(shape, params as unknown as Params<FilterValues>);
 }
 
+/** A page of the list; its items already JSON (an array of `PaymentRequest`), written by PostgreSQL. */
 export interface RequestPage {
-  items: PaymentRequest[];
+  itemsJson: string;
   page: number;
   pageSize: number;
   total: number;
+}
+
+/** The list's response body, `{ status: 'Success', data: { items, page, pageSize, total } }`, as JSON. */
+export function requestPageJson({ itemsJson, page, pageSize, total }: RequestPage): string {
+  return `{"status":"Success","data":{"items":${itemsJson},"page":${page},"pageSize":${pageSize},"total":${total}}}`;
 }
 
 /** Everything a page query's SQL text depends on. */
@@ -169,7 +222,10 @@ interface PageShape {
   /** The total from the per-state counts (no rows read), or by counting the matching rows. */
   totalFromCounts: boolean;
   column: SortColumn;
+  /** The order rows are read in, which a page before an anchor row reverses. */
   walk: Direction;
+  /** The order of the page as listed. */
+  order: Direction;
   /** Seek past an anchor row (keyset) instead of skipping rows. */
   keyset: boolean;
   /** A literal, so PostgreSQL can keep one generic plan for the query (a parameter here makes it re-plan every time). */
@@ -186,8 +242,6 @@ type PageValues = FilterValues & {
   anchor: string | undefined;
   offset: number | undefined;
 };
-
-type ListRow = Parameters<typeof toPaymentRequest>[0];
 
 /** Whether the session may read: alive, past the new-password challenge, a member. */
 type Admission = { signed_in: boolean; must_change: boolean; member: boolean };
@@ -280,23 +334,25 @@ function rowsOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
   return s.skip ? rows.offset(p.offset) : rows;
 }
 
-/** The page's columns as NULLs, for the first row of {@link pageWithTotal}. */
-const NO_ROW = sql.join(LIST_COLUMNS.map((c) => sql`NULL AS ${sql.ref(c)}`));
+/** The total, who may read it, and the page: one row. */
+type PageRow = Admission & { total: number | string | null; count: number | string; items: string };
 
 /**
- * A page of rows and its total in one round trip: first the total-and-admission row, then the
- * page's rows — read only when the session may (a business the person does not belong to is
- * 404, like one that does not exist; its rows never leave the database). The admission columns
- * come once, not on every row: a page is 500-odd values to parse, and these were 100 more.
+ * A page of rows and its total in one round trip: the total-and-admission row with the page's
+ * items beside it as one JSON array — read only when the session may (a business the person does
+ * not belong to is 404, like one that does not exist; its rows never leave the database).
+ * PostgreSQL writes the items' JSON: Node neither parses the rows nor serialises them, which was
+ * most of its work on a list page.
  */
 const pageWithTotal = shapedQuery(
-  (s: PageShape, p: Params<PageValues>, db) => sql<Partial<ListRow> & Partial<Admission> & { part: number; total: number | string | null }>`
+  (s: PageShape, p: Params<PageValues>, db) => sql<PageRow>`
     WITH ${s.filter.search ? sql`m AS MATERIALIZED (${searchMatches(db, s, p)}),` : sql``}
     t AS MATERIALIZED (${totalOf(db, s, p)})
-    SELECT 0 AS part, t.signed_in, t.must_change, t.member, t.n AS total, ${NO_ROW} FROM t
-    UNION ALL
-    SELECT 1, NULL, NULL, NULL, NULL, r.* FROM (${s.filter.search ? searchRowsOf(db, s, p) : rowsOf(db, s, p)}) r WHERE (SELECT member FROM t)
-    ORDER BY part, ${sql.ref(s.column)} ${sql.raw(s.walk)}, id ${sql.raw(s.walk)}`,
+    SELECT t.signed_in, t.must_change, t.member, t.n AS total, page.count, page.items FROM t
+    CROSS JOIN LATERAL (
+      SELECT count(*) AS count, ${itemsJson(s.column, s.order)} AS items
+      FROM (${s.filter.search ? searchRowsOf(db, s, p) : rowsOf(db, s, p)}) r WHERE t.member
+    ) page`,
 );
 
 /**
@@ -348,24 +404,31 @@ function farWalk(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, skip: Expr
 /**
  * A page far down the list by its number, with its total and admission, in one statement. Which
  * end is nearer depends on the total, so both walks are in the statement and the total lets only
- * one of them run: the page in its own order (part 1), or from the other end (part 2, which may
- * bring a few rows too many on a short last page; {@link listRequests} trims them).
+ * one of them run: the page in its own order, or from the other end — which on a short last page
+ * brings rows of the page before it too, left out here (only the `n - offset` nearest the end).
  */
 const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
   const forward = farWalk(db, s, p, p.offset, 'd_forward');
-  const backward = farWalk(db, { ...s, walk: flip(s.walk) }, p, sql<number>`(SELECT greatest(0, n - ${p.offset} - ${sql.lit(s.limit)}) FROM t)`, 'd_backward');
+  const back = flip(s.walk);
+  const backward = farWalk(db, { ...s, walk: back }, p, sql<number>`(SELECT greatest(0, n - ${p.offset} - ${sql.lit(s.limit)}) FROM t)`, 'd_backward');
   const rows = (ids: typeof forward.ids) => db.selectFrom('payment_requests').select(LIST_COLUMNS).where('business_id', '=', p.businessId).where('id', 'in', ids);
   const ctes = [forward.with, backward.with].filter((c) => c !== null);
   // Nearer the end: the page's middle is past the middle of the list.
-  const fromEnd = sql<SqlBool>`2 * ${p.offset} + ${sql.lit(s.limit)} > n`;
-  return sql<Partial<ListRow> & Partial<Admission> & { part: number; total: number | string | null }>`
+  const fromEnd = sql<SqlBool>`2 * ${p.offset} + ${sql.lit(s.limit)} > t.n`;
+  const columns = sql.join(LIST_COLUMNS.map((c) => sql.ref(c)));
+  return sql<Omit<PageRow, 'count'>>`
     WITH t AS MATERIALIZED (${totalOf(db, s, p)})${sql.join(ctes.map((c) => sql`, ${c}`), sql``)}
-    SELECT 0 AS part, t.signed_in, t.must_change, t.member, t.n AS total, ${NO_ROW} FROM t
-    UNION ALL
-    SELECT 1, NULL, NULL, NULL, NULL, r.* FROM (${rows(forward.ids)}) r WHERE (SELECT member AND ${p.offset} < n AND NOT ${fromEnd} FROM t)
-    UNION ALL
-    SELECT 2, NULL, NULL, NULL, NULL, r.* FROM (${rows(backward.ids)}) r WHERE (SELECT member AND ${p.offset} < n AND ${fromEnd} FROM t)
-    ORDER BY part, ${sql.ref(s.column)} ${sql.raw(s.walk)}, id ${sql.raw(s.walk)}`;
+    SELECT t.signed_in, t.must_change, t.member, t.n AS total, page.items FROM t
+    CROSS JOIN LATERAL (
+      SELECT ${itemsJson(s.column, s.order)} AS items FROM (
+        SELECT ${columns} FROM (${rows(forward.ids)}) f WHERE t.member AND ${p.offset} < t.n AND NOT ${fromEnd}
+        UNION ALL
+        SELECT ${columns} FROM (
+          SELECT b.*, row_number() OVER (ORDER BY ${sql.ref(s.column)} ${sql.raw(back)}, id ${sql.raw(back)}) AS k FROM (${rows(backward.ids)}) b
+          WHERE t.member AND ${p.offset} < t.n AND ${fromEnd}
+        ) b WHERE k <= t.n - ${p.offset}
+      ) r
+    ) page`;
 });
 
 /**
@@ -409,43 +472,37 @@ export async function listRequests({ db, businessId, sessionToken, query }: { db
   };
   const column = SORT_COLUMN[query.sortBy];
   const direction = query.sortDirection;
-  const base = { filter: filter.shape, totalFromCounts: onlyStates, column, limit: query.pageSize };
-  const page = (rows: ListRow[], total: number): RequestPage => ({ items: rows.map((r) => toPaymentRequest(r)), page: query.page, pageSize: query.pageSize, total });
+  const base = { filter: filter.shape, totalFromCounts: onlyStates, column, order: direction, limit: query.pageSize };
+  const page = (itemsJson: string, total: number): RequestPage => ({ itemsJson, page: query.page, pageSize: query.pageSize, total });
 
   if (values.anchor && query.page > 1) {
-    const forward = Boolean(query.after);
-    const shape: PageShape = { ...base, walk: forward ? direction : flip(direction), keyset: true, skip: false };
-    const { rows, total } = await rowsWithTotal(db, shape, values);
+    const shape: PageShape = { ...base, walk: query.after ? direction : flip(direction), keyset: true, skip: false };
+    const row = await pageRow(db, shape, values);
     // A page that comes out empty or short before the end (its anchor row was deleted, or rows
     // moved) is read by its number instead.
-    const expected = Math.min(query.pageSize, Math.max(0, total - (query.page - 1) * query.pageSize));
-    if (rows.length === expected) return page(forward ? rows : rows.reverse(), total);
+    const expected = Math.min(query.pageSize, Math.max(0, row.total - (query.page - 1) * query.pageSize));
+    if (row.count === expected) return page(row.items, row.total);
     return farPageOf(db, { ...shape, walk: direction, keyset: false, skip: true }, values, query, page);
   }
 
   const offset = (query.page - 1) * query.pageSize;
   // A search's matches are few and read from its index, so any of its pages comes in one statement.
   if (offset <= DIRECT_OFFSET_LIMIT || filter.shape.search) {
-    const { rows, total } = await rowsWithTotal(db, { ...base, walk: direction, keyset: false, skip: offset > 0 }, { ...values, offset });
-    return page(rows, total);
+    const row = await pageRow(db, { ...base, walk: direction, keyset: false, skip: offset > 0 }, { ...values, offset });
+    return page(row.items, row.total);
   }
   return farPageOf(db, { ...base, walk: direction, keyset: false, skip: true }, values, query, page);
 }
 
-/** A page by its number far down the list (see {@link farPage}), trimmed to what the total leaves. */
-async function farPageOf(db: Kysely<DB>, shape: PageShape, values: PageValues, query: ListQuery, page: (rows: ListRow[], total: number) => RequestPage): Promise<RequestPage> {
-  const offset = (query.page - 1) * query.pageSize;
-  const [first, ...rows] = (await db.executeQuery(farPage(db, shape, { ...values, offset }))).rows;
-  admit(first as Admission | undefined);
-  const total = Number(first!.total ?? 0);
-  // From the other end, a short last page comes with rows of the page before it, first.
-  const left = Math.max(0, total - offset);
-  const fromEnd = rows.length > 0 && rows[0]!.part === 2;
-  return page((fromEnd ? rows.slice(Math.max(0, rows.length - left)) : rows) as ListRow[], total);
+/** A page by its number far down the list (see {@link farPage}). */
+async function farPageOf(db: Kysely<DB>, shape: PageShape, values: PageValues, query: ListQuery, page: (itemsJson: string, total: number) => RequestPage): Promise<RequestPage> {
+  const row = (await db.executeQuery(farPage(db, shape, { ...values, offset: (query.page - 1) * query.pageSize }))).rows[0];
+  admit(row);
+  return page(row!.items, Number(row!.total ?? 0));
 }
 
-async function rowsWithTotal(db: Kysely<DB>, shape: PageShape, values: PageValues): Promise<{ rows: ListRow[]; total: number }> {
-  const [first, ...rows] = (await db.executeQuery(pageWithTotal(db, shape, values))).rows;
-  admit(first as Admission | undefined);
-  return { rows: rows as ListRow[], total: Number(first!.total ?? 0) };
+async function pageRow(db: Kysely<DB>, shape: PageShape, values: PageValues): Promise<{ items: string; count: number; total: number }> {
+  const row = (await db.executeQuery(pageWithTotal(db, shape, values))).rows[0];
+  admit(row);
+  return { items: row!.items, count: Number(row!.count), total: Number(row!.total ?? 0) };
 }
