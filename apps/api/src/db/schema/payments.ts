@@ -53,6 +53,8 @@ export interface PaymentRequestsTable {
   created_by: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** The history list's item as JSON, kept by a trigger from the row (migration 0016, ADR 015). */
+  list_item: Generated<string>;
 }
 
 export interface PaymentRequestEventsTable {

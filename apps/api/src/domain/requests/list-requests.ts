@@ -1,5 +1,5 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { type RequestListQuery, RequestState, requestActions, type PaymentRequest } from '@tay/contract';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { type RequestListQuery, RequestState, requestActions } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { shapedQuery, type Params } from '../../db/shaped-query';
 import { AppError } from '../../lib/app-error';
@@ -10,74 +10,24 @@ export type ListQuery = ReturnType<typeof RequestListQuery.parse>;
 /** Up to this offset a page is read straight off the index; beyond it, by a deferred join. */
 const DIRECT_OFFSET_LIMIT = 2000;
 
-/** What a list row needs (not the link hash, the reminder step or the creator). */
-const LIST_COLUMNS = [
-  'id',
-  'number',
-  'state',
-  'payer_id',
-  'payer_display_name',
-  'payer_email',
-  'amount_cents',
-  'amount_paid_cents',
-  'memo',
-  'reference',
-  'due_date',
-  'expires_on',
-  'allow_partial',
-  'send_at',
-  'sent_at',
-  'paid_at',
-  'created_at',
-  'updated_at',
-] as const;
+/**
+ * What a page reads of each row: the item as stored (migration 0016), its state for the actions,
+ * and what the page is ordered by.
+ */
+const listColumns = (column: SortColumn) => [...new Set(['id', 'state', 'list_item', column] as const)];
 
-/** A timestamp as `Date.prototype.toISOString` writes it (UTC, milliseconds, `Z`), as JSON, or `null`. */
-const isoJson = (column: string) => sql<string>`coalesce('"' || to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
-/** A calendar date as JSON: `"YYYY-MM-DD"`. */
-const dateJson = (column: string) => sql<string>`'"' || to_char(${sql.ref(column)}, 'YYYY-MM-DD') || '"'`;
-/** Text as JSON: PostgreSQL escapes it as `JSON.stringify` does. */
-const textJson = (column: string) => sql<string>`to_json(${sql.ref(column)})::text`;
+/** Each state's row actions as JSON, for the items (`requestActions`, which the contract owns). */
+const ACTIONS_JSON = sql<string>`CASE state ${sql.join(
+  RequestState.options.map((state) => sql`WHEN ${sql.lit(state)} THEN ${sql.lit(JSON.stringify(requestActions(state)))}`),
+  sql` `,
+)} END`;
 
 /**
- * Each field of a list item as PostgreSQL writes it, in `toPaymentRequest`'s order and with its
- * values (held to it field by field in `apps/api/test/request-list-json.test.ts`). The type
- * demands every field of `PaymentRequest`, no more.
+ * A page's items as one JSON array, in the list's order, from the stored items: Node neither
+ * parses the rows nor writes their JSON, and PostgreSQL only joins texts (ADR 015).
  */
-const ITEM_FIELDS: Record<keyof PaymentRequest, RawBuilder<string>> = {
-  transactionId: textJson('id'),
-  referenceNumber: sql<string>`'"TRX-' || number || '"'`,
-  transactionState: textJson('state'),
-  payerId: textJson('payer_id'),
-  payerName: textJson('payer_display_name'),
-  payerEmail: textJson('payer_email'),
-  amountCents: sql<string>`amount_cents::text`,
-  amountPaidCents: sql<string>`amount_paid_cents::text`,
-  memo: textJson('memo'),
-  reference: textJson('reference'),
-  dueDate: dateJson('due_date'),
-  expiresOn: dateJson('expires_on'),
-  allowPartial: sql<string>`CASE WHEN allow_partial THEN 'true' ELSE 'false' END`,
-  sendAt: isoJson('send_at'),
-  sentAt: isoJson('sent_at'),
-  paidAt: isoJson('paid_at'),
-  createdAt: isoJson('created_at'),
-  updatedAt: isoJson('updated_at'),
-  actions: sql<string>`CASE state ${sql.join(
-    RequestState.options.map((state) => sql`WHEN ${sql.lit(state)} THEN ${sql.lit(JSON.stringify(requestActions(state)))}`),
-    sql` `,
-  )} END`,
-};
-
-/** One list item as JSON text, built from a row of {@link LIST_COLUMNS}. */
-const ITEM_JSON = sql.join(
-  Object.entries(ITEM_FIELDS).map(([name, value], i) => sql`${sql.lit(`${i === 0 ? '{' : ','}${JSON.stringify(name)}:`)} || ${value}`),
-  sql` || `,
-);
-
-/** A page's items as one JSON array, in the list's order: the rows are never parsed by Node. */
 const itemsJson = (column: SortColumn, order: Direction) =>
-  sql<string>`'[' || coalesce(string_agg(${ITEM_JSON} || '}', ',' ORDER BY ${sql.ref(column)} ${sql.raw(order)}, id ${sql.raw(order)}), '') || ']'`;
+  sql<string>`'[' || coalesce(string_agg(list_item || ',"actions":' || ${ACTIONS_JSON} || '}', ',' ORDER BY ${sql.ref(column)} ${sql.raw(order)}, id ${sql.raw(order)}), '') || ']'`;
 
 export const SORT_COLUMN = {
   createdAt: 'created_at',
@@ -311,7 +261,7 @@ function searchRowsOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
     ? sql`WHERE (${sql.ref(s.column)}, id) ${sql.raw(s.walk === 'desc' ? '<' : '>')} (SELECT ${sql.ref(s.column)}, id FROM payment_requests WHERE business_id = ${p.businessId} AND id = ${p.anchor})`
     : sql``;
   const ids = sql`SELECT id FROM m ${beyond} ORDER BY ${sql.ref(s.column)} ${sql.raw(s.walk)}, id ${sql.raw(s.walk)} LIMIT ${sql.lit(s.limit)} ${s.skip ? sql`OFFSET ${p.offset}` : sql``}`;
-  return db.selectFrom('payment_requests').select(LIST_COLUMNS).where('business_id', '=', p.businessId).where(sql<SqlBool>`id IN (${ids})`);
+  return db.selectFrom('payment_requests').select(listColumns(s.column)).where('business_id', '=', p.businessId).where(sql<SqlBool>`id IN (${ids})`);
 }
 
 const admissionOnly = shapedQuery((_: null, p: Params<Pick<PageValues, 'businessId' | 'sessionToken' | 'now'>>) => admissionOf(p));
@@ -325,7 +275,7 @@ function admit(row: Admission | undefined): void {
 
 /** One page of rows in the walking direction: after an anchor row, or after skipping `offset` rows. */
 function rowsOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
-  let rows = db.selectFrom('payment_requests').select(LIST_COLUMNS).where(whereOf(s.filter, p));
+  let rows = db.selectFrom('payment_requests').select(listColumns(s.column)).where(whereOf(s.filter, p));
   if (s.keyset) {
     // (sort value, id) beyond the anchor's, in the walking direction; the anchor is looked up
     // inside this business only, so another business's id finds nothing.
@@ -344,8 +294,6 @@ type PageRow = Admission & { total: number | string | null; count: number | stri
  * A page of rows and its total in one round trip: the total-and-admission row with the page's
  * items beside it as one JSON array — read only when the session may (a business the person does
  * not belong to is 404, like one that does not exist; its rows never leave the database).
- * PostgreSQL writes the items' JSON: Node neither parses the rows nor serialises them, which was
- * most of its work on a list page.
  */
 const pageWithTotal = shapedQuery(
   (s: PageShape, p: Params<PageValues>, db) => sql<PageRow>`
@@ -405,20 +353,29 @@ function farWalk(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, skip: Expr
 }
 
 /**
- * A page far down the list by its number, with its total and admission, in one statement. Which
- * end is nearer depends on the total, so both walks are in the statement and the total lets only
- * one of them run: the page in its own order, or from the other end — which on a short last page
- * brings rows of the page before it too, left out here (only the `n - offset` nearest the end).
+ * A page far down the list by its number, with its total and admission, in one statement. Found by
+ * adding up days and hours, a page costs about the same from either end, and is walked to in the
+ * list's order. Otherwise, which end is nearer depends on the total, so both walks are in the
+ * statement and the total lets only one of them run: the page in its own order, or from the other
+ * end — which on a short last page brings rows of the page before it too, left out here (only the
+ * `n - offset` nearest the end).
  */
 const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
   const forward = farWalk(db, s, p, p.offset, 'd_forward');
   const back = flip(s.walk);
   const backward = farWalk(db, { ...s, walk: back }, p, sql<number>`(SELECT greatest(0, n - ${p.offset} - ${sql.lit(s.limit)}) FROM t)`, 'd_backward');
-  const rows = (ids: typeof forward.ids) => db.selectFrom('payment_requests').select(LIST_COLUMNS).where('business_id', '=', p.businessId).where('id', 'in', ids);
+  const rows = (ids: typeof forward.ids) => db.selectFrom('payment_requests').select(listColumns(s.column)).where('business_id', '=', p.businessId).where('id', 'in', ids);
   const ctes = [forward.with, backward.with].filter((c) => c !== null);
   // Nearer the end: the page's middle is past the middle of the list.
   const fromEnd = sql<SqlBool>`2 * ${p.offset} + ${sql.lit(s.limit)} > t.n`;
-  const columns = sql.join(LIST_COLUMNS.map((c) => sql.ref(c)));
+  const columns = sql.join(listColumns(s.column).map((c) => sql.ref(c)));
+  if (forward.with !== null) {
+    // Found by adding up days and hours, a page costs about the same from either end: one walk.
+    return sql<Omit<PageRow, 'count'>>`
+      WITH t AS MATERIALIZED (${totalOf(db, s, p)}), ${forward.with}
+      SELECT t.signed_in, t.must_change, t.member, t.n AS total, page.items FROM t
+      CROSS JOIN LATERAL (SELECT ${itemsJson(s.column, s.order)} AS items FROM (${rows(forward.ids)}) r WHERE t.member AND ${p.offset} < t.n) page`;
+  }
   return sql<Omit<PageRow, 'count'>>`
     WITH t AS MATERIALIZED (${totalOf(db, s, p)})${sql.join(ctes.map((c) => sql`, ${c}`), sql``)}
     SELECT t.signed_in, t.must_change, t.member, t.n AS total, page.items FROM t
@@ -440,12 +397,11 @@ const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
  * A page is found one of three ways, cheapest first:
  * - keyset (`after` / `before` a row of the neighbouring page): an index seek to that row, then
  *   one page of index entries — the same cost at page 20,000 as at page 2;
- * - near either end, a plain index walk (`OFFSET` up to {@link DIRECT_OFFSET_LIMIT}; in the back
- *   half the walk starts from the other end, so the last page is as cheap as the first);
- * - in the middle, by creation time (the default order) and at most a status filter, the page is
- *   found by adding up days; in any other order or with other filters, on the covering index
- *   first and only its rows read whole (a deferred join); either way in one statement with the
- *   total (see {@link farPage}).
+ * - near the start, a plain index walk (`OFFSET` up to {@link DIRECT_OFFSET_LIMIT});
+ * - further down, by creation time (the default order) and at most a status filter, the page is
+ *   found by adding up days and hours; in any other order or with other filters, on the covering
+ *   index walked from the nearer end, and only its rows read whole (a deferred join); either way
+ *   in one statement with the total (see {@link farPage}).
  *
  * The session behind `sessionToken` is checked by the same statement that reads the page (401, 403
  * or 404 as `requireUser` and membership would answer). Each query is built once per shape (ADR
