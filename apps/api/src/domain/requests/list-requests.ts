@@ -361,14 +361,8 @@ function farWalk(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, skip: Expr
  * `n - offset` nearest the end).
  */
 const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
+  const rows = (ids: ReturnType<typeof farWalk>['ids']) => db.selectFrom('payment_requests').select(listColumns(s.column)).where('business_id', '=', p.businessId).where('id', 'in', ids);
   const forward = farWalk(db, s, p, p.offset, 'd_forward');
-  const back = flip(s.walk);
-  const backward = farWalk(db, { ...s, walk: back }, p, sql<number>`(SELECT greatest(0, n - ${p.offset} - ${sql.lit(s.limit)}) FROM t)`, 'd_backward');
-  const rows = (ids: typeof forward.ids) => db.selectFrom('payment_requests').select(listColumns(s.column)).where('business_id', '=', p.businessId).where('id', 'in', ids);
-  const ctes = [forward.with, backward.with].filter((c) => c !== null);
-  // Nearer the end: the page's middle is past the middle of the list.
-  const fromEnd = sql<SqlBool>`2 * ${p.offset} + ${sql.lit(s.limit)} > t.n`;
-  const columns = sql.join(listColumns(s.column).map((c) => sql.ref(c)));
   if (forward.with !== null) {
     // Found by adding up days and hours, a page costs about the same from either end: one walk.
     return sql<Omit<PageRow, 'count'>>`
@@ -376,8 +370,13 @@ const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
       SELECT t.signed_in, t.must_change, t.member, t.n AS total, page.items FROM t
       CROSS JOIN LATERAL (SELECT ${itemsJson(s.column, s.order)} AS items FROM (${rows(forward.ids)}) r WHERE t.member AND ${p.offset} < t.n) page`;
   }
+  // Walking the covering index: from the nearer end. Past the middle of the list, from the end.
+  const back = flip(s.walk);
+  const backward = farWalk(db, { ...s, walk: back }, p, sql<number>`(SELECT greatest(0, n - ${p.offset} - ${sql.lit(s.limit)}) FROM t)`, 'd_backward');
+  const fromEnd = sql<SqlBool>`2 * ${p.offset} + ${sql.lit(s.limit)} > t.n`;
+  const columns = sql.join(listColumns(s.column).map((c) => sql.ref(c)));
   return sql<Omit<PageRow, 'count'>>`
-    WITH t AS MATERIALIZED (${totalOf(db, s, p)})${sql.join(ctes.map((c) => sql`, ${c}`), sql``)}
+    WITH t AS MATERIALIZED (${totalOf(db, s, p)})
     SELECT t.signed_in, t.must_change, t.member, t.n AS total, page.items FROM t
     CROSS JOIN LATERAL (
       SELECT ${itemsJson(s.column, s.order)} AS items FROM (
