@@ -44,14 +44,29 @@ afterAll(async () => t?.close());
 const COLUMN = { createdAt: 'created_at', amount: 'amount_cents', dueDate: 'due_date', payer: 'payer_display_name', reference: 'number' } as const;
 
 /** What a plain OR over every row gives: the ground truth. */
-async function truth(search: string, number: number | null, sortBy: keyof typeof COLUMN, direction: 'asc' | 'desc', status: string[], page: number, pageSize: number) {
+async function truth(search: string, number: number | null, sortBy: keyof typeof COLUMN, direction: 'asc' | 'desc', status: string[], page: number, pageSize: number, view: 'history' | 'draft' = 'history') {
   const col = sql.ref(COLUMN[sortBy]);
   const dir = sql.raw(direction);
-  const where = sql`business_id = ${biz.businessId} AND state <> 'Draft' AND (${status.length === 0} OR state = ANY(${status}::text[]))
+  const where = sql`business_id = ${biz.businessId} AND (state = 'Draft') = ${view === 'draft'} AND (${status.length === 0} OR state = ANY(${status}::text[]))
     AND (starts_with(lower(payer_display_name), lower(${search})) OR starts_with(payer_email, lower(${search})) OR number = ${number ?? -1})`;
   const { rows } = await sql<{ id: string }>`SELECT id FROM payment_requests WHERE ${where} ORDER BY ${col} ${dir}, id ${dir} OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize}`.execute(db());
   const total = await sql<{ n: string }>`SELECT count(*) AS n FROM payment_requests WHERE ${where}`.execute(db());
   return { ids: rows.map((r) => r.id), total: Number(total.rows[0]!.n) };
+}
+
+/** The kept per-name counts (migration 0017), recounted from the rows themselves. */
+async function expectSearchCountsTrue() {
+  const { rows } = await sql<{ kept: string; counted: string }>`
+    SELECT
+      (SELECT string_agg(business_id || ':' || name_key || ':' || payer_email || ':' || state || ':' || n, ',') FROM payment_request_search_counts WHERE n <> 0) AS kept,
+      (SELECT string_agg(k, ',') FROM (
+         SELECT business_id || ':' || lower(payer_display_name) || ':' || payer_email || ':' || state || ':' || count(*) AS k
+         FROM payment_requests GROUP BY business_id, lower(payer_display_name), payer_email, state) c) AS counted`.execute(db());
+  const sorted = (s: string) => s.split(',').sort();
+  expect(rows[0]!.kept.length).toBeGreaterThan(0);
+  expect(sorted(rows[0]!.kept)).toEqual(sorted(rows[0]!.counted));
+  const negative = await sql<{ n: string }>`SELECT count(*) AS n FROM payment_request_search_counts WHERE n < 0`.execute(db());
+  expect(Number(negative.rows[0]!.n)).toBe(0);
 }
 
 async function listed(query: string) {
@@ -63,6 +78,44 @@ async function listed(query: string) {
 
 describe('search over a long history', () => {
   it('counts and lists each match once, by name, e-mail or TRX number, in every order', async () => {
+    await expectEveryCase([['createdAt', 'desc'], ['createdAt', 'asc'], ['amount', 'asc'], ['payer', 'desc'], ['reference', 'asc']]);
+  });
+
+  it('keeps its counts exact as requests change state, payer, name and e-mail, are deleted and arrive', async () => {
+    await expectSearchCountsTrue();
+    const b = biz.businessId;
+    await sql`UPDATE payment_requests SET state = 'Withdrawn' WHERE business_id = ${b} AND state = 'Sent' AND amount_cents % 5 = 0`.execute(db());
+    await sql`UPDATE payment_requests SET payer_display_name = 'Casey Jonas' WHERE business_id = ${b} AND payer_display_name = 'Casey Jones' AND amount_cents % 3 = 0`.execute(db());
+    await sql`UPDATE payment_requests SET payer_email = 'casey.stone@payers.example' WHERE business_id = ${b} AND payer_display_name = 'Avery Stone' AND amount_cents % 2 = 0`.execute(db());
+    await sql`DELETE FROM payment_requests WHERE business_id = ${b} AND state = 'Draft' AND amount_cents % 7 = 0`.execute(db());
+    await sql`UPDATE payment_requests SET state = 'Sent' WHERE business_id = ${b} AND state = 'Draft' AND amount_cents % 2 = 0`.execute(db());
+    await sql`
+      INSERT INTO payment_requests (business_id, id, number, payer_id, payer_display_name, payer_email, amount_cents, due_date, expires_on, state, created_at)
+      SELECT business_id, id || '_again', number + 100000, payer_id, payer_display_name, payer_email, amount_cents, due_date, expires_on, 'Sent', created_at + interval '1 second'
+      FROM payment_requests WHERE business_id = ${b} AND number % 10 = 3`.execute(db());
+    // An update that moves nothing between counts changes no count.
+    await sql`UPDATE payment_requests SET memo = 'touched' WHERE business_id = ${b} AND amount_cents < 5000`.execute(db());
+    await expectSearchCountsTrue();
+    await expectEveryCase([['createdAt', 'desc'], ['createdAt', 'asc']]);
+    for (const search of ['casey', 'casey j', 'casey.s', 'avery']) {
+      const query = `search=${encodeURIComponent(search)}&view=draft&pageSize=20`;
+      const first = await truth(search, null, 'createdAt', 'desc', [], 1, 20, 'draft');
+      expect(await listed(`${query}&page=1`), `${search} drafts`).toEqual(first);
+      const last = Math.max(1, Math.ceil(first.total / 20));
+      expect((await listed(`${query}&page=${last}`)).ids, `${search} drafts page ${last}`).toEqual((await truth(search, null, 'createdAt', 'desc', [], last, 20, 'draft')).ids);
+    }
+  });
+
+  it('reads a page "after" a row deleted meanwhile by its number instead', async () => {
+    const query = 'search=casey&pageSize=30';
+    const second = await listed(`${query}&page=2`);
+    const anchor = second.ids.at(-1)!;
+    await sql`DELETE FROM payment_requests WHERE business_id = ${biz.businessId} AND id = ${anchor}`.execute(db());
+    const third = await listed(`${query}&page=3&after=${anchor}`);
+    expect(third).toEqual(await truth('casey', null, 'createdAt', 'desc', [], 3, 30));
+  });
+
+  async function expectEveryCase(orders: (readonly [keyof typeof COLUMN, 'asc' | 'desc'])[]) {
     const cases: [string, number | null][] = [
       ['casey', null], // by name (Casey Jones, Casey Quinn) and by e-mail only (Morgan Lee), Casey Quinn both ways
       ['CASEY.Q', null], // e-mail and name disagree in case: e-mail only
@@ -73,7 +126,7 @@ describe('search over a long history', () => {
       ['émile', null],
     ];
     for (const [search, number] of cases) {
-      for (const [sortBy, direction] of [['createdAt', 'desc'], ['amount', 'asc'], ['payer', 'desc'], ['reference', 'asc']] as const) {
+      for (const [sortBy, direction] of orders) {
         for (const status of [[], ['Paid', 'Expired']]) {
           const pageSize = 50;
           const first = await truth(search, number, sortBy, direction, status, 1, pageSize);
@@ -92,7 +145,7 @@ describe('search over a long history', () => {
         }
       }
     }
-  });
+  }
 
   it('refuses control characters in the search text, naming the field', async () => {
     const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?search=${encodeURIComponent('casey\u0000')}`, biz.token);

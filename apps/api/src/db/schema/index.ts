@@ -19,6 +19,7 @@ import type {
   PaymentRequestDayCountsTable,
   PaymentRequestHistoryDaysTable,
   PaymentRequestHistoryHoursTable,
+  PaymentRequestSearchCountsTable,
   PaymentRequestsTable,
   PaymentsTable,
   ProcessorEventsTable,
@@ -48,6 +49,7 @@ export interface DB {
   payment_request_day_counts: PaymentRequestDayCountsTable;
   payment_request_history_days: PaymentRequestHistoryDaysTable;
   payment_request_history_hours: PaymentRequestHistoryHoursTable;
+  payment_request_search_counts: PaymentRequestSearchCountsTable;
   payments: PaymentsTable;
   ledger_accounts: LedgerAccountsTable;
   journal_transactions: JournalTransactionsTable;

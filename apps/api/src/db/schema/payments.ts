@@ -185,6 +185,16 @@ export interface PaymentRequestHistoryDaysTable {
 }
 
 /** Requests of the history view per business and UTC hour of creation (migration 0014). */
+/** Requests per payer name (lower-cased), payer e-mail and state, kept by triggers (migration 0017). */
+export interface PaymentRequestSearchCountsTable {
+  business_id: string;
+  /** `lower(payer_display_name)`, as a search compares it. */
+  name_key: string;
+  payer_email: string;
+  state: string;
+  n: number;
+}
+
 export interface PaymentRequestHistoryHoursTable {
   business_id: string;
   /** Hours since 1970-01-01 UTC. */

@@ -179,6 +179,11 @@ interface PageShape {
   walk: Direction;
   /** The order of the page as listed. */
   order: Direction;
+  /**
+   * A search by creation time, filtered at most by status: its total added up from the per-name
+   * counts, its page taken from each matching name's and e-mail's newest requests (migration 0017).
+   */
+  searchByNames: boolean;
   /** Seek past an anchor row (keyset) instead of skipping rows. */
   keyset: boolean;
   /** A literal, so PostgreSQL can keep one generic plan for the query (a parameter here makes it re-plan every time). */
@@ -220,6 +225,7 @@ function admissionOf(p: Params<Pick<PageValues, 'businessId' | 'sessionToken' | 
  * filter counts the matching rows, which those filters' indexes keep few.
  */
 function countOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
+  if (s.searchByNames) return searchCount(db, s, p);
   if (s.filter.search) return sql<number>`(SELECT count(*) FROM m)`;
   if (s.totalFromCounts) {
     return db
@@ -229,6 +235,77 @@ function countOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
       .where(p.totalStates.length > 0 ? (e) => e('state', 'in', p.totalStates) : sql<boolean>`false`);
   }
   return db.selectFrom('payment_requests').select((eb) => eb.fn.countAll<number>().as('n')).where(whereOf(s.filter, p));
+}
+
+/**
+ * The kept counts (migration 0017) a search's names and e-mails match: by name, else by e-mail —
+ * each request counted once, as {@link searchMatches} lists it.
+ */
+function searchCounts(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, by: 'name' | 'email') {
+  const byName = beginsWith(p, sql.ref('name_key'));
+  // The view and the status filter as the list's own WHERE has them (a literal for the view).
+  let counts = db
+    .selectFrom('payment_request_search_counts')
+    .where('business_id', '=', p.businessId)
+    .where(s.filter.view === 'draft' ? sql<SqlBool>`state = 'Draft'` : sql<SqlBool>`state <> 'Draft'`);
+  if (p.states.length > 0) counts = counts.where('state', 'in', p.states);
+  return by === 'name' ? counts.where(byName) : counts.where(beginsWith(p, sql.ref('payer_email'))).where(sql<SqlBool>`NOT ${byName}`);
+}
+
+/**
+ * A search's total: its names' and e-mails' requests ({@link searchKeys}), and its TRX number's
+ * request (at most one).
+ */
+function searchCount(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
+  const byNumber = s.filter.searchNumber ? sql`+ (SELECT count(*) FROM (${numberMatch(db, s, p, ['id'])}) x)` : sql``;
+  return sql<number>`(SELECT coalesce(sum(n), 0) FROM search_names) + (SELECT coalesce(sum(n), 0) FROM search_emails) ${byNumber}`;
+}
+
+/** The request whose TRX number a search is, unless its name or e-mail matches too (listed by those). */
+function numberMatch(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, columns: readonly ('id' | SortColumn)[]) {
+  const common = whereOf({ ...s.filter, search: false, searchNumber: false }, p);
+  return db
+    .selectFrom('payment_requests')
+    .select(columns)
+    .where(common)
+    .where('number', '=', p.searchNumber)
+    .where(sql<SqlBool>`NOT ${beginsWith(p, sql`lower(payer_display_name)`)} AND NOT ${beginsWith(p, sql.ref('payer_email'))}`);
+}
+
+/**
+ * The names (lower-cased) and e-mails a search matches, each with how many requests it has in the
+ * states listed (`n`, never 0), as CTEs `search_names` and `search_emails`: from the kept counts.
+ */
+function searchKeys(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
+  const n = sql<number>`sum(n)`;
+  const names = searchCounts(db, s, p, 'name').select(['name_key', n.as('n')]).groupBy('name_key').having(n, '>', sql.lit(0));
+  const emails = searchCounts(db, s, p, 'email').select(['payer_email', n.as('n')]).groupBy('payer_email').having(n, '>', sql.lit(0));
+  return sql`search_names AS MATERIALIZED (${names}), search_emails AS MATERIALIZED (${emails}),`;
+}
+
+/**
+ * A search's page by creation time from the names and e-mails it matches: each one's first
+ * requests in the walking order (past the anchor row, or as many as the rows skipped and the page
+ * need), read in order off its prefix index (migration 0017, ADR 016); the page is the first of those.
+ * Every match is in exactly one branch, as in {@link searchMatches}.
+ */
+function searchRowsByNames(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
+  const common = whereOf({ ...s.filter, search: false, searchNumber: false }, p);
+  const walk = sql.raw(s.walk);
+  const perKey = s.skip ? sql<number>`(SELECT ${p.offset}::bigint + ${sql.lit(s.limit)})` : sql.lit(s.limit);
+  const first = (match: Expression<SqlBool>) => {
+    let rows = db.selectFrom('payment_requests').select(['id', 'created_at']).where(common).where(match);
+    if (s.keyset) rows = rows.where(sql<SqlBool>`(created_at, id) ${sql.raw(s.walk === 'desc' ? '<' : '>')} (SELECT created_at, id FROM payment_requests WHERE business_id = ${p.businessId} AND id = ${p.anchor})`);
+    return rows.orderBy('created_at', s.walk).orderBy('id', s.walk).limit(perKey);
+  };
+  const byNumber = s.filter.searchNumber ? sql`UNION ALL SELECT id, created_at FROM (${first(sql<SqlBool>`id IN (${numberMatch(db, s, p, ['id'])})`)}) x` : sql``;
+  const ids = sql`SELECT id FROM (
+      SELECT r.id, r.created_at FROM search_names k CROSS JOIN LATERAL (${first(sql<SqlBool>`lower(payer_display_name) = k.name_key`)}) r
+      UNION ALL
+      SELECT r.id, r.created_at FROM search_emails k CROSS JOIN LATERAL (${first(sql<SqlBool>`payer_email = k.payer_email AND NOT ${beginsWith(p, sql`lower(payer_display_name)`)}`)}) r
+      ${byNumber}
+    ) m ORDER BY created_at ${walk}, id ${walk} LIMIT ${sql.lit(s.limit)} ${s.skip ? sql`OFFSET ${p.offset}` : sql``}`;
+  return db.selectFrom('payment_requests').select(listColumns(s.column)).where('business_id', '=', p.businessId).where(sql<SqlBool>`id IN (${ids})`);
 }
 
 /** The total and who may read it, as one row `{ signed_in, must_change, member, n }`; no total for one who may not. */
@@ -251,7 +328,7 @@ function searchMatches(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
   let matches = branch()
     .where(byName)
     .unionAll(branch().where(byEmail).where(sql<SqlBool>`NOT ${byName}`));
-  if (s.filter.searchNumber) matches = matches.unionAll(branch().where('number', '=', p.searchNumber).where(sql<SqlBool>`NOT ${byName} AND NOT ${byEmail}`));
+  if (s.filter.searchNumber) matches = matches.unionAll(numberMatch(db, s, p, columns));
   return matches;
 }
 
@@ -297,12 +374,12 @@ type PageRow = Admission & { total: number | string | null; count: number | stri
  */
 const pageWithTotal = shapedQuery(
   (s: PageShape, p: Params<PageValues>, db) => sql<PageRow>`
-    WITH ${s.filter.search ? sql`m AS MATERIALIZED (${searchMatches(db, s, p)}),` : sql``}
+    WITH ${!s.filter.search ? sql`` : s.searchByNames ? searchKeys(db, s, p) : sql`m AS MATERIALIZED (${searchMatches(db, s, p)}),`}
     t AS MATERIALIZED (${totalOf(db, s, p)})
     SELECT t.signed_in, t.must_change, t.member, t.n AS total, page.count, page.items FROM t
     CROSS JOIN LATERAL (
       SELECT count(*) AS count, ${itemsJson(s.column, s.order)} AS items
-      FROM (${s.filter.search ? searchRowsOf(db, s, p) : rowsOf(db, s, p)}) r WHERE t.member
+      FROM (${!s.filter.search ? rowsOf(db, s, p) : s.searchByNames ? searchRowsByNames(db, s, p) : searchRowsOf(db, s, p)}) r WHERE t.member
     ) page`,
 );
 
@@ -400,7 +477,10 @@ const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
  * - further down, by creation time (the default order) and at most a status filter, the page is
  *   found by adding up days and hours; in any other order or with other filters, on the covering
  *   index walked from the nearer end, and only its rows read whole (a deferred join); either way
- *   in one statement with the total (see {@link farPage}).
+ *   in one statement with the total (see {@link farPage});
+ * - a search by creation time, with at most a status filter, from the names and e-mails it
+ *   matches: its total from their kept counts, its page from each one's newest requests
+ *   (ADR 016, {@link searchRowsByNames}); any other search from all of its matches.
  *
  * The session behind `sessionToken` is checked by the same statement that reads the page (401, 403
  * or 404 as `requireUser` and membership would answer). Each query is built once per shape (ADR
@@ -418,7 +498,7 @@ export async function listRequests({ db, businessId, sessionToken, query }: { db
     admit((await db.executeQuery(admissionOnly(db, null, { businessId, sessionToken, now: new Date() }))).rows[0]);
     throw error;
   }
-  const onlyStates = !filter.shape.payer && !filter.shape.from && !filter.shape.to && !filter.shape.min && !filter.shape.max && !filter.shape.search;
+  const byStatusAtMost = !filter.shape.payer && !filter.shape.from && !filter.shape.to && !filter.shape.min && !filter.shape.max;
   const wanted = filter.values.states.length > 0 ? filter.values.states : RequestState.options;
   const values: PageValues = {
     ...filter.values,
@@ -430,7 +510,14 @@ export async function listRequests({ db, businessId, sessionToken, query }: { db
   };
   const column = SORT_COLUMN[query.sortBy];
   const direction = query.sortDirection;
-  const base = { filter: filter.shape, totalFromCounts: onlyStates, column, order: direction, limit: query.pageSize };
+  const base = {
+    filter: filter.shape,
+    totalFromCounts: byStatusAtMost && !filter.shape.search,
+    searchByNames: byStatusAtMost && filter.shape.search && column === 'created_at',
+    column,
+    order: direction,
+    limit: query.pageSize,
+  };
   const page = (itemsJson: string, total: number): RequestPage => ({ itemsJson, page: query.page, pageSize: query.pageSize, total });
 
   if (values.anchor && query.page > 1) {
@@ -440,6 +527,11 @@ export async function listRequests({ db, businessId, sessionToken, query }: { db
     // moved) is read by its number instead.
     const expected = Math.min(query.pageSize, Math.max(0, row.total - (query.page - 1) * query.pageSize));
     if (row.count === expected) return page(row.items, row.total);
+    if (filter.shape.search) {
+      const offset = (query.page - 1) * query.pageSize;
+      const byNumber = await pageRow(db, { ...shape, walk: direction, keyset: false, skip: offset > 0 }, { ...values, offset });
+      return page(byNumber.items, byNumber.total);
+    }
     return farPageOf(db, { ...shape, walk: direction, keyset: false, skip: true }, values, query, page);
   }
 
