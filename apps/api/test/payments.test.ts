@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setBusinessState } from '../src/domain/businesses/set-business-state';
 import { OPERATIONS_ACTOR } from '../src/domain/businesses/audit';
-import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from './support/approved-business';
+import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
+import { dayIn } from './support/requests';
 import { request } from './support/businesses';
 import { errorOf, get } from './support/identity';
 import { assertLedgerInvariants } from './support/ledger';
@@ -290,7 +291,7 @@ describe('what the pay page refuses', () => {
   });
 
   it('a Sent request past its expiry date takes no money even before the expiry job runs', async () => {
-    const { payToken } = await insertRequest(db(), biz.businessId, payerId, { expiresOn: inDays(-1) });
+    const { payToken } = await insertRequest(db(), biz.businessId, payerId, { expiresOn: dayIn(-1) });
     const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 12_500 });
     expect(res.statusCode).toBe(409);
     expect(errorOf(res).message).toMatch(/expired/);
@@ -468,7 +469,7 @@ describe('the payer declines', () => {
   });
 
   it('a Sent request past its expiry date cannot be declined either, even before the expiry job runs', async () => {
-    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { expiresOn: inDays(-1) });
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { expiresOn: dayIn(-1) });
     expect(await pageOf(payToken)).toMatchObject({ status: 'expired', declinable: false });
     const res = await decline(payToken, 'Too late');
     expect(res.statusCode).toBe(409);

@@ -56,7 +56,11 @@ export async function insertPayer(
   return id;
 }
 
-/** A date n days from today, 'YYYY-MM-DD' (UTC; tests stay clear of midnight edges by using whole days). */
+/**
+ * A date n days from today, 'YYYY-MM-DD', in UTC. For dates the server compares with the
+ * business's own day (expiry, due dates), use `dayIn` from './requests': between midnight UTC and
+ * midnight in New York, UTC's yesterday is still the business's today.
+ */
 export function inDays(n: number): string {
   return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 }
