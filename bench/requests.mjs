@@ -1,7 +1,7 @@
 // The transaction history at scale: 1,000,000 requests for one business (and 250,000 spread over
 // four others around it) seeded with bulk SQL, then the history list measured through the real
 // server at 50 connections: page 1, a deep page (by its number, by "next", the last, the middle),
-// a status filter and a search. BENCH_KEEP_DB=1 keeps the PostgreSQL database and reuses it.
+// a status filter and a search. BENCH_KEEP_DB=1 keeps the database (PostgreSQL or embedded) and reuses it.
 // Target (issue 5): p99 ≤ 50 ms on PostgreSQL.
 import pg from 'pg';
 import { measure, printTable } from './lib/load.mjs';

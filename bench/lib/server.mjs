@@ -1,7 +1,7 @@
 // Starts the built Tay server (as `npm start` runs it, with its Node flags) on a free port with a fresh data
 // directory, or a fresh PostgreSQL database when DATABASE_URL is set.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,7 +30,10 @@ export async function startTay({ env = {} } = {}) {
   const build = spawnSync('node', ['scripts/build-if-needed.mjs'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tay-bench-'));
+  // BENCH_KEEP_DB=1 without DATABASE_URL keeps the embedded database's directory for the next run.
+  const keptDir = !process.env.DATABASE_URL && process.env.BENCH_KEEP_DB ? path.join(tmpdir(), 'tay-bench-kept') : null;
+  if (keptDir) mkdirSync(keptDir, { recursive: true, mode: 0o700 });
+  const dataDir = keptDir ?? mkdtempSync(path.join(tmpdir(), 'tay-bench-'));
   let databaseUrl;
   let dbName;
   if (process.env.DATABASE_URL) {
@@ -65,6 +68,7 @@ export async function startTay({ env = {} } = {}) {
       // (requests past their expiry or due date) would otherwise keep the jobs busy under the load.
       JOBS_IN_PROCESS: 'false',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
       ...env,
   };
   const flags = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean) : startFlags();
@@ -87,8 +91,8 @@ export async function startTay({ env = {} } = {}) {
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-      // BENCH_KEEP_DB=1 leaves the PostgreSQL database behind for EXPLAIN and friends.
+      if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
+      // BENCH_KEEP_DB=1 leaves the database behind for EXPLAIN and friends.
       if (dbName && !process.env.BENCH_KEEP_DB) {
         const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
         await admin.connect();

@@ -67,7 +67,8 @@ function fromPool(
   const pool = new pg.Pool({ ...connection, max: poolMax, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kind === 'postgres' ? preparingPool(pool) : pool }) });
+  // Named statements on both: the embedded database's server shares them across its one session.
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   let closed = false;
   return {
     kind,

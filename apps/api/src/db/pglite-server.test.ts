@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastReadyStatus, PgliteServer } from './pglite-server';
+import { lastReadyStatus, PgliteServer, statementChange } from './pglite-server';
 
 let db: PGlite;
 let server: PgliteServer;
@@ -89,6 +89,102 @@ describe('PgliteServer: one session, many clients', () => {
       client.release();
     }
     expect((await pool.query('SELECT 1 AS one')).rows[0]).toEqual({ one: 1 });
+  });
+});
+
+describe('PgliteServer: named statements shared by every client', () => {
+  /** Every connection of a fresh pool, each running the named statement once, together. */
+  async function onEveryConnection<T>(size: number, run: (client: pg.PoolClient, i: number) => Promise<T>): Promise<T[]> {
+    const fresh = new pg.Pool({ ...connection, max: size });
+    try {
+      const clients = await Promise.all(Array.from({ length: size }, () => fresh.connect()));
+      try {
+        return await Promise.all(clients.map((client, i) => run(client, i)));
+      } finally {
+        for (const client of clients) client.release();
+      }
+    } finally {
+      await fresh.end();
+    }
+  }
+  const prepared = async (name: string) =>
+    Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM pg_prepared_statements WHERE name = $1', [name])).rows[0]!.n);
+
+  it('the first connection prepares a name for all: the others use it without preparing it again', async () => {
+    const text = 'SELECT $1::int * 2 AS doubled';
+    const results = await onEveryConnection(8, (client, i) => client.query({ name: 's_shared', text, values: [i] }));
+    expect(results.map((r) => r.rows[0].doubled)).toEqual([0, 2, 4, 6, 8, 10, 12, 14]);
+    expect(await prepared('s_shared')).toBe(1);
+    // And again later, interleaved with other work, from connections that never prepared it.
+    const again = await onEveryConnection(4, (client, i) => client.query({ name: 's_shared', text, values: [i + 10] }));
+    expect(again.map((r) => r.rows[0].doubled)).toEqual([20, 22, 24, 26]);
+  });
+
+  it('a name the session holds with another text is refused, as PostgreSQL refuses it', async () => {
+    await pool.query({ name: 's_taken', text: 'SELECT 1 AS one', values: [] });
+    const other = new pg.Client(connection);
+    await other.connect();
+    try {
+      await expect(other.query({ name: 's_taken', text: 'SELECT 2 AS two', values: [] })).rejects.toThrow(/already exists/);
+      expect((await other.query('SELECT 3 AS three')).rows[0]).toEqual({ three: 3 });
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('a statement that failed to prepare is not taken as prepared', async () => {
+    const results = await onEveryConnection(3, (client) =>
+      client.query({ name: 's_broken', text: 'SELEC 1', values: [] }).then(
+        () => 'ran',
+        (error: Error) => error.message,
+      ),
+    );
+    expect(results).toEqual(Array(3).fill('syntax error at or near "SELEC"'));
+    expect(await prepared('s_broken')).toBe(0);
+  });
+
+  it('a statement prepared inside a transaction that rolls back stays prepared, as in PostgreSQL', async () => {
+    const text = 'SELECT $1::text AS said';
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query({ name: 's_in_tx', text, values: ['first'] });
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+    const results = await onEveryConnection(2, (c) => c.query({ name: 's_in_tx', text, values: ['later'] }));
+    expect(results.map((r) => r.rows[0].said)).toEqual(['later', 'later']);
+  });
+
+  it('after DEALLOCATE the next connection prepares the name again', async () => {
+    const text = 'SELECT $1::int + 1 AS next';
+    await onEveryConnection(2, (c) => c.query({ name: 's_dropped', text, values: [1] }));
+    await pool.query('DEALLOCATE s_dropped');
+    expect(await prepared('s_dropped')).toBe(0);
+    // Were the name still taken as held, its Parse would be skipped and Bind would find nothing.
+    const results = await onEveryConnection(2, (c) => c.query({ name: 's_dropped', text, values: [2] }));
+    expect(results.map((r) => r.rows[0].next)).toEqual([3, 3]);
+    expect(await prepared('s_dropped')).toBe(1);
+    await pool.query('DEALLOCATE ALL');
+    expect(await prepared('s_dropped')).toBe(0);
+    expect((await onEveryConnection(2, (c) => c.query({ name: 's_dropped', text, values: [5] }))).map((r) => r.rows[0].next)).toEqual([6, 6]);
+  });
+
+  it('tells which messages change the named statements', () => {
+    const message = (type: string, body: number[]) => new Uint8Array([type.charCodeAt(0), 0, 0, 0, 4 + body.length, ...body]);
+    const text = (t: string) => [...Buffer.from(t), 0];
+    const parse = statementChange(message('P', [...text('k_1'), ...text('SELECT 1'), 0, 0]));
+    expect(parse).toMatchObject({ kind: 'parse', name: 'k_1' });
+    expect(Buffer.from((parse as { body: Uint8Array }).body)).toEqual(Buffer.from([...text('SELECT 1'), 0, 0]));
+    expect(statementChange(message('C', [0x53, ...text('k_1')]))).toEqual({ kind: 'close', name: 'k_1' });
+    expect(statementChange(message('C', [0x50, ...text('portal')]))).toBeNull();
+    expect(statementChange(message('Q', text('DEALLOCATE PREPARE K_1;')))).toEqual({ kind: 'deallocate', name: 'k_1' });
+    expect(statementChange(message('Q', text('deallocate "Mixed"')))).toEqual({ kind: 'deallocate', name: 'Mixed' });
+    expect(statementChange(message('Q', text('DEALLOCATE ALL')))).toEqual({ kind: 'deallocate', name: null });
+    expect(statementChange(message('Q', text('discard all')))).toEqual({ kind: 'deallocate', name: null });
+    expect(statementChange(message('Q', text('SELECT 1')))).toBeNull();
+    expect(statementChange(message('B', [0, 0]))).toBeNull();
   });
 });
 

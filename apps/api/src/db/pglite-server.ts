@@ -12,6 +12,12 @@ import type { PGlite } from '@electric-sql/pglite';
  * that disconnects inside a transaction has it rolled back. (The multiplexer shipped in
  * pglite-socket 0.2 interleaves single messages of different clients, which corrupts the
  * shared unnamed statement under load; see docs/decisions/002-embedded-database.md.)
+ *
+ * Named prepared statements live in that one session, so they are shared by every client: the
+ * first client to prepare a name prepares it for all. A later Parse of a name the session already
+ * has, with the same text and parameter types, is not sent again (PostgreSQL would refuse it:
+ * "prepared statement already exists"); it is answered with ParseComplete all the same. So the
+ * pool may send every query as a named statement, planned once per process (ADR 017).
  */
 export class PgliteServer {
   private server: Server | null = null;
@@ -19,8 +25,15 @@ export class PgliteServer {
   private busy = false;
   private readonly waiting: { connection: Connection; run: () => void }[] = [];
   private readonly connections = new Set<Connection>();
+  /** The session's named statements: name → the rest of the Parse message (text and types). */
+  private readonly statements = new Map<string, Buffer>();
 
   constructor(private readonly db: PGlite) {}
+
+  /** How many named statements the session holds (tests). */
+  get preparedCount(): number {
+    return this.statements.size;
+  }
 
   async listen(options: { path: string } | { host: string; port: number }): Promise<{ port: number | null }> {
     const server = createServer((socket) => {
@@ -47,8 +60,10 @@ export class PgliteServer {
   async execute(connection: Connection, batch: Uint8Array): Promise<Buffer> {
     await this.acquire(connection);
     try {
+      const { sent, parsed } = this.shareStatements(batch);
       // Copied before the next batch may run: PGlite reuses the memory the response is in.
-      const response = Buffer.from(await this.db.execProtocolRaw(batch));
+      const response = Buffer.from(await this.db.execProtocolRaw(sent));
+      this.remember(parsed, response);
       // Idle after the batch: anyone may go next. Inside a transaction, or mid-sequence (a Flush
       // without Sync, so no ReadyForQuery yet): this client keeps the database.
       const status = lastReadyStatus(response);
@@ -56,6 +71,57 @@ export class PgliteServer {
       return response;
     } finally {
       this.release();
+    }
+  }
+
+  /**
+   * The batch as the session should see it: a Parse of a name the session already holds with the
+   * same text becomes a Parse of the empty query into the unnamed statement, which costs nothing
+   * and answers ParseComplete in the same place. Also returns, in order, what each Parse (kept
+   * or replaced) would add to the session, and what Close and DEALLOCATE take away.
+   */
+  private shareStatements(batch: Uint8Array): { sent: Uint8Array; parsed: StatementChange[] } {
+    const messages = splitMessages(batch);
+    const parsed: StatementChange[] = [];
+    let replaced = false;
+    const out: Uint8Array[] = [];
+    for (const message of messages) {
+      const change = statementChange(message);
+      if (change?.kind === 'parse') {
+        const known = this.statements.get(change.name);
+        if (known && known.equals(change.body)) {
+          out.push(EMPTY_PARSE);
+          parsed.push({ kind: 'parse', name: '', body: EMPTY_BODY });
+          replaced = true;
+          continue;
+        }
+        parsed.push(change);
+      } else if (change) {
+        parsed.push(change);
+      }
+      out.push(message);
+    }
+    return { sent: replaced ? Buffer.concat(out) : batch, parsed };
+  }
+
+  /** Updates what the session holds from a batch's statement changes and its response. */
+  private remember(changes: StatementChange[], response: Uint8Array): void {
+    if (changes.length === 0) return;
+    // Each Parse answers ParseComplete ('1') and each Close CloseComplete ('3'), or an error after
+    // which the rest of the batch is skipped: with k ParseComplete in the response, the first k
+    // Parse messages succeeded (and so for Close).
+    let parses = countMessages(response, PARSE_COMPLETE);
+    let closes = countMessages(response, CLOSE_COMPLETE);
+    const failed = countMessages(response, ERROR_RESPONSE) > 0;
+    for (const change of changes) {
+      if (change.kind === 'parse') {
+        if (parses-- > 0 && change.name) this.statements.set(change.name, Buffer.from(change.body));
+      } else if (change.kind === 'close') {
+        if (closes-- > 0) this.statements.delete(change.name);
+      } else if (!failed) {
+        if (change.name === null) this.statements.clear();
+        else this.statements.delete(change.name);
+      }
     }
   }
 
@@ -191,6 +257,85 @@ class Connection {
       }
     });
   }
+}
+
+const PARSE = 0x50; // 'P'
+const CLOSE = 0x43; // 'C'
+const QUERY = 0x51; // 'Q'
+const PARSE_COMPLETE = 0x31; // '1'
+const CLOSE_COMPLETE = 0x33; // '3'
+const ERROR_RESPONSE = 0x45; // 'E'
+/** Parse of the empty query into the unnamed statement: name "", query "", no parameter types. */
+const EMPTY_BODY = Buffer.from([0, 0, 0]);
+const EMPTY_PARSE = Buffer.from([PARSE, 0, 0, 0, 8, 0, ...EMPTY_BODY]);
+
+type StatementChange =
+  | { kind: 'parse'; name: string; body: Uint8Array }
+  | { kind: 'close'; name: string }
+  /** DEALLOCATE name, or DEALLOCATE ALL / DISCARD ALL (name null). */
+  | { kind: 'deallocate'; name: string | null };
+
+/** The messages of a batch (each with its type byte and length). */
+function splitMessages(batch: Uint8Array): Uint8Array[] {
+  const view = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
+  const messages: Uint8Array[] = [];
+  let offset = 0;
+  // The startup message has no type byte; it never holds a statement.
+  if (batch.length >= 8 && batch[0] === 0) return [batch];
+  while (offset + 5 <= batch.length) {
+    const end = offset + 1 + view.getInt32(offset + 1);
+    messages.push(batch.subarray(offset, end));
+    offset = end;
+  }
+  return messages;
+}
+
+function cString(bytes: Uint8Array, from: number): { text: string; end: number } {
+  const end = bytes.indexOf(0, from);
+  const stop = end < 0 ? bytes.length : end;
+  return { text: Buffer.from(bytes.buffer, bytes.byteOffset + from, stop - from).toString('utf8'), end: stop + 1 };
+}
+
+const DEALLOCATE = /^\s*deallocate\s+(?:prepare\s+)?(?:(all)|"([^"]+)"|([\w$]+))\s*;?\s*$/i;
+const DISCARD_ALL = /^\s*discard\s+all\s*;?\s*$/i;
+
+/** What a message does to the session's named statements, if anything. */
+export function statementChange(message: Uint8Array): StatementChange | null {
+  const type = message[0];
+  if (type === PARSE) {
+    const name = cString(message, 5);
+    return { kind: 'parse', name: name.text, body: message.subarray(name.end) };
+  }
+  if (type === CLOSE && message[5] === 0x53 /* 'S' */) {
+    const name = cString(message, 6).text;
+    return name ? { kind: 'close', name } : null;
+  }
+  if (type === QUERY) {
+    const query = cString(message, 5).text;
+    if (DISCARD_ALL.test(query)) return { kind: 'deallocate', name: null };
+    const match = DEALLOCATE.exec(query);
+    if (match) return { kind: 'deallocate', name: match[1] ? null : (match[2] ?? match[3]!.toLowerCase()) };
+  }
+  return null;
+}
+
+function forEachMessage(response: Uint8Array, visit: (type: number) => void): void {
+  const view = new DataView(response.buffer, response.byteOffset, response.byteLength);
+  let offset = 0;
+  while (offset + 5 <= response.length) {
+    const length = view.getInt32(offset + 1);
+    if (length < 4) break;
+    visit(response[offset]!);
+    offset += 1 + length;
+  }
+}
+
+function countMessages(response: Uint8Array, type: number): number {
+  let n = 0;
+  forEachMessage(response, (t) => {
+    if (t === type) n++;
+  });
+  return n;
 }
 
 /** The transaction status of the last ReadyForQuery ('Z') in a response: I, T or E. */

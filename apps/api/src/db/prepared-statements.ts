@@ -27,8 +27,9 @@ export function statementName(text: string): string {
  * 0.03–0.08 ms). The texts come from the query builder with values as parameters, so there are
  * only as many as the code has query shapes; a cap keeps a runaway from growing a backend.
  *
- * Only for a real PostgreSQL server: the embedded database serves every client over one session,
- * where two connections preparing the same name would collide (ADR 002).
+ * The embedded database serves every client over one session, where two connections preparing
+ * the same name would collide; its server answers a second Parse of a name it holds with the
+ * same text without sending it on (`PgliteServer`, ADR 017), so the names work there too.
  */
 export function preparingPool(pool: pg.Pool): PostgresPool {
   const prepared = new WeakMap<pg.PoolClient, Set<string>>();
