@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUserByOperator } from '../src/domain/users/create-user-by-operator';
 import { confirm, errorOf, get, GOOD_PASSWORD, latestCode, post, registeredUser, signIn, signUp } from './support/identity';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -126,6 +126,19 @@ describe('sign-up, confirmation code, sign-in', () => {
     expect(errorOf(common).message).toMatch(/commonly used/);
     const long = await signUp(t.app, 'weak@example.com', 'a quite long but perfectly memorable pass phrase'.repeat(2));
     expect(long.statusCode).toBe(200);
+  });
+
+  it('a refused password is answered, not written to the console as an error', async () => {
+    const consoleLines = (['error', 'warn', 'log'] as const).map((level) => vi.spyOn(console, level).mockImplementation(() => {}));
+    try {
+      const common = await signUp(t.app, 'quiet@example.com', 'password123');
+      expect(errorOf(common).code).toBe('WEAK_PASSWORD');
+      const wrongCode = await confirm(t.app, 'quiet@example.com', '000000');
+      expect(wrongCode.statusCode).toBe(400);
+      for (const spy of consoleLines) expect(spy.mock.calls.map((call) => String(call[0]))).toEqual([]);
+    } finally {
+      for (const spy of consoleLines) spy.mockRestore();
+    }
   });
 
   it('sign-up with an address that already has an account reveals nothing and tells the owner by e-mail', async () => {

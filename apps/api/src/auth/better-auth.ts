@@ -58,6 +58,15 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
       level: 'warn',
       log: (level, message, ...args) => log[level === 'debug' ? 'debug' : level]({ args }, `auth: ${message}`),
     },
+    // better-auth writes every refused request (a weak password, a wrong code) to the console as an
+    // ERROR line of its own. A refusal is the person's mistake, answered with its message: it goes
+    // to our log at debug level. Anything else is ours to look at, at error level.
+    onAPIError: {
+      onError(error) {
+        if (error instanceof APIError && error.statusCode < 500) log.debug({ status: error.statusCode, code: error.body?.code }, `auth: ${error.message}`);
+        else log.error({ err: error }, 'auth: request failed');
+      },
+    },
     rateLimit: { enabled: false },
     emailAndPassword: {
       enabled: true,
