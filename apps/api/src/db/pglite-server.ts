@@ -30,11 +30,6 @@ export class PgliteServer {
 
   constructor(private readonly db: PGlite) {}
 
-  /** How many named statements the session holds (tests). */
-  get preparedCount(): number {
-    return this.statements.size;
-  }
-
   async listen(options: { path: string } | { host: string; port: number }): Promise<{ port: number | null }> {
     const server = createServer((socket) => {
       const connection = new Connection(socket, this);
@@ -110,9 +105,14 @@ export class PgliteServer {
     // Each Parse answers ParseComplete ('1') and each Close CloseComplete ('3'), or an error after
     // which the rest of the batch is skipped: with k ParseComplete in the response, the first k
     // Parse messages succeeded (and so for Close).
-    let parses = countMessages(response, PARSE_COMPLETE);
-    let closes = countMessages(response, CLOSE_COMPLETE);
-    const failed = countMessages(response, ERROR_RESPONSE) > 0;
+    let parses = 0;
+    let closes = 0;
+    let failed = false;
+    forEachMessage(response, (type) => {
+      if (type === PARSE_COMPLETE) parses++;
+      else if (type === CLOSE_COMPLETE) closes++;
+      else if (type === ERROR_RESPONSE) failed = true;
+    });
     for (const change of changes) {
       if (change.kind === 'parse') {
         if (parses-- > 0 && change.name) this.statements.set(change.name, Buffer.from(change.body));
@@ -277,16 +277,10 @@ type StatementChange =
 
 /** The messages of a batch (each with its type byte and length). */
 function splitMessages(batch: Uint8Array): Uint8Array[] {
-  const view = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
-  const messages: Uint8Array[] = [];
-  let offset = 0;
   // The startup message has no type byte; it never holds a statement.
   if (batch.length >= 8 && batch[0] === 0) return [batch];
-  while (offset + 5 <= batch.length) {
-    const end = offset + 1 + view.getInt32(offset + 1);
-    messages.push(batch.subarray(offset, end));
-    offset = end;
-  }
+  const messages: Uint8Array[] = [];
+  forEachMessage(batch, (_, start, end) => messages.push(batch.subarray(start, end)));
   return messages;
 }
 
@@ -319,36 +313,24 @@ export function statementChange(message: Uint8Array): StatementChange | null {
   return null;
 }
 
-function forEachMessage(response: Uint8Array, visit: (type: number) => void): void {
-  const view = new DataView(response.buffer, response.byteOffset, response.byteLength);
+/** Visits each message of a stream of protocol messages: its type byte, where it starts and ends. */
+function forEachMessage(bytes: Uint8Array, visit: (type: number, start: number, end: number) => void): void {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let offset = 0;
-  while (offset + 5 <= response.length) {
+  while (offset + 5 <= bytes.length) {
     const length = view.getInt32(offset + 1);
     if (length < 4) break;
-    visit(response[offset]!);
-    offset += 1 + length;
+    const end = offset + 1 + length;
+    visit(bytes[offset]!, offset, end);
+    offset = end;
   }
-}
-
-function countMessages(response: Uint8Array, type: number): number {
-  let n = 0;
-  forEachMessage(response, (t) => {
-    if (t === type) n++;
-  });
-  return n;
 }
 
 /** The transaction status of the last ReadyForQuery ('Z') in a response: I, T or E. */
 export function lastReadyStatus(response: Uint8Array): 'I' | 'T' | 'E' | null {
   let status: 'I' | 'T' | 'E' | null = null;
-  let offset = 0;
-  const view = new DataView(response.buffer, response.byteOffset, response.byteLength);
-  while (offset + 5 <= response.length) {
-    const type = response[offset]!;
-    const length = view.getInt32(offset + 1);
-    if (length < 4) break;
-    if (type === 0x5a && offset + 5 < response.length) status = String.fromCharCode(response[offset + 5]!) as 'I' | 'T' | 'E';
-    offset += 1 + length;
-  }
+  forEachMessage(response, (type, start) => {
+    if (type === 0x5a && start + 5 < response.length) status = String.fromCharCode(response[start + 5]!) as 'I' | 'T' | 'E';
+  });
   return status;
 }
