@@ -4,6 +4,7 @@
 // a status filter and a search. BENCH_KEEP_DB=1 keeps the database (PostgreSQL or embedded) and reuses it.
 // Target (issue 5): p99 ≤ 50 ms on PostgreSQL.
 import pg from 'pg';
+import { cpuShare, roundTrip } from './lib/host.mjs';
 import { measure, printTable } from './lib/load.mjs';
 import { startTay } from './lib/server.mjs';
 import { approvedTenant, signedInTenant } from './lib/tenant.mjs';
@@ -69,6 +70,8 @@ export async function run({ duration = 10, connections = 50 } = {}) {
       const seededIn = ((Date.now() - started) / 1000).toFixed(1);
       console.log(`Seeded ${MAIN_ROWS.toLocaleString('en-US')} + ${OTHER_ROWS.toLocaleString('en-US')} requests on ${tay.database} in ${seededIn} s`);
     }
+    // How fast this host is today: the same bench has run at half the throughput on a slower day (ADR 016).
+    const trip = await roundTrip(client);
     await client.end();
 
     const headers = { authorization: `Bearer ${main.token}` };
@@ -95,10 +98,12 @@ export async function run({ duration = 10, connections = 50 } = {}) {
       const first = await fetch(url, { headers });
       if (!first.ok) throw new Error(`${name}: ${first.status} ${await first.text()}`);
       const body = await first.json();
+      const cpu = cpuShare();
       const row = await measure({ name: `${name} (${tay.database})`, url, connections, duration, headers });
-      rows.push({ ...row, total: body.data.total });
+      rows.push({ ...row, total: body.data.total, ...cpu.stop() });
     }
     printTable(`Transaction history with ${MAIN_ROWS.toLocaleString('en-US')} requests`, rows);
+    console.log(`SELECT 1 round trip to ${tay.database}, one client: p50 ${trip.p50} ms, p99 ${trip.p99} ms. idle % and steal % are of the host's CPU time during each scenario (warm-up included).`);
     return rows;
   } catch (error) {
     console.error('The requests benchmark failed:', error);
