@@ -80,14 +80,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(businessRoutes, {
     db: database.db,
     jobs: deps.jobs,
-    authSecret: config.authSecret,
+    authSecrets: [config.authSecret, ...config.previousAuthSecrets],
     sandboxAutoApprove: config.sandboxAutoApprove,
   });
   await app.register(referenceDataRoutes);
   await app.register(payerRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(paymentRequestRoutes, {
     db: database.db,
-    ctx: { db: database.db, mailer: deps.mailer, authSecret: config.authSecret, publicUrl: config.publicUrl },
+    ctx: { db: database.db, mailer: deps.mailer, authSecret: config.authSecret, previousAuthSecrets: config.previousAuthSecrets, publicUrl: config.publicUrl },
   });
   await app.register(publicPayRoutes, {
     db: database.db,

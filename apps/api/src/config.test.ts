@@ -49,6 +49,16 @@ describe('loadConfig', () => {
     expect(config.publicUrl).toBe('https://portal.example.com');
   });
 
+  it('keeps earlier secrets after a rotation, newest first, each 32+ characters', () => {
+    const [a, b] = ['a'.repeat(32), 'b'.repeat(40)];
+    expect(loadConfig({ DATA_DIR: 'memory://' }).previousAuthSecrets).toEqual([]);
+    expect(loadConfig({ DATA_DIR: 'memory://', AUTH_SECRET: 'c'.repeat(32), AUTH_SECRET_PREVIOUS: ` ${a} , ${b},` }).previousAuthSecrets).toEqual([a, b]);
+    // The current secret is not kept twice.
+    expect(loadConfig({ DATA_DIR: 'memory://', AUTH_SECRET: a, AUTH_SECRET_PREVIOUS: `${a},${b}` }).previousAuthSecrets).toEqual([b]);
+    expect(() => loadConfig({ DATA_DIR: 'memory://', AUTH_SECRET_PREVIOUS: `${a},short` })).toThrow(/AUTH_SECRET_PREVIOUS: each secret must be at least 32 characters/);
+    expect(() => loadConfig({ DATA_DIR: 'memory://', AUTH_SECRET_PREVIOUS: `${a} ${b}` })).toThrow(/AUTH_SECRET_PREVIOUS: separate the secrets with commas/);
+  });
+
   it('auto-approves submitted businesses by default only on the embedded database', () => {
     expect(loadConfig({ DATA_DIR: 'memory://' }).sandboxAutoApprove).toBe(true);
     expect(loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://u@db:5432/tay' }).sandboxAutoApprove).toBe(false);

@@ -23,6 +23,13 @@ const EnvSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().min(1).default('./data'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Earlier AUTH_SECRETs, comma-separated, after a rotation: they still open what they sealed. */
+  AUTH_SECRET_PREVIOUS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((s) => s.length >= 32), { message: 'each secret must be at least 32 characters' })
+    .refine((list) => !list.some((s) => s.includes(' ')), { message: 'separate the secrets with commas' }),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -59,6 +66,11 @@ export interface Config {
   database: { kind: 'postgres'; url: string; poolMax: number } | { kind: 'pglite'; dataDir: string; poolMax: number };
   dataDir: string;
   authSecret: string;
+  /**
+   * Secrets AUTH_SECRET replaced (AUTH_SECRET_PREVIOUS), newest first: bank account numbers they
+   * sealed still open, and the pay links they made can still be shown and e-mailed again.
+   */
+  previousAuthSecrets: string[];
   mail: { smtpUrl: string | undefined; from: string };
   logLevel: Env['LOG_LEVEL'];
   rateLimit: { max: number; windowSeconds: number };
@@ -145,6 +157,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
       : { kind: 'pglite', dataDir: inMemory ? 'memory://' : path.join(dataDir, 'pglite'), poolMax: env.DATABASE_POOL_MAX },
     dataDir,
     authSecret,
+    previousAuthSecrets: env.AUTH_SECRET_PREVIOUS.filter((s) => s !== authSecret),
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     logLevel: env.LOG_LEVEL,
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },

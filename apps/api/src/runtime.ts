@@ -55,6 +55,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           db: database.db,
           mailer,
           authSecret: config.authSecret,
+          previousAuthSecrets: config.previousAuthSecrets,
           publicUrl: config.publicUrl,
           jobs,
           processor,

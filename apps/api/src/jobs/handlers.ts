@@ -14,16 +14,17 @@ import { advanceCharge } from '../processor/sandbox/sandbox-processor';
 export interface HandlerDeps {
   db: Kysely<DB>;
   mailer: Mailer;
-  /** Keys the payer links in request e-mails. */
+  /** Keys the payer links in request e-mails; the secrets it replaced made earlier links (ADR 018). */
   authSecret: string;
+  previousAuthSecrets: readonly string[];
   publicUrl: string;
   jobs: Pick<Jobs, 'send'>;
   processor: PaymentProcessor;
   processorConfig: ProcessorConfig;
 }
 
-export function createJobHandlers({ db, mailer, authSecret, publicUrl, jobs, processor, processorConfig }: HandlerDeps): JobHandlers {
-  const requests = { db, mailer, authSecret, publicUrl };
+export function createJobHandlers({ db, mailer, authSecret, previousAuthSecrets, publicUrl, jobs, processor, processorConfig }: HandlerDeps): JobHandlers {
+  const requests = { db, mailer, authSecret, previousAuthSecrets, publicUrl };
   return {
     'requests.send-scheduled': async () => {
       await sendScheduledRequests(requests);

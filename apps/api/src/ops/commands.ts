@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { formatDateTime } from '@tay/contract';
 import { temporaryPasswordEmail } from '../auth/emails';
+import { bankAccountNumberBox } from '../domain/businesses/add-bank-account';
 import { approveBusiness } from '../domain/businesses/approve-business';
 import { OPERATIONS_ACTOR } from '../domain/businesses/audit';
 import { findBusinessForOperator } from '../domain/businesses/find-business-for-operator';
+import { resealBankAccounts } from '../domain/businesses/reseal-bank-accounts';
 import { setBusinessState } from '../domain/businesses/set-business-state';
 import { setPayouts } from '../domain/businesses/set-payouts';
 import { createUserByOperator } from '../domain/users/create-user-by-operator';
@@ -84,6 +86,25 @@ export const COMMANDS: Record<string, Command> = {
       ? `Payouts are now off for ${business.businessName} (${business.businessId}).`
       : `Payouts were already off for ${business.businessName} (${business.businessId}); nothing changed.`;
   }),
+  'reseal-secrets': {
+    usage: 'reseal-secrets',
+    summary: 'After changing AUTH_SECRET: encrypt every stored bank account number again under the new secret (ADR 018)',
+    async run(runtime, args) {
+      parseArgs({ args, options: {} });
+      const { config } = runtime;
+      const outcome = await resealBankAccounts({ db: runtime.database.db, secretBox: bankAccountNumberBox([config.authSecret, ...config.previousAuthSecrets]) });
+      console.log(`Bank account numbers: ${outcome.resealed} encrypted again under the current AUTH_SECRET, ${outcome.current} already under it.`);
+      if (outcome.unreadable.length > 0) {
+        console.error(
+          `${outcome.unreadable.length} could not be opened with AUTH_SECRET or AUTH_SECRET_PREVIOUS and were left as they are ` +
+            `(business:account): ${outcome.unreadable.join(', ')}. Add the secret that encrypted them to AUTH_SECRET_PREVIOUS and run this again.`,
+        );
+        process.exitCode = 1;
+        return;
+      }
+      console.log('Pay links of requests sent before the change still need the earlier secret: keep it in AUTH_SECRET_PREVIOUS until they are paid, closed or resent.');
+    },
+  },
 };
 
 /** The one business named by the first positional argument (an id or the owner's e-mail). */

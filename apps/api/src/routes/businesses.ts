@@ -11,7 +11,7 @@ import {
   UpdateBusinessBody,
 } from '@tay/contract';
 import type { DB } from '../db/schema';
-import { addBankAccount } from '../domain/businesses/add-bank-account';
+import { addBankAccount, bankAccountNumberBox } from '../domain/businesses/add-bank-account';
 import { userActor } from '../domain/businesses/audit';
 import { createBusiness } from '../domain/businesses/create-business';
 import { getBusiness } from '../domain/businesses/get-business';
@@ -21,14 +21,13 @@ import { submitBusiness } from '../domain/businesses/submit-business';
 import { updateBusiness } from '../domain/businesses/update-business';
 import { uploadLogo } from '../domain/businesses/upload-logo';
 import type { Jobs } from '../jobs/queue';
-import { createSecretBox } from '../lib/secret-box';
 import { requireUser, sessionOf } from '../plugins/authenticate';
 
 export interface BusinessRoutesOptions {
   db: Kysely<DB>;
   jobs: Pick<Jobs, 'send'>;
-  /** Keys the encryption of bank account numbers. */
-  authSecret: string;
+  /** Key the encryption of bank account numbers: AUTH_SECRET, then those it replaced. */
+  authSecrets: readonly string[];
   sandboxAutoApprove: boolean;
 }
 
@@ -47,8 +46,8 @@ const success = <T>(data: T) => ({ status: 'Success' as const, data });
  * `/api/businesses/*` (spec §7.1–7.4): onboarding and setup of a business. Every route but the
  * logo image requires a signed-in member of the business; anyone else gets 404.
  */
-export const businessRoutes: FastifyPluginAsyncZod<BusinessRoutesOptions> = async (app, { db, jobs, authSecret, sandboxAutoApprove }) => {
-  const secretBox = createSecretBox(authSecret, 'bank-account-number');
+export const businessRoutes: FastifyPluginAsyncZod<BusinessRoutesOptions> = async (app, { db, jobs, authSecrets, sandboxAutoApprove }) => {
+  const secretBox = bankAccountNumberBox(authSecrets);
 
   // prepareSubmit and submit have no payload, yet the web client sends `Content-Type:
   // application/json` on every request (spec §7): an empty JSON body means "no body" here.

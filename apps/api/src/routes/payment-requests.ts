@@ -116,7 +116,7 @@ export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; 
     { preHandler: requireUser, schema: { tags: ['payments'], summary: 'One request with its timeline and payments', ...signedIn, params: RequestParams, response: { 200: Ok(PaymentRequestDetail), ...errors } } },
     async (request) => ({
       status: 'Success' as const,
-      data: await getRequest({ db, businessId: request.params.id, requestId: request.params.requestId, userId: sessionOf(request).user.id, authSecret: ctx.authSecret, publicUrl: ctx.publicUrl }),
+      data: await getRequest({ db, businessId: request.params.id, requestId: request.params.requestId, userId: sessionOf(request).user.id, authSecret: ctx.authSecret, previousAuthSecrets: ctx.previousAuthSecrets, publicUrl: ctx.publicUrl }),
     }),
   );
 

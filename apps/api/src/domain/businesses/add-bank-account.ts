@@ -10,7 +10,7 @@ import {
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
-import type { SecretBox } from '../../lib/secret-box';
+import { createSecretBox, type SecretBox } from '../../lib/secret-box';
 import { sandboxBankById, sandboxBankByRoutingNumber } from '../directory/sandbox-banks';
 import { assertEditable, requireMember } from './access';
 import { recordEvent, type Actor } from './audit';
@@ -19,6 +19,11 @@ import { loadBusiness, lockBusinessRow } from './business-record';
 export const INVALID_ROUTING_NUMBER = 'This routing number is not valid; check the 9 digits on your cheque.';
 /** Name shown for a typed routing number that is not in the bank directory. */
 export const OTHER_BANK_NAME = 'Other bank';
+
+/** The box bank account numbers are sealed in: `secrets` is AUTH_SECRET, then those it replaced. */
+export function bankAccountNumberBox(secrets: readonly string[]): SecretBox {
+  return createSecretBox(secrets, 'bank-account-number');
+}
 
 /** The AES-GCM associated data of an account number: the ciphertext opens only on its own row. */
 export function accountNumberContext(businessId: string, bankAccountId: string): string {

@@ -2,9 +2,9 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { MAX_REMINDER_OFFSET_DAYS, type RequestTimelineEvent } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { Executor } from '../../db/executor';
-import type { RequestContext } from './request-context';
+import { authSecretsOf, type RequestContext } from './request-context';
 import { requestEmail } from './request-emails';
-import { addDays, payLink, payToken } from './request-record';
+import { addDays, payLink, payToken, payTokenHash, sentPayToken } from './request-record';
 import { issueLinkAndEmail, withCurrentPayer } from './send-request-email';
 import { recordRequestEvent, SYSTEM, transitionRequest } from './transition';
 
@@ -284,12 +284,21 @@ export async function sendReminders(ctx: RequestContext, now = new Date(), limit
           .executeTakeFirst();
         if (!row || row.step === null || !row.sent_at) return false;
         const step = Number(row.step);
-        const link = payLink(ctx.publicUrl, payToken(ctx.authSecret, row.id, row.sent_at));
+        // The link already sent, made again; if the secret that made it is no longer configured
+        // (ADR 018), a new one under the current secret, which replaces it.
+        const sent = row.pay_token_hash ? sentPayToken(authSecretsOf(ctx), row.id, row.sent_at, row.pay_token_hash) : null;
+        const token = sent ?? payToken(ctx.authSecret, row.id, row.sent_at);
         const current = await withCurrentPayer(trx, row);
-        await ctx.mailer.send(requestEmail('reminder', current, row.business_name, link), trx);
-        await trx.updateTable('payment_requests').set({ last_reminder_offset: step }).where('business_id', '=', business_id).where('id', '=', id).execute();
+        await ctx.mailer.send(requestEmail('reminder', current, row.business_name, payLink(ctx.publicUrl, token)), trx);
+        await trx
+          .updateTable('payment_requests')
+          .set({ last_reminder_offset: step, ...(sent ? {} : { pay_token_hash: payTokenHash(token) }) })
+          .where('business_id', '=', business_id)
+          .where('id', '=', id)
+          .execute();
         const when = step === 0 ? 'on the due date' : step < 0 ? `${-step} day(s) before the due date` : `${step} day(s) after the due date`;
-        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder e-mailed to ${current.payer_email} ${when}` });
+        const newLink = sent ? '' : ', with a new link: the secret that made the earlier one is no longer configured, so that link no longer opens';
+        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder e-mailed to ${current.payer_email} ${when}${newLink}` });
         return true;
       }),
   );

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { PaymentRequestDetail } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { businessForRequests } from './request-context';
-import { payLink, payToken, toPaymentRequest } from './request-record';
+import { authSecretsOf, businessForRequests, type RequestContext } from './request-context';
+import { payLink, sentPayToken, toPaymentRequest } from './request-record';
 
 /** One request with its timeline (every state change: who, when, what) and its payments. */
 export async function getRequest({
@@ -12,13 +12,13 @@ export async function getRequest({
   requestId,
   userId,
   authSecret,
+  previousAuthSecrets,
   publicUrl,
-}: {
+}: Pick<RequestContext, 'authSecret' | 'previousAuthSecrets'> & {
   db: Kysely<DB>;
   businessId: string;
   requestId: string;
   userId: string;
-  authSecret: string;
   publicUrl: string;
 }): Promise<PaymentRequestDetail> {
   await businessForRequests(db, { businessId, userId, access: 'read' });
@@ -40,10 +40,11 @@ export async function getRequest({
       .orderBy('created_at', 'asc')
       .execute(),
   ]);
-  const live = row.pay_token_hash !== null && row.sent_at !== null;
+  // The link the payer was sent; none before sending, or when the secret that made it is gone (ADR 018).
+  const token = row.pay_token_hash && row.sent_at ? sentPayToken(authSecretsOf({ authSecret, previousAuthSecrets }), row.id, row.sent_at, row.pay_token_hash) : null;
   return {
     ...toPaymentRequest(row),
-    payLink: live ? payLink(publicUrl, payToken(authSecret, row.id, row.sent_at!)) : '',
+    payLink: token ? payLink(publicUrl, token) : '',
     timeline: events.map((e) => ({
       at: e.created_at.toISOString(),
       actor: e.actor_label,

@@ -11,7 +11,14 @@ export interface RequestContext {
   mailer: Pick<Mailer, 'send'>;
   /** Keys the payer links (see `payToken`). */
   authSecret: string;
+  /** Secrets `authSecret` replaced, whose links requests sent before the rotation still carry. */
+  previousAuthSecrets?: readonly string[];
   publicUrl: string;
+}
+
+/** The current secret, then those it replaced. */
+export function authSecretsOf(ctx: Pick<RequestContext, 'authSecret' | 'previousAuthSecrets'>): string[] {
+  return [ctx.authSecret, ...(ctx.previousAuthSecrets ?? [])];
 }
 
 export interface ActingUser {

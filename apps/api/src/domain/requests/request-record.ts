@@ -26,6 +26,19 @@ export function payToken(secret: string, requestId: string, sentAt: Date): strin
   return createHmac('sha256', secret).update(`pay:${requestId}:${sentAt.toISOString()}`).digest('base64url');
 }
 
+/**
+ * The token of the link a request was last sent with, derived again: by the current secret, or
+ * for a request sent before a rotation by the secret it replaced (AUTH_SECRET_PREVIOUS, ADR 018).
+ * Null when none of `secrets` made it: the secret that did is no longer configured.
+ */
+export function sentPayToken(secrets: readonly string[], requestId: string, sentAt: Date, tokenHash: string): string | null {
+  for (const secret of secrets) {
+    const token = payToken(secret, requestId, sentAt);
+    if (payTokenHash(token) === tokenHash) return token;
+  }
+  return null;
+}
+
 export function payTokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
