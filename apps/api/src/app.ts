@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Jobs } from './jobs/queue';
 import type { Mailer } from './mail/mailer';
+import { authSecretsOf } from './lib/secret-box';
 import { AccessLog } from './plugins/access-log';
 import { authenticate } from './plugins/authenticate';
 import { errorHandler } from './plugins/error-handler';
@@ -80,7 +81,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(businessRoutes, {
     db: database.db,
     jobs: deps.jobs,
-    authSecrets: [config.authSecret, ...config.previousAuthSecrets],
+    authSecrets: authSecretsOf(config),
     sandboxAutoApprove: config.sandboxAutoApprove,
   });
   await app.register(referenceDataRoutes);

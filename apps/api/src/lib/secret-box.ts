@@ -18,6 +18,11 @@ export interface SecretBox {
 
 const VERSION = 'v1';
 
+/** AUTH_SECRET, then the secrets it replaced (AUTH_SECRET_PREVIOUS, ADR 018): what opens and re-makes what they made. */
+export function authSecretsOf(holder: { authSecret: string; previousAuthSecrets?: readonly string[] | undefined }): string[] {
+  return [holder.authSecret, ...(holder.previousAuthSecrets ?? [])];
+}
+
 function decrypt(key: Buffer, sealed: string, context: string): string {
   const [version, iv, ciphertext, tag] = sealed.split('.');
   if (version !== VERSION || !iv || ciphertext === undefined || !tag) throw new Error('Unrecognised sealed value');

@@ -10,6 +10,7 @@ import { setBusinessState } from '../domain/businesses/set-business-state';
 import { setPayouts } from '../domain/businesses/set-payouts';
 import { createUserByOperator } from '../domain/users/create-user-by-operator';
 import { AppError } from '../lib/app-error';
+import { authSecretsOf } from '../lib/secret-box';
 import type { Runtime } from '../runtime';
 
 interface Command {
@@ -91,8 +92,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'After changing AUTH_SECRET: encrypt every stored bank account number again under the new secret (ADR 018)',
     async run(runtime, args) {
       parseArgs({ args, options: {} });
-      const { config } = runtime;
-      const outcome = await resealBankAccounts({ db: runtime.database.db, secretBox: bankAccountNumberBox([config.authSecret, ...config.previousAuthSecrets]) });
+      const outcome = await resealBankAccounts({ db: runtime.database.db, secretBox: bankAccountNumberBox(authSecretsOf(runtime.config)) });
       console.log(`Bank account numbers: ${outcome.resealed} encrypted again under the current AUTH_SECRET, ${outcome.current} already under it.`);
       if (outcome.unreadable.length > 0) {
         console.error(

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { PaymentRequestDetail } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { authSecretsOf, businessForRequests, type RequestContext } from './request-context';
+import { authSecretsOf } from '../../lib/secret-box';
+import { businessForRequests, type RequestContext } from './request-context';
 import { payLink, sentPayToken, toPaymentRequest } from './request-record';
 
 /** One request with its timeline (every state change: who, when, what) and its payments. */

@@ -16,11 +16,6 @@ export interface RequestContext {
   publicUrl: string;
 }
 
-/** The current secret, then those it replaced. */
-export function authSecretsOf(ctx: Pick<RequestContext, 'authSecret' | 'previousAuthSecrets'>): string[] {
-  return [ctx.authSecret, ...(ctx.previousAuthSecrets ?? [])];
-}
-
 export interface ActingUser {
   userId: string;
   email: string;
