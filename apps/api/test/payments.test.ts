@@ -476,4 +476,29 @@ describe('the payer declines', () => {
     expect(errorOf(res).message).toBe('This request expired. Ask Biz owner@payments.example to send it again.');
     expect((await requestRow(db(), requestId)).state).toBe('Sent');
   });
+  it('the rest of a part-paid request stays payable past its expiry date: a part-paid request does not expire', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { state: 'PartiallyPaid', allowPartial: true, amountCents: 10_000, amountPaidCents: 4_000, expiresOn: dayIn(-1) });
+    expect(await pageOf(payToken)).toMatchObject({ status: 'payable', declinable: false });
+    const rest = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 6_000 });
+    expect(rest.json().data).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 10_000, remainingCents: 0 });
+    expect((await waitForRequest(requestId, 'Paid')).amount_paid_cents).toBe(10_000);
+  });
+
+  it('with automatic expiry off nothing closes by its date: Sent and Error requests past it stay payable, and close again when it is back on', async () => {
+    const { own, ownPayer } = await ownBusiness('no-expiry');
+    await db().updateTable('businesses').set({ auto_expire: false }).where('id', '=', own.businessId).execute();
+    const sent = await insertRequest(db(), own.businessId, ownPayer, { expiresOn: dayIn(-1) });
+    const failed = await insertRequest(db(), own.businessId, ownPayer, { state: 'Error', expiresOn: dayIn(-1) });
+    expect(await pageOf(sent.payToken)).toMatchObject({ status: 'payable', declinable: true });
+    expect(await pageOf(failed.payToken)).toMatchObject({ status: 'payable' });
+    const paid = await pay(t.app, failed.payToken, { method: 'card', processorToken: await card(), amountCents: 12_500 });
+    expect(paid.json().data).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 12_500 });
+    await waitForRequest(failed.requestId, 'Paid');
+
+    await db().updateTable('businesses').set({ auto_expire: true }).where('id', '=', own.businessId).execute();
+    expect(await pageOf(sent.payToken)).toMatchObject({ status: 'expired' });
+    const refused = await pay(t.app, sent.payToken, { method: 'card', processorToken: await card(), amountCents: 12_500 });
+    expect(refused.statusCode).toBe(409);
+    expect((await requestRow(db(), sent.requestId)).state).toBe('Sent');
+  });
 });

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import type { ChargeResult } from '../../processor/port';
 import { computeFee } from '../ledger/fees';
-import { payStatus } from '../requests/public-pay-page';
+import { PAY_BUSINESS_COLUMNS, payStatus } from '../requests/public-pay-page';
 import type { RequestRow } from '../requests/request-record';
 import { transitionRequest } from '../requests/transition';
 import { applyChargeResult, type PaymentDeps } from './apply-charge-result';
@@ -52,7 +52,7 @@ export async function payRequest(options: PayRequestOptions): Promise<PaymentOut
       .executeTakeFirstOrThrow();
     const business = await trx
       .selectFrom('businesses')
-      .select(['id', 'business_name', 'state', 'time_zone', 'logo_updated_at'])
+      .select(PAY_BUSINESS_COLUMNS)
       .where('id', '=', request.business_id)
       .executeTakeFirstOrThrow();
     // The same rules and sentences as the pay page: business approved, request payable, not past expiry.

@@ -7,19 +7,22 @@ import { payTokenHash, referenceNumber, todayIn, type RequestRow } from './reque
 import { lockRequest } from './save-request';
 import { transitionRequest } from './transition';
 
+/** What the pay page and a payment need of the business: its name and logo, whether it takes payments, its day, whether requests expire. */
+export const PAY_BUSINESS_COLUMNS = ['id', 'business_name', 'state', 'time_zone', 'logo_updated_at', 'auto_expire'] as const;
+
 export interface PayContext {
   row: RequestRow;
-  business: { id: string; business_name: string; state: string; time_zone: string; logo_updated_at: Date | null };
+  business: { id: string; business_name: string; state: string; time_zone: string; logo_updated_at: Date | null; auto_expire: boolean };
 }
 
-/** The request behind a payer link; 404 for an unknown, replaced or withdrawn link. */
+/** The request behind a payer link; 404 for an unknown or replaced link (a withdrawn request's link says so on the page). */
 export async function findByPayToken(db: Kysely<DB>, token: string): Promise<PayContext> {
   if (!/^[\w-]{20,100}$/.test(token)) throw notFound();
   const row = await db.selectFrom('payment_requests').selectAll().where('pay_token_hash', '=', payTokenHash(token)).executeTakeFirst();
   if (!row) throw notFound();
   const business = await db
     .selectFrom('businesses')
-    .select(['id', 'business_name', 'state', 'time_zone', 'logo_updated_at'])
+    .select(PAY_BUSINESS_COLUMNS)
     .where('id', '=', row.business_id)
     .executeTakeFirstOrThrow();
   return { row, business };
@@ -28,7 +31,7 @@ export async function findByPayToken(db: Kysely<DB>, token: string): Promise<Pay
 function notFound(): AppError {
   return new AppError(
     ErrorCode.NotFound,
-    'This payment link is not valid any more. It may have been replaced by a newer e-mail, or withdrawn by the business.',
+    'This payment link is not valid any more: a newer e-mail from the business may have replaced it. Open the link in the newest one.',
   );
 }
 
@@ -59,7 +62,10 @@ export function payStatus({ row, business }: PayContext): { status: PayPageStatu
       break;
   }
   if (!PAYABLE_STATES.includes(row.state)) return { status: 'unavailable', message: 'This request cannot be paid.' };
-  if (isPastExpiry(row, business.time_zone)) {
+  // Closed by its expiry date only where the expiry job would make it Expired (it may not have run
+  // yet): a business that expires requests automatically, a request that can expire. The rest of
+  // a part-paid request stays payable, and with automatic expiry off nothing closes by date.
+  if (business.auto_expire && canApply('expire', row.state) && isPastExpiry(row, business.time_zone)) {
     return { status: 'expired', message: `This request expired. Ask ${business.business_name} to send it again.` };
   }
   return { status: 'payable', message: null };

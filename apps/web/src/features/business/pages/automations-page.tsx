@@ -48,7 +48,7 @@ export function AutomationsPage() {
             render={({ field }) => (
               <Switch
                 label="Expire requests automatically"
-                description="A request that reaches its expiry date can no longer be paid and shows as Expired."
+                description="A request past its expiry date can no longer be paid and shows as Expired. When off, requests stay payable after that date until you withdraw them; the rest of a part-paid request is always payable."
                 checked={field.value}
                 onChange={(e) => field.onChange(e.currentTarget.checked)}
                 disabled={readOnly}
