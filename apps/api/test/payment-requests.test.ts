@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { formatDateTime, formatDay } from '@tay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireRequests, sendReminders, sendScheduledRequests } from '../src/domain/requests/background';
 import { todayIn } from '../src/domain/requests/request-record';
@@ -204,6 +205,9 @@ describe('the request state machine through the API', () => {
     expect(detail.transactionState).toBe('Sent');
     expect(detail.timeline.map((e: { event: string }) => e.event)).toEqual(['create', 'schedule', 'scheduledSend']);
     expect(detail.timeline[2].actor).toBe('System');
+    // Dates in the timeline read as the spec writes them, in the business's time zone.
+    expect(detail.timeline[1].detail).toBe(`To be sent ${formatDateTime(sendAt, 'America/New_York')}`);
+    expect(detail.timeline[1].detail).toMatch(/^To be sent [A-Z][a-z]{2} \d{2}, \d{4} \d{1,2}:\d{2}$/);
 
     const another = await create({ mode: 'schedule', sendAt });
     expect((await command(another.transactionId, 'cancel')).json().data.transactionState).toBe('Cancelled');
@@ -221,6 +225,8 @@ describe('the request state machine through the API', () => {
     const resent = (await command(transactionId, 'resend')).json().data;
     expect(resent.transactionState).toBe('Resent');
     expect(resent.expiresOn >= inDays(0)).toBe(true);
+    const resentEvent = (await get(t.app, `/api/businesses/${biz.businessId}/payments/${transactionId}`, biz.token)).json().data.timeline.at(-1);
+    expect(resentEvent.detail).toBe(`E-mailed to pat@payers.example; now payable until ${formatDay(resent.expiresOn)}`);
     expect((await get(t.app, `/api/public/pay/${await latestLinkToken()}`)).json().data.status).toBe('payable');
   });
 

@@ -1,4 +1,5 @@
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import { formatDay } from '@tay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireRequests, SEND_HELD_EVENT, sendReminders, sendScheduledRequests } from '../src/domain/requests/background';
 import { OPERATIONS_ACTOR } from '../src/domain/businesses/audit';
@@ -143,7 +144,7 @@ describe('scheduled sends', () => {
     const notes = await eventsOf(transactionId, SEND_HELD_EVENT);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.detail).toBe(
-      `Not sent: Payer 0 of payer-held (${payer.email}) is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on ${dayIn(40)}); or cancel it.`,
+      `Not sent: Payer 0 of payer-held (${payer.email}) is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on ${formatDay(dayIn(40))}); or cancel it.`,
     );
     // The owner sees it in the request's timeline.
     expect((await biz.api.detail(transactionId)).timeline.at(-1)).toMatchObject({ event: SEND_HELD_EVENT, actor: 'System', fromState: 'Pending', toState: 'Pending' });
@@ -165,7 +166,7 @@ describe('scheduled sends', () => {
     expect(await stateOf(transactionId)).toBe('Pending');
     expect(await outbox(t.app, payer.email)).toEqual([]);
     expect((await eventsOf(transactionId, SEND_HELD_EVENT)).at(-1)!.detail).toBe(
-      `Not sent: it was held past its expiry date (${dayIn(3)}). Edit it with new dates to send it, or cancel it.`,
+      `Not sent: it was held past its expiry date (${formatDay(dayIn(3))}). Edit it with new dates to send it, or cancel it.`,
     );
   });
 });
@@ -284,7 +285,7 @@ describe('expiry and the default expiry', () => {
     expect([await stateOf(mine.transactionId), await stateOf(kept.transactionId)]).toEqual(['Sent', 'Sent']);
     await expireRequests(ctx(), middayOf(dayIn(5)));
     expect([await stateOf(mine.transactionId), await stateOf(kept.transactionId)]).toEqual(['Expired', 'Sent']);
-    expect(await eventsOf(mine.transactionId, 'expire')).toEqual([{ actor_label: 'System', detail: `Not paid by ${dayIn(4)}` }]);
+    expect(await eventsOf(mine.transactionId, 'expire')).toEqual([{ actor_label: 'System', detail: `Not paid by ${formatDay(dayIn(4))}` }]);
 
     // Resent once it has really expired: payable again for the business's default number of days.
     await sql`UPDATE payment_requests SET due_date = ${dayIn(-3)}, expires_on = ${dayIn(-1)} WHERE id = ${mine.transactionId}`.execute(db());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime } from './dates';
+import { formatDate, formatDateTime, formatDay } from './dates';
 
 describe('dates (spec §9 formats)', () => {
   const when = new Date(2026, 0, 5, 9, 7);
@@ -11,6 +11,12 @@ describe('dates (spec §9 formats)', () => {
 
   it('formats dates as MMM dd, yyyy', () => {
     expect(formatDate(when)).toBe('Jan 05, 2026');
+  });
+
+  it('formats a calendar day as that day, whatever the time zone, and nothing else', () => {
+    expect(formatDay('2026-11-30')).toBe('Nov 30, 2026');
+    expect(formatDay('2026-01-01')).toBe('Jan 01, 2026');
+    for (const bad of [null, undefined, '', '2026-11-30T00:00:00Z', 'Nov 30']) expect(formatDay(bad)).toBe('Invalid Date');
   });
 
   it('accepts ISO strings and epoch milliseconds', () => {

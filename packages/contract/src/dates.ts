@@ -13,6 +13,14 @@ function toDate(value: Date | string | number | null | undefined): Date | null {
 }
 
 /**
+ * A calendar day (`YYYY-MM-DD`, which has no time zone: a due date, an expiry date) as
+ * `MMM dd, yyyy`: the same day wherever it is formatted. Anything else reads `Invalid Date`.
+ */
+export function formatDay(day: string | null | undefined): string {
+  return day && /^\d{4}-\d{2}-\d{2}$/.test(day) ? formatDate(`${day}T12:00:00`) : INVALID_DATE;
+}
+
+/**
  * `MMM dd, yyyy H:mm`; a missing or invalid value reads `Invalid Date` (spec §8). The wall-clock
  * time is the viewer's, or that of `timeZone` (an IANA name) when given — what the server uses
  * for a business's receipts, whatever zone the server itself runs in.

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { MAX_REMINDER_OFFSET_DAYS, type RequestTimelineEvent } from '@tay/contract';
+import { formatDay, MAX_REMINDER_OFFSET_DAYS, type RequestTimelineEvent } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { Executor } from '../../db/executor';
 import { authSecretsOf } from '../../lib/secret-box';
@@ -155,9 +155,9 @@ async function noteHeldSends(db: Kysely<DB>, now: Date, limit: number): Promise<
         'Not sent: this business is ' || b.state || ', so its scheduled requests are held. They go out once it is approved again, unless they have expired.'
       WHEN p.status <> 'active' THEN
         'Not sent: ' || p.display_name || ' (' || p.email || ') is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on '
-        || to_char(r.expires_on, 'YYYY-MM-DD') || '); or cancel it.'
+        || to_char(r.expires_on, 'Mon DD, YYYY') || '); or cancel it.'
       ELSE
-        'Not sent: it was held past its expiry date (' || to_char(r.expires_on, 'YYYY-MM-DD') || '). Edit it with new dates to send it, or cancel it.'
+        'Not sent: it was held past its expiry date (' || to_char(r.expires_on, 'Mon DD, YYYY') || '). Edit it with new dates to send it, or cancel it.'
       END AS detail) held
     WHERE r.state = 'Pending'
       AND r.send_at <= ${now}
@@ -206,7 +206,7 @@ export async function expireRequests(ctx: RequestContext, now = new Date(), limi
       ctx.db.transaction().execute(async (trx) => {
         const row = await expirable(trx, now).selectAll('r').where('r.business_id', '=', business_id).where('r.id', '=', id).forUpdate('r').skipLocked().executeTakeFirst();
         if (!row) return false;
-        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'expire', from: row.state, to: 'Expired', actor: SYSTEM, detail: `Not paid by ${row.expires_on}` });
+        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'expire', from: row.state, to: 'Expired', actor: SYSTEM, detail: `Not paid by ${formatDay(row.expires_on)}` });
         return true;
       }),
   );

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import { csvRow, formatDate, formatDateTime } from '@tay/contract';
+import { csvRow, formatDateTime, formatDay } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { businessForRequests } from './request-context';
 import { requestFilter, SORT_COLUMN, type ListQuery } from './list-requests';
@@ -44,8 +44,8 @@ export async function* exportRequests({ db, businessId, userId, query }: { db: K
             dollars(r.amount_paid_cents),
             r.memo,
             r.reference,
-            formatDate(`${r.due_date}T12:00:00`),
-            formatDate(`${r.expires_on}T12:00:00`),
+            formatDay(r.due_date),
+            formatDay(r.expires_on),
             formatDateTime(r.created_at, timeZone),
             r.sent_at ? formatDateTime(r.sent_at, timeZone) : '',
           ])}\r\n`,

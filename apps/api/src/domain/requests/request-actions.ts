@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { canApply, ErrorCode, type PaymentRequest, type RequestEvent, type RequestState } from '@tay/contract';
+import { canApply, ErrorCode, formatDay, type PaymentRequest, type RequestEvent, type RequestState } from '@tay/contract';
 import { AppError } from '../../lib/app-error';
 import { businessForRequests, userActor, type ActingUser, type RequestContext } from './request-context';
 import type { DB } from '../../db/schema';
@@ -37,7 +37,7 @@ export async function runRequestCommand(
         row.expires_on = extend.expires_on;
       }
       const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, business.business_name, command === 'send' ? 'request' : 'resend');
-      await transitionRequest({ db: trx, businessId, requestId, event, from: row.state, to: TARGET[command], actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${sentTo}${extend.expires_on ? `; now payable until ${extend.expires_on}` : ''}` });
+      await transitionRequest({ db: trx, businessId, requestId, event, from: row.state, to: TARGET[command], actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${sentTo}${extend.expires_on ? `; now payable until ${formatDay(extend.expires_on)}` : ''}` });
     } else {
       await transitionRequest({
         db: trx,

@@ -1,4 +1,4 @@
-import { formatDate, formatMoney } from '@tay/contract';
+import { formatDay, formatMoney } from '@tay/contract';
 import type { MailMessage } from '../../mail/mailer';
 import { referenceNumber, type RequestRow } from './request-record';
 
@@ -28,7 +28,7 @@ export function requestEmail(kind: RequestEmailKind, row: RequestRow, businessNa
       ? `This is a reminder that ${businessName} is waiting for your payment of ${amount}.`
       : `${businessName} asks you to pay ${amount}.`,
     ...(row.memo ? [`For: ${row.memo}`] : []),
-    `Due: ${formatDate(`${row.due_date}T12:00:00`)}. The link works until ${formatDate(`${row.expires_on}T12:00:00`)}.`,
+    `Due: ${formatDay(row.due_date)}. The link works until ${formatDay(row.expires_on)}.`,
     ...(row.allow_partial ? ['You may pay it in parts.'] : []),
   ];
   return {

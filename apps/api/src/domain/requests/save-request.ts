@@ -1,4 +1,4 @@
-import { ErrorCode, PaymentRequestInput, type PaymentRequest, type RequestState } from '@tay/contract';
+import { ErrorCode, formatDateTime, PaymentRequestInput, type PaymentRequest, type RequestState } from '@tay/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -75,7 +75,7 @@ async function applyMode(
     const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
     await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${sentTo}` });
   } else if (input.mode === 'schedule' && row.state === 'Draft') {
-    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${checked.sendAt!.toISOString()}` });
+    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${formatDateTime(checked.sendAt, business.time_zone)}` });
   }
 }
 

@@ -16,7 +16,7 @@ import {
 import { IconAlertCircle, IconBuildingBank, IconBuildingStore, IconCircleCheck, IconCreditCard } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatDate, formatMoney, isValidRoutingNumber, parseMoney, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
+import { formatDay, formatMoney, isValidRoutingNumber, parseMoney, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { tokenizeBankAccount, useDecline, usePay, usePayPage } from '../api/pay-api';
@@ -69,7 +69,7 @@ function Summary({ data }: { data: PublicPayPage }) {
       )}
       {data.memo && <Text>{data.memo}</Text>}
       <Text size="sm" c="dimmed">
-        Due {formatDate(`${data.dueDate}T12:00:00`)}
+        Due {formatDay(data.dueDate)}
         {data.allowPartial ? ' · You may pay part of it now' : ''}
       </Text>
     </Stack>

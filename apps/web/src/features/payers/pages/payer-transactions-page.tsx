@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatDate, formatDateTime, formatMoney, payerPaths, type PaymentRequest, type RequestState } from '@tay/contract';
+import { formatDate, formatDateTime, formatDay, formatMoney, payerPaths, type PaymentRequest, type RequestState } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -53,7 +53,7 @@ export function PayerTransactionsPage() {
     { key: 'amount', header: 'Amount', sortKey: 'amount', align: 'right', render: (r) => formatMoney(r.amountCents) },
     { key: 'paid', header: 'Paid', align: 'right', render: (r) => formatMoney(r.amountPaidCents) },
     { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <StatusBadge state={r.transactionState as RequestState} /> },
-    { key: 'due', header: 'Due', sortKey: 'dueDate', render: (r) => formatDate(`${r.dueDate}T12:00:00`) },
+    { key: 'due', header: 'Due', sortKey: 'dueDate', render: (r) => formatDay(r.dueDate) },
     { key: 'created', header: 'Created', sortKey: 'createdAt', render: (r) => formatDateTime(r.createdAt) },
   ];
 

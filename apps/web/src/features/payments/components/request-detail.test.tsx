@@ -51,10 +51,10 @@ describe('the request timeline', () => {
   });
 
   it('a held scheduled send reads "Not sent (held)" with the reason and what to do', async () => {
-    const reason = 'Not sent: Pat Payer (pat@payers.example) is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on 2099-07-01); or cancel it.';
+    const reason = 'Not sent: Pat Payer (pat@payers.example) is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on Jul 01, 2099); or cancel it.';
     const dialog = await drawerWith([
       { event: 'create', detail: null },
-      { event: 'schedule', detail: 'To be sent 2099-06-01T09:00:00.000Z' },
+      { event: 'schedule', detail: 'To be sent Jun 01, 2099 5:00' },
       { event: 'sendHeld', detail: reason },
     ]);
     expect(await within(dialog).findByText(reason)).toBeInTheDocument();

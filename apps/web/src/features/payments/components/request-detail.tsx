@@ -1,6 +1,6 @@
 import { Button, CopyButton, Divider, Drawer, Group, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { formatDate, formatDateTime, formatMoney, type PaymentRequest, type RequestAction, type RequestState, type RequestTimelineEvent } from '@tay/contract';
+import { formatDateTime, formatDay, formatMoney, type PaymentRequest, type RequestAction, type RequestState, type RequestTimelineEvent } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useRequestDetail } from '../api/requests-api';
@@ -98,11 +98,11 @@ export function RequestDetailDrawer({
               </Table.Tr>
               <Table.Tr>
                 <Table.Th>Due</Table.Th>
-                <Table.Td>{formatDate(`${r.dueDate}T12:00:00`)}</Table.Td>
+                <Table.Td>{formatDay(r.dueDate)}</Table.Td>
               </Table.Tr>
               <Table.Tr>
                 <Table.Th>Expires</Table.Th>
-                <Table.Td>{formatDate(`${r.expiresOn}T12:00:00`)}</Table.Td>
+                <Table.Td>{formatDay(r.expiresOn)}</Table.Td>
               </Table.Tr>
               {r.memo && (
                 <Table.Tr>

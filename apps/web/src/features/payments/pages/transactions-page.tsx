@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconFilterOff, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatDate, formatDateTime, formatMoney, parseMoney, RequestState, type PaymentRequest, type RequestAction } from '@tay/contract';
+import { formatDateTime, formatDay, formatMoney, parseMoney, RequestState, type PaymentRequest, type RequestAction } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -138,7 +138,7 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
     { key: 'amount', header: 'Amount', sortKey: 'amount', align: 'right', render: (r) => formatMoney(r.amountCents) },
     { key: 'paid', header: 'Paid', align: 'right', render: (r) => formatMoney(r.amountPaidCents) },
     { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <StatusBadge state={r.transactionState} /> },
-    { key: 'due', header: 'Due', sortKey: 'dueDate', render: (r) => formatDate(`${r.dueDate}T12:00:00`) },
+    { key: 'due', header: 'Due', sortKey: 'dueDate', render: (r) => formatDay(r.dueDate) },
     { key: 'created', header: 'Created', sortKey: 'createdAt', render: (r) => formatDateTime(r.createdAt) },
   ];
 
