@@ -69,7 +69,7 @@ describe('payers: add, list, export, import, verify', () => {
     expect(download.suggestedFilename()).toMatch(/^payers-\d{4}-\d{2}-\d{2}\.csv$/);
     const exported = await readFile((await download.path())!, 'utf8');
     const lines = exported.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Payer ID,First name,Last name,Company,Display name,E-mail,Mobile number,Reference,Status,Verification,Verified at,Transactions,Created at');
+    expect(lines[0]).toBe('Payer ID,First name,Last name,Company,Display name,E-mail,Mobile number,Reference,Status,Verification,Verified at,Requests,Drafts,Created at');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`,Lena,Park,,Lena Park,${lena},'+14155550199,HM-1,active,unverified,`);
 

@@ -429,11 +429,21 @@ describe('CSV export', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="payers-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Payer ID,First name,Last name,Company,Display name,E-mail,Mobile number,Reference,Status,Verification,Verified at,Transactions,Created at');
+    expect(lines[0]).toBe('Payer ID,First name,Last name,Company,Display name,E-mail,Mobile number,Reference,Status,Verification,Verified at,Requests,Drafts,Created at');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(',smith@example.com,');
-    expect(lines[2]).toMatch(/^pyr_[0-9a-z]{26},,,Other Ltd,Other Ltd,other@example.com,,,active,unverified,,0,\d{4}-\d{2}-\d{2}T/);
+    expect(lines[2]).toMatch(/^pyr_[0-9a-z]{26},,,Other Ltd,Other Ltd,other@example.com,,,active,unverified,,0,0,"[A-Z][a-z]{2} \d{2}, \d{4} \d{1,2}:\d{2}"$/);
     expect(lines[3]).toContain(',"Plain ""Quoted"" Ltd",');
+  });
+
+  it("counts a payer's requests as the list does: the history, then the drafts", async () => {
+    const payerId = (await exportCsv('?search=other')).body.replace(/^\uFEFF/, '').trimEnd().split('\r\n')[1]!.split(',')[0]!;
+    for (const [i, state] of (['Draft', 'Sent', 'Paid'] as const).entries()) await insertRequest(owner.businessId, payerId, 901 + i, state);
+    const row = (await exportCsv('?search=other')).body.replace(/^\uFEFF/, '').trimEnd().split('\r\n')[1]!;
+    expect(row).toMatch(/,active,unverified,,2,1,"/);
+    const listed = (await send(t.app, 'GET', `${base(owner.businessId)}?search=other`, owner.token)).json().data.items[0];
+    expect(listed).toMatchObject({ historyCount: 2, draftCount: 1 });
+    await db().deleteFrom('payment_requests').where('business_id', '=', owner.businessId).where('payer_id', '=', payerId).execute();
   });
 
   it('neutralises formulas, so a spreadsheet shows them as text', async () => {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { csvRow } from '@tay/contract';
+import { csvRow, formatDateTime } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { requirePayerReader } from './payer-access';
 import { filterPayers, sortExpression, type PayerQuery } from './payer-query';
@@ -19,7 +19,9 @@ export const EXPORT_HEADERS = [
   'Status',
   'Verification',
   'Verified at',
-  'Transactions',
+  // As the list's Requests column: the payer's transaction history, and the drafts beside it.
+  'Requests',
+  'Drafts',
   'Created at',
 ];
 
@@ -34,7 +36,8 @@ function localDate(now: Date, timeZone: string): string {
 
 /**
  * GET /api/businesses/:id/payers/export.csv: every payer the list's query matches (filters,
- * search, sort; not the page), as CSV lines safe against formula injection (`csvRow`). Rows are
+ * search, sort; not the page), as CSV lines safe against formula injection (`csvRow`), times as
+ * `MMM dd, yyyy H:mm` in the business's time zone like the transactions export. Rows are
  * read in batches by keyset (the sort key, then id), so a large list never sits in memory and no
  * transaction stays open while the client downloads.
  */
@@ -89,9 +92,10 @@ export async function exportPayers({
           p.reference,
           p.status,
           p.verification,
-          p.verifiedAt,
-          p.transactionCount,
-          p.createdAt,
+          p.verifiedAt ? formatDateTime(p.verifiedAt, business.time_zone) : '',
+          p.historyCount,
+          p.draftCount,
+          formatDateTime(p.createdAt, business.time_zone),
         ])}\r\n`;
       }
       if (chunk) yield chunk;
