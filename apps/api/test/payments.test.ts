@@ -154,6 +154,20 @@ describe('paying by card', () => {
     expect((await requestRow(db(), requestId)).state).toBe('Paid');
   });
 
+  it("the landing page's figures count a payment while it settles, as the ledger does", async () => {
+    const { own, ownPayer } = await ownBusiness('summary');
+    const summary = async () => (await request(t.app, 'GET', `/api/businesses/${own.businessId}/payments/summary`, own.token)).json().data;
+    const { requestId, payToken } = await insertRequest(db(), own.businessId, ownPayer, { amountCents: 10_000, allowPartial: true });
+    expect(await summary()).toMatchObject({ openCount: 1, openCents: 10_000, paidCents: 0, paidCount: 0 });
+    const first = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 4_000 });
+    expect(first.json().data).toMatchObject({ transactionState: 'Accepted' });
+    expect(await summary()).toMatchObject({ openCount: 1, openCents: 6_000, paidCents: 4_000 });
+    expect((await balances(own)).collectedCents).toBe(4_000);
+    await waitForRequest(requestId, 'PartiallyPaid');
+    expect(await summary()).toMatchObject({ openCount: 1, openCents: 6_000, paidCents: 4_000, paidCount: 0 });
+    expect((await balances(own)).collectedCents).toBe(4_000);
+  });
+
   it('pays in parts when the request allows it: PartiallyPaid, then Paid', async () => {
     const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 10_000, allowPartial: true });
     const tooMuch = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 10_001 });

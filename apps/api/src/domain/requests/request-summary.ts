@@ -23,7 +23,9 @@ export async function requestSummary({ db, businessId, userId }: { db: Kysely<DB
   const by = (states: string[]) => rows.filter((r) => states.includes(r.state));
   const sum = (list: typeof rows, f: (r: (typeof rows)[number]) => number) => list.reduce((s, r) => s + Number(f(r)), 0);
   const open = by(['Sent', 'Resent', 'Accepted', 'PartiallyPaid', 'Error']);
-  const paid = by(['Paid', 'PartiallyPaid']);
+  // What payers have paid, a payment still settling (Accepted) included, as the ledger's collected
+  // figure counts it; an open request's outstanding amount leaves it out.
+  const paid = by(['Paid', 'PartiallyPaid', 'Accepted']);
   return {
     openCount: sum(open, (r) => r.n),
     openCents: sum(open, (r) => r.amount - r.paid),
