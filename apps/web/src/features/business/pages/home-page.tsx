@@ -17,12 +17,17 @@ export function HomePage() {
   const { currentUser } = useSession();
   const business = useBusiness();
   const prepare = usePrepareSubmit();
-  // Only an Approved business has money to show; the others see their onboarding state.
-  const balances = useBalances({ enabled: business.data?.businessState === 'Approved' });
+  // An Approved business has money to show, and a Disabled one may still hold what it collected
+  // before; the others see their onboarding state.
+  const state = business.data?.businessState;
+  const balances = useBalances({ enabled: state === 'Approved' || state === 'Disabled' });
   if (business.error) return <LoadError title="We could not load your business" error={business.error} onRetry={() => void business.refetch()} />;
   if (!business.data) return <PageLoader />;
   const b = business.data;
   const approved = b.businessState === 'Approved';
+  const disabled = b.businessState === 'Disabled';
+  // A Disabled business's balances show while they load or fail, and once loaded if it holds any money.
+  const showBalances = approved || (disabled && !(balances.data && Object.values(balances.data).every((cents) => cents === 0)));
   const openSteps = SETUP_STEPS.filter((s) => !s.optional && prepare.data && missingFor(s, prepare.data.missing).length > 0);
 
   return (
@@ -81,7 +86,7 @@ export function HomePage() {
       )}
 
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {approved ? (
+        {showBalances ? (
           <BalancesCard balances={balances.data} loading={balances.isPending} error={balances.error} onRetry={() => void balances.refetch()} />
         ) : (
           <Card withBorder radius="md" padding="lg">
@@ -91,7 +96,9 @@ export function HomePage() {
               </ThemeIcon>
               <Text fw={600}>No payments yet</Text>
               <Text size="sm" c="dimmed">
-                Once your business is approved, the money you collect shows here, pending and available.
+                {disabled
+                  ? 'A disabled business takes no payments, and this one collected none.'
+                  : 'Once your business is approved, the money you collect shows here, pending and available.'}
               </Text>
             </Stack>
           </Card>
