@@ -6,6 +6,7 @@ import { todayIn } from '../src/domain/requests/request-record';
 import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { createBusiness, request } from './support/businesses';
 import { errorOf, get, registeredUser } from './support/identity';
+import { dayIn } from './support/requests';
 import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -211,6 +212,19 @@ describe('the request state machine through the API', () => {
 
     const another = await create({ mode: 'schedule', sendAt });
     expect((await command(another.transactionId, 'cancel')).json().data.transactionState).toBe('Cancelled');
+  });
+
+  it("may be scheduled up to the end of its expiry day in the business's time zone, not UTC's, and not after", async () => {
+    const dueDate = dayIn(1);
+    const expiresOn = dayIn(2);
+    const nextDay = dayIn(3);
+    // 20:00 at UTC-5 is 20:00 or 21:00 in New York, still the expiry day there; in UTC it is the next day.
+    const evening = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payments`, biz.token, body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${expiresOn}T20:00:00-05:00` }));
+    expect(evening.statusCode, evening.body).toBe(201);
+    expect(evening.json().data.transactionState).toBe('Pending');
+    const late = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payments`, biz.token, body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${nextDay}T12:00:00-05:00` }));
+    expect(late.statusCode).toBe(400);
+    expect(errorOf(late)).toMatchObject({ message: 'It would expire before it is sent.', fields: { sendAt: 'Send it before it expires.' } });
   });
 
   it('expires open requests past their expiry date; the page says so; a resend makes it payable again', async () => {

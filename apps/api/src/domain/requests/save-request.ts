@@ -40,7 +40,8 @@ async function check(trx: Transaction<DB>, business: BusinessForRequests, input:
     if (sendAt.getTime() <= Date.now()) {
       throw AppError.validation('The send time must be in the future.', { sendAt: 'Choose a time in the future.' });
     }
-    if (sendAt.toISOString().slice(0, 10) > expiresOn) {
+    // The day it goes out, as the business counts days (its expiry date is one of those days).
+    if (todayIn(business.time_zone, sendAt) > expiresOn) {
       throw AppError.validation('It would expire before it is sent.', { sendAt: 'Send it before it expires.' });
     }
   }
