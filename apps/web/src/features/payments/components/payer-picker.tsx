@@ -91,7 +91,7 @@ export function PayerPicker({ value, onChange, error, compact = false, includeDe
                   </div>
                   {payer.status === 'Disabled' && (
                     <Badge size="xs" color="gray" variant="light" style={{ flexShrink: 0 }}>
-                      Deactivated
+                      Disabled
                     </Badge>
                   )}
                 </Group>

@@ -69,7 +69,7 @@ describe('transactions filters put the query in the URL, and the list and the ex
     // The payer filter finds deactivated payers too: their history stays reachable.
     await u.type(screen.getByRole('textbox', { name: 'Payer' }), 'Da');
     const gone = await screen.findByRole('option', { name: /Dario Gone/ });
-    expect(within(gone).getByText('Deactivated')).toBeInTheDocument();
+    expect(within(gone).getByText('Disabled')).toBeInTheDocument();
     expect(fake.callsTo('GET', '/api/directory/payers/beginsWith').at(-1)!.url.searchParams.get('includeDisabled')).toBe('true');
     await u.click(gone);
     await waitFor(() => expect(lastListQuery().payerId).toBe('pyr_dario'));
