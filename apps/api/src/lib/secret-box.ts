@@ -37,14 +37,6 @@ export function createSecretBox(secrets: string | readonly string[], purpose: st
   const keys = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) => Buffer.from(hkdfSync('sha256', secret, 'tay-secret-box', `${purpose}:${VERSION}`, 32)));
   const current = keys[0];
   if (!current) throw new Error('A secret box needs a secret');
-  const opensUnder = (key: Buffer, sealed: string, context: string) => {
-    try {
-      decrypt(key, sealed, context);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   return {
     seal(plaintext, context) {
       const iv = randomBytes(12);
@@ -55,15 +47,25 @@ export function createSecretBox(secrets: string | readonly string[], purpose: st
       return [VERSION, iv.toString('base64url'), ciphertext.toString('base64url'), tag.toString('base64url')].join('.');
     },
     open(sealed, context) {
+      // The current key first; then the earlier ones, for a value sealed before a rotation. If
+      // none fits, the current key's error (tampered, wrong context, not sealed) is the one thrown.
+      let failure: unknown;
+      for (const key of keys) {
+        try {
+          return decrypt(key, sealed, context);
+        } catch (error) {
+          failure ??= error;
+        }
+      }
+      throw failure;
+    },
+    isCurrent(sealed, context) {
       try {
-        return decrypt(current, sealed, context);
-      } catch (error) {
-        // Sealed before a rotation? Otherwise the current key's error (tampered, wrong context) stands.
-        const earlier = keys.slice(1).find((key) => opensUnder(key, sealed, context));
-        if (!earlier) throw error;
-        return decrypt(earlier, sealed, context);
+        decrypt(current, sealed, context);
+        return true;
+      } catch {
+        return false;
       }
     },
-    isCurrent: (sealed, context) => opensUnder(current, sealed, context),
   };
 }
