@@ -157,8 +157,13 @@ describe('payers: add, list, export, import, verify', () => {
     await page.getByRole('heading', { name: 'Transactions of Lena Park' }).waitFor();
     await page.getByText('Showing 1 to 1 of 1 Results').waitFor();
     await row(page, 'Piano lessons').getByText('$12.50').first().waitFor();
+    // The payer's requests carry the same row actions as the history, and open in place.
+    await row(page, 'Piano lessons').getByRole('button', { name: 'Row actions' }).click();
+    expect(await page.getByRole('menuitem').allTextContents()).toEqual(['Resend', 'Withdraw', 'Copy']);
+    await page.keyboard.press('Escape');
     await row(page, 'Piano lessons').click();
-    await page.waitForURL('**/business/payment/transactions/history?transid=*');
+    await page.waitForURL('**/business/payment/payers/transactions?payerId=*&transid=*');
+    await page.getByRole('dialog', { name: /^Request TRX-/ }).getByText('Waiting for payment').waitFor();
   });
 });
 

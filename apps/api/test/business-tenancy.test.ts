@@ -60,6 +60,8 @@ describe('tenant isolation', () => {
       .where('email', '=', 'tenant-viewer@example.com')
       .executeTakeFirstOrThrow();
     await t.runtime.database.db.insertInto('business_members').values({ business_id: businessId, user_id: userId, role: 'member' }).execute();
+    // The web app greys out changes from what GET /api/user says of the person's role.
+    expect((await request(t.app, 'GET', '/api/user', viewer)).json().data.businesses).toMatchObject([{ businessId, role: 'member' }]);
     expect((await request(t.app, 'GET', `/api/businesses/${businessId}`, viewer)).statusCode).toBe(200);
     expect((await request(t.app, 'PATCH', `/api/businesses/${businessId}/update/prepareSubmit`, viewer)).statusCode).toBe(200);
     for (const [method, path, body] of ENDPOINTS.filter(([m, p]) => m !== 'GET' && p !== '/update/prepareSubmit')) {

@@ -100,7 +100,7 @@ describe('create and read a business', () => {
     expect(Object.keys(errorOf(badType).fields!)).toEqual(['entityType']);
   });
 
-  it('GET /api/user lists the businesses, first created first, with payouts and logo', async () => {
+  it('GET /api/user lists the businesses, first created first, with the person’s role, payouts and logo', async () => {
     const token = await registeredUser(t.app, 'two@example.com');
     const first = await createBusiness(t.app, token, { businessName: 'First', entityType: 'healthCare' });
     await createBusiness(t.app, token, { businessName: 'Second', entityType: 'standard' });
@@ -110,6 +110,7 @@ describe('create and read a business', () => {
         businessId: first.businessId,
         businessName: 'First',
         businessState: 'Incomplete',
+        role: 'owner',
         payoutEnabled: 0,
         entities: [{ entityType: 'healthCare', entityTemplateName: 'Healthcare' }],
         businessProfile: { logoUrl: null },

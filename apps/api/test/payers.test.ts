@@ -115,6 +115,21 @@ describe('add a payer', () => {
     const nothing = await send(t.app, 'POST', base(a.businessId), a.token, {});
     expect(nothing.statusCode).toBe(400);
     expect(Object.keys(errorOf(nothing).fields!)).toContain('email');
+    // The limits the form's maxLength attributes follow (PAYER_FIELD_LIMITS), each named.
+    const long = await send(t.app, 'POST', base(a.businessId), a.token, {
+      firstName: 'F'.repeat(101),
+      lastName: 'Long',
+      companyName: 'C'.repeat(201),
+      email: `${'e'.repeat(310)}@long.example`,
+      reference: 'R'.repeat(65),
+    });
+    expect(long.statusCode).toBe(400);
+    expect(errorOf(long).fields).toEqual({
+      firstName: 'Use at most 100 characters.',
+      companyName: 'Use at most 200 characters.',
+      email: 'Use at most 320 characters.',
+      reference: 'Use at most 64 characters.',
+    });
   });
 
   it('refuses a second payer with the same e-mail or reference (409 on the clashing field)', async () => {

@@ -32,6 +32,8 @@ export const UserBusinessSummary = z.object({
   businessId: z.string(),
   businessName: z.string(),
   businessState: z.string(),
+  /** The person's role in this business: only an owner or admin may change it (ADR 004). */
+  role: z.enum(['owner', 'admin', 'member']),
   payoutEnabled: z.number().int(),
   entities: z.array(z.object({ entityType: z.string(), entityTemplateName: z.string() })),
   businessProfile: z.object({ logoUrl: z.string().nullable() }),

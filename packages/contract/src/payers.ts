@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FieldErrors } from './errors';
-import { listResponse, Payer } from './payments';
+import { listResponse, PAYER_FIELD_LIMITS, Payer, payerName } from './payments';
 
 /* Payers API (issue 5): request and response shapes beyond `Payer`/`PayerInput` in payments.ts. */
 
@@ -10,7 +10,7 @@ export const PayerResponse = z.object({ status: z.literal('Success'), data: Paye
 export const PayerListResponse = listResponse(Payer);
 export const PayerDeletedResponse = z.object({ status: z.literal('Success'), data: z.object({ payerId: z.string() }) });
 
-const name = (max: number) => z.string().trim().max(max);
+const name = payerName;
 
 /**
  * PATCH …/payers/:payerId: an absent field keeps its value, `null` clears an optional one. The
@@ -18,17 +18,23 @@ const name = (max: number) => z.string().trim().max(max);
  */
 export const PayerUpdateBody = z
   .object({
-    firstName: name(100).optional(),
-    lastName: name(100).optional(),
-    companyName: name(200).optional(),
-    email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid e-mail address.')).pipe(z.string().max(320)).optional(),
+    firstName: name(PAYER_FIELD_LIMITS.firstName).optional(),
+    lastName: name(PAYER_FIELD_LIMITS.lastName).optional(),
+    companyName: name(PAYER_FIELD_LIMITS.companyName).optional(),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.email('Enter a valid e-mail address.'))
+      .pipe(z.string().max(PAYER_FIELD_LIMITS.email, `Use at most ${PAYER_FIELD_LIMITS.email} characters.`))
+      .optional(),
     mobileNumber: z
       .string()
       .trim()
       .regex(/^\+[1-9]\d{7,14}$/, 'Enter a valid mobile number.')
       .nullable()
       .optional(),
-    reference: name(64).nullable().optional(),
+    reference: name(PAYER_FIELD_LIMITS.reference).nullable().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change.' });
 export type PayerUpdateBody = z.input<typeof PayerUpdateBody>;

@@ -8,22 +8,31 @@ export type PayerStatus = z.infer<typeof PayerStatus>;
 export const VerificationState = z.enum(['unverified', 'verified']);
 export type VerificationState = z.infer<typeof VerificationState>;
 
-const name = (max: number) => z.string().trim().max(max);
+/** The longest each payer field may be, in characters: the API refuses more, the form takes no more. */
+export const PAYER_FIELD_LIMITS = { firstName: 100, lastName: 100, companyName: 200, email: 320, reference: 64 } as const;
+
+export const payerName = (max: number) => z.string().trim().max(max, `Use at most ${max} characters.`);
+const name = payerName;
 
 /** A payer as the merchant enters it: a person (first/last name) or a company. */
 export const PayerInput = z
   .object({
-    firstName: name(100).optional().default(''),
-    lastName: name(100).optional().default(''),
-    companyName: name(200).optional().default(''),
-    email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid e-mail address.')).pipe(z.string().max(320)),
+    firstName: name(PAYER_FIELD_LIMITS.firstName).optional().default(''),
+    lastName: name(PAYER_FIELD_LIMITS.lastName).optional().default(''),
+    companyName: name(PAYER_FIELD_LIMITS.companyName).optional().default(''),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.email('Enter a valid e-mail address.'))
+      .pipe(z.string().max(PAYER_FIELD_LIMITS.email, `Use at most ${PAYER_FIELD_LIMITS.email} characters.`)),
     mobileNumber: z
       .string()
       .trim()
       .regex(/^\+[1-9]\d{7,14}$/, 'Enter a valid mobile number.')
       .nullable()
       .optional(),
-    reference: name(64).nullable().optional(),
+    reference: name(PAYER_FIELD_LIMITS.reference).nullable().optional(),
   })
   .refine((p) => (p.firstName && p.lastName) || p.companyName, {
     message: 'Enter a first and last name, or a company name.',

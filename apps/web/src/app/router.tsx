@@ -24,7 +24,7 @@ import { SetupOverviewPage } from '../features/business/pages/setup-overview-pag
 import { SetupProfilePage } from '../features/business/pages/setup-profile-page';
 import { ImportPayersPage } from '../features/payers/pages/import-payers-page';
 import { PayerFormPage } from '../features/payers/pages/payer-form-page';
-import { PayerTransactionsPage } from '../features/payers/pages/payer-transactions-page';
+import { PayerTransactionsRoute } from './routes/payer-transactions-route';
 import { PayersPage } from '../features/payers/pages/payers-page';
 import { PaymentsLandingPage } from '../features/payments/pages/payments-landing-page';
 import { RequestFormPage } from '../features/payments/pages/request-form-page';
@@ -104,7 +104,7 @@ export const routes: RouteObject[] = [
           { path: 'payment/payers', element: <PayersPage /> },
           { path: 'payment/payers/add', element: <PayerFormPage /> },
           { path: 'payment/payers/import', element: <ImportPayersPage /> },
-          { path: 'payment/payers/transactions', element: <PayerTransactionsPage /> },
+          { path: 'payment/payers/transactions', element: <PayerTransactionsRoute /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -7,6 +7,7 @@ const school: UserBusinessSummary = {
   businessId: 'biz_1',
   businessName: 'Acme',
   businessState: 'Approved',
+  role: 'owner',
   payoutEnabled: 0,
   entities: [{ entityType: 'student', entityTemplateName: 'School' }],
   businessProfile: { logoUrl: null },

@@ -6,7 +6,7 @@ import { configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
-import type { CurrentUser } from '@tay/contract';
+import type { CurrentUser, UserBusinessSummary } from '@tay/contract';
 import { writeIdentityToken } from '../lib/session-token';
 import { currentUserKey, SessionProvider, sessionKey } from '../lib/session';
 
@@ -88,7 +88,7 @@ const CURRENT_USER: CurrentUser = {
   enrollNotificationViaMobileNumber: false,
   createdAt: '2026-01-01T00:00:00.000Z',
   businesses: [
-    { businessId: BUSINESS_ID, businessName: 'Harbor Music', businessState: 'Approved', payoutEnabled: 0, entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }], businessProfile: { logoUrl: null } },
+    { businessId: BUSINESS_ID, businessName: 'Harbor Music', businessState: 'Approved', role: 'owner', payoutEnabled: 0, entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }], businessProfile: { logoUrl: null } },
   ],
 };
 
@@ -98,11 +98,14 @@ function Location() {
   return <output aria-label="Location">{`${location.pathname}${location.search}`}</output>;
 }
 
-/** A signed-in owner of an Approved business, at `path`, with the given routes. */
-export function renderAt(path: string, routes: Record<string, ReactNode>) {
+/** A signed-in owner of an Approved business (or the business `options` says), at `path`, with the given routes. */
+export function renderAt(path: string, routes: Record<string, ReactNode>, options: { business?: Partial<UserBusinessSummary> } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } } });
   queryClient.setQueryData(sessionKey, { id: 'usr_1', email: CURRENT_USER.name, name: CURRENT_USER.name, emailVerified: true, mustChangePassword: false });
-  queryClient.setQueryData(currentUserKey, CURRENT_USER);
+  queryClient.setQueryData(currentUserKey, {
+    ...CURRENT_USER,
+    businesses: CURRENT_USER.businesses.map((b) => ({ ...b, ...options.business })),
+  } satisfies CurrentUser);
   return render(
     // env="test": no transitions or portals, so what opens is there at once.
     <MantineProvider env="test">

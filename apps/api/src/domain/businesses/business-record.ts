@@ -12,6 +12,7 @@ import {
 import type { Executor } from '../../db/executor';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
+import type { MemberRole } from '../../db/schema/business';
 import { AppError } from '../../lib/app-error';
 import { sandboxBankById } from '../directory/sandbox-banks';
 
@@ -185,11 +186,13 @@ export function summaryOf(row: {
   payout_enabled: number;
   entity_type: EntityType;
   logo_updated_at: Date | null;
+  role: MemberRole;
 }): UserBusinessSummary {
   return {
     businessId: row.id,
     businessName: row.business_name,
     businessState: row.state,
+    role: row.role,
     payoutEnabled: row.payout_enabled,
     entities: entitiesOf(row.entity_type),
     businessProfile: { logoUrl: logoUrl(row.id, row.logo_updated_at) },

@@ -7,7 +7,7 @@ export async function listUserBusinesses({ db, userId }: { db: Executor; userId:
   const rows = await db
     .selectFrom('business_members as m')
     .innerJoin('businesses as b', 'b.id', 'm.business_id')
-    .select(['b.id', 'b.business_name', 'b.state', 'b.payout_enabled', 'b.entity_type', 'b.logo_updated_at'])
+    .select(['b.id', 'b.business_name', 'b.state', 'b.payout_enabled', 'b.entity_type', 'b.logo_updated_at', 'm.role'])
     .where('m.user_id', '=', userId)
     .orderBy('b.created_at')
     .orderBy('b.id')

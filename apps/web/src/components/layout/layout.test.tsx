@@ -12,6 +12,7 @@ const business = (over: Partial<UserBusinessSummary> = {}): UserBusinessSummary 
   businessId: 'biz_1',
   businessName: 'Acme Tutoring',
   businessState: 'Approved',
+  role: 'owner',
   payoutEnabled: 0,
   entities: [{ entityType: 'student', entityTemplateName: 'School' }],
   businessProfile: { logoUrl: null },

@@ -31,4 +31,16 @@ describe('the detail view’s guidance', () => {
   it('lists several actions as a sentence', () => {
     expect(requestGuidance('Sent', 'Pat').text).toBe('Pat has the link and has not paid yet. You can resend it with a new link, withdraw it so it can no longer be paid or copy it into a new request.');
   });
+
+  it('offers only the receipt to a person who may not change requests', () => {
+    for (const state of RequestState.options) {
+      const guidance = requestGuidance(state, 'Pat', false);
+      const receipt = requestActions(state).includes('View/Download');
+      expect(guidance.actions).toEqual(receipt ? ['View/Download'] : []);
+      for (const action of ALL) {
+        if (action !== 'View/Download') expect(WORDS[action].test(guidance.text), `${state}: ${action} in "${guidance.text}"`).toBe(false);
+      }
+      expect(/\bYou can /.test(guidance.text)).toBe(receipt);
+    }
+  });
 });

@@ -46,8 +46,21 @@ function list(items: string[]): string {
  * What the detail view tells the business about a request: where it stands, and exactly the
  * actions the state machine offers for it (requestActions), never one it does not.
  */
-export function requestGuidance(state: RequestState, payerName: string): { title: string; text: string; color: string; actions: RequestAction[] } {
+export function requestGuidance(
+  state: RequestState,
+  payerName: string,
+  canWrite = true,
+): { title: string; text: string; color: string; actions: RequestAction[] } {
   const situation = SITUATIONS[state](payerName);
-  const actions = requestActions(state);
+  const actions = permittedRequestActions(requestActions(state), canWrite);
+  if (actions.length === 0) return { ...situation, actions };
   return { ...situation, text: `${situation.text} You can ${list(actions.map((a) => ACTION_PHRASES[a]))}.`, actions };
+}
+
+/** The actions that change nothing: all a person may use who cannot change the business's requests. */
+const READ_ONLY_ACTIONS: readonly RequestAction[] = ['View/Download'];
+
+/** A request's actions, less those that change it (or start a new one) when the person may not. */
+export function permittedRequestActions(actions: readonly RequestAction[], canWrite: boolean): RequestAction[] {
+  return canWrite ? [...actions] : actions.filter((a) => READ_ONLY_ACTIONS.includes(a));
 }

@@ -8,8 +8,9 @@ export const FILTER_PARAMS = ['search', 'status', 'payerId', 'payerName', 'from'
 /** Parameters that open something over the list without changing it. */
 const OVERLAY_PARAMS = new Set(['transid', 'receipt']);
 
-export function hasFilters(params: URLSearchParams): boolean {
-  return FILTER_PARAMS.some((key) => Boolean(params.get(key)));
+/** Whether the person narrowed the list; `fixed` names filters the page sets itself (a payer's own page). */
+export function hasFilters(params: URLSearchParams, fixed: readonly string[] = []): boolean {
+  return FILTER_PARAMS.some((key) => !fixed.includes(key) && Boolean(params.get(key)));
 }
 
 /**
@@ -67,7 +68,7 @@ export function nextParams(params: URLSearchParams, changes: Record<string, stri
   return next;
 }
 
-/** The URL with every filter and the search removed (sort and page size stay). */
-export function withoutFilters(params: URLSearchParams): URLSearchParams {
-  return nextParams(params, Object.fromEntries(FILTER_PARAMS.map((key) => [key, undefined])));
+/** The URL with every filter and the search removed (sort and page size stay, and the `fixed` filters). */
+export function withoutFilters(params: URLSearchParams, fixed: readonly string[] = []): URLSearchParams {
+  return nextParams(params, Object.fromEntries(FILTER_PARAMS.filter((key) => !fixed.includes(key)).map((key) => [key, undefined])));
 }

@@ -8,7 +8,6 @@ import type {
   PayerListQuery,
   PayerUpdateBody,
   PayerVerification,
-  PaymentRequest,
 } from '@tay/contract';
 import { api } from '../../../lib/api-client';
 import { downloadFile } from '../../../lib/download';
@@ -100,22 +99,6 @@ export function useImportPayers() {
   return useMutation({
     mutationFn: (body: PayerImportBody) => api.post<Ok<PayerImportResult>>(`${base(businessId!)}/import`, body).then((r) => r.data),
     onSuccess: () => invalidate(),
-  });
-}
-
-/** The payer's requests to pay (the transaction history, filtered to them). */
-export function usePayerRequests(payerId: string | null, query: { page: number; pageSize: number; sortBy: string; sortDirection: 'asc' | 'desc' }) {
-  const businessId = useBusinessId();
-  return useQuery({
-    queryKey: ['payer-requests', businessId, payerId, query],
-    queryFn: () =>
-      api
-        .get<Ok<Page<PaymentRequest>>>(`/businesses/${encodeURIComponent(businessId!)}/payments`, {
-          query: { ...query, payerId: payerId!, view: 'history' },
-        })
-        .then((r) => r.data),
-    enabled: Boolean(businessId && payerId),
-    placeholderData: keepPreviousData,
   });
 }
 

@@ -4,26 +4,33 @@ import { notifications } from '@mantine/notifications';
 import { useForm, type Path } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { payerPaths } from '@tay/contract';
+import { PAYER_FIELD_LIMITS, payerName, payerPaths } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { ApiError } from '../../../lib/api-client';
 import { formatPhone, toE164 } from '../../../lib/phone';
+import { useWriteAccess } from '../../../lib/write-access';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { usePayer, useSavePayer } from '../api/payers-api';
 import { PayersPageHeader } from '../components/payers-page-header';
 
-const text = (max: number) => z.string().trim().max(max);
+const text = payerName;
 const schema = z
   .object({
-    firstName: text(100),
-    lastName: text(100),
-    companyName: text(200),
-    email: z.string().trim().min(1, 'Enter the e-mail address.').pipe(z.email('Enter a valid e-mail address.')),
+    firstName: text(PAYER_FIELD_LIMITS.firstName),
+    lastName: text(PAYER_FIELD_LIMITS.lastName),
+    companyName: text(PAYER_FIELD_LIMITS.companyName),
+    email: z
+      .string()
+      .trim()
+      .min(1, 'Enter the e-mail address.')
+      .pipe(z.email('Enter a valid e-mail address.'))
+      .pipe(z.string().max(PAYER_FIELD_LIMITS.email, `Use at most ${PAYER_FIELD_LIMITS.email} characters.`)),
     mobileNumber: z
       .string()
       .trim()
       .refine((v) => v === '' || toE164(v) !== null, 'Enter a valid mobile number, like (415) 555-0123 or +44 20 7946 0958.'),
-    reference: text(64),
+    reference: text(PAYER_FIELD_LIMITS.reference),
   })
   .refine((v) => (v.firstName && v.lastName) || v.companyName, {
     message: 'Enter a first and last name, or a company name.',
@@ -40,6 +47,7 @@ export function PayerFormPage() {
   const payerId = params.get('payerId');
   const payer = usePayer(payerId);
   const save = useSavePayer();
+  const access = useWriteAccess('payers');
   const editing = Boolean(payerId);
   const form = useForm<Values>({
     resolver: zodResolver(schema),
@@ -98,6 +106,7 @@ export function PayerFormPage() {
         title={title}
         description={editing ? 'A new e-mail address must be confirmed again by the payer.' : 'We e-mail the payer a link to confirm their address.'}
       />
+      <WriteAccessAlert access={access} />
       {payer.error ? (
         <LoadError title="We could not load this payer" error={payer.error} onRetry={() => void payer.refetch()} />
       ) : editing && !payer.data ? (
@@ -113,22 +122,23 @@ export function PayerFormPage() {
               )}
               <Grid>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput label="First name" autoComplete="off" error={errors.firstName?.message} {...form.register('firstName')} />
+                  <TextInput label="First name" autoComplete="off" maxLength={PAYER_FIELD_LIMITS.firstName} error={errors.firstName?.message} {...form.register('firstName')} />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput label="Last name" autoComplete="off" error={errors.lastName?.message} {...form.register('lastName')} />
+                  <TextInput label="Last name" autoComplete="off" maxLength={PAYER_FIELD_LIMITS.lastName} error={errors.lastName?.message} {...form.register('lastName')} />
                 </Grid.Col>
                 <Grid.Col span={12}>
                   <TextInput
                     label="Company name"
                     description="For a company, instead of a person's name"
                     autoComplete="off"
+                    maxLength={PAYER_FIELD_LIMITS.companyName}
                     error={errors.companyName?.message}
                     {...form.register('companyName')}
                   />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput label="E-mail" type="email" autoComplete="off" required error={errors.email?.message} {...form.register('email')} />
+                  <TextInput label="E-mail" type="email" autoComplete="off" required maxLength={PAYER_FIELD_LIMITS.email} error={errors.email?.message} {...form.register('email')} />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
                   <TextInput
@@ -136,6 +146,8 @@ export function PayerFormPage() {
                     description="Optional"
                     type="tel"
                     autoComplete="off"
+                    // Room for a number typed with spaces, dashes and brackets; the check is on its digits.
+                    maxLength={24}
                     error={errors.mobileNumber?.message}
                     {...form.register('mobileNumber')}
                   />
@@ -145,13 +157,14 @@ export function PayerFormPage() {
                     label="Reference"
                     description="Optional: your own account or customer number"
                     autoComplete="off"
+                    maxLength={PAYER_FIELD_LIMITS.reference}
                     error={errors.reference?.message}
                     {...form.register('reference')}
                   />
                 </Grid.Col>
               </Grid>
               <Group>
-                <Button type="submit" loading={save.isPending}>
+                <Button type="submit" disabled={!access.allowed} loading={save.isPending}>
                   {editing ? 'Save payer' : 'Add payer'}
                 </Button>
                 <Button variant="default" component={Link} to={payerPaths.list}>

@@ -1,62 +1,27 @@
-import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatDate, formatDateTime, formatDay, formatMoney, payerPaths, type PaymentRequest, type RequestState } from '@tay/contract';
-import { DataTable, type Column } from '../../../components/ui/data-table';
+import { Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useNavigate, useSearchParams } from 'react-router';
+import { formatDate, payerPaths, type Payer } from '@tay/contract';
+import type { ReactNode } from 'react';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { formatPhone } from '../../../lib/phone';
-import { usePayer, usePayerRequests } from '../api/payers-api';
-import { StatusBadge } from '../../../components/ui/request-state-badge';
+import { useWriteAccess } from '../../../lib/write-access';
+import { usePayer } from '../api/payers-api';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
 import { PayersPageHeader } from '../components/payers-page-header';
 import { RequestCount } from '../components/request-count';
 
-const SORTS = ['createdAt', 'dueDate', 'amount', 'state', 'reference'] as const;
-
-/** /business/payment/payers/transactions?payerId=: the payer, and every request to pay they were sent. */
-export function PayerTransactionsPage() {
+/**
+ * /business/payment/payers/transactions?payerId=: the payer, and every request to pay they were
+ * sent — the list itself is the payments feature's, handed in by the route as `requests`.
+ */
+export function PayerTransactionsPage({ requests }: { requests: (payer: Payer) => ReactNode }) {
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const payerId = params.get('payerId');
   const payer = usePayer(payerId);
-  const get = (key: string) => params.get(key) ?? undefined;
-  const query = {
-    page: Math.max(1, Number(get('page') ?? 1) || 1),
-    pageSize: Number(get('pageSize') ?? 25) || 25,
-    sortBy: (SORTS as readonly string[]).includes(get('sortBy') ?? '') ? get('sortBy')! : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? ('asc' as const) : ('desc' as const),
-  };
-  const requests = usePayerRequests(payerId, query);
-
-  const update = (changes: Record<string, string | number>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) next.set(key, String(value));
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
-
-  const detailPath = (r: PaymentRequest) => `/business/payment/transactions/history?transid=${encodeURIComponent(r.transactionId)}`;
-
-  const columns: Column<PaymentRequest>[] = [
-    {
-      key: 'reference',
-      header: 'Reference',
-      sortKey: 'reference',
-      // The way to the details for keyboards and screen readers; the row's click is a mouse shortcut.
-      render: (r) => (
-        <Anchor component={Link} to={detailPath(r)} ff="monospace" size="sm" aria-label={`View ${r.referenceNumber}`}>
-          {r.referenceNumber}
-        </Anchor>
-      ),
-    },
-    { key: 'memo', header: 'Memo', render: (r) => r.memo || '—' },
-    { key: 'amount', header: 'Amount', sortKey: 'amount', align: 'right', render: (r) => formatMoney(r.amountCents) },
-    { key: 'paid', header: 'Paid', align: 'right', render: (r) => formatMoney(r.amountPaidCents) },
-    { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <StatusBadge state={r.transactionState as RequestState} /> },
-    { key: 'due', header: 'Due', sortKey: 'dueDate', render: (r) => formatDay(r.dueDate) },
-    { key: 'created', header: 'Created', sortKey: 'createdAt', render: (r) => formatDateTime(r.createdAt) },
-  ];
-
+  const canRequest = useWriteAccess('requests').allowed;
+  const canChange = useWriteAccess('payers').allowed;
   if (!payerId) {
     return (
       <Stack gap="md">
@@ -72,7 +37,7 @@ export function PayerTransactionsPage() {
         title={p ? `Transactions of ${p.displayName}` : 'Payer transactions'}
         description="Every request to pay sent to this payer."
         actions={
-          p?.status === 'active' ? (
+          p?.status === 'active' && canRequest ? (
             <Button onClick={() => navigate(`/business/payment/request?payerId=${encodeURIComponent(p.payerId)}`)}>Request to Pay</Button>
           ) : undefined
         }
@@ -103,32 +68,16 @@ export function PayerTransactionsPage() {
             <Detail label="Requests" value={<RequestCount payer={p} />} />
             <Detail label="Added" value={formatDate(p.createdAt)} />
           </SimpleGrid>
-          <Group mt="md">
-            <Button variant="default" size="xs" onClick={() => navigate(`${payerPaths.add}?payerId=${encodeURIComponent(p.payerId)}`)}>
-              Edit payer
-            </Button>
-          </Group>
+          {canChange && (
+            <Group mt="md">
+              <Button variant="default" size="xs" onClick={() => navigate(`${payerPaths.add}?payerId=${encodeURIComponent(p.payerId)}`)}>
+                Edit payer
+              </Button>
+            </Group>
+          )}
         </Card>
       )}
-      <DataTable
-        caption="Requests to pay of this payer"
-        columns={columns}
-        rows={requests.data?.items}
-        rowKey={(r) => r.transactionId}
-        total={requests.data?.total ?? 0}
-        page={query.page}
-        pageSize={query.pageSize}
-        onPageChange={(page) => update({ page })}
-        onPageSizeChange={(pageSize) => update({ pageSize })}
-        sortBy={query.sortBy}
-        sortDirection={query.sortDirection}
-        onSortChange={(sortBy, sortDirection) => update({ sortBy, sortDirection })}
-        loading={requests.isPending || requests.isPlaceholderData}
-        error={requests.error}
-        onRetry={() => void requests.refetch()}
-        onRowClick={(r) => navigate(detailPath(r))}
-        empty={{ title: 'No requests yet', description: 'Requests to pay you send this payer show here with their status.' }}
-      />
+      {p && requests(p)}
     </Stack>
   );
 }

@@ -50,3 +50,28 @@ describe('the payers list', () => {
     expect(screen.queryByText('No payers yet')).toBeNull();
   });
 });
+
+describe('who may change payers', () => {
+  async function rowMenu(name: string) {
+    const u = userEvent.setup();
+    const row = (await screen.findByText(name)).closest('tr')!;
+    await u.click(within(row).getByRole('button', { name: 'Row actions' }));
+    return (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
+  }
+
+  it('an owner of an Approved business gets every action domain.md gives the payer', async () => {
+    fake.on('GET', LIST, ok({ items: [payer('Pat Payer')], page: 1, pageSize: 25, total: 1 }));
+    renderAt(PAYERS, { [PAYERS]: <PayersPage /> });
+    expect(await rowMenu('Pat Payer')).toEqual(['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Re-verify', 'Delete']);
+    expect(screen.getByRole('button', { name: 'Add a payer' })).toBeEnabled();
+  });
+
+  it('a member sees the payers and their Transactions, and is told only an owner or admin can change them', async () => {
+    fake.on('GET', LIST, ok({ items: [payer('Pat Payer')], page: 1, pageSize: 25, total: 1 }));
+    renderAt(PAYERS, { [PAYERS]: <PayersPage /> }, { business: { role: 'member' } });
+    expect(await rowMenu('Pat Payer')).toEqual(['Transactions']);
+    expect(screen.getByText('Only an owner or admin of this business can add or change payers.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add a payer' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Import payers' })).toBeDisabled();
+  });
+});

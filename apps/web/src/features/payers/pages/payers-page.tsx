@@ -1,4 +1,4 @@
-import { Alert, Button, Select, Stack, Text } from '@mantine/core';
+import { Button, Select, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
@@ -6,7 +6,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { formatDate, payerActions, payerPaths, type Payer, type PayerAction, type PayerListQuery } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { formatPhone } from '../../../lib/phone';
-import { useSession } from '../../../lib/session';
+import { useWriteAccess } from '../../../lib/write-access';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { downloadPayersCsv, useBusinessId, usePayerCommand, usePayerList, type PayerCommand } from '../api/payers-api';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
 import { RequestCount } from '../components/request-count';
@@ -22,7 +23,8 @@ const SORTS = ['name', 'email', 'createdAt', 'status'] as const;
 export function PayersPage() {
   const navigate = useNavigate();
   const businessId = useBusinessId();
-  const approved = useSession().currentUser?.businesses[0]?.businessState === 'Approved';
+  const access = useWriteAccess('payers');
+  const canRequest = useWriteAccess('requests').allowed;
   const [params, setParams] = useSearchParams();
   const command = usePayerCommand();
 
@@ -101,8 +103,12 @@ export function PayersPage() {
       }),
   };
 
+  // Without the right to change payers (or to request payments), only their Transactions stay.
+  const permitted = (label: PayerAction) => (label === 'Transactions' ? true : label === 'Request to Pay' ? canRequest : access.allowed);
   const actions = (payer: Payer): RowAction<Payer>[] =>
-    payerActions(payer).map((label) => ({ label, onClick: handlers[label], ...(label === 'Delete' ? { color: 'red' } : {}) }));
+    payerActions(payer)
+      .filter(permitted)
+      .map((label) => ({ label, onClick: handlers[label], ...(label === 'Delete' ? { color: 'red' } : {}) }));
 
   const columns: Column<Payer>[] = [
     {
@@ -131,7 +137,7 @@ export function PayersPage() {
   ];
 
   const addButton = (
-    <Button leftSection={<IconPlus size={16} />} onClick={() => navigate(payerPaths.add)} disabled={!approved}>
+    <Button leftSection={<IconPlus size={16} />} onClick={() => navigate(payerPaths.add)} disabled={!access.allowed}>
       Add a payer
     </Button>
   );
@@ -144,18 +150,14 @@ export function PayersPage() {
         back={false}
         actions={
           <>
-            <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => navigate(payerPaths.import)} disabled={!approved}>
+            <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => navigate(payerPaths.import)} disabled={!access.allowed}>
               Import payers
             </Button>
             {addButton}
           </>
         }
       />
-      {!approved && (
-        <Alert color="gray" title="Payers open once your business is approved">
-          You can add, import and change payers as soon as Tay approves your business.
-        </Alert>
-      )}
+      <WriteAccessAlert access={access} />
       <DataTable
         caption="Payers"
         columns={columns}

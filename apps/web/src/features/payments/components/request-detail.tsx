@@ -3,6 +3,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { formatDateTime, formatDay, formatMoney, type PaymentRequest, type RequestAction, type RequestState, type RequestTimelineEvent } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { useWriteAccess } from '../../../lib/write-access';
 import { useRequestDetail } from '../api/requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
@@ -46,8 +47,9 @@ export function RequestDetailDrawer({
   onAction: (action: RequestAction, request: PaymentRequest) => void;
 }) {
   const detail = useRequestDetail(requestId);
+  const canWrite = useWriteAccess('requests').allowed;
   const r = detail.data;
-  const guidance = r ? requestGuidance(r.transactionState, r.payerName) : null;
+  const guidance = r ? requestGuidance(r.transactionState, r.payerName, canWrite) : null;
   return (
     <Drawer opened={Boolean(requestId)} onClose={onClose} position="right" size="lg" title={r ? `Request ${r.referenceNumber}` : 'Request'}>
       {detail.error ? (
@@ -73,19 +75,21 @@ export function RequestDetailDrawer({
                 {guidance.title}
               </Text>
               <Text size="sm">{guidance.text}</Text>
-              <Group gap="xs" mt="sm">
-                {guidance.actions.map((action) => (
-                  <Button
-                    key={action}
-                    size="xs"
-                    variant={action === 'Delete' || action === 'Withdraw' || action === 'Cancel' ? 'outline' : 'light'}
-                    color={action === 'Delete' || action === 'Withdraw' || action === 'Cancel' ? 'red' : undefined}
-                    onClick={() => onAction(action, r)}
-                  >
-                    {ACTION_LABELS[action]}
-                  </Button>
-                ))}
-              </Group>
+              {guidance.actions.length > 0 && (
+                <Group gap="xs" mt="sm">
+                  {guidance.actions.map((action) => (
+                    <Button
+                      key={action}
+                      size="xs"
+                      variant={action === 'Delete' || action === 'Withdraw' || action === 'Cancel' ? 'outline' : 'light'}
+                      color={action === 'Delete' || action === 'Withdraw' || action === 'Cancel' ? 'red' : undefined}
+                      onClick={() => onAction(action, r)}
+                    >
+                      {ACTION_LABELS[action]}
+                    </Button>
+                  ))}
+                </Group>
+              )}
             </Paper>
           )}
           <Table variant="vertical" withTableBorder>

@@ -6,6 +6,8 @@ import { LoadError } from '../../../components/ui/load-error';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBalances } from '../../../lib/balances';
+import { useWriteAccess } from '../../../lib/write-access';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useRequestSummary } from '../api/requests-api';
 
 function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
@@ -33,6 +35,7 @@ export function PaymentsLandingPage() {
   useDocumentTitle(heading);
   const summary = useRequestSummary();
   const balances = useBalances();
+  const access = useWriteAccess('requests');
   const s = summary.data;
   const b = balances.data;
 
@@ -40,10 +43,17 @@ export function PaymentsLandingPage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <Title order={1}>{heading}</Title>
-        <Button component={Link} to="/business/payment/request" leftSection={<IconSend size={16} />}>
-          Request a payment
-        </Button>
+        {access.allowed ? (
+          <Button component={Link} to="/business/payment/request" leftSection={<IconSend size={16} />}>
+            Request a payment
+          </Button>
+        ) : (
+          <Button leftSection={<IconSend size={16} />} disabled>
+            Request a payment
+          </Button>
+        )}
       </Group>
+      <WriteAccessAlert access={access} />
       {balances.error && <LoadError title="Your balances could not be loaded" error={balances.error} onRetry={() => void balances.refetch()} />}
       {summary.error && <LoadError title="The figures could not be loaded" error={summary.error} onRetry={() => void summary.refetch()} />}
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>

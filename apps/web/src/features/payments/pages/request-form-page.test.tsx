@@ -162,3 +162,17 @@ describe('Idempotency-Key from the form', () => {
     expect(second!.headers['Idempotency-Key']).not.toBe(first!.headers['Idempotency-Key']);
   });
 });
+
+describe('a business that may not request payments', () => {
+  it('says why, and its buttons send nothing (Enter included)', async () => {
+    const draft = request({ transactionState: 'Draft', amountCents: 4_200, memo: 'Violin, May' });
+    serve(draft);
+    const u = userEvent.setup();
+    renderAt(`${FORM}?transid=${draft.transactionId}`, { [FORM]: <RequestFormPage /> }, { business: { businessState: 'Disabled' } });
+    expect(await screen.findByText('This business is disabled, so it cannot request payments. Contact Tay support.')).toBeInTheDocument();
+    for (const name of ['Send now', 'Schedule', 'Save as draft']) expect(screen.getByRole('button', { name })).toBeDisabled();
+    await u.type(screen.getByLabelText('Amount (USD)'), '{Enter}');
+    expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)).toHaveLength(0);
+    expect(fake.callsTo('POST', LIST)).toHaveLength(0);
+  });
+});

@@ -13,6 +13,8 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusinessId, useRequestDetail, useSaveRequest } from '../api/requests-api';
 import { PayerPicker, type PickedPayer } from '../components/payer-picker';
 import { browserTimeZone, isoToLocalInput, localInputToIso } from '../send-at';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useWriteAccess } from '../../../lib/write-access';
 
 type Mode = PaymentRequestInput['mode'];
 type Errors = Partial<Record<'payerId' | 'amountCents' | 'dueDate' | 'expiresOn' | 'sendAt' | 'memo' | 'reference', string>>;
@@ -114,8 +116,10 @@ function RequestForm({ source, editing, initial }: { source: PaymentRequestDetai
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const save = useSaveRequest();
+  const access = useWriteAccess('requests');
 
   const submit = (mode: Mode) => {
+    if (!access.allowed) return;
     const next: Errors = {};
     const cents = parseMoney(amount);
     if (!payer) next.payerId = 'Choose a payer.';
@@ -183,6 +187,7 @@ function RequestForm({ source, editing, initial }: { source: PaymentRequestDetai
           </Text>
         )}
       </div>
+      <WriteAccessAlert access={access} />
       {failure && (
         <Alert color="red" title="The request was not saved" role="alert">
           {failure}
@@ -250,14 +255,14 @@ function RequestForm({ source, editing, initial }: { source: PaymentRequestDetai
               </Alert>
             )}
             <Group>
-              <Button type="submit" loading={save.isPending && save.variables?.body.mode === 'send'}>
+              <Button type="submit" disabled={!access.allowed} loading={save.isPending && save.variables?.body.mode === 'send'}>
                 Send now
               </Button>
-              <Button variant="light" onClick={() => submit('schedule')} loading={save.isPending && save.variables?.body.mode === 'schedule'}>
+              <Button variant="light" onClick={() => submit('schedule')} disabled={!access.allowed} loading={save.isPending && save.variables?.body.mode === 'schedule'}>
                 Schedule
               </Button>
               {editing?.transactionState !== 'Pending' && (
-                <Button variant="default" onClick={() => submit('draft')} loading={save.isPending && save.variables?.body.mode === 'draft'}>
+                <Button variant="default" onClick={() => submit('draft')} disabled={!access.allowed} loading={save.isPending && save.variables?.body.mode === 'draft'}>
                   Save as draft
                 </Button>
               )}

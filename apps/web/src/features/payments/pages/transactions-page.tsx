@@ -1,51 +1,10 @@
-import { Anchor, Box, Button, Group, MultiSelect, Stack, Text, TextInput, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
-import { IconFilterOff, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatDateTime, formatDay, formatMoney, parseMoney, RequestState, type PaymentRequest, type RequestAction } from '@tay/contract';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { StatusBadge } from '../../../components/ui/request-state-badge';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { downloadRequestsCsv, useBusinessId, useRequestCommand, useRequestList, type RequestCommand } from '../api/requests-api';
-import { PayerPicker } from '../components/payer-picker';
-import { ReceiptModal } from '../components/receipt-view';
-import { RequestDetailDrawer } from '../components/request-detail';
-import { pageMove } from '../page-move';
-import { ACTION_LABELS } from '../request-guidance';
-import { hasFilters, nextParams, requestQueryFromParams, withoutFilters } from '../transactions-query';
-
-const HISTORY_STATES = RequestState.options.filter((s) => s !== 'Draft');
-
-/**
- * An amount filter whose text follows the URL: what the person types stays until they leave the
- * field or press Enter, then goes into the URL; any other change of the URL (filters cleared,
- * back and forward) shows the URL's value.
- */
-function AmountFilter({ label, placeholder, value, onCommit }: { label: string; placeholder: string; value: string; onCommit: (value: string) => void }) {
-  const [draft, setDraft] = useState<{ from: string; text: string } | null>(null);
-  const text = draft && draft.from === value ? draft.text : value;
-  const invalid = text.trim() !== '' && parseMoney(text) === null;
-  const commit = () => {
-    if (!invalid && text.trim() !== value) onCommit(text.trim());
-  };
-  return (
-    <TextInput
-      aria-label={label}
-      placeholder={placeholder}
-      inputMode="decimal"
-      value={text}
-      onChange={(e) => setDraft({ from: value, text: e.currentTarget.value })}
-      onBlur={commit}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') commit();
-      }}
-      error={invalid ? 'Enter an amount like 25.00' : undefined}
-      w={invalid ? 180 : 100}
-    />
-  );
-}
+import { useWriteAccess } from '../../../lib/write-access';
+import { RequestsTable } from '../components/requests-table';
 
 /**
  * /business/payment/transactions/history and /draft: every request, with status badges, row
@@ -55,165 +14,14 @@ function AmountFilter({ label, placeholder, value, onCommit }: { label: string; 
 export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
   useDocumentTitle(view === 'draft' ? 'Draft requests' : 'Transaction history');
   const navigate = useNavigate();
-  const businessId = useBusinessId();
-  const [params, setParams] = useSearchParams();
-  const command = useRequestCommand();
-  const query = requestQueryFromParams(params, view);
-  const list = useRequestList(query);
-  const filtered = hasFilters(params);
-
-  const update = (changes: Record<string, string | number | undefined>, resetPage = true) => setParams(nextParams(params, changes, resetPage), { replace: true });
-
-  const run = (row: PaymentRequest, name: RequestCommand, verb: string) =>
-    command.mutate(
-      { requestId: row.transactionId, command: name },
-      {
-        onSuccess: () => notifications.show({ color: 'teal', title: `Request ${verb}`, message: `${row.referenceNumber} for ${formatMoney(row.amountCents)}.` }),
-        onError: (error) => notifications.show({ color: 'red', title: `Not ${verb}`, message: error.message }),
-      },
-    );
-
-  const TITLES: Record<RequestCommand, string> = { send: 'Send', resend: 'Resend', withdraw: 'Withdraw', cancel: 'Cancel', delete: 'Delete' };
-  const confirm = (row: PaymentRequest, name: RequestCommand, verb: string, text: string, danger = false) =>
-    modals.openConfirmModal({
-      title: `${TITLES[name]} ${row.referenceNumber}?`,
-      children: <Text size="sm">{text}</Text>,
-      labels: { confirm: `Yes, ${name}`, cancel: 'Keep it' },
-      confirmProps: danger ? { color: 'red' } : {},
-      onConfirm: () => run(row, name, verb),
-    });
-
-  const request = (row: PaymentRequest, copy: boolean) =>
-    navigate(`/business/payment/request?transid=${encodeURIComponent(row.transactionId)}${copy ? '&copy=1' : ''}`);
-  const actionHandlers: Record<RequestAction, (row: PaymentRequest) => void> = {
-    Edit: (row) => request(row, false),
-    // Always a new request, whatever the source's state: a Draft's copy never edits the Draft.
-    Copy: (row) => request(row, true),
-    Delete: (row) => confirm(row, 'delete', 'deleted', 'The draft is removed for good.', true),
-    Cancel: (row) => confirm(row, 'cancel', 'cancelled', 'The scheduled request will not be sent.', true),
-    Resend: (row) => confirm(row, 'resend', 'resent', `${row.payerName} gets a new e-mail with a new link; earlier links stop working.`),
-    Withdraw: (row) => confirm(row, 'withdraw', 'withdrawn', `${row.payerName} can no longer pay it; their page will say it was withdrawn.`, true),
-    'View/Download': (row) => update({ receipt: row.transactionId, transid: undefined }, false),
-  };
-
-  const actions = (row: PaymentRequest): RowAction<PaymentRequest>[] =>
-    (row.actions as RequestAction[]).map((label) => ({
-      label: ACTION_LABELS[label],
-      onClick: actionHandlers[label],
-      ...(label === 'Delete' || label === 'Withdraw' || label === 'Cancel' ? { color: 'red' } : {}),
-    }));
-
-  const columns: Column<PaymentRequest>[] = [
-    {
-      key: 'reference',
-      header: 'Reference',
-      sortKey: 'reference',
-      // The way to the details for keyboards and screen readers; the row's click is a mouse shortcut.
-      render: (r) => (
-        <Anchor
-          component={Link}
-          to={{ search: `?${nextParams(params, { transid: r.transactionId }, false)}` }}
-          replace
-          ff="monospace"
-          size="sm"
-          aria-label={`View ${r.referenceNumber}`}
-        >
-          {r.referenceNumber}
-        </Anchor>
-      ),
-    },
-    {
-      key: 'payer',
-      header: 'Payer',
-      sortKey: 'payer',
-      render: (r) => (
-        <div>
-          <Text size="sm">{r.payerName}</Text>
-          <Text size="xs" c="dimmed">
-            {r.payerEmail}
-          </Text>
-        </div>
-      ),
-    },
-    { key: 'amount', header: 'Amount', sortKey: 'amount', align: 'right', render: (r) => formatMoney(r.amountCents) },
-    { key: 'paid', header: 'Paid', align: 'right', render: (r) => formatMoney(r.amountPaidCents) },
-    { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <StatusBadge state={r.transactionState} /> },
-    { key: 'due', header: 'Due', sortKey: 'dueDate', render: (r) => formatDay(r.dueDate) },
-    { key: 'created', header: 'Created', sortKey: 'createdAt', render: (r) => formatDateTime(r.createdAt) },
-  ];
-
-  const clearFilters = () => setParams(withoutFilters(params), { replace: true });
-  const payerId = params.get('payerId');
-  const filters = (
-    <>
-      {view === 'history' && (
-        <MultiSelect
-          aria-label="Status"
-          placeholder="Any status"
-          data={HISTORY_STATES}
-          value={query.status ? query.status.split(',') : []}
-          onChange={(value) => update({ status: value.join(',') })}
-          clearable
-          w={220}
-        />
-      )}
-      <TextInput aria-label="From date" type="date" value={query.from ?? ''} onChange={(e) => update({ from: e.currentTarget.value })} w={150} />
-      <TextInput aria-label="To date" type="date" value={query.to ?? ''} onChange={(e) => update({ to: e.currentTarget.value })} w={150} />
-      <AmountFilter label="Smallest amount" placeholder="Min $" value={params.get('min') ?? ''} onCommit={(min) => update({ min })} />
-      <AmountFilter label="Largest amount" placeholder="Max $" value={params.get('max') ?? ''} onCommit={(max) => update({ max })} />
-      <Box w={240}>
-        <PayerPicker
-          // A new filter from outside (cleared, back/forward) starts the typeahead afresh.
-          key={payerId ?? ''}
-          compact
-          includeDeactivated
-          value={payerId ? { payerId, displayName: params.get('payerName') ?? 'Selected payer', email: '' } : null}
-          onChange={(p) => update({ payerId: p?.payerId, payerName: p?.displayName })}
-        />
-      </Box>
-      {filtered && (
-        <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters}>
-          Clear filters
-        </Button>
-      )}
-    </>
-  );
-
-  const empty = filtered
-    ? {
-        title: 'No requests match these filters',
-        description: 'Nothing matches the search and filters you chose. Clear them to see every request.',
-        action: (
-          <Button mt="xs" variant="default" onClick={clearFilters}>
-            Clear filters
-          </Button>
-        ),
-      }
-    : view === 'draft'
-      ? {
-          title: 'No drafts',
-          description: 'Requests you save as drafts wait here until you send them.',
-          action: (
-            <Button mt="xs" onClick={() => navigate('/business/payment/request')}>
-              Request a payment
-            </Button>
-          ),
-        }
-      : {
-          title: 'No requests yet',
-          description: 'Send your first request to pay; it shows here with its status.',
-          action: (
-            <Button mt="xs" onClick={() => navigate('/business/payment/request')}>
-              Request a payment
-            </Button>
-          ),
-        };
+  const access = useWriteAccess('requests');
+  const title = view === 'draft' ? 'Draft requests' : 'Transaction history';
 
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>{view === 'draft' ? 'Draft requests' : 'Transaction history'}</Title>
+          <Title order={1}>{title}</Title>
           <Text c="dimmed" size="sm">
             {view === 'draft' ? 'Requests you saved but have not sent.' : 'Every request you sent, and where each one stands.'}
           </Text>
@@ -222,50 +30,13 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
           <Button variant="default" onClick={() => navigate(view === 'draft' ? '/business/payment/transactions/history' : '/business/payment/transactions/draft')}>
             {view === 'draft' ? 'Transaction history' : 'Drafts'}
           </Button>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => navigate('/business/payment/request')}>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => navigate('/business/payment/request')} disabled={!access.allowed}>
             New request
           </Button>
         </Group>
       </Group>
-      <DataTable
-        caption={view === 'draft' ? 'Draft requests' : 'Transaction history'}
-        columns={columns}
-        rows={list.data?.items}
-        rowKey={(r) => r.transactionId}
-        total={list.data?.total ?? 0}
-        page={query.page}
-        pageSize={query.pageSize}
-        onPageChange={(page) => update(pageMove(query.page, page, list.data), false)}
-        onPageSizeChange={(pageSize) => update({ pageSize })}
-        sortBy={query.sortBy ?? 'createdAt'}
-        sortDirection={query.sortDirection ?? 'desc'}
-        onSortChange={(sortBy, sortDirection) => update({ sortBy, sortDirection })}
-        search={query.search ?? ''}
-        onSearchChange={(search) => update({ search })}
-        searchPlaceholder="Payer name, e-mail or TRX number"
-        filters={filters}
-        onExport={() =>
-          businessId &&
-          void downloadRequestsCsv(businessId, query).catch((error: Error) =>
-            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-          )
-        }
-        actions={actions}
-        loading={list.isPending || list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => void list.refetch()}
-        onRowClick={(row) => update({ transid: row.transactionId }, false)}
-        empty={empty}
-      />
-      <RequestDetailDrawer
-        requestId={params.get('transid')}
-        onClose={() => update({ transid: undefined }, false)}
-        onAction={(action, row) => {
-          if (action === 'View/Download') update({ transid: undefined, receipt: row.transactionId }, false);
-          else actionHandlers[action](row);
-        }}
-      />
-      <ReceiptModal requestId={params.get('receipt')} onClose={() => update({ receipt: undefined }, false)} />
+      <WriteAccessAlert access={access} />
+      <RequestsTable view={view} caption={title} />
     </Stack>
   );
 }

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { writeAccess } from './write-access';
+
+describe('who may change requests and payers, as the API decides it', () => {
+  it('an owner or admin of an Approved business may', () => {
+    expect(writeAccess({ businessState: 'Approved', role: 'owner' }, 'requests')).toEqual({ allowed: true });
+    expect(writeAccess({ businessState: 'Approved', role: 'admin' }, 'payers')).toEqual({ allowed: true });
+  });
+
+  it('a member may not, whatever the state, and is told who may', () => {
+    expect(writeAccess({ businessState: 'Approved', role: 'member' }, 'requests')).toMatchObject({
+      allowed: false,
+      reason: 'Only an owner or admin of this business can request payments or change requests.',
+    });
+    expect(writeAccess({ businessState: 'Approved', role: 'member' }, 'payers')).toMatchObject({ allowed: false });
+  });
+
+  it('a Disabled business may not, in the API’s words', () => {
+    expect(writeAccess({ businessState: 'Disabled', role: 'owner' }, 'requests')).toMatchObject({
+      allowed: false,
+      reason: 'This business is disabled, so it cannot request payments. Contact Tay support.',
+    });
+    expect(writeAccess({ businessState: 'Disabled', role: 'owner' }, 'payers')).toMatchObject({
+      allowed: false,
+      reason: 'Your business is disabled, so its payers cannot be added or changed. Contact Tay support to enable it again.',
+    });
+  });
+
+  it.each(['Incomplete', 'Pending'])('a %s business may not until it is approved', (state) => {
+    expect(writeAccess({ businessState: state, role: 'owner' }, 'requests')).toMatchObject({
+      allowed: false,
+      reason: 'Requests to pay can be created and sent once your business is approved.',
+    });
+    expect(writeAccess({ businessState: state, role: 'owner' }, 'payers')).toMatchObject({ allowed: false });
+  });
+
+  it('no business, no changes', () => {
+    expect(writeAccess(undefined, 'requests').allowed).toBe(false);
+  });
+});
