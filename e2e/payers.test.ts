@@ -274,6 +274,19 @@ describe('payer row actions', () => {
     await toast(page, `Verification e-mail sent to ${quinn}`);
     await expect.poll(async () => (await verificationMails(quinn)).length).toBe(2);
 
+    // The payer's Transactions page says who changed what, newest first.
+    await choose(page, 'Quinn Amesbury', 'Transactions');
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByText('E-mailed the link to confirm their e-mail address again').waitFor();
+    expect(await history.locator('.mantine-Timeline-itemTitle').allTextContents()).toEqual([
+      'E-mailed the link to confirm their e-mail address again',
+      'Activated: new requests to pay can be sent',
+      'Deactivated: no new requests to pay can be sent',
+      'Changed the last name',
+      'Added, and e-mailed a link to confirm their e-mail address',
+    ]);
+    await page.goBack();
+
     // Re-verify (verified → unverified, after a confirmation): a new link, and the old one no longer works.
     await row(page, 'Rosa Vale').getByText('Verified', { exact: true }).waitFor();
     await choose(page, 'Rosa Vale', 'Re-verify');

@@ -510,6 +510,56 @@ describe('CSV export', () => {
   });
 });
 
+describe('a payer’s history: who changed what, and when', () => {
+  const history = async (owner: ApprovedBusiness, payerId: string) => {
+    const res = await send(t.app, 'GET', `${base(owner.businessId)}/${payerId}/history`, owner.token);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as { items: { action: string; actor: string; text: string; createdAt: string }[]; more: boolean };
+  };
+
+  it('names every change, newest first, with who made it — the payer’s own confirmation too', async () => {
+    const payer = await addPayer(a, { firstName: 'Hal', lastName: 'Story', email: 'hal.story@example.com' });
+    const link = await verificationLink(t.app, 'hal.story@example.com');
+    expect((await send(t.app, 'POST', `/api/public/payers/verify/${link.token}`)).statusCode).toBe(200);
+    expect((await send(t.app, 'PATCH', `${base(a.businessId)}/${payer.payerId}`, a.token, { lastName: 'Storey', reference: 'H-1' })).statusCode).toBe(200);
+    expect((await send(t.app, 'POST', `${base(a.businessId)}/${payer.payerId}/deactivate`, a.token)).statusCode).toBe(200);
+    expect((await send(t.app, 'POST', `${base(a.businessId)}/${payer.payerId}/activate`, a.token)).statusCode).toBe(200);
+    expect((await send(t.app, 'POST', `${base(a.businessId)}/${payer.payerId}/reverify`, a.token)).statusCode).toBe(200);
+    // Another payer's changes are not this one's.
+    await addPayer(a, { firstName: 'Other', lastName: 'Person', email: 'other.person@example.com' });
+
+    const { items, more } = await history(a, payer.payerId);
+    expect(more).toBe(false);
+    expect(items.map((e) => [e.action, e.actor, e.text])).toEqual([
+      ['reverification_requested', 'payers-a@example.com', 'Asked to confirm their e-mail address again; shown as unverified until they do'],
+      ['activated', 'payers-a@example.com', 'Activated: new requests to pay can be sent'],
+      ['deactivated', 'payers-a@example.com', 'Deactivated: no new requests to pay can be sent'],
+      ['updated', 'payers-a@example.com', 'Changed the last name and reference'],
+      ['verified', 'payer', 'Confirmed their e-mail address'],
+      ['created', 'payers-a@example.com', 'Added, and e-mailed a link to confirm their e-mail address'],
+    ]);
+    const times = items.map((e) => Date.parse(e.createdAt));
+    expect([...times].sort((x, y) => y - x)).toEqual(times);
+  });
+
+  it('an imported payer’s history starts with the import that added it, by whoever ran it', async () => {
+    const csv = 'Email,First name,Last name\nimported.history@example.com,Ima,Port\n';
+    expect((await send(t.app, 'POST', `${base(a.businessId)}/import`, a.token, { csv })).statusCode).toBe(200);
+    const payer = (await list(a, '?search=imported.history')).items[0]!;
+    expect((await history(a, payer.payerId)).items.map((e) => [e.action, e.actor, e.text])).toEqual([
+      ['imported', 'payers-a@example.com', 'Added from a CSV file (not e-mailed)'],
+    ]);
+  });
+
+  it('a deleted payer has none: 404', async () => {
+    const gone = await addPayer(a, { firstName: 'Del', lastName: 'Eted', email: 'del.eted@example.com' });
+    expect((await send(t.app, 'DELETE', `${base(a.businessId)}/${gone.payerId}`, a.token)).statusCode).toBe(200);
+    const res = await send(t.app, 'GET', `${base(a.businessId)}/${gone.payerId}/history`, a.token);
+    expect(res.statusCode).toBe(404);
+    expect(errorOf(res)).toEqual({ code: 'NOT_FOUND', message: 'Payer not found.' });
+  });
+});
+
 describe('tenant isolation: another business’s ids answer 404 on every endpoint', () => {
   let payerOfA: string;
   let payerOfB: string;
@@ -526,6 +576,7 @@ describe('tenant isolation: another business’s ids answer 404 on every endpoin
       ['POST', '/import/preview', { csv }],
       ['POST', '/import', { csv }],
       ['GET', `/${payerId}`, undefined],
+      ['GET', `/${payerId}/history`, undefined],
       ['PATCH', `/${payerId}`, { lastName: 'Changed' }],
       ['DELETE', `/${payerId}`, undefined],
       ['POST', `/${payerId}/activate`, undefined],

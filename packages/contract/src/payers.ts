@@ -49,6 +49,37 @@ export function payerDisplayName(p: { firstName?: string | null; lastName?: stri
     .join(' ');
 }
 
+/* ------------------------------------------------------------ history */
+
+/** What happened to a payer, as the audit trail recorded it (migration 0018). */
+export const PayerHistoryAction = z.enum([
+  'created',
+  'imported',
+  'updated',
+  'activated',
+  'deactivated',
+  'verification_sent',
+  'reverification_requested',
+  'verified',
+]);
+export type PayerHistoryAction = z.infer<typeof PayerHistoryAction>;
+
+export const PayerHistoryEvent = z.object({
+  eventId: z.string(),
+  action: PayerHistoryAction,
+  /** Who did it: a person's e-mail, `operations`, or `payer` when the payer did it. */
+  actor: z.string(),
+  /** What happened, in words, for the timeline. */
+  text: z.string(),
+  createdAt: z.string(),
+});
+export type PayerHistoryEvent = z.infer<typeof PayerHistoryEvent>;
+
+/** The newest events first; at most `PAYER_HISTORY_LIMIT` of them. */
+export const PAYER_HISTORY_LIMIT = 200;
+export const PayerHistoryResponse = z.object({ status: z.literal('Success'), data: z.object({ items: z.array(PayerHistoryEvent), more: z.boolean() }) });
+export type PayerHistory = z.infer<typeof PayerHistoryResponse>['data'];
+
 /* ---------------------------------------------------------- typeahead */
 
 /** GET /api/directory/payers/beginsWith (spec §7 segments "directory" and "beginsWith"). */

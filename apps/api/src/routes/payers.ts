@@ -6,6 +6,7 @@ import {
   BusinessIdParams,
   ErrorResponse,
   PayerDeletedResponse,
+  PayerHistoryResponse,
   PayerIdParams,
   PayerImportBody,
   PayerImportPreviewResponse,
@@ -28,6 +29,7 @@ import { exportPayers } from '../domain/payers/export-payers';
 import { getPayer } from '../domain/payers/get-payer';
 import { importPayers } from '../domain/payers/import-payers';
 import { listPayers } from '../domain/payers/list-payers';
+import { payerHistory } from '../domain/payers/payer-history';
 import { previewPayerImport } from '../domain/payers/preview-payer-import';
 import { resendVerification } from '../domain/payers/resend-verification';
 import { reverifyPayer } from '../domain/payers/reverify-payer';
@@ -161,6 +163,22 @@ export const payerRoutes: FastifyPluginAsyncZod<PayerRoutesOptions> = async (app
     },
     async (request) =>
       success(await getPayer({ db, businessId: request.params.id, payerId: request.params.payerId, userId: sessionOf(request).user.id })),
+  );
+
+  app.get(
+    '/api/businesses/:id/payers/:payerId/history',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: "Who changed the payer and when, newest first, from the business's audit trail",
+        ...signedIn,
+        params: PayerIdParams,
+        response: { 200: PayerHistoryResponse, ...errors },
+      },
+    },
+    async (request) =>
+      success(await payerHistory({ db, businessId: request.params.id, payerId: request.params.payerId, userId: sessionOf(request).user.id })),
   );
 
   app.patch(

@@ -42,6 +42,29 @@ async function menuOf(rowText: string) {
 describe('a payer’s transactions', () => {
   beforeEach(() => {
     fake.on('GET', `/api/businesses/${BUSINESS_ID}/payers/${pat.payerId}`, ok(pat));
+    fake.on(
+      'GET',
+      `/api/businesses/${BUSINESS_ID}/payers/${pat.payerId}/history`,
+      ok({
+        items: [
+          { eventId: 'evt_2', action: 'verified', actor: 'payer', text: 'Confirmed their e-mail address', createdAt: '2026-05-02T15:04:00.000Z' },
+          { eventId: 'evt_1', action: 'created', actor: 'owner@biz.example', text: 'Added, and e-mailed a link to confirm their e-mail address', createdAt: '2026-05-01T10:00:00.000Z' },
+        ],
+        more: false,
+      }),
+    );
+  });
+
+  it('show the payer’s history: what changed, who did it and when, newest first', async () => {
+    fake.on('GET', LIST, listOf([]));
+    open();
+    const history = await screen.findByRole('region', { name: 'History' });
+    await within(history).findByText('Confirmed their e-mail address');
+    const items = within(history).getAllByText(/·/).map((el) => el.textContent);
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatch(/^May 0[12], 2026 \d{1,2}:\d{2} · the payer$/);
+    expect(items[1]).toMatch(/· owner@biz\.example$/);
+    expect(within(history).getByText('Added, and e-mailed a link to confirm their e-mail address')).toBeInTheDocument();
   });
 
   it('list only this payer’s sent requests, and open a request’s details in place from the keyboard', async () => {

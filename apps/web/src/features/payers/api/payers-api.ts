@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import type {
   Payer,
+  PayerHistory,
   PayerImportBody,
   PayerImportPreview,
   PayerImportResult,
@@ -43,6 +44,16 @@ export function usePayer(payerId: string | null) {
   return useQuery({
     queryKey: [...payersKey(businessId), 'one', payerId],
     queryFn: () => api.get<Ok<Payer>>(`${base(businessId!)}/${encodeURIComponent(payerId!)}`).then((r) => r.data),
+    enabled: Boolean(businessId && payerId),
+  });
+}
+
+/** Who changed the payer and when, newest first (changes to payers invalidate it with the rest). */
+export function usePayerHistory(payerId: string | null) {
+  const businessId = useBusinessId();
+  return useQuery({
+    queryKey: [...payersKey(businessId), 'history', payerId],
+    queryFn: () => api.get<Ok<PayerHistory>>(`${base(businessId!)}/${encodeURIComponent(payerId!)}/history`).then((r) => r.data),
     enabled: Boolean(businessId && payerId),
   });
 }

@@ -8,12 +8,13 @@ import { formatPhone } from '../../../lib/phone';
 import { useWriteAccess } from '../../../lib/write-access';
 import { usePayer } from '../api/payers-api';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
+import { PayerHistoryCard } from '../components/payer-history';
 import { PayersPageHeader } from '../components/payers-page-header';
 import { RequestCount } from '../components/request-count';
 
 /**
- * /business/payment/payers/transactions?payerId=: the payer, and every request to pay they were
- * sent — the list itself is the payments feature's, handed in by the route as `requests`.
+ * /business/payment/payers/transactions?payerId=: the payer, every request to pay they were sent
+ * (the payments feature's list, handed in by the route as `requests`), and the payer's history.
  */
 export function PayerTransactionsPage({ requests }: { requests: (payer: Payer) => ReactNode }) {
   const navigate = useNavigate();
@@ -78,6 +79,7 @@ export function PayerTransactionsPage({ requests }: { requests: (payer: Payer) =
         </Card>
       )}
       {p && requests(p)}
+      {p && <PayerHistoryCard payerId={p.payerId} />}
     </Stack>
   );
 }
