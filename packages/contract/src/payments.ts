@@ -251,9 +251,35 @@ export const PaymentSummary = z.object({
 });
 export type PaymentSummary = z.infer<typeof PaymentSummary>;
 
+/**
+ * How an e-mail about a request got on: `outbox` (no mail server configured: kept in the
+ * development outbox), `sending`, `delivered` (the mail server took it), `retrying` (the last
+ * attempt failed; another follows), `failed` (every attempt failed; nothing more will be tried).
+ */
+export const EmailDelivery = z.enum(['outbox', 'sending', 'delivered', 'retrying', 'failed']);
+export type EmailDelivery = z.infer<typeof EmailDelivery>;
+
+/** How many times an e-mail is tried before it is given up (the `mail.deliver` job's attempts). */
+export const MAIL_DELIVERY_ATTEMPTS = 9;
+
+export const RequestEmail = z.object({
+  messageId: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  delivery: EmailDelivery,
+  attempts: z.number().int(),
+  /** Why the last attempt failed, as the mail server said it. */
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+});
+export type RequestEmail = z.infer<typeof RequestEmail>;
+
 export const PaymentRequestDetail = PaymentRequest.extend({
   timeline: z.array(RequestTimelineEntry),
   payments: z.array(PaymentSummary),
+  /** The e-mails sent about the request (its link, reminders, receipts), newest first. */
+  emails: z.array(RequestEmail),
   payLink: z.string(),
 });
 export type PaymentRequestDetail = z.infer<typeof PaymentRequestDetail>;

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
+import { MAIL_DELIVERY_ATTEMPTS } from '@tay/contract';
 
 /** Every queue the product uses and the data its jobs carry. */
 export interface JobPayloads {
@@ -29,7 +30,8 @@ export interface QueueDefinition {
 }
 
 export const QUEUES: Record<JobName, QueueDefinition> = {
-  'mail.deliver': { retryLimit: 8, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
+  // MAIL_DELIVERY_ATTEMPTS tries in all: the request's detail says "given up" after the last.
+  'mail.deliver': { retryLimit: MAIL_DELIVERY_ATTEMPTS - 1, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
   'maintenance.purge-outbox': { retryLimit: 2, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
   'business.auto-approve': { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 60 },
   'requests.send-scheduled': { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300 },

@@ -12,6 +12,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** The request to pay it is about: its detail view then shows how the delivery went. */
+  about?: { businessId: string; requestId: string };
 }
 
 export interface Mailer {
@@ -54,6 +56,7 @@ export function createMailer({ db, jobs, log, smtpUrl, from }: MailerOptions): M
           status: smtp ? 'queued' : 'stored',
           last_error: null,
           sent_at: null,
+          ...(message.about ? { business_id: message.about.businessId, request_id: message.about.requestId } : {}),
         })
         .execute();
       if (smtp) {

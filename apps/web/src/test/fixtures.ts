@@ -33,7 +33,7 @@ export function request(over: Partial<PaymentRequest> & { transactionState?: Req
 }
 
 export function detail(r: PaymentRequest): PaymentRequestDetail {
-  return { ...r, timeline: [], payments: [], payLink: '' };
+  return { ...r, timeline: [], payments: [], emails: [], payLink: '' };
 }
 
 export const listOf = (items: PaymentRequest[], total = items.length) => ok({ items, page: 1, pageSize: 25, total });

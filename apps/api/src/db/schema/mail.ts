@@ -13,4 +13,7 @@ export interface MailOutboxTable {
   last_error: string | null;
   sent_at: Date | null;
   created_at: Generated<Date>;
+  /** The request to pay the message was about (its link, a reminder, a receipt), if any (migration 0019). */
+  business_id: Generated<string | null>;
+  request_id: Generated<string | null>;
 }

@@ -54,5 +54,10 @@ export async function receiptEmail(db: Executor, to: string, request: RequestRow
     receipt.remainingCents > 0 ? `Still to pay: ${formatMoney(receipt.remainingCents)} of ${formatMoney(receipt.requestAmountCents)}` : 'This request is now paid in full.',
   ];
   if (receipt.method === 'bank_account') lines.push('', 'Bank payments take a few days to reach the business; if your bank returns it, we will tell you.');
-  return { to, subject: `Receipt: ${amount} paid to ${receipt.businessName} (${receipt.referenceNumber})`, text: `${lines.join('\n')}\n` };
+  return {
+    about: { businessId: request.business_id, requestId: request.id },
+    to,
+    subject: `Receipt: ${amount} paid to ${receipt.businessName} (${receipt.referenceNumber})`,
+    text: `${lines.join('\n')}\n`,
+  };
 }

@@ -1,12 +1,23 @@
 import type { Kysely } from 'kysely';
-import type { PaymentRequestDetail } from '@tay/contract';
+import { MAIL_DELIVERY_ATTEMPTS, type EmailDelivery, type PaymentRequestDetail } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { authSecretsOf } from '../../lib/secret-box';
 import { businessForRequests, type RequestContext } from './request-context';
 import { payLink, sentPayToken, toPaymentRequest } from './request-record';
 
-/** One request with its timeline (every state change: who, when, what) and its payments. */
+/** The newest e-mails of a request its detail lists (a reminder schedule sends a handful). */
+const REQUEST_EMAILS_SHOWN = 50;
+
+/** Where an outbox row's delivery stands, in the contract's words. */
+export function emailDelivery(m: { transport: 'outbox' | 'smtp'; status: 'stored' | 'queued' | 'sent' | 'failed'; attempts: number }): EmailDelivery {
+  if (m.transport === 'outbox' || m.status === 'stored') return 'outbox';
+  if (m.status === 'sent') return 'delivered';
+  if (m.status === 'queued') return 'sending';
+  return m.attempts >= MAIL_DELIVERY_ATTEMPTS ? 'failed' : 'retrying';
+}
+
+/** One request with its timeline (every state change: who, when, what), its payments and its e-mails. */
 export async function getRequest({
   db,
   businessId,
@@ -25,7 +36,7 @@ export async function getRequest({
   await businessForRequests(db, { businessId, userId, access: 'read' });
   const row = await db.selectFrom('payment_requests').selectAll().where('business_id', '=', businessId).where('id', '=', requestId).executeTakeFirst();
   if (!row) throw AppError.notFound('Request');
-  const [events, payments] = await Promise.all([
+  const [events, payments, emails] = await Promise.all([
     db
       .selectFrom('payment_request_events')
       .selectAll()
@@ -40,6 +51,15 @@ export async function getRequest({
       .where('request_id', '=', requestId)
       .orderBy('created_at', 'asc')
       .execute(),
+    db
+      .selectFrom('mail_outbox')
+      .select(['id', 'to_address', 'subject', 'transport', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'])
+      .where('business_id', '=', businessId)
+      .where('request_id', '=', requestId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(REQUEST_EMAILS_SHOWN)
+      .execute(),
   ]);
   // The link the payer was sent; none before sending, or when the secret that made it is gone (ADR 018).
   const token = row.pay_token_hash && row.sent_at ? sentPayToken(authSecretsOf({ authSecret, previousAuthSecrets }), row.id, row.sent_at, row.pay_token_hash) : null;
@@ -53,6 +73,16 @@ export async function getRequest({
       fromState: e.from_state,
       toState: e.to_state,
       detail: e.detail,
+    })),
+    emails: emails.map((m) => ({
+      messageId: m.id,
+      to: m.to_address,
+      subject: m.subject,
+      delivery: emailDelivery(m),
+      attempts: m.attempts,
+      lastError: m.last_error,
+      createdAt: m.created_at.toISOString(),
+      sentAt: m.sent_at?.toISOString() ?? null,
     })),
     payments: payments.map((p) => ({
       paymentId: p.id,

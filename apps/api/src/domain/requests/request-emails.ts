@@ -32,6 +32,7 @@ export function requestEmail(kind: RequestEmailKind, row: RequestRow, businessNa
     ...(row.allow_partial ? ['You may pay it in parts.'] : []),
   ];
   return {
+    about: { businessId: row.business_id, requestId: row.id },
     to: row.payer_email,
     subject,
     text: `${lines.join('\n')}\n\nPay or decline here: ${link}\n\nReference: ${referenceNumber(row.number)}\n`,

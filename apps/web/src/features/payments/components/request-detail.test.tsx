@@ -61,3 +61,45 @@ describe('the request timeline', () => {
     expect(titles(dialog)).toEqual(['Created', 'Scheduled', 'Not sent (held)']);
   });
 });
+
+describe('the request’s e-mails', () => {
+  it('show each e-mail’s delivery, and why one was not delivered', async () => {
+    const r = request({ transactionState: 'Sent', payerName: 'Dee Down' });
+    const email = (over: Record<string, unknown>) => ({
+      messageId: `msg_${Math.random()}`,
+      to: 'dee@payers.example',
+      subject: `Harbor Music requests $125.00 (${r.referenceNumber})`,
+      attempts: 1,
+      lastError: null,
+      createdAt: '2026-05-02T10:00:00.000Z',
+      sentAt: null,
+      ...over,
+    });
+    fake.on(
+      'GET',
+      `${LIST}/${r.transactionId}`,
+      ok({
+        ...detail(r),
+        emails: [
+          email({ delivery: 'failed', attempts: 9, lastError: '550 5.1.1 Mailbox does not exist' }),
+          email({ delivery: 'retrying', attempts: 2, lastError: 'connect ECONNREFUSED 10.0.0.5:25' }),
+          email({ delivery: 'delivered', attempts: 1, sentAt: '2026-05-01T10:00:05.000Z' }),
+        ],
+      }),
+    );
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    const table = await screen.findByRole('table', { name: 'E-mails' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[2]!.textContent)).toEqual([
+      "Not deliveredEvery attempt failed: 550 5.1.1 Mailbox does not exist. Check the payer's address, then resend the request.",
+      'RetryingAttempt 2 of 9 failed: connect ECONNREFUSED 10.0.0.5:25. Tay tries again.',
+      'Delivered',
+    ]);
+    expect(within(rows[0]!).getByText('To dee@payers.example')).toBeInTheDocument();
+  });
+
+  it('a request not sent yet says so', async () => {
+    await drawerWith([{ event: 'create', detail: null }]);
+    expect(await screen.findByText('No e-mail sent yet.')).toBeInTheDocument();
+  });
+});

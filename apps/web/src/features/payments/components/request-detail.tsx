@@ -7,6 +7,7 @@ import { useWriteAccess } from '../../../lib/write-access';
 import { useRequestDetail } from '../api/requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
+import { RequestEmails } from './request-emails';
 
 /** Every name the API writes to a timeline has a label; the type makes a new one impossible to miss. */
 const EVENT_LABELS: Record<RequestTimelineEvent, string> = {
@@ -178,6 +179,8 @@ export function RequestDetailDrawer({
               </Table.Tbody>
             </Table>
           )}
+          <Divider label="E-mails" labelPosition="left" />
+          <RequestEmails emails={r.emails} />
           <Divider label="Timeline" labelPosition="left" />
           <Timeline active={r.timeline.length - 1} bulletSize={18} lineWidth={2}>
             {r.timeline.map((e, index) => (

@@ -1,0 +1,73 @@
+import { Badge, Table, Text } from '@mantine/core';
+import { formatDateTime, MAIL_DELIVERY_ATTEMPTS, type EmailDelivery, type RequestEmail } from '@tay/contract';
+
+const DELIVERY: Record<EmailDelivery, { label: string; color: string }> = {
+  outbox: { label: 'In the outbox', color: 'gray' },
+  sending: { label: 'Sending', color: 'blue' },
+  delivered: { label: 'Delivered', color: 'teal' },
+  retrying: { label: 'Retrying', color: 'orange' },
+  failed: { label: 'Not delivered', color: 'red' },
+};
+
+/** What happened to an e-mail, in a sentence, when there is more to say than its badge. */
+function explanation(e: RequestEmail): string | null {
+  switch (e.delivery) {
+    case 'outbox':
+      return 'No mail server is configured: kept in the development outbox.';
+    case 'retrying':
+      return `Attempt ${e.attempts} of ${MAIL_DELIVERY_ATTEMPTS} failed${e.lastError ? `: ${e.lastError}` : ''}. Tay tries again.`;
+    case 'failed':
+      return `Every attempt failed${e.lastError ? `: ${e.lastError}` : ''}. Check the payer's address, then resend the request.`;
+    default:
+      return null;
+  }
+}
+
+/** The e-mails sent about a request (its link, reminders, receipts) and how each one's delivery went. */
+export function RequestEmails({ emails }: { emails: RequestEmail[] }) {
+  if (emails.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No e-mail sent yet.
+      </Text>
+    );
+  }
+  return (
+    <Table striped aria-label="E-mails">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Date</Table.Th>
+          <Table.Th>E-mail</Table.Th>
+          <Table.Th>Delivery</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {emails.map((e) => {
+          const delivery = DELIVERY[e.delivery];
+          const why = explanation(e);
+          return (
+            <Table.Tr key={e.messageId}>
+              <Table.Td>{formatDateTime(e.createdAt)}</Table.Td>
+              <Table.Td>
+                <Text size="sm">{e.subject}</Text>
+                <Text size="xs" c="dimmed">
+                  To {e.to}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Badge color={delivery.color} variant="light">
+                  {delivery.label}
+                </Badge>
+                {why && (
+                  <Text size="xs" c={e.delivery === 'failed' || e.delivery === 'retrying' ? 'red' : 'dimmed'} mt={4}>
+                    {why}
+                  </Text>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
+}
