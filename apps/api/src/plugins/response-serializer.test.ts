@@ -43,6 +43,18 @@ describe('responseSerializer', () => {
         ...item(7, { transactionState: 'PartiallyPaid', amountPaidCents: 500 }),
         timeline: [{ at: '2026-11-22T18:10:11.238Z', actor: 'owner@example.com', event: 'sent', fromState: 'Draft', toState: 'Sent', detail: null }],
         payments: [],
+        emails: [
+          {
+            messageId: 'msg_1',
+            to: 'pat@example.com',
+            subject: 'Reminder: Acme requests $125.00',
+            delivery: 'retrying',
+            attempts: 2,
+            lastError: '421 Try again later',
+            createdAt: '2026-11-22T18:10:11.238Z',
+            sentAt: null,
+          },
+        ],
         payLink: 'http://localhost:3000/pay/abc',
       },
     };
