@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { PAYER_HISTORY_LIMIT, type PayerHistory, type PayerHistoryAction } from '@tay/contract';
+import { PAYER_HISTORY_LIMIT, type PayerHistory, type PayerHistoryAction, type PayerImportField } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { requirePayerReader } from './payer-access';
 
-const FIELD_NAMES: Record<string, string> = {
+/** How a changed field reads in "Changed the …" (the audit event names fields, never values). */
+const FIELD_NAMES: Record<PayerImportField, string> = {
   firstName: 'first name',
   lastName: 'last name',
   companyName: 'company name',
@@ -37,7 +38,7 @@ export function payerEventText(action: PayerHistoryAction, details: Record<strin
     case 'imported':
       return 'Added from a CSV file (not e-mailed)';
     case 'updated': {
-      const fields = Array.isArray(details.fields) ? details.fields.map((f) => FIELD_NAMES[String(f)] ?? String(f)) : [];
+      const fields = Array.isArray(details.fields) ? details.fields.map((f) => FIELD_NAMES[f as PayerImportField] ?? String(f)) : [];
       return fields.length > 0 ? `Changed the ${list(fields)}` : 'Changed';
     }
     case 'activated':
@@ -81,8 +82,7 @@ export async function payerHistory({ db, businessId, payerId, userId }: { db: Ky
     .execute();
   const items = rows.slice(0, PAYER_HISTORY_LIMIT).map((row) => {
     const action = ACTIONS[row.action]!;
-    const details = (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as Record<string, unknown>;
-    return { eventId: row.id, action, actor: row.actor, text: payerEventText(action, details), createdAt: row.created_at.toISOString() };
+    return { eventId: row.id, action, actor: row.actor, text: payerEventText(action, row.details), createdAt: row.created_at.toISOString() };
   });
   return { items, more: rows.length > PAYER_HISTORY_LIMIT };
 }
