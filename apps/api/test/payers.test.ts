@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { showingSummary } from '@tay/contract';
 import { errorOf, registeredUser } from './support/identity';
 import { completeSetup, createBusiness, request } from './support/businesses';
@@ -540,6 +540,27 @@ describe('a payer’s history: who changed what, and when', () => {
     ]);
     const times = items.map((e) => Date.parse(e.createdAt));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
+  });
+
+  it('two changes written together keep their order: the new e-mail, then the link sent to it', async () => {
+    const payer = await addPayer(a, { firstName: 'Eve', lastName: 'Order', email: 'eve.order.0@example.com' });
+    // Each change of e-mail writes both events in one transaction, so they share one time. Their
+    // ids are minted in one millisecond here (as on a fast database), so only the ids' own order
+    // can keep them; six changes in a random order would come out right once in 64.
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now());
+    try {
+      for (let i = 1; i <= 6; i++) {
+        const res = await send(t.app, 'PATCH', `${base(a.businessId)}/${payer.payerId}`, a.token, { email: `eve.order.${i}@example.com` });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const { items } = await history(a, payer.payerId);
+    expect(items.map((e) => e.text)).toEqual([
+      ...Array.from({ length: 6 }, () => ['E-mailed a link to confirm the new e-mail address', 'Changed the e-mail address']).flat(),
+      'Added, and e-mailed a link to confirm their e-mail address',
+    ]);
   });
 
   it('an imported payer’s history starts with the import that added it, by whoever ran it', async () => {

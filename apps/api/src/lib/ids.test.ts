@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { newId } from './ids';
 
 describe('newId', () => {
@@ -13,5 +13,30 @@ describe('newId', () => {
     const ids = Array.from({ length: 10_000 }, () => newId('x'));
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every((id) => id > first)).toBe(true);
+  });
+
+  it('ascends within one millisecond, in the order the ids were made', () => {
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      const ids = Array.from({ length: 1_000 }, () => newId('x'));
+      expect([...ids].sort()).toEqual(ids);
+      expect(new Set(ids.map((id) => id.slice(2, 12))).size).toBe(1); // one millisecond
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('keeps ascending when the clock steps back', () => {
+    const now = Date.now() + 60_000;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      const before = newId('x');
+      clock.mockReturnValue(now - 5_000);
+      const after = newId('x');
+      expect(after > before).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
