@@ -98,12 +98,12 @@ export async function run({ duration = 10, connections = 50 } = {}) {
       const first = await fetch(url, { headers });
       if (!first.ok) throw new Error(`${name}: ${first.status} ${await first.text()}`);
       const body = await first.json();
-      const cpu = cpuShare();
+      const cpu = cpuShare({ serverPid: tay.pid });
       const row = await measure({ name: `${name} (${tay.database})`, url, connections, duration, headers });
       rows.push({ ...row, total: body.data.total, ...cpu.stop() });
     }
     printTable(`Transaction history with ${MAIN_ROWS.toLocaleString('en-US')} requests`, rows);
-    console.log(`SELECT 1 round trip to ${tay.database}, one client: p50 ${trip.p50} ms, p99 ${trip.p99} ms. idle % and steal % are of the host's CPU time during each scenario (warm-up included).`);
+    console.log(`SELECT 1 round trip to ${tay.database}, one client: p50 ${trip.p50} ms, p99 ${trip.p99} ms. idle % and steal % are of the host's CPU time during each scenario (warm-up included); server %, postgres % and load % are shares of one core.`);
     return rows;
   } catch (error) {
     console.error('The requests benchmark failed:', error);

@@ -1,7 +1,7 @@
 // What the host was doing while a scenario ran, so figures from different days can be compared:
 // the share of CPU time that was idle and that the hypervisor stole (from /proc/stat; null
 // elsewhere), and the round trip of `SELECT 1` to the database with one client.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /** The machine's CPU time counters (jiffies): total, idle, stolen; null without /proc/stat. */
@@ -16,15 +16,67 @@ function cpuTimes() {
   }
 }
 
-/** Starts counting; `stop()` gives `{ 'idle %', 'steal %' }` over the interval (nulls without /proc/stat). */
-export function cpuShare() {
+/** A process's CPU time in jiffies from /proc/<pid>/stat: its own, and its waited-for children's. */
+function processJiffies(pid) {
+  try {
+    // The command name may hold spaces; the fields after its closing parenthesis are fixed.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    // utime, stime, cutime, cstime are fields 14–17 of the file, 12–15 after the name and state.
+    return { own: fields[11] + fields[12], children: fields[13] + fields[14] };
+  } catch {
+    return null;
+  }
+}
+
+/** Every PostgreSQL process's CPU time (jiffies): the server's backends and its helpers. */
+function postgresJiffies() {
+  let total = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      } catch {
+        continue;
+      }
+      total += processJiffies(pid)?.own ?? 0;
+    }
+  } catch {
+    return null;
+  }
+  return total;
+}
+
+/**
+ * Starts counting; `stop()` gives the host's `idle %` and `steal %` over the interval, and, given
+ * the server's pid, the share of one core that the server, PostgreSQL (every postgres process:
+ * nothing with the embedded database) and the load generator (this process and the children it
+ * waited for, such as wrk) took. Nulls without /proc.
+ */
+export function cpuShare({ serverPid } = {}) {
   const start = cpuTimes();
+  const startedAt = performance.now();
+  const mine = () => processJiffies(process.pid);
+  const before = { server: serverPid ? processJiffies(serverPid)?.own : null, db: postgresJiffies(), load: mine() };
   return {
     stop() {
       const end = cpuTimes();
       if (!start || !end || end.total === start.total) return { 'idle %': null, 'steal %': null };
       const pct = (key) => Math.round((1000 * (end[key] - start[key])) / (end.total - start.total)) / 10;
-      return { 'idle %': pct('idle'), 'steal %': pct('steal') };
+      // Jiffies are 1/100 s on Linux: a share of one core over the interval.
+      const seconds = (performance.now() - startedAt) / 1000;
+      const core = (jiffies) => (jiffies === null || Number.isNaN(jiffies) ? null : Math.round(jiffies / seconds));
+      const server = serverPid && before.server != null ? processJiffies(serverPid)?.own : null;
+      const db = postgresJiffies();
+      const load = mine();
+      return {
+        'idle %': pct('idle'),
+        'steal %': pct('steal'),
+        'server %': server != null ? core(server - before.server) : null,
+        'postgres %': db && before.db ? core(db - before.db) : null,
+        'load %': load && before.load ? core(load.own + load.children - before.load.own - before.load.children) : null,
+      };
     },
   };
 }

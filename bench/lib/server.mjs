@@ -84,6 +84,7 @@ export async function startTay({ env = {} } = {}) {
   }
   return {
     baseUrl,
+    pid: child.pid,
     env: serverEnv,
     /** How a client reaches the same database (the embedded one through the server's socket). */
     connection: databaseUrl ? { connectionString: databaseUrl } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres' },
