@@ -9,8 +9,9 @@ const lastRandom = Buffer.alloc(10);
 /** Adds one to the 80-bit random part; false when it overflows (all bits set). */
 function increment(bytes: Buffer): boolean {
   for (let i = bytes.length - 1; i >= 0; i--) {
-    if (bytes[i] < 0xff) {
-      bytes[i] += 1;
+    const byte = bytes[i]!;
+    if (byte < 0xff) {
+      bytes[i] = byte + 1;
       return true;
     }
     bytes[i] = 0;
