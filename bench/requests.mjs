@@ -98,7 +98,7 @@ export async function run({ duration = 10, connections = 50 } = {}) {
       const first = await fetch(url, { headers });
       if (!first.ok) throw new Error(`${name}: ${first.status} ${await first.text()}`);
       const body = await first.json();
-      const cpu = cpuShare({ serverPid: tay.pid });
+      const cpu = cpuShare({ serverPid: tay.pid, postgres: tay.database === 'postgres' });
       const row = await measure({ name: `${name} (${tay.database})`, url, connections, duration, headers });
       rows.push({ ...row, total: body.data.total, ...cpu.stop() });
     }

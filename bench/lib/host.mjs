@@ -50,15 +50,15 @@ function postgresJiffies() {
 
 /**
  * Starts counting; `stop()` gives the host's `idle %` and `steal %` over the interval, and, given
- * the server's pid, the share of one core that the server, PostgreSQL (every postgres process:
- * nothing with the embedded database) and the load generator (this process and the children it
+ * the server's pid, the share of one core that the server, PostgreSQL (every postgres process;
+ * null with the embedded database, which runs in the server) and the load generator (this process and the children it
  * waited for, such as wrk) took. Nulls without /proc.
  */
-export function cpuShare({ serverPid } = {}) {
+export function cpuShare({ serverPid, postgres = true } = {}) {
   const start = cpuTimes();
   const startedAt = performance.now();
   const mine = () => processJiffies(process.pid);
-  const before = { server: serverPid ? processJiffies(serverPid)?.own : null, db: postgresJiffies(), load: mine() };
+  const before = { server: serverPid ? processJiffies(serverPid)?.own : null, db: postgres ? postgresJiffies() : null, load: mine() };
   return {
     stop() {
       const end = cpuTimes();
@@ -68,7 +68,7 @@ export function cpuShare({ serverPid } = {}) {
       const seconds = (performance.now() - startedAt) / 1000;
       const core = (jiffies) => (jiffies === null || Number.isNaN(jiffies) ? null : Math.round(jiffies / seconds));
       const server = serverPid && before.server != null ? processJiffies(serverPid)?.own : null;
-      const db = postgresJiffies();
+      const db = postgres ? postgresJiffies() : null;
       const load = mine();
       return {
         'idle %': pct('idle'),
