@@ -165,6 +165,48 @@ describe('payments in, end to end', () => {
     await balances.getByText('$125.50 collected, $3.94 in fees.').waitFor();
   });
 
+  it('a request sent by text message: the payer opens the link from the text and pays', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('sms-owner'), PASSWORD, { businessName: 'Harbor Music' });
+    const mobile = `+1555${String(Date.now()).slice(-7)}`;
+    const email = uniqueEmail('tess');
+    await api(owner, 'POST', `/businesses/${owner.businessId}/payers`, { firstName: 'Tess', lastName: 'Text', email, mobileNumber: mobile });
+    await api(owner, 'POST', `/businesses/${owner.businessId}/payers`, { firstName: 'Noel', lastName: 'Nomobile', email: uniqueEmail('noel') });
+    const page = await browser.newPage();
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL(/\/business\/setup$/);
+    await page.goto('/business/payment/request');
+
+    // A payer without a mobile number cannot be texted; one with a number can.
+    await page.getByPlaceholder('Search payers').fill('Noel');
+    await page.getByRole('option', { name: /Noel Nomobile/ }).click();
+    await expect.poll(() => page.getByRole('radio', { name: 'Text message (SMS)' }).isDisabled()).toBe(true);
+    await page.goto('/business/payment/request');
+    await page.getByPlaceholder('Search payers').fill('Tess');
+    await page.getByRole('option', { name: /Tess Text/ }).click();
+    await page.getByRole('radio', { name: 'Text message (SMS)' }).check();
+    await page.getByLabel('Amount (USD)').fill('40.00');
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByText('Request sent').waitFor();
+    await page.waitForURL(/transid=req_/);
+    const transactionId = new URL(page.url()).searchParams.get('transid')!;
+    const drawer = page.getByRole('dialog');
+    await drawer.getByRole('row', { name: 'Sent by Text message (SMS)' }).waitFor();
+    await drawer.getByRole('table', { name: 'Messages' }).getByText(/^Text message to /).waitFor();
+
+    // The text (in the outbox: no SMS provider here) carries the link; no link went by e-mail (the
+    // payer's only e-mail so far asks them to confirm their address).
+    const text = (await outbox(mobile))[0]!;
+    expect(text.channel).toBe('sms');
+    expect((await outbox(email)).map((m) => m.subject)).toEqual(['Harbor Music asks you to confirm your e-mail address']);
+    const payerTab = await payerPage(text.text.match(/(\/pay\/[\w-]+)/)![1]!);
+    await payerTab.getByRole('heading', { name: '$40.00' }).waitFor();
+    await payByCard(payerTab, '4242 4242 4242 4242');
+    await payerTab.getByText('Payment received').waitFor();
+    await waitForState(owner, transactionId, 'Paid');
+    // The receipt goes by e-mail.
+    expect((await outbox(email)).some((m) => /receipt/i.test(m.subject))).toBe(true);
+  });
+
   it('a declined card says so and takes no money; the payer retries with another card', async () => {
     const owner = await approvedBusinessAccount(uniqueEmail('decline-owner'), PASSWORD, { businessName: 'Harbor Music' });
     const p = await payer(owner, 'Dana');

@@ -16,6 +16,7 @@ export function uniqueEmail(prefix: string): string {
 }
 
 interface OutboxMessage {
+  channel: 'email' | 'sms';
   to: string;
   subject: string;
   text: string;

@@ -99,4 +99,12 @@ describe('loadConfig', () => {
       /PROCESSOR_PUBLISHABLE_KEY[\s\S]*FEE_CARD_BPS|FEE_CARD_BPS[\s\S]*PROCESSOR_PUBLISHABLE_KEY/,
     );
   });
+
+  it('takes an SMS provider only with the number its messages come from', () => {
+    expect(() => loadConfig({ DATA_DIR: 'memory://', SMS_API_URL: 'https://sms.example/Messages.json' })).toThrow(/SMS_FROM: required with SMS_API_URL/);
+    expect(() => loadConfig({ DATA_DIR: 'memory://', SMS_API_URL: 'ftp://sms.example', SMS_FROM: '+15550001111' })).toThrow(/SMS_API_URL/);
+    const config = loadConfig({ DATA_DIR: 'memory://', SMS_API_URL: 'https://sid:token@sms.example/Messages.json', SMS_FROM: '+15550001111' });
+    expect(config.mail).toMatchObject({ smsApiUrl: 'https://sid:token@sms.example/Messages.json', smsFrom: '+15550001111' });
+    expect(loadConfig({ DATA_DIR: 'memory://' }).mail.smsApiUrl).toBeUndefined();
+  });
 });

@@ -35,6 +35,17 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Tay <no-reply@tay.local>'),
+  /**
+   * The SMS provider's Messages endpoint, Twilio's form (`To`, `From`, `Body`; HTTP basic auth from
+   * the URL's user and password). Without it, text messages stay in the outbox like e-mails
+   * without SMTP_URL (ADR 020).
+   */
+  SMS_API_URL: z
+    .url()
+    .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+    .optional(),
+  /** The number (E.164) or sender id text messages come from; needed with SMS_API_URL. */
+  SMS_FROM: z.string().trim().min(3).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
@@ -71,7 +82,7 @@ export interface Config {
    * sealed still open, and the pay links they made can still be shown and e-mailed again.
    */
   previousAuthSecrets: string[];
-  mail: { smtpUrl: string | undefined; from: string };
+  mail: { smtpUrl: string | undefined; from: string; smsApiUrl: string | undefined; smsFrom: string | undefined };
   logLevel: Env['LOG_LEVEL'];
   rateLimit: { max: number; windowSeconds: number };
   /** Multiplies the per-IP limits on sign-in, sign-up and codes (the per-account limits stay). */
@@ -138,6 +149,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
   const problems: string[] = [];
   if (isProduction && !env.AUTH_SECRET) problems.push('AUTH_SECRET: required when NODE_ENV=production');
   if (isProduction && !env.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production (links in e-mails)');
+  if (env.SMS_API_URL && !env.SMS_FROM) problems.push('SMS_FROM: required with SMS_API_URL (the number text messages come from)');
   if (problems.length > 0) throw new ConfigError(problems);
 
   // `memory://` keeps nothing on disk (tests): an in-memory database and a per-process secret.
@@ -158,7 +170,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     dataDir,
     authSecret,
     previousAuthSecrets: env.AUTH_SECRET_PREVIOUS.filter((s) => s !== authSecret),
-    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, smsApiUrl: env.SMS_API_URL, smsFrom: env.SMS_FROM },
     logLevel: env.LOG_LEVEL,
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     authIpRateLimitScale: env.AUTH_IP_RATE_LIMIT_SCALE,

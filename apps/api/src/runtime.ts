@@ -41,7 +41,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       log,
       ...(options.pollingIntervalSeconds ? { pollingIntervalSeconds: options.pollingIntervalSeconds } : {}),
     });
-    const mailer = createMailer({ db: database.db, jobs, log, smtpUrl: config.mail.smtpUrl, from: config.mail.from });
+    const { smsApiUrl, smsFrom } = config.mail;
+    const sms = smsApiUrl && smsFrom ? { apiUrl: smsApiUrl, from: smsFrom } : undefined;
+    const mailer = createMailer({ db: database.db, jobs, log, smtpUrl: config.mail.smtpUrl, from: config.mail.from, sms });
     const auth = createAuth({ config, pool: database.pool, mailer, log });
     const processor = createSandboxProcessor({
       db: database.db,

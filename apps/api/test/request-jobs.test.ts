@@ -107,6 +107,7 @@ describe('scheduled sends', () => {
           if (message.to === broken) throw new Error('mail server said no');
           return mailer.send(message, executor);
         },
+        sendText: (message, executor) => mailer.sendText(message, executor),
       },
     };
     const later = new Date(Date.now() + 2 * 3_600_000);

@@ -82,7 +82,8 @@ describe('list items written by PostgreSQL', () => {
       expect(PaymentRequest.strict().parse(item)).toEqual(item);
       const detail = await get(t.app, `/api/businesses/${biz.businessId}/payments/${item.transactionId}`, biz.token);
       expect(detail.statusCode, detail.body).toBe(200);
-      const { payLink: _link, timeline: _timeline, payments: _payments, emails: _emails, ...fields } = detail.json().data as Record<string, unknown>;
+      // What only the detail has: its link, timeline, payments, channel and messages.
+      const { payLink: _link, timeline: _timeline, payments: _payments, channel: _channel, emails: _emails, ...fields } = detail.json().data as Record<string, unknown>;
       expect(item).toEqual(fields);
     }
   });

@@ -2,6 +2,8 @@ import { z } from 'zod';
 
 export const OutboxMessage = z.object({
   id: z.string(),
+  /** An e-mail, or a text message (`to` is then a mobile number, `subject` empty). */
+  channel: z.enum(['email', 'sms']),
   to: z.string(),
   subject: z.string(),
   text: z.string(),

@@ -180,9 +180,20 @@ const cents = z.number().int('Amounts are whole cents.').positive('Enter an amou
 const isoDate = z.iso.date('Enter a date.');
 
 /** Create or edit a request to pay. `mode` decides what happens after saving. */
+/**
+ * How the payer is sent the request's link, and its resends and reminders: by e-mail, or by text
+ * message to the payer's mobile number. Receipts always go by e-mail (ADR 020).
+ */
+export const RequestChannel = z.enum(['email', 'sms']);
+export type RequestChannel = z.infer<typeof RequestChannel>;
+export const REQUEST_CHANNEL_LABELS: Record<RequestChannel, string> = { email: 'E-mail', sms: 'Text message (SMS)' };
+/** The refusal when a request is to go by text message to a payer who has no mobile number. */
+export const NO_MOBILE_MESSAGE = 'This payer has no mobile number. Add one to the payer, or send the request by e-mail.';
+
 export const PaymentRequestInput = z
   .object({
     payerId: z.string().min(1, 'Choose a payer.'),
+    channel: RequestChannel.default('email'),
     amountCents: cents,
     memo: z.string().trim().max(500).optional().default(''),
     reference: z.string().trim().max(64).optional().default(''),
@@ -264,6 +275,8 @@ export const MAIL_DELIVERY_ATTEMPTS = 9;
 
 export const RequestEmail = z.object({
   messageId: z.string(),
+  /** An e-mail, or a text message (`to` is then a mobile number and `subject` is empty). */
+  channel: RequestChannel,
   to: z.string(),
   subject: z.string(),
   delivery: EmailDelivery,
@@ -276,9 +289,11 @@ export const RequestEmail = z.object({
 export type RequestEmail = z.infer<typeof RequestEmail>;
 
 export const PaymentRequestDetail = PaymentRequest.extend({
+  /** How its link, resends and reminders go to the payer. */
+  channel: RequestChannel,
   timeline: z.array(RequestTimelineEntry),
   payments: z.array(PaymentSummary),
-  /** The e-mails sent about the request (its link, reminders, receipts), newest first. */
+  /** The messages sent about the request (its link, reminders, receipts), newest first: e-mails and text messages. */
   emails: z.array(RequestEmail),
   payLink: z.string(),
 });

@@ -12,7 +12,7 @@ export interface ListOutboxOptions {
 export async function listOutbox({ db, to, limit }: ListOutboxOptions): Promise<OutboxMessage[]> {
   let query = db
     .selectFrom('mail_outbox')
-    .select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'created_at'])
+    .select(['id', 'channel', 'to_address', 'subject', 'text_body', 'html_body', 'created_at'])
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit);
@@ -20,6 +20,7 @@ export async function listOutbox({ db, to, limit }: ListOutboxOptions): Promise<
   const rows = await query.execute();
   return rows.map((row) => ({
     id: row.id,
+    channel: row.channel,
     to: row.to_address,
     subject: row.subject,
     text: row.text_body,

@@ -16,14 +16,25 @@ export interface MailMessage {
   about?: { businessId: string; requestId: string };
 }
 
+/** A text message (SMS) to a mobile number in E.164 form (ADR 020). */
+export interface TextMessage {
+  to: string;
+  text: string;
+  about?: { businessId: string; requestId: string };
+}
+
 export interface Mailer {
   readonly transport: 'outbox' | 'smtp';
+  /** `sms-api` with SMS_API_URL; otherwise text messages stay in the outbox. */
+  readonly textTransport: 'outbox' | 'sms-api';
   /**
    * Records the message and, with SMTP, queues its delivery. Pass `executor` to make the
    * message part of a transaction: it is sent only if that transaction commits.
    */
   send(message: MailMessage, executor?: Executor): Promise<string>;
-  /** Delivers a queued message over SMTP (the `mail.deliver` job). */
+  /** The same for a text message, delivered through the SMS provider's API. */
+  sendText(message: TextMessage, executor?: Executor): Promise<string>;
+  /** Delivers a queued message over SMTP, or a text message to the SMS provider (the `mail.deliver` job). */
   deliver(messageId: string): Promise<void>;
   close(): void;
 }
@@ -34,14 +45,89 @@ export interface MailerOptions {
   log: FastifyBaseLogger;
   smtpUrl: string | undefined;
   from: string;
+  /** The SMS provider's Messages endpoint (Twilio's form) and the number messages come from. */
+  sms?: { apiUrl: string; from: string } | undefined;
 }
 
-export function createMailer({ db, jobs, log, smtpUrl, from }: MailerOptions): Mailer {
+/**
+ * Hands a text message to the SMS provider: Twilio's Messages API form (`To`, `From`, `Body`,
+ * HTTP basic auth from the URL's user and password). Anything but a 2xx answer is an error that
+ * carries the provider's own message, so the request's detail can show why.
+ */
+export async function postTextMessage(apiUrl: string, from: string, to: string, body: string): Promise<void> {
+  const url = new URL(apiUrl);
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  if (url.username || url.password) {
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    url.username = '';
+    url.password = '';
+  }
+  const response = await fetch(url, { method: 'POST', headers, body: new URLSearchParams({ To: to, From: from, Body: body }), signal: AbortSignal.timeout(15_000) });
+  if (response.ok) return;
+  const text = await response.text().catch(() => '');
+  let reason = text.slice(0, 300);
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown };
+    if (typeof parsed.message === 'string') reason = parsed.message;
+  } catch {
+    // not JSON: the text as it came
+  }
+  throw new Error(`The SMS provider answered ${response.status}${reason ? `: ${reason}` : ''}`);
+}
+
+export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOptions): Mailer {
   const smtp: Transporter | null = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
   const transport = smtp ? 'smtp' : 'outbox';
+  const textTransport = sms ? 'sms-api' : 'outbox';
+
+  /** Marks a delivery done, or failed with the reason (and throws, so the job retries it). */
+  async function delivered(messageId: string, attempt: () => Promise<void>): Promise<void> {
+    try {
+      await attempt();
+      await db
+        .updateTable('mail_outbox')
+        .set((eb) => ({ status: 'sent', sent_at: new Date(), attempts: eb('attempts', '+', 1), last_error: null }))
+        .where('id', '=', messageId)
+        .execute();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      await db
+        .updateTable('mail_outbox')
+        .set((eb) => ({ status: 'failed', attempts: eb('attempts', '+', 1), last_error: reason.slice(0, 1000) }))
+        .where('id', '=', messageId)
+        .execute();
+      throw error;
+    }
+  }
 
   return {
     transport,
+    textTransport,
+    async sendText(message, executor = db) {
+      const id = newId('msg');
+      await executor
+        .insertInto('mail_outbox')
+        .values({
+          id,
+          channel: 'sms',
+          to_address: message.to,
+          subject: '',
+          text_body: message.text,
+          html_body: null,
+          transport: textTransport,
+          status: sms ? 'queued' : 'stored',
+          last_error: null,
+          sent_at: null,
+          ...(message.about ? { business_id: message.about.businessId, request_id: message.about.requestId } : {}),
+        })
+        .execute();
+      if (sms) {
+        await jobs.send('mail.deliver', { messageId: id }, { db: jobDb(executor), singletonKey: id });
+      } else {
+        log.info({ sms: { id, to: message.to } }, 'text message stored in the outbox (no SMS_API_URL)');
+      }
+      return id;
+    },
     async send(message, executor = db) {
       const id = newId('msg');
       await executor
@@ -67,10 +153,15 @@ export function createMailer({ db, jobs, log, smtpUrl, from }: MailerOptions): M
       return id;
     },
     async deliver(messageId) {
-      if (!smtp) return;
       const message = await db.selectFrom('mail_outbox').selectAll().where('id', '=', messageId).executeTakeFirst();
       if (!message || message.status === 'sent') return;
-      try {
+      if (message.channel === 'sms') {
+        if (!sms || message.transport !== 'sms-api') return;
+        await delivered(messageId, () => postTextMessage(sms.apiUrl, sms.from, message.to_address, message.text_body));
+        return;
+      }
+      if (!smtp || message.transport !== 'smtp') return;
+      await delivered(messageId, async () => {
         await smtp.sendMail({
           from,
           to: message.to_address,
@@ -79,20 +170,7 @@ export function createMailer({ db, jobs, log, smtpUrl, from }: MailerOptions): M
           ...(message.html_body ? { html: message.html_body } : {}),
           messageId: `<${message.id}@tay>`,
         });
-        await db
-          .updateTable('mail_outbox')
-          .set((eb) => ({ status: 'sent', sent_at: new Date(), attempts: eb('attempts', '+', 1), last_error: null }))
-          .where('id', '=', messageId)
-          .execute();
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        await db
-          .updateTable('mail_outbox')
-          .set((eb) => ({ status: 'failed', attempts: eb('attempts', '+', 1), last_error: reason.slice(0, 1000) }))
-          .where('id', '=', messageId)
-          .execute();
-        throw error;
-      }
+      });
     },
     close() {
       smtp?.close();

@@ -43,9 +43,22 @@ describe('responseSerializer', () => {
         ...item(7, { transactionState: 'PartiallyPaid', amountPaidCents: 500 }),
         timeline: [{ at: '2026-11-22T18:10:11.238Z', actor: 'owner@example.com', event: 'sent', fromState: 'Draft', toState: 'Sent', detail: null }],
         payments: [],
+        channel: 'sms',
         emails: [
           {
+            messageId: 'msg_2',
+            channel: 'sms',
+            to: '+15551234567',
+            subject: '',
+            delivery: 'delivered',
+            attempts: 1,
+            lastError: null,
+            createdAt: '2026-11-22T18:10:12.238Z',
+            sentAt: '2026-11-22T18:10:13.238Z',
+          },
+          {
             messageId: 'msg_1',
+            channel: 'email',
             to: 'pat@example.com',
             subject: 'Reminder: Acme requests $125.00',
             delivery: 'retrying',

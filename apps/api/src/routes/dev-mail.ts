@@ -20,7 +20,7 @@ export const devMailRoutes: FastifyPluginAsyncZod<{ db: Kysely<DB> }> = async (a
     {
       schema: {
         tags: ['development'],
-        summary: 'E-mails in the development outbox, newest first (not available in production)',
+        summary: 'E-mails and text messages in the development outbox, newest first (not available in production)',
         querystring: OutboxQuery,
         response: { 200: OutboxResponse },
       },
@@ -36,7 +36,7 @@ export const devMailRoutes: FastifyPluginAsyncZod<{ db: Kysely<DB> }> = async (a
       const items = messages
         .map(
           (m) => `<article>
-  <header><strong>${escapeHtml(m.subject)}</strong><span>to ${escapeHtml(m.to)} · ${escapeHtml(formatDateTime(m.createdAt))}</span></header>
+  <header><strong>${m.channel === 'sms' ? 'Text message' : escapeHtml(m.subject)}</strong><span>to ${escapeHtml(m.to)} · ${escapeHtml(formatDateTime(m.createdAt))}</span></header>
   <pre>${escapeHtml(m.text)}</pre>
   ${m.html ? `<a href="/dev/mail/${encodeURIComponent(m.id)}/html">View the HTML version</a>` : ''}
 </article>`,
@@ -53,9 +53,9 @@ header{display:flex;justify-content:space-between;gap:1rem;flex-wrap:wrap}header
 pre{white-space:pre-wrap;font-size:.95rem}
 </style></head><body>
 <h1>Outbox</h1>
-<p>E-mails the product sent while no SMTP server is configured (<code>SMTP_URL</code> unset), newest first. Not available in production.</p>
-<form method="get" action="/dev/mail"><label for="to">Recipient</label><input id="to" name="to" type="email" value="${escapeHtml(request.query.to ?? '')}" placeholder="someone@example.com"><button type="submit">Filter</button></form>
-${items || '<p>No e-mails yet.</p>'}
+<p>E-mails the product sent while no SMTP server is configured (<code>SMTP_URL</code> unset), and text messages while no SMS provider is (<code>SMS_API_URL</code> unset), newest first. Not available in production.</p>
+<form method="get" action="/dev/mail"><label for="to">Recipient</label><input id="to" name="to" type="text" value="${escapeHtml(request.query.to ?? '')}" placeholder="someone@example.com or +15551234567"><button type="submit">Filter</button></form>
+${items || '<p>No messages yet.</p>'}
 </body></html>`);
     },
   );

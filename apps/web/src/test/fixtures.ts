@@ -32,8 +32,9 @@ export function request(over: Partial<PaymentRequest> & { transactionState?: Req
   };
 }
 
-export function detail(r: PaymentRequest): PaymentRequestDetail {
-  return { ...r, timeline: [], payments: [], emails: [], payLink: '' };
+/** A request's detail, sent by e-mail unless `over` says otherwise. */
+export function detail(r: PaymentRequest, over: Partial<PaymentRequestDetail> = {}): PaymentRequestDetail {
+  return { ...r, channel: 'email', timeline: [], payments: [], emails: [], payLink: '', ...over };
 }
 
 export const listOf = (items: PaymentRequest[], total = items.length) => ok({ items, page: 1, pageSize: 25, total });

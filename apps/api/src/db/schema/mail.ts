@@ -6,8 +6,11 @@ export interface MailOutboxTable {
   subject: string;
   text_body: string;
   html_body: string | null;
-  transport: 'outbox' | 'smtp';
-  /** stored: kept in the outbox (no SMTP); queued → sent | failed: SMTP delivery. */
+  /** `sms-api`: a text message for the SMS provider's HTTP API (migration 0020). */
+  transport: 'outbox' | 'smtp' | 'sms-api';
+  /** An e-mail, or a text message: `to_address` is then a mobile number and `subject` is empty. */
+  channel: Generated<'email' | 'sms'>;
+  /** stored: kept in the outbox (no SMTP / SMS provider); queued → sent | failed: delivery. */
   status: 'stored' | 'queued' | 'sent' | 'failed';
   attempts: Generated<number>;
   last_error: string | null;

@@ -44,6 +44,8 @@ export interface PaymentRequestsTable {
   due_date: DateColumn;
   expires_on: DateColumn;
   allow_partial: Generated<boolean>;
+  /** How its link, resends and reminders go to the payer (migration 0020). */
+  channel: Generated<'email' | 'sms'>;
   state: RequestState;
   send_at: Date | null;
   sent_at: Date | null;

@@ -4,9 +4,8 @@ import type { DB } from '../../db/schema';
 import type { Executor } from '../../db/executor';
 import { authSecretsOf } from '../../lib/secret-box';
 import type { RequestContext } from './request-context';
-import { requestEmail } from './request-emails';
 import { addDays, payLink, payToken, payTokenHash, sentPayToken } from './request-record';
-import { issueLinkAndEmail, withCurrentPayer } from './send-request-email';
+import { issueLinkAndEmail, messagePayer, withCurrentPayer } from './send-request-email';
 import { recordRequestEvent, SYSTEM, transitionRequest } from './transition';
 
 /**
@@ -131,8 +130,8 @@ export async function sendScheduledRequests(ctx: RequestContext, now = new Date(
           .executeTakeFirst();
         // Taken by another worker, or no longer sendable since the batch was read.
         if (!row) return false;
-        const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, row.business_name, 'request');
-        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; e-mailed to ${sentTo}` });
+        const { sentAt, how } = await issueLinkAndEmail(ctx, trx, row, row.business_name, 'request');
+        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; ${how}` });
         return true;
       }),
   );
@@ -290,7 +289,7 @@ export async function sendReminders(ctx: RequestContext, now = new Date(), limit
         const sent = row.pay_token_hash ? sentPayToken(authSecretsOf(ctx), row.id, row.sent_at, row.pay_token_hash) : null;
         const token = sent ?? payToken(ctx.authSecret, row.id, row.sent_at);
         const current = await withCurrentPayer(trx, row);
-        await ctx.mailer.send(requestEmail('reminder', current, row.business_name, payLink(ctx.publicUrl, token)), trx);
+        const { how } = await messagePayer(ctx, trx, current, row.business_name, 'reminder', payLink(ctx.publicUrl, token));
         await trx
           .updateTable('payment_requests')
           .set({ last_reminder_offset: step, ...(sent ? {} : { pay_token_hash: payTokenHash(token) }) })
@@ -299,7 +298,7 @@ export async function sendReminders(ctx: RequestContext, now = new Date(), limit
           .execute();
         const when = step === 0 ? 'on the due date' : step < 0 ? `${-step} day(s) before the due date` : `${step} day(s) after the due date`;
         const newLink = sent ? '' : ', with a new link: the secret that made the earlier one is no longer configured, so that link no longer opens';
-        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder e-mailed to ${current.payer_email} ${when}${newLink}` });
+        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder ${how} ${when}${newLink}` });
         return true;
       }),
   );

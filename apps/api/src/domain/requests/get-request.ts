@@ -10,7 +10,7 @@ import { payLink, sentPayToken, toPaymentRequest } from './request-record';
 const REQUEST_EMAILS_SHOWN = 50;
 
 /** Where an outbox row's delivery stands, in the contract's words. */
-export function emailDelivery(m: { transport: 'outbox' | 'smtp'; status: 'stored' | 'queued' | 'sent' | 'failed'; attempts: number }): EmailDelivery {
+export function emailDelivery(m: { transport: 'outbox' | 'smtp' | 'sms-api'; status: 'stored' | 'queued' | 'sent' | 'failed'; attempts: number }): EmailDelivery {
   if (m.transport === 'outbox' || m.status === 'stored') return 'outbox';
   if (m.status === 'sent') return 'delivered';
   if (m.status === 'queued') return 'sending';
@@ -53,7 +53,7 @@ export async function getRequest({
       .execute(),
     db
       .selectFrom('mail_outbox')
-      .select(['id', 'to_address', 'subject', 'transport', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'])
+      .select(['id', 'channel', 'to_address', 'subject', 'transport', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'])
       .where('business_id', '=', businessId)
       .where('request_id', '=', requestId)
       .orderBy('created_at', 'desc')
@@ -74,8 +74,10 @@ export async function getRequest({
       toState: e.to_state,
       detail: e.detail,
     })),
+    channel: row.channel,
     emails: emails.map((m) => ({
       messageId: m.id,
+      channel: m.channel,
       to: m.to_address,
       subject: m.subject,
       delivery: emailDelivery(m),

@@ -1,5 +1,5 @@
 import { formatDay, formatMoney } from '@tay/contract';
-import type { MailMessage } from '../../mail/mailer';
+import type { MailMessage, TextMessage } from '../../mail/mailer';
 import { referenceNumber, type RequestRow } from './request-record';
 
 function escape(text: string): string {
@@ -37,5 +37,21 @@ export function requestEmail(kind: RequestEmailKind, row: RequestRow, businessNa
     subject,
     text: `${lines.join('\n')}\n\nPay or decline here: ${link}\n\nReference: ${referenceNumber(row.number)}\n`,
     html: html(subject, lines, link, `Pay ${amount}`),
+  };
+}
+
+/**
+ * The text message that asks for the money (ADR 020): short enough for two SMS segments with a
+ * typical link, with the reference the payer can quote. Only the link pays; the text never
+ * asks for card or bank details.
+ */
+export function requestText(kind: RequestEmailKind, row: RequestRow, businessName: string, link: string, to: string): TextMessage {
+  const amount = formatMoney(row.amount_cents - row.amount_paid_cents);
+  const ref = referenceNumber(row.number);
+  const opening = kind === 'reminder' ? `Reminder: ${businessName} is waiting for your payment of ${amount}` : `${businessName} requests ${amount}`;
+  return {
+    about: { businessId: row.business_id, requestId: row.id },
+    to,
+    text: `${opening} (${ref}), due ${formatDay(row.due_date)}. Pay or decline: ${link}`,
   };
 }

@@ -1,17 +1,17 @@
-import { ErrorCode, formatDateTime, PaymentRequestInput, type PaymentRequest, type RequestState } from '@tay/contract';
+import { ErrorCode, formatDateTime, NO_MOBILE_MESSAGE, PaymentRequestInput, type PaymentRequest, type RequestState } from '@tay/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import { businessForRequests, nextNumber, userActor, type ActingUser, type BusinessForRequests, type RequestContext } from './request-context';
 import { addDays, todayIn, toPaymentRequest, type RequestRow } from './request-record';
-import { issueLinkAndEmail } from './send-request-email';
+import { capitalized, issueLinkAndEmail } from './send-request-email';
 import { recordRequestEvent, transitionRequest } from './transition';
 
 type Input = ReturnType<typeof PaymentRequestInput.parse>;
 
 interface Checked {
-  payer: { id: string; display_name: string; email: string };
+  payer: { id: string; display_name: string; email: string; mobile_number: string | null };
   expiresOn: string;
   sendAt: Date | null;
 }
@@ -19,7 +19,7 @@ interface Checked {
 async function check(trx: Transaction<DB>, business: BusinessForRequests, input: Input): Promise<Checked> {
   const payer = await trx
     .selectFrom('payers')
-    .select(['id', 'display_name', 'email', 'status'])
+    .select(['id', 'display_name', 'email', 'mobile_number', 'status'])
     .where('business_id', '=', business.id)
     .where('id', '=', input.payerId)
     .executeTakeFirst();
@@ -28,6 +28,9 @@ async function check(trx: Transaction<DB>, business: BusinessForRequests, input:
     throw AppError.validation(`${payer.display_name} is deactivated; activate them first.`, {
       payerId: 'This payer is deactivated; activate them first.',
     });
+  }
+  if (input.channel === 'sms' && !payer.mobile_number) {
+    throw AppError.validation(`${payer.display_name} has no mobile number to text the request to.`, { channel: NO_MOBILE_MESSAGE });
   }
   const today = todayIn(business.time_zone);
   if (input.dueDate < today) {
@@ -59,6 +62,7 @@ function columns(input: Input, checked: Checked) {
     due_date: input.dueDate,
     expires_on: checked.expiresOn,
     allow_partial: input.allowPartial,
+    channel: input.channel,
   };
 }
 
@@ -73,8 +77,8 @@ async function applyMode(
 ): Promise<void> {
   const actor = userActor(user);
   if (input.mode === 'send') {
-    const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
-    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${sentTo}` });
+    const { sentAt, how } = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
+    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: capitalized(how) });
   } else if (input.mode === 'schedule' && row.state === 'Draft') {
     await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${formatDateTime(checked.sendAt, business.time_zone)}` });
   }
@@ -124,8 +128,8 @@ export async function updateRequest(
     await recordRequestEvent({ db: trx, businessId, requestId, actor: userActor(user), event: 'edit', from: current.state, to: current.state, detail: null });
     const row = await selectRequest(trx, businessId, requestId);
     if (current.state === 'Pending' && input.mode === 'send') {
-      const { sentAt, sentTo } = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
-      await transitionRequest({ db: trx, businessId, requestId, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: userActor(user), set: { sent_at: sentAt, send_at: null }, detail: `E-mailed to ${sentTo}` });
+      const { sentAt, how } = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
+      await transitionRequest({ db: trx, businessId, requestId, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: userActor(user), set: { sent_at: sentAt, send_at: null }, detail: capitalized(how) });
     } else {
       await applyMode(ctx, trx, business, row, input, checked, user);
     }

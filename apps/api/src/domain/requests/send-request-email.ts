@@ -1,36 +1,63 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { RequestContext } from './request-context';
-import { requestEmail, type RequestEmailKind } from './request-emails';
+import { requestEmail, requestText, type RequestEmailKind } from './request-emails';
 import { payLink, payToken, payTokenHash, type RequestRow } from './request-record';
 
 /**
  * The request with its payer's current name and address, copied onto it as it is e-mailed: a
  * request goes where the payer is now, not where they were when it was made (the business may
- * have corrected the address since). What each e-mail went to stays in the timeline.
+ * have corrected the address since). What each message went to stays in the timeline. With the
+ * payer's mobile number now, for a request that goes by text message.
  */
-export async function withCurrentPayer<T extends RequestRow>(trx: Transaction<DB>, row: T): Promise<T> {
+export async function withCurrentPayer<T extends RequestRow>(trx: Transaction<DB>, row: T): Promise<T & { payer_mobile: string | null }> {
   const payer = await trx
     .selectFrom('payers')
-    .select(['display_name', 'email'])
+    .select(['display_name', 'email', 'mobile_number'])
     .where('business_id', '=', row.business_id)
     .where('id', '=', row.payer_id)
     .executeTakeFirstOrThrow();
-  if (payer.email === row.payer_email && payer.display_name === row.payer_display_name) return row;
+  if (payer.email === row.payer_email && payer.display_name === row.payer_display_name) return { ...row, payer_mobile: payer.mobile_number };
   await trx
     .updateTable('payment_requests')
     .set({ payer_display_name: payer.display_name, payer_email: payer.email })
     .where('business_id', '=', row.business_id)
     .where('id', '=', row.id)
     .execute();
-  return { ...row, payer_display_name: payer.display_name, payer_email: payer.email };
+  return { ...row, payer_display_name: payer.display_name, payer_email: payer.email, payer_mobile: payer.mobile_number };
 }
 
 /**
+ * Queues the message with the payer's link by the request's channel (ADR 020), inside the
+ * caller's transaction: a text message to the payer's mobile number, or an e-mail. A request
+ * meant for text messages whose payer has no mobile number any more (removed since it was made)
+ * goes by e-mail rather than not at all, and the returned `how` says so for the timeline.
+ */
+export async function messagePayer(
+  ctx: Pick<RequestContext, 'mailer'>,
+  trx: Transaction<DB>,
+  current: RequestRow & { payer_mobile: string | null },
+  businessName: string,
+  kind: RequestEmailKind,
+  link: string,
+): Promise<{ sentTo: string; how: string }> {
+  if (current.channel === 'sms' && current.payer_mobile) {
+    await ctx.mailer.sendText(requestText(kind, current, businessName, link, current.payer_mobile), trx);
+    return { sentTo: current.payer_mobile, how: `texted to ${current.payer_mobile}` };
+  }
+  await ctx.mailer.send(requestEmail(kind, current, businessName, link), trx);
+  const fallback = current.channel === 'sms' ? ' (the payer has no mobile number now, so not by text message)' : '';
+  return { sentTo: current.payer_email, how: `e-mailed to ${current.payer_email}${fallback}` };
+}
+
+/** "texted to …" as a timeline entry's opening: "Texted to …". */
+export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
  * Makes a fresh payer link for the request (the previous one stops working) and queues the
- * e-mail with it to the payer's current address, both inside the caller's transaction. Returns
- * the new sent-at time, which the caller's state transition records (the link is derived from
- * it), and the address it went to, for the timeline.
+ * message with it to the payer, both inside the caller's transaction. Returns the new sent-at
+ * time, which the caller's state transition records (the link is derived from it), and how and
+ * where it went, for the timeline.
  */
 export async function issueLinkAndEmail(
   ctx: RequestContext,
@@ -38,7 +65,7 @@ export async function issueLinkAndEmail(
   row: RequestRow,
   businessName: string,
   kind: RequestEmailKind,
-): Promise<{ sentAt: Date; sentTo: string }> {
+): Promise<{ sentAt: Date; sentTo: string; how: string }> {
   const current = await withCurrentPayer(trx, row);
   const sentAt = new Date();
   const token = payToken(ctx.authSecret, row.id, sentAt);
@@ -48,6 +75,6 @@ export async function issueLinkAndEmail(
     .where('business_id', '=', row.business_id)
     .where('id', '=', row.id)
     .execute();
-  await ctx.mailer.send(requestEmail(kind, current, businessName, payLink(ctx.publicUrl, token)), trx);
-  return { sentAt, sentTo: current.payer_email };
+  const { sentTo, how } = await messagePayer(ctx, trx, current, businessName, kind, payLink(ctx.publicUrl, token));
+  return { sentAt, sentTo, how };
 }

@@ -9,6 +9,8 @@ export interface PickedPayer {
   payerId: string;
   displayName: string;
   email: string;
+  /** The payer's mobile number (E.164); null when they have none; absent when it is not known here. */
+  mobileNumber?: string | null;
 }
 
 interface Props {
@@ -30,7 +32,7 @@ export function PayerPicker({ value, onChange, error, compact = false, includeDe
   const options = suggestions.data ?? [];
 
   const choose = (payer: PayerSuggestion) => {
-    onChange({ payerId: payer.payerId, displayName: payer.displayName, email: payer.email });
+    onChange({ payerId: payer.payerId, displayName: payer.displayName, email: payer.email, mobileNumber: payer.mobileNumber });
     setSearch(payer.displayName);
     combobox.closeDropdown();
   };

@@ -62,11 +62,12 @@ describe('the request timeline', () => {
   });
 });
 
-describe('the request’s e-mails', () => {
+describe('the request’s messages', () => {
   it('show each e-mail’s delivery, and why one was not delivered', async () => {
     const r = request({ transactionState: 'Sent', payerName: 'Dee Down' });
     const email = (over: Record<string, unknown>) => ({
       messageId: `msg_${Math.random()}`,
+      channel: 'email',
       to: 'dee@payers.example',
       subject: `Harbor Music requests $125.00 (${r.referenceNumber})`,
       attempts: 1,
@@ -88,7 +89,7 @@ describe('the request’s e-mails', () => {
       }),
     );
     renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
-    const table = await screen.findByRole('table', { name: 'E-mails' });
+    const table = await screen.findByRole('table', { name: 'Messages' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell')[2]!.textContent)).toEqual([
       "Not deliveredEvery attempt failed: 550 5.1.1 Mailbox does not exist. Check the payer's address, then resend the request.",
@@ -96,10 +97,35 @@ describe('the request’s e-mails', () => {
       'Delivered',
     ]);
     expect(within(rows[0]!).getByText('To dee@payers.example')).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: 'Sent by E-mail' })).toBeInTheDocument();
+  });
+
+  it('a request sent by text message says so, and lists each text by the number it went to, beside its receipt e-mail', async () => {
+    const r = request({ transactionState: 'Paid', payerName: 'Sam Text' });
+    const message = { attempts: 1, lastError: null, createdAt: '2026-05-02T10:00:00.000Z', sentAt: '2026-05-02T10:00:02.000Z' };
+    fake.on(
+      'GET',
+      `${LIST}/${r.transactionId}`,
+      ok(
+        detail(r, {
+          channel: 'sms',
+          emails: [
+            { ...message, messageId: 'msg_receipt', channel: 'email', to: 'sam@payers.example', subject: `Receipt for ${r.referenceNumber}`, delivery: 'delivered' },
+            { ...message, messageId: 'msg_link', channel: 'sms', to: '+15551234567', subject: '', delivery: 'failed', attempts: 9, lastError: '30003 Unreachable destination handset' },
+          ],
+        }),
+      ),
+    );
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+    expect(await within(dialog).findByRole('row', { name: 'Sent by Text message (SMS)' })).toBeInTheDocument();
+    const rows = within(within(dialog).getByRole('table', { name: 'Messages' })).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([`Receipt for ${r.referenceNumber}To sam@payers.example`, 'Text message to +1 555 123 4567']);
+    expect(within(rows[1]!).getAllByRole('cell')[2]!.textContent).toMatch(/^Not deliveredEvery attempt failed: 30003 Unreachable destination handset\./);
   });
 
   it('a request not sent yet says so', async () => {
     await drawerWith([{ event: 'create', detail: null }]);
-    expect(await screen.findByText('No e-mail sent yet.')).toBeInTheDocument();
+    expect(await screen.findByText('No message sent yet.')).toBeInTheDocument();
   });
 });

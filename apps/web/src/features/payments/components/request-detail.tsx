@@ -1,6 +1,6 @@
 import { Button, CopyButton, Divider, Drawer, Group, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { formatDateTime, formatDay, formatMoney, type PaymentRequest, type RequestAction, type RequestState, type RequestTimelineEvent } from '@tay/contract';
+import { formatDateTime, formatDay, formatMoney, REQUEST_CHANNEL_LABELS, type PaymentRequest, type RequestAction, type RequestState, type RequestTimelineEvent } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useWriteAccess } from '../../../lib/write-access';
@@ -96,7 +96,11 @@ export function RequestDetailDrawer({
           <Table variant="vertical" withTableBorder>
             <Table.Tbody>
               <Table.Tr>
-                <Table.Th w={160}>Paid</Table.Th>
+                <Table.Th w={160}>Sent by</Table.Th>
+                <Table.Td>{REQUEST_CHANNEL_LABELS[r.channel]}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Paid</Table.Th>
                 <Table.Td>
                   {formatMoney(r.amountPaidCents)} of {formatMoney(r.amountCents)}
                 </Table.Td>
@@ -179,7 +183,7 @@ export function RequestDetailDrawer({
               </Table.Tbody>
             </Table>
           )}
-          <Divider label="E-mails" labelPosition="left" />
+          <Divider label="Messages" labelPosition="left" />
           <RequestEmails emails={r.emails} />
           <Divider label="Timeline" labelPosition="left" />
           <Timeline active={r.timeline.length - 1} bulletSize={18} lineWidth={2}>

@@ -1,5 +1,6 @@
 import { Badge, Table, Text } from '@mantine/core';
 import { formatDateTime, MAIL_DELIVERY_ATTEMPTS, type EmailDelivery, type RequestEmail } from '@tay/contract';
+import { formatPhone } from '../../../lib/phone';
 
 const DELIVERY: Record<EmailDelivery, { label: string; color: string }> = {
   outbox: { label: 'In the outbox', color: 'gray' },
@@ -17,27 +18,30 @@ function explanation(e: RequestEmail): string | null {
     case 'retrying':
       return `Attempt ${e.attempts} of ${MAIL_DELIVERY_ATTEMPTS} failed${e.lastError ? `: ${e.lastError}` : ''}. Tay tries again.`;
     case 'failed':
-      return `Every attempt failed${e.lastError ? `: ${e.lastError}` : ''}. Check the payer's address, then resend the request.`;
+      return `Every attempt failed${e.lastError ? `: ${e.lastError}` : ''}. Check the payer's ${e.channel === 'sms' ? 'mobile number' : 'address'}, then resend the request.`;
     default:
       return null;
   }
 }
 
-/** The e-mails sent about a request (its link, reminders, receipts) and how each one's delivery went. */
+/**
+ * The messages sent about a request (its link, reminders, receipts: e-mails, and text messages
+ * when the request goes by SMS) and how each one's delivery went.
+ */
 export function RequestEmails({ emails }: { emails: RequestEmail[] }) {
   if (emails.length === 0) {
     return (
       <Text size="sm" c="dimmed">
-        No e-mail sent yet.
+        No message sent yet.
       </Text>
     );
   }
   return (
-    <Table striped aria-label="E-mails">
+    <Table striped aria-label="Messages">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Date</Table.Th>
-          <Table.Th>E-mail</Table.Th>
+          <Table.Th>Message</Table.Th>
           <Table.Th>Delivery</Table.Th>
         </Table.Tr>
       </Table.Thead>
@@ -49,10 +53,16 @@ export function RequestEmails({ emails }: { emails: RequestEmail[] }) {
             <Table.Tr key={e.messageId}>
               <Table.Td>{formatDateTime(e.createdAt)}</Table.Td>
               <Table.Td>
-                <Text size="sm">{e.subject}</Text>
-                <Text size="xs" c="dimmed">
-                  To {e.to}
-                </Text>
+                {e.channel === 'sms' ? (
+                  <Text size="sm">Text message to {formatPhone(e.to)}</Text>
+                ) : (
+                  <>
+                    <Text size="sm">{e.subject}</Text>
+                    <Text size="xs" c="dimmed">
+                      To {e.to}
+                    </Text>
+                  </>
+                )}
               </Table.Td>
               <Table.Td>
                 <Badge color={delivery.color} variant="light">

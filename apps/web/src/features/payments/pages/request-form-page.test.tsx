@@ -1,9 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PaymentRequest } from '@tay/contract';
+import { NO_MOBILE_MESSAGE, type PaymentRequest, type PayerSuggestion } from '@tay/contract';
 import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
-import { detail, request } from '../../../test/fixtures';
+import { detail, payer, request } from '../../../test/fixtures';
 import { RequestFormPage } from './request-form-page';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -31,8 +31,8 @@ function form(path: string) {
 }
 
 /** The source request answers its detail; saving answers with what was saved. */
-function serve(source: PaymentRequest) {
-  fake.on('GET', `${LIST}/${source.transactionId}`, ok(detail(source)));
+function serve(source: PaymentRequest, over: Parameters<typeof detail>[1] = {}) {
+  fake.on('GET', `${LIST}/${source.transactionId}`, ok(detail(source, over)));
   fake.on('PATCH', `${LIST}/${source.transactionId}`, (call) => ok({ ...source, ...(call.body as object) }));
   fake.on('POST', LIST, (call) => ({ status: 201, json: { status: 'Success', data: { ...request(), ...(call.body as object) } } }));
 }
@@ -70,6 +70,7 @@ describe('?transid= edits a Draft or scheduled request; &copy=1 always makes a n
     await waitFor(() => expect(fake.callsTo('POST', LIST)).toHaveLength(1));
     expect(fake.callsTo('POST', LIST)[0]!.body).toEqual({
       payerId: 'pyr_pat',
+      channel: 'email',
       amountCents: 4_200,
       memo: 'Violin, May',
       reference: 'INV-7',
@@ -174,5 +175,100 @@ describe('a business that may not request payments', () => {
     await u.type(screen.getByLabelText('Amount (USD)'), '{Enter}');
     expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)).toHaveLength(0);
     expect(fake.callsTo('POST', LIST)).toHaveLength(0);
+  });
+});
+
+describe('Send by: e-mail or text message', () => {
+  const suggestion = (p: ReturnType<typeof payer>): PayerSuggestion => ({
+    payerId: p.payerId,
+    displayName: p.displayName,
+    email: p.email,
+    mobileNumber: p.mobileNumber,
+    reference: p.reference,
+    verification: p.verification,
+  });
+  const texted = payer('Tess Texter', { mobileNumber: '+14155550123' });
+  const unreachable = payer('Tom Nomobile', { mobileNumber: null });
+
+  /** A new request for the payer picked from the typeahead, with an amount. */
+  async function newRequestFor(who: ReturnType<typeof payer>, u: ReturnType<typeof userEvent.setup>) {
+    fake.on('GET', '/api/directory/payers/beginsWith', ok([suggestion(texted), suggestion(unreachable)]));
+    fake.on('POST', LIST, (call) => ({ status: 201, json: { status: 'Success', data: { ...request(), ...(call.body as object) } } }));
+    form(FORM);
+    await u.type(await screen.findByRole('textbox', { name: 'Payer' }), 'T');
+    await u.click(await screen.findByRole('option', { name: new RegExp(who.displayName) }));
+    await u.type(screen.getByLabelText('Amount (USD)'), '30');
+  }
+
+  const sentBody = async () => {
+    await waitFor(() => expect(fake.callsTo('POST', LIST)).toHaveLength(1));
+    return fake.callsTo('POST', LIST)[0]!.body;
+  };
+
+  it('starts on E-mail; a payer with a mobile can be texted, and the request says so', async () => {
+    const u = userEvent.setup();
+    await newRequestFor(texted, u);
+    const group = screen.getByRole('radiogroup', { name: 'Send by' });
+    expect(within(group).getByRole('radio', { name: 'E-mail' })).toBeChecked();
+    const sms = within(group).getByRole('radio', { name: 'Text message (SMS)' });
+    expect(sms).toBeEnabled();
+    expect(within(group).getByText('Texted to (415) 555-0123')).toBeInTheDocument();
+    await u.click(sms);
+    expect(sms).toBeChecked();
+    await u.click(screen.getByRole('button', { name: 'Send now' }));
+    expect(await sentBody()).toMatchObject({ payerId: texted.payerId, channel: 'sms', amountCents: 3_000, mode: 'send' });
+  });
+
+  it('a payer without a mobile cannot be texted: the option says why, and the request goes by e-mail', async () => {
+    const u = userEvent.setup();
+    await newRequestFor(unreachable, u);
+    const group = screen.getByRole('radiogroup', { name: 'Send by' });
+    expect(within(group).getByRole('radio', { name: 'Text message (SMS)' })).toBeDisabled();
+    expect(within(group).getByText(NO_MOBILE_MESSAGE)).toBeInTheDocument();
+    expect(within(group).getByRole('radio', { name: 'E-mail' })).toBeChecked();
+    await u.click(screen.getByRole('button', { name: 'Send now' }));
+    expect(await sentBody()).toMatchObject({ payerId: unreachable.payerId, channel: 'email' });
+  });
+
+  it('texting chosen, then a payer without a mobile picked instead: it falls back to e-mail', async () => {
+    const u = userEvent.setup();
+    await newRequestFor(texted, u);
+    await u.click(screen.getByRole('radio', { name: 'Text message (SMS)' }));
+    const picker = screen.getByRole('textbox', { name: 'Payer' });
+    await u.clear(picker);
+    await u.type(picker, 'T');
+    await u.click(await screen.findByRole('option', { name: new RegExp(unreachable.displayName) }));
+    expect(screen.getByRole('radio', { name: 'E-mail' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Text message (SMS)' })).toBeDisabled();
+    await u.click(screen.getByRole('button', { name: 'Send now' }));
+    expect(await sentBody()).toMatchObject({ payerId: unreachable.payerId, channel: 'email' });
+  });
+
+  it('editing a draft that goes by text message starts on it, with the payer’s number, and saves it so', async () => {
+    const draft = request({ transactionState: 'Draft', payerId: texted.payerId, payerName: texted.displayName, payerEmail: texted.email });
+    serve(draft, { channel: 'sms' });
+    fake.on('GET', `/api/businesses/${BUSINESS_ID}/payers/${texted.payerId}`, ok(texted));
+    const u = userEvent.setup();
+    form(`${FORM}?transid=${draft.transactionId}`);
+    expect(await screen.findByRole('radio', { name: 'Text message (SMS)' })).toBeChecked();
+    expect(screen.getByText('Texted to (415) 555-0123')).toBeInTheDocument();
+    await u.click(screen.getByRole('button', { name: 'Save as draft' }));
+    await waitFor(() => expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)).toHaveLength(1));
+    expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)[0]!.body).toMatchObject({ channel: 'sms', mode: 'draft' });
+  });
+
+  it('the server’s refusal of a text message (no mobile number) shows at Send by', async () => {
+    const draft = request({ transactionState: 'Draft' });
+    serve(draft, { channel: 'sms' });
+    // The payer's record could not be read here: its number is not known, so the server decides.
+    fake.on('PATCH', `${LIST}/${draft.transactionId}`, apiError(422, 'VALIDATION_FAILED', 'The request was not saved.', { channel: NO_MOBILE_MESSAGE }));
+    const u = userEvent.setup();
+    form(`${FORM}?transid=${draft.transactionId}`);
+    expect(await screen.findByRole('radio', { name: 'Text message (SMS)' })).toBeChecked();
+    await u.click(screen.getByRole('button', { name: 'Send now' }));
+    expect(await screen.findByText(NO_MOBILE_MESSAGE)).toBeInTheDocument();
+    // Said at the control: a screen reader hears it with "Send by".
+    expect(screen.getByRole('radiogroup', { name: 'Send by' })).toHaveAccessibleDescription(expect.stringContaining(NO_MOBILE_MESSAGE));
+    expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)[0]!.body).toMatchObject({ channel: 'sms', mode: 'send' });
   });
 });

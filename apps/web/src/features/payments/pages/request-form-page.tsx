@@ -1,13 +1,25 @@
-import { Alert, Button, Grid, Group, Paper, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, Paper, Radio, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useOutletContext, useSearchParams } from 'react-router';
-import { formatMoney, MAX_AMOUNT_CENTS, parseMoney, type EntityType, type Payer, type PaymentRequestDetail, type PaymentRequestInput } from '@tay/contract';
+import {
+  formatMoney,
+  MAX_AMOUNT_CENTS,
+  NO_MOBILE_MESSAGE,
+  parseMoney,
+  REQUEST_CHANNEL_LABELS,
+  type EntityType,
+  type Payer,
+  type PaymentRequestDetail,
+  type PaymentRequestInput,
+  type RequestChannel,
+} from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { api, ApiError } from '../../../lib/api-client';
+import { formatPhone } from '../../../lib/phone';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusinessId, useRequestDetail, useSaveRequest } from '../api/requests-api';
@@ -17,7 +29,7 @@ import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useWriteAccess } from '../../../lib/write-access';
 
 type Mode = PaymentRequestInput['mode'];
-type Errors = Partial<Record<'payerId' | 'amountCents' | 'dueDate' | 'expiresOn' | 'sendAt' | 'memo' | 'reference', string>>;
+type Errors = Partial<Record<'payerId' | 'channel' | 'amountCents' | 'dueDate' | 'expiresOn' | 'sendAt' | 'memo' | 'reference', string>>;
 
 function dateInDays(days: number): string {
   const d = new Date();
@@ -29,6 +41,7 @@ const today = () => dateInDays(0);
 
 interface Initial {
   payer: PickedPayer | null;
+  channel: RequestChannel;
   amount: string;
   memo: string;
   reference: string;
@@ -43,10 +56,23 @@ function isEditable(source: Pick<PaymentRequestDetail, 'transactionState'>): boo
   return source.transactionState === 'Draft' || source.transactionState === 'Pending';
 }
 
-function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean, preset: Payer | undefined): Initial {
+/** A text message needs the payer's mobile number: one known to have none (null) cannot take it. */
+function channelFor(channel: RequestChannel, payer: PickedPayer | null): RequestChannel {
+  return channel === 'sms' && payer?.mobileNumber === null ? 'email' : channel;
+}
+
+/**
+ * The form's first values. `payer` is the request's payer (or the `?payerId=` one) as the API
+ * has it now, for the mobile number the request detail does not carry; when it could not be
+ * loaded, the number is not known and the server decides whether a text message can go.
+ */
+function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean, payer: Payer | undefined): Initial {
+  const mobileNumber = payer ? { mobileNumber: payer.mobileNumber } : {};
   if (source) {
+    const picked: PickedPayer = { payerId: source.payerId, displayName: source.payerName, email: source.payerEmail, ...mobileNumber };
     return {
-      payer: { payerId: source.payerId, displayName: source.payerName, email: source.payerEmail },
+      payer: picked,
+      channel: channelFor(source.channel, picked),
       amount: (source.amountCents / 100).toFixed(2),
       memo: source.memo,
       reference: source.reference,
@@ -58,7 +84,8 @@ function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean,
     };
   }
   return {
-    payer: preset ? { payerId: preset.payerId, displayName: preset.displayName, email: preset.email } : null,
+    payer: payer ? { payerId: payer.payerId, displayName: payer.displayName, email: payer.email, ...mobileNumber } : null,
+    channel: 'email',
     amount: '',
     memo: '',
     reference: '',
@@ -81,21 +108,23 @@ export function RequestFormPage() {
   const presetPayerId = params.get('payerId');
   const businessId = useBusinessId();
   const source = useRequestDetail(transid);
-  const presetPayer = useQuery({
-    queryKey: ['payer', businessId, presetPayerId],
-    queryFn: () => api.get<{ data: Payer }>(`/businesses/${encodeURIComponent(businessId!)}/payers/${encodeURIComponent(presetPayerId!)}`).then((r) => r.data),
-    enabled: Boolean(businessId && presetPayerId && !transid),
+  // The request's payer, for its mobile number; else the `?payerId=` one.
+  const payerId = transid ? source.data?.payerId : presetPayerId;
+  const payer = useQuery({
+    queryKey: ['payer', businessId, payerId],
+    queryFn: () => api.get<{ data: Payer }>(`/businesses/${encodeURIComponent(businessId!)}/payers/${encodeURIComponent(payerId!)}`).then((r) => r.data),
+    enabled: Boolean(businessId && payerId),
   });
   if (transid && source.isPending) return <PageLoader />;
   if (transid && source.error) return <LoadError title="We could not load that request" error={source.error} onRetry={() => void source.refetch()} />;
-  if (presetPayerId && !transid && presetPayer.isPending && presetPayer.fetchStatus !== 'idle') return <PageLoader />;
+  if (payerId && payer.isPending && payer.fetchStatus !== 'idle') return <PageLoader />;
   const copying = Boolean(source.data) && (copyAsked || !isEditable(source.data!));
   return (
     <RequestForm
       key={`${transid ?? ''}:${copying}:${presetPayerId ?? ''}`}
       source={source.data}
       editing={source.data && !copying ? source.data : null}
-      initial={initialFrom(source.data, copying, presetPayer.data)}
+      initial={initialFrom(source.data, copying, payer.data)}
     />
   );
 }
@@ -106,6 +135,7 @@ function RequestForm({ source, editing, initial }: { source: PaymentRequestDetai
   useDocumentTitle(editing ? 'Edit request to pay' : 'Request to pay');
 
   const [payer, setPayer] = useState<PickedPayer | null>(initial.payer);
+  const [channel, setChannel] = useState<RequestChannel>(initial.channel);
   const [amount, setAmount] = useState(initial.amount);
   const [memo, setMemo] = useState(initial.memo);
   const [reference, setReference] = useState(initial.reference);
@@ -140,6 +170,7 @@ function RequestForm({ source, editing, initial }: { source: PaymentRequestDetai
 
     const body: PaymentRequestInput = {
       payerId: payer!.payerId,
+      channel: channelFor(channel, payer),
       amountCents: cents!,
       memo,
       reference,
@@ -202,7 +233,37 @@ function RequestForm({ source, editing, initial }: { source: PaymentRequestDetai
           }}
         >
           <Stack gap="md">
-            <PayerPicker value={payer} onChange={setPayer} error={errors.payerId} />
+            <PayerPicker
+              value={payer}
+              onChange={(next) => {
+                setPayer(next);
+                setChannel((current) => channelFor(current, next));
+                setErrors(({ channel: _channel, ...rest }) => rest);
+              }}
+              error={errors.payerId}
+            />
+            <Radio.Group<RequestChannel>
+              label="Send by"
+              description="How the payer gets the link, resends and reminders. Receipts always go by e-mail."
+              value={channel}
+              onChange={(next) => {
+                setChannel(next);
+                setErrors(({ channel: _channel, ...rest }) => rest);
+              }}
+              error={errors.channel}
+            >
+              <Stack gap="xs" mt={6}>
+                <Radio value="email" label={REQUEST_CHANNEL_LABELS.email} description={payer ? `E-mailed to ${payer.email}` : 'E-mailed to the payer'} />
+                <Radio
+                  value="sms"
+                  label={REQUEST_CHANNEL_LABELS.sms}
+                  disabled={payer?.mobileNumber === null}
+                  description={
+                    payer?.mobileNumber === null ? NO_MOBILE_MESSAGE : payer?.mobileNumber ? `Texted to ${formatPhone(payer.mobileNumber)}` : 'Texted to the payer’s mobile number'
+                  }
+                />
+              </Stack>
+            </Radio.Group>
             <Grid>
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <TextInput
