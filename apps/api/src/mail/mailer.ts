@@ -80,6 +80,35 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
   const transport = smtp ? 'smtp' : 'outbox';
   const textTransport = sms ? 'sms-api' : 'outbox';
 
+  /**
+   * Records a message in the outbox and, when it is to be delivered (`queued`), queues its
+   * delivery in the same executor: it goes only if the caller's transaction commits.
+   */
+  async function record(
+    executor: Executor,
+    m: { channel: 'email' | 'sms'; to: string; subject: string; text: string; html: string | null; transport: 'outbox' | 'smtp' | 'sms-api'; queued: boolean; about: MailMessage['about'] },
+  ): Promise<string> {
+    const id = newId('msg');
+    await executor
+      .insertInto('mail_outbox')
+      .values({
+        id,
+        channel: m.channel,
+        to_address: m.to,
+        subject: m.subject,
+        text_body: m.text,
+        html_body: m.html,
+        transport: m.transport,
+        status: m.queued ? 'queued' : 'stored',
+        last_error: null,
+        sent_at: null,
+        ...(m.about ? { business_id: m.about.businessId, request_id: m.about.requestId } : {}),
+      })
+      .execute();
+    if (m.queued) await jobs.send('mail.deliver', { messageId: id }, { db: jobDb(executor), singletonKey: id });
+    return id;
+  }
+
   /** Marks a delivery done, or failed with the reason (and throws, so the job retries it). */
   async function delivered(messageId: string, attempt: () => Promise<void>): Promise<void> {
     try {
@@ -104,52 +133,13 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
     transport,
     textTransport,
     async sendText(message, executor = db) {
-      const id = newId('msg');
-      await executor
-        .insertInto('mail_outbox')
-        .values({
-          id,
-          channel: 'sms',
-          to_address: message.to,
-          subject: '',
-          text_body: message.text,
-          html_body: null,
-          transport: textTransport,
-          status: sms ? 'queued' : 'stored',
-          last_error: null,
-          sent_at: null,
-          ...(message.about ? { business_id: message.about.businessId, request_id: message.about.requestId } : {}),
-        })
-        .execute();
-      if (sms) {
-        await jobs.send('mail.deliver', { messageId: id }, { db: jobDb(executor), singletonKey: id });
-      } else {
-        log.info({ sms: { id, to: message.to } }, 'text message stored in the outbox (no SMS_API_URL)');
-      }
+      const id = await record(executor, { channel: 'sms', to: message.to, subject: '', text: message.text, html: null, transport: textTransport, queued: Boolean(sms), about: message.about });
+      if (!sms) log.info({ sms: { id, to: message.to } }, 'text message stored in the outbox (no SMS_API_URL)');
       return id;
     },
     async send(message, executor = db) {
-      const id = newId('msg');
-      await executor
-        .insertInto('mail_outbox')
-        .values({
-          id,
-          to_address: message.to,
-          subject: message.subject,
-          text_body: message.text,
-          html_body: message.html ?? null,
-          transport,
-          status: smtp ? 'queued' : 'stored',
-          last_error: null,
-          sent_at: null,
-          ...(message.about ? { business_id: message.about.businessId, request_id: message.about.requestId } : {}),
-        })
-        .execute();
-      if (smtp) {
-        await jobs.send('mail.deliver', { messageId: id }, { db: jobDb(executor), singletonKey: id });
-      } else {
-        log.info({ mail: { id, to: message.to, subject: message.subject } }, 'e-mail stored in the outbox (no SMTP_URL)');
-      }
+      const id = await record(executor, { channel: 'email', to: message.to, subject: message.subject, text: message.text, html: message.html ?? null, transport, queued: Boolean(smtp), about: message.about });
+      if (!smtp) log.info({ mail: { id, to: message.to, subject: message.subject } }, 'e-mail stored in the outbox (no SMTP_URL)');
       return id;
     },
     async deliver(messageId) {
