@@ -5,7 +5,7 @@ import type { Executor } from '../../db/executor';
 import { authSecretsOf } from '../../lib/secret-box';
 import type { RequestContext } from './request-context';
 import { addDays, payLink, payToken, payTokenHash, sentPayToken } from './request-record';
-import { issueLinkAndEmail, messagePayer, withCurrentPayer } from './send-request-email';
+import { issueLinkAndMessage, messagePayer, withCurrentPayer } from './send-request-email';
 import { recordRequestEvent, SYSTEM, transitionRequest } from './transition';
 
 /**
@@ -130,7 +130,7 @@ export async function sendScheduledRequests(ctx: RequestContext, now = new Date(
           .executeTakeFirst();
         // Taken by another worker, or no longer sendable since the batch was read.
         if (!row) return false;
-        const { sentAt, how } = await issueLinkAndEmail(ctx, trx, row, row.business_name, 'request');
+        const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, row.business_name, 'request');
         await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; ${how}` });
         return true;
       }),

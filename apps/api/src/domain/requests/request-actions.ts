@@ -5,7 +5,7 @@ import { businessForRequests, userActor, type ActingUser, type RequestContext } 
 import type { DB } from '../../db/schema';
 import { addDays, todayIn, toPaymentRequest, type RequestRow } from './request-record';
 import { lockRequest, selectRequest } from './save-request';
-import { capitalized, issueLinkAndEmail } from './send-request-email';
+import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { transitionRequest } from './transition';
 
 export type RequestCommand = 'send' | 'resend' | 'withdraw' | 'cancel';
@@ -36,7 +36,7 @@ export async function runRequestCommand(
         await trx.updateTable('payment_requests').set(extend).where('business_id', '=', businessId).where('id', '=', requestId).execute();
         row.expires_on = extend.expires_on;
       }
-      const { sentAt, how } = await issueLinkAndEmail(ctx, trx, row, business.business_name, command === 'send' ? 'request' : 'resend');
+      const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.business_name, command === 'send' ? 'request' : 'resend');
       await transitionRequest({ db: trx, businessId, requestId, event, from: row.state, to: TARGET[command], actor, set: { sent_at: sentAt, send_at: null }, detail: `${capitalized(how)}${extend.expires_on ? `; now payable until ${formatDay(extend.expires_on)}` : ''}` });
     } else {
       await transitionRequest({

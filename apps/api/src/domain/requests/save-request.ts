@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import { businessForRequests, nextNumber, userActor, type ActingUser, type BusinessForRequests, type RequestContext } from './request-context';
 import { addDays, todayIn, toPaymentRequest, type RequestRow } from './request-record';
-import { capitalized, issueLinkAndEmail } from './send-request-email';
+import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { recordRequestEvent, transitionRequest } from './transition';
 
 type Input = ReturnType<typeof PaymentRequestInput.parse>;
@@ -77,7 +77,7 @@ async function applyMode(
 ): Promise<void> {
   const actor = userActor(user);
   if (input.mode === 'send') {
-    const { sentAt, how } = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
+    const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.business_name, 'request');
     await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: capitalized(how) });
   } else if (input.mode === 'schedule' && row.state === 'Draft') {
     await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${formatDateTime(checked.sendAt, business.time_zone)}` });
@@ -128,7 +128,7 @@ export async function updateRequest(
     await recordRequestEvent({ db: trx, businessId, requestId, actor: userActor(user), event: 'edit', from: current.state, to: current.state, detail: null });
     const row = await selectRequest(trx, businessId, requestId);
     if (current.state === 'Pending' && input.mode === 'send') {
-      const { sentAt, how } = await issueLinkAndEmail(ctx, trx, row, business.business_name, 'request');
+      const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.business_name, 'request');
       await transitionRequest({ db: trx, businessId, requestId, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: userActor(user), set: { sent_at: sentAt, send_at: null }, detail: capitalized(how) });
     } else {
       await applyMode(ctx, trx, business, row, input, checked, user);

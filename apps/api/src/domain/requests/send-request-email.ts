@@ -40,14 +40,14 @@ export async function messagePayer(
   businessName: string,
   kind: RequestEmailKind,
   link: string,
-): Promise<{ sentTo: string; how: string }> {
+): Promise<{ how: string }> {
   if (current.channel === 'sms' && current.payer_mobile) {
     await ctx.mailer.sendText(requestText(kind, current, businessName, link, current.payer_mobile), trx);
-    return { sentTo: current.payer_mobile, how: `texted to ${current.payer_mobile}` };
+    return { how: `texted to ${current.payer_mobile}` };
   }
   await ctx.mailer.send(requestEmail(kind, current, businessName, link), trx);
   const fallback = current.channel === 'sms' ? ' (the payer has no mobile number now, so not by text message)' : '';
-  return { sentTo: current.payer_email, how: `e-mailed to ${current.payer_email}${fallback}` };
+  return { how: `e-mailed to ${current.payer_email}${fallback}` };
 }
 
 /** "texted to …" as a timeline entry's opening: "Texted to …". */
@@ -57,15 +57,15 @@ export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text
  * Makes a fresh payer link for the request (the previous one stops working) and queues the
  * message with it to the payer, both inside the caller's transaction. Returns the new sent-at
  * time, which the caller's state transition records (the link is derived from it), and how and
- * where it went, for the timeline.
+ * where it went ("texted to +1…"), for the timeline.
  */
-export async function issueLinkAndEmail(
+export async function issueLinkAndMessage(
   ctx: RequestContext,
   trx: Transaction<DB>,
   row: RequestRow,
   businessName: string,
   kind: RequestEmailKind,
-): Promise<{ sentAt: Date; sentTo: string; how: string }> {
+): Promise<{ sentAt: Date; how: string }> {
   const current = await withCurrentPayer(trx, row);
   const sentAt = new Date();
   const token = payToken(ctx.authSecret, row.id, sentAt);
@@ -75,6 +75,6 @@ export async function issueLinkAndEmail(
     .where('business_id', '=', row.business_id)
     .where('id', '=', row.id)
     .execute();
-  const { sentTo, how } = await messagePayer(ctx, trx, current, businessName, kind, payLink(ctx.publicUrl, token));
-  return { sentAt, sentTo, how };
+  const { how } = await messagePayer(ctx, trx, current, businessName, kind, payLink(ctx.publicUrl, token));
+  return { sentAt, how };
 }
