@@ -14,7 +14,21 @@ describe('loadConfig', () => {
 
   it('uses PostgreSQL when DATABASE_URL is set, with no other change', () => {
     const config = loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://u@db:5432/tay' });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/tay', poolMax: 10 });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/tay', migrationUrl: undefined, poolMax: 10 });
+  });
+
+  it('migrates with DATABASE_MIGRATION_URL when it is set, which needs a DATABASE_URL of its own', () => {
+    const config = loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://app@db:5432/tay', DATABASE_MIGRATION_URL: 'postgres://owner@db:5432/tay' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://app@db:5432/tay', migrationUrl: 'postgres://owner@db:5432/tay', poolMax: 10 });
+    expect(() => loadConfig({ DATA_DIR: 'memory://', DATABASE_MIGRATION_URL: 'postgres://owner@db:5432/tay' })).toThrow(
+      /DATABASE_URL: required with DATABASE_MIGRATION_URL/,
+    );
+    expect(() => loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://o@db/tay', DATABASE_MIGRATION_URL: 'postgres://o@db/tay' })).toThrow(
+      /DATABASE_MIGRATION_URL: must differ from DATABASE_URL/,
+    );
+    expect(() => loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://a@db/tay', DATABASE_MIGRATION_URL: 'mysql://o@db/tay' })).toThrow(
+      /DATABASE_MIGRATION_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
   });
 
   it('treats empty values as unset, so .env.example works as it is', () => {

@@ -20,6 +20,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /** The schema owner's URL, for migrations only; DATABASE_URL is then the app's own login (ADR 022). */
+  DATABASE_MIGRATION_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().min(1).default('./data'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -74,7 +79,13 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
-  database: { kind: 'postgres'; url: string; poolMax: number } | { kind: 'pglite'; dataDir: string; poolMax: number };
+  /**
+   * PostgreSQL: `url` is what the app logs in with; `migrationUrl` the owner's, which migrates.
+   * Without `migrationUrl`, `url` is the owner's and the app logs in as its own role (ADR 022).
+   */
+  database:
+    | { kind: 'postgres'; url: string; migrationUrl: string | undefined; poolMax: number }
+    | { kind: 'pglite'; dataDir: string; poolMax: number };
   dataDir: string;
   authSecret: string;
   /**
@@ -150,6 +161,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
   if (isProduction && !env.AUTH_SECRET) problems.push('AUTH_SECRET: required when NODE_ENV=production');
   if (isProduction && !env.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production (links in e-mails)');
   if (env.SMS_API_URL && !env.SMS_FROM) problems.push('SMS_FROM: required with SMS_API_URL (the number text messages come from)');
+  if (env.DATABASE_MIGRATION_URL && !env.DATABASE_URL) {
+    problems.push("DATABASE_URL: required with DATABASE_MIGRATION_URL (the app's own login to the same database)");
+  }
+  if (env.DATABASE_MIGRATION_URL && env.DATABASE_MIGRATION_URL === env.DATABASE_URL) {
+    problems.push("DATABASE_MIGRATION_URL: must differ from DATABASE_URL; the app must not log in as the schema's owner");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   // `memory://` keeps nothing on disk (tests): an in-memory database and a per-process secret.
@@ -165,7 +182,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     host,
     publicUrl,
     database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX }
+      ? { kind: 'postgres', url: env.DATABASE_URL, migrationUrl: env.DATABASE_MIGRATION_URL, poolMax: env.DATABASE_POOL_MAX }
       : { kind: 'pglite', dataDir: inMemory ? 'memory://' : path.join(dataDir, 'pglite'), poolMax: env.DATABASE_POOL_MAX },
     dataDir,
     authSecret,

@@ -2,12 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, repoRoot } from './config';
 import { openDatabase } from './db/database';
-import { migrate } from './db/migrate';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from './lib/app-error';
 import { COMMANDS, usage } from './ops/commands';
-import { startRuntime, startServer } from './runtime';
+import { schemaSetup, startRuntime, startServer } from './runtime';
 
 /**
  * Entry point: `serve` (default; HTTP + in-process worker), `worker` (jobs only),
@@ -20,13 +19,14 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
 
   if (mode === 'migrate') {
-    const database = await openDatabase(config.database);
-    try {
-      const applied = await migrate(database.pool);
-      console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
-    } finally {
-      await database.close();
-    }
+    let applied: string[] = [];
+    // Opening it checks too that the app can log in with only its own privileges.
+    const database = await openDatabase(
+      config.database,
+      schemaSetup((files) => (applied = files)),
+    );
+    await database.close();
+    console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
     return;
   }
 

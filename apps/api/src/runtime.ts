@@ -3,10 +3,10 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { createAuth, type Auth } from './auth/better-auth';
 import type { Config } from './config';
-import { openDatabase, type Database } from './db/database';
-import { migrate } from './db/migrate';
+import { openDatabase, type Database, type DatabaseSetup } from './db/database';
+import { migrate, pendingMigrations } from './db/migrate';
 import { createJobHandlers } from './jobs/handlers';
-import { startJobs, type Jobs } from './jobs/queue';
+import { JOBS_SCHEMA, missingQueues, prepareJobs, startJobs, type Jobs } from './jobs/queue';
 import { createMailer, type Mailer } from './mail/mailer';
 import type { PaymentProcessor } from './processor/port';
 import { createSandboxProcessor } from './processor/sandbox/sandbox-processor';
@@ -29,13 +29,36 @@ export interface RuntimeOptions {
   pollingIntervalSeconds?: number;
 }
 
-/** Opens the database, applies migrations, starts the job queue and the mailer. */
+/**
+ * What the schema's owner does before the app's sessions open: the migrations and the job queue's
+ * tables; `migrated` hears which migrations were applied.
+ */
+export function schemaSetup(migrated: (files: string[]) => void): DatabaseSetup {
+  return {
+    schemas: ['public', JOBS_SCHEMA],
+    async prepare(owner) {
+      migrated(await migrate(owner));
+      await prepareJobs(owner);
+    },
+    async check(app, hint) {
+      const pending = await pendingMigrations(app);
+      if (pending.length > 0) throw new Error(`The database has not been migrated: ${pending.join(', ')} not applied. ${hint}`);
+      const missing = await missingQueues(app);
+      if (missing.length > 0) throw new Error(`The job queue has no ${missing.join(', ')} queue. ${hint}`);
+    },
+  };
+}
+
+/** Opens the database (migrating it as the owner), starts the job queue and the mailer. */
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const log = options.log ?? (pino({ level: config.logLevel }) as FastifyBaseLogger);
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(
+    config.database,
+    schemaSetup((applied) => {
+      if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+    }),
+  );
   try {
-    const applied = await migrate(database.pool);
-    if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     const jobs = await startJobs({
       database,
       log,

@@ -472,11 +472,12 @@ describe('prepare-submit, submit, review by operations', () => {
   });
 
   it('the audit trail is append-only', async () => {
+    // The app's role may not change or remove its rows (ADR 022); the owner's trigger refuses too.
     const db = t.runtime.database.db;
     await expect(db.updateTable('business_events').set({ actor: 'someone else' }).where('business_id', '=', id).execute()).rejects.toThrow(
-      /append-only/,
+      /permission denied for table business_events/,
     );
-    await expect(db.deleteFrom('business_events').where('business_id', '=', id).execute()).rejects.toThrow(/append-only/);
+    await expect(db.deleteFrom('business_events').where('business_id', '=', id).execute()).rejects.toThrow(/permission denied for table business_events/);
   });
 });
 

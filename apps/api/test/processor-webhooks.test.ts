@@ -213,10 +213,11 @@ describe('the ledger is append-only and balanced', () => {
     const { payment } = await pendingBankPayment(2_500);
     await send(eventFor(payment, 'charge.succeeded'));
     const entry = await db().selectFrom('journal_entries').selectAll().limit(1).executeTakeFirstOrThrow();
-    await expect(db().updateTable('journal_entries').set({ amount_cents: 1 }).where('id', '=', entry.id).execute()).rejects.toThrow(/append-only/);
-    await expect(db().deleteFrom('journal_entries').where('id', '=', entry.id).execute()).rejects.toThrow(/append-only/);
-    await expect(db().updateTable('journal_transactions').set({ description: 'x' }).where('id', '=', entry.transaction_id).execute()).rejects.toThrow(/append-only/);
-    await expect(db().deleteFrom('journal_transactions').where('id', '=', entry.transaction_id).execute()).rejects.toThrow(/append-only/);
+    // The app's role may not (ADR 022); database-role.test.ts shows the owner's triggers refusing too.
+    await expect(db().updateTable('journal_entries').set({ amount_cents: 1 }).where('id', '=', entry.id).execute()).rejects.toThrow(/permission denied/);
+    await expect(db().deleteFrom('journal_entries').where('id', '=', entry.id).execute()).rejects.toThrow(/permission denied/);
+    await expect(db().updateTable('journal_transactions').set({ description: 'x' }).where('id', '=', entry.transaction_id).execute()).rejects.toThrow(/permission denied/);
+    await expect(db().deleteFrom('journal_transactions').where('id', '=', entry.transaction_id).execute()).rejects.toThrow(/permission denied/);
     await expect(
       db()
         .transaction()

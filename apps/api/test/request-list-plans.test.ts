@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { get } from './support/identity';
@@ -29,7 +30,11 @@ beforeAll(async () => {
            (${names}::text[])[1 + g % 10] || ' Payer ' || (g % 500), lower((${names}::text[])[1 + g % 10]) || (g % 500) || '@plans.example',
            1000 + g, current_date, current_date + 30, CASE WHEN g % 3 = 0 THEN 'Paid' ELSE 'Sent' END, now() - make_interval(mins => g)
     FROM generate_series(1, 20000) g`.execute(db());
-  await sql`ANALYZE payment_requests`.execute(db());
+  // Statistics are the owner's to gather: the app's role may not ANALYZE (ADR 022).
+  const owner = new pg.Client({ connectionString: t.ownerUrl });
+  await owner.connect();
+  await owner.query('ANALYZE payment_requests');
+  await owner.end();
 });
 afterAll(async () => t?.close());
 

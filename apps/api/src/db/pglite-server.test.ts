@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastReadyStatus, PgliteServer, statementChange } from './pglite-server';
+import { guard, lastReadyStatus, PgliteServer, statementChange } from './pglite-server';
 
 let db: PGlite;
 let server: PgliteServer;
@@ -195,5 +195,59 @@ describe('lastReadyStatus', () => {
     expect(lastReadyStatus(new Uint8Array([...c, ...z('T')]))).toBe('T');
     expect(lastReadyStatus(new Uint8Array([...z('T'), ...c, ...z('I')]))).toBe('I');
     expect(lastReadyStatus(new Uint8Array(c))).toBeNull();
+  });
+});
+
+describe('PgliteServer.lockDown: the session becomes a role and stays it', () => {
+  let locked: PGlite;
+  let lockedServer: PgliteServer;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    locked = await PGlite.create();
+    await locked.exec(`CREATE ROLE app_only NOLOGIN; CREATE TABLE kept (id int); GRANT SELECT ON kept TO app_only;
+      REVOKE USAGE ON LANGUAGE plpgsql FROM PUBLIC; REVOKE EXECUTE ON FUNCTION set_config(text, text, boolean) FROM PUBLIC`);
+    lockedServer = new PgliteServer(locked);
+    const { port } = await lockedServer.listen({ host: '127.0.0.1', port: 0 });
+    await lockedServer.lockDown('app_only');
+    client = new pg.Client({ host: '127.0.0.1', port: port!, user: 'postgres', database: 'postgres' });
+    await client.connect();
+    // A second PGlite starts slowly on a busy host.
+  }, 60_000);
+  afterAll(async () => {
+    await client.end();
+    await lockedServer.close();
+    await locked.close();
+  });
+
+  const who = async () => (await client.query('SELECT current_user AS current, session_user AS session')).rows[0];
+
+  it('every client is the role, whatever user it names', async () => {
+    expect(await who()).toEqual({ current: 'app_only', session: 'app_only' });
+    await expect(client.query('INSERT INTO kept VALUES (1)')).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it('refuses what would change the role, in simple and extended queries, and goes on', async () => {
+    for (const text of ["SET session_authorization = 'postgres'", 'SET SESSION AUTHORIZATION postgres', 'RESET ROLE', 'SELECT 1; SET ROLE postgres']) {
+      await expect(client.query(text), text).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/is refused/) });
+      expect(await who()).toEqual({ current: 'app_only', session: 'app_only' });
+    }
+    await expect(client.query({ name: 'climb', text: 'SET SESSION AUTHORIZATION postgres' })).rejects.toMatchObject({ code: '42501' });
+    expect(await who()).toEqual({ current: 'app_only', session: 'app_only' });
+    expect((await client.query({ name: 'fine', text: 'SELECT count(*)::int AS n FROM kept WHERE id > $1', values: [0] })).rows[0]).toEqual({ n: 0 });
+  });
+
+  it('rewrites only the messages that hold such a statement', () => {
+    const text = (t: string) => [...Buffer.from(t), 0];
+    const message = (type: string, body: number[]) => new Uint8Array([type.charCodeAt(0), 0, 0, 0, 4 + body.length, ...body]);
+    const select = message('Q', text('SELECT 1'));
+    expect(guard(select)).toBe(select);
+    const bind = message('B', [0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(guard(bind)).toBe(bind);
+    expect(Buffer.from(guard(message('Q', text('RESET ROLE'))))).toEqual(Buffer.from(message('Q', text("SELECT pg_temp.tay_refused('RESET ROLE')"))));
+    // A Parse keeps its statement's name; the refusal takes no parameters.
+    expect(Buffer.from(guard(message('P', [...text('s_1'), ...text('SET ROLE x'), 0, 1, 0, 0, 0, 25])))).toEqual(
+      Buffer.from(message('P', [...text('s_1'), ...text("SELECT pg_temp.tay_refused('SET ROLE')"), 0, 0])),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { REFUSAL_FUNCTION, refusal, roleChange } from './role-guard';
 
 /**
  * A PostgreSQL wire-protocol server in front of one in-process PGlite, so every client (our
@@ -18,12 +19,17 @@ import type { PGlite } from '@electric-sql/pglite';
  * has, with the same text and parameter types, is not sent again (PostgreSQL would refuse it:
  * "prepared statement already exists"); it is answered with ParseComplete all the same. So the
  * pool may send every query as a named statement, planned once per process (ADR 017).
+ *
+ * After `lockDown`, the session is the app's role and stays it: statements that would change the
+ * session's role are refused (ADR 022, `role-guard.ts`).
  */
 export class PgliteServer {
   private server: Server | null = null;
-  private owner: Connection | null = null;
+  /** The client holding an open transaction, or the server itself while it locks the session down. */
+  private owner: object | null = null;
   private busy = false;
-  private readonly waiting: { connection: Connection; run: () => void }[] = [];
+  private readonly waiting: { connection: object; run: () => void }[] = [];
+  private guarded = false;
   private readonly connections = new Set<Connection>();
   /** The session's named statements: name → the rest of the Parse message (text and types). */
   private readonly statements = new Map<string, Buffer>();
@@ -49,6 +55,21 @@ export class PgliteServer {
     for (const connection of this.connections) connection.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = null;
+  }
+
+  /**
+   * Makes the session `role` (a role that is not a superuser) for good, between two clients'
+   * batches: from now on no client may change the session's role or how its SQL is read.
+   */
+  async lockDown(role: string): Promise<void> {
+    await this.acquire(this);
+    try {
+      await this.db.exec(`${REFUSAL_FUNCTION};\nSET SESSION AUTHORIZATION "${role.replaceAll('"', '""')}"`);
+      this.guarded = true;
+    } finally {
+      this.owner = null;
+      this.release();
+    }
   }
 
   /** Runs one batch of a client's messages with the database to itself. */
@@ -80,7 +101,9 @@ export class PgliteServer {
     const parsed: StatementChange[] = [];
     let replaced = false;
     const out: Uint8Array[] = [];
-    for (const message of messages) {
+    for (const original of messages) {
+      const message = this.guarded ? guard(original) : original;
+      if (message !== original) replaced = true;
       const change = statementChange(message);
       if (change?.kind === 'parse') {
         const known = this.statements.get(change.name);
@@ -143,7 +166,7 @@ export class PgliteServer {
     }
   }
 
-  private acquire(connection: Connection): Promise<void> {
+  private acquire(connection: object): Promise<void> {
     return new Promise((resolve) => {
       this.waiting.push({ connection, run: resolve });
       this.dispatch();
@@ -292,6 +315,47 @@ function cString(bytes: Uint8Array, from: number): { text: string; end: number }
 
 const DEALLOCATE = /^\s*deallocate\s+(?:prepare\s+)?(?:(all)|"([^"]+)"|([\w$]+))\s*;?\s*$/i;
 const DISCARD_ALL = /^\s*discard\s+all\s*;?\s*$/i;
+
+/**
+ * The message, or when it is a simple Query or a Parse holding a statement that would change the
+ * session's role, the same message with SQL that fails in its place (so the session's transaction
+ * state after the error is PostgreSQL's own).
+ */
+export function guard(message: Uint8Array): Uint8Array {
+  const type = message[0];
+  if (type === QUERY) {
+    const change = roleChange(cString(message, 5).text);
+    return change ? queryMessage(refusal(change)) : message;
+  }
+  if (type === PARSE) {
+    const name = cString(message, 5);
+    const query = cString(message, name.end);
+    const change = roleChange(query.text);
+    // The refusal takes no parameters: the statements it stands for take none either.
+    return change ? parseMessage(message.subarray(5, name.end), refusal(change)) : message;
+  }
+  return message;
+}
+
+function queryMessage(sql: string): Uint8Array {
+  const text = Buffer.from(`${sql}\0`, 'utf8');
+  const out = Buffer.alloc(5 + text.length);
+  out[0] = QUERY;
+  out.writeInt32BE(4 + text.length, 1);
+  text.copy(out, 5);
+  return out;
+}
+
+function parseMessage(name: Uint8Array, sql: string): Uint8Array {
+  const text = Buffer.from(`${sql}\0`, 'utf8');
+  const out = Buffer.alloc(5 + name.length + text.length + 2);
+  out[0] = PARSE;
+  out.writeInt32BE(out.length - 1, 1);
+  out.set(name, 5);
+  text.copy(out, 5 + name.length);
+  out.writeInt16BE(0, 5 + name.length + text.length);
+  return out;
+}
 
 /** What a message does to the session's named statements, if anything. */
 export function statementChange(message: Uint8Array): StatementChange | null {

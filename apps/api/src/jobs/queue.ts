@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
 import type { Database } from '../db/database';
 import { MAIL_DELIVERY_ATTEMPTS } from '@tay/contract';
 
@@ -68,21 +69,54 @@ export interface JobsOptions {
   pollingIntervalSeconds?: number;
 }
 
+export const JOBS_SCHEMA = 'pgboss';
+/** pg-boss's own queue for cron jobs (`Timekeeper`); it would create it at start, as the owner only can. */
+export const CRON_QUEUE = '__pgboss__send-it';
+
+/**
+ * As the schema's owner, during migration: pg-boss's schema, and each queue, which pg-boss keeps
+ * in a table of its own (creating a queue is DDL, which the app's role may not do; ADR 022).
+ */
+export async function prepareJobs(owner: pg.ClientBase): Promise<void> {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values: unknown[]) => owner.query(text, values) },
+    schema: JOBS_SCHEMA,
+    migrate: true,
+    supervise: false,
+    schedule: false,
+  });
+  await boss.start();
+  try {
+    for (const [name, definition] of Object.entries(QUEUES)) {
+      await boss.createQueue(name, { name, ...definition });
+    }
+    await boss.createQueue(CRON_QUEUE);
+  } finally {
+    await boss.stop({ graceful: false, close: false });
+  }
+}
+
+/** The queues this code uses that the owner has not made yet (`npm run db:migrate` makes them). */
+export async function missingQueues(app: pg.Pool): Promise<string[]> {
+  const { rows } = await app.query<{ name: string }>(`SELECT name FROM ${JOBS_SCHEMA}.queue`);
+  const made = new Set(rows.map((r) => r.name));
+  return [...Object.keys(QUEUES), CRON_QUEUE].filter((name) => !made.has(name));
+}
+
 export async function startJobs({ database, log, pollingIntervalSeconds = 1 }: JobsOptions): Promise<Jobs> {
   const boss = new PgBoss({
     ...database.connection,
-    schema: 'pgboss',
+    schema: JOBS_SCHEMA,
     max: 4,
     application_name: 'tay-jobs',
+    // Its schema and queues were made by the owner (prepareJobs); here it only checks the version.
+    migrate: false,
     // Maintenance and cron are cheap; every process may run them, pg-boss coordinates.
     supervise: true,
     schedule: true,
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   await boss.start();
-  for (const [name, definition] of Object.entries(QUEUES)) {
-    await boss.createQueue(name, { name, ...definition });
-  }
   const workers: string[] = [];
   return {
     boss,

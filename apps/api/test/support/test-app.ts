@@ -11,6 +11,8 @@ import { silentLogger } from './silent-logger';
 export interface TestApp {
   app: FastifyInstance;
   runtime: Runtime;
+  /** On PostgreSQL, the URL of the test's database as its owner (the app logs in as its own role). */
+  ownerUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -37,7 +39,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   const app = await startServer(runtime, { logger: false });
   await app.ready();
   if (port) await app.listen({ host: '127.0.0.1', port });
-  return { app, runtime, close: () => app.close() };
+  return { app, runtime, ownerUrl: databaseUrl, close: () => app.close() };
 }
 
 function freePort(): Promise<number> {
