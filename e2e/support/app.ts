@@ -30,8 +30,8 @@ export async function outbox(to: string): Promise<OutboxMessage[]> {
 }
 
 /** Waits for the newest code e-mail to `to`, newer than `after`, and returns its 6 digits. */
-export async function waitForCode(to: string, kind: 'confirmation' | 'reset', after = new Date(0)): Promise<string> {
-  const wanted = kind === 'confirmation' ? 'confirmation code' : 'password reset code';
+export async function waitForCode(to: string, kind: 'confirmation' | 'reset' | 'sign-in', after = new Date(0)): Promise<string> {
+  const wanted = { confirmation: 'confirmation code', reset: 'password reset code', 'sign-in': 'sign-in code' }[kind];
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const message = (await outbox(to)).find((m) => m.subject.includes(wanted) && new Date(m.createdAt) > after);

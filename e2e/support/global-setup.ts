@@ -62,6 +62,8 @@ export default async function setup(project: TestProject) {
     RATE_LIMIT_MAX: '100000',
     // Every browser here shares 127.0.0.1; the per-account limits stay as they are.
     AUTH_IP_RATE_LIMIT_SCALE: '100',
+    // Journeys that play someone signing in from elsewhere say where with X-Forwarded-For.
+    TRUST_PROXY: 'true',
     SANDBOX_AUTO_APPROVE: 'false',
     // Sandbox settlement in 1 s instead of 5, so journeys see Paid quickly.
     SANDBOX_SETTLEMENT_SECONDS: '1',

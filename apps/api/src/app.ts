@@ -76,7 +76,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(jsonBody);
 
   await app.register(healthRoutes, { database });
-  await app.register(authRoutes, { auth, db: database.db, ipLimitScale: config.authIpRateLimitScale });
+  await app.register(authRoutes, { auth, db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl, ipLimitScale: config.authIpRateLimitScale });
   await app.register(userRoutes, { db: database.db });
   await app.register(businessRoutes, {
     db: database.db,

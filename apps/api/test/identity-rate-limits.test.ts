@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('identity rate limits', () => {
-  it('per account: the 11th sign-in within 15 minutes is refused, whatever the IP', async () => {
+  it('per account and source: the 11th sign-in within 15 minutes from one source is refused there, even with the right password', async () => {
     const email = 'target@example.com';
     await registeredUser(t.app, email);
     for (let i = 0; i < 10; i++) {
@@ -23,7 +23,7 @@ describe('identity rate limits', () => {
         method: 'POST',
         url: '/api/auth/sign-in/email',
         payload: { email, password: `Wrong-Guess-${i}` },
-        remoteAddress: `10.0.0.${i + 1}`,
+        remoteAddress: '10.0.0.1',
       });
       expect(res.statusCode).toBe(401);
     }
@@ -31,13 +31,36 @@ describe('identity rate limits', () => {
       method: 'POST',
       url: '/api/auth/sign-in/email',
       payload: { email, password: 'Correct-Horse-42' },
-      remoteAddress: '10.0.1.1',
+      remoteAddress: '10.0.0.1',
     });
     expect(blocked.statusCode).toBe(429);
     expect(errorOf(blocked).code).toBe('RATE_LIMITED');
     expect(errorOf(blocked).message).toMatch(/^Too many attempts\. For your security, please wait \d+ minutes? before trying again\.$/);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-  });
+  }, 120_000);
+
+  it('per account from all sources: past 20 wrong passwords in 15 minutes, the right one also needs the e-mailed code', async () => {
+    const email = 'spread@example.com';
+    await registeredUser(t.app, email);
+    for (let i = 0; i < 20; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        payload: { email, password: `Wrong-Guess-${i}` },
+        remoteAddress: `10.0.1.${i + 1}`,
+      });
+      expect(res.statusCode).toBe(401);
+      expect(errorOf(res).code).toBe('INVALID_EMAIL_OR_PASSWORD');
+    }
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email, password: 'Correct-Horse-42' },
+      remoteAddress: '10.0.2.1',
+    });
+    expect(asked.statusCode).toBe(401);
+    expect(errorOf(asked).code).toBe('SIGN_IN_CODE_REQUIRED');
+  }, 180_000);
 
   it('a successful sign-in clears the failed-attempt count of that account', async () => {
     const email = 'forgetful@example.com';
@@ -46,7 +69,7 @@ describe('identity rate limits', () => {
       for (let i = 0; i < 8; i++) expect((await signIn(t.app, email, `Nope-${i}-xxxx`)).statusCode).toBe(401);
       expect((await signIn(t.app, email)).statusCode).toBe(200);
     }
-  });
+  }, 120_000);
 
   it('per IP: one client cannot spray code requests over many accounts', async () => {
     const from = { remoteAddress: '192.0.2.7' };
@@ -122,5 +145,5 @@ describe('rate limits are held in the database', () => {
       await appOne.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUserByOperator } from '../src/domain/users/create-user-by-operator';
-import { confirm, errorOf, get, GOOD_PASSWORD, latestCode, post, registeredUser, signIn, signUp } from './support/identity';
+import { confirm, errorOf, get, latestCode, post, registeredUser, signIn, signUp } from './support/identity';
 import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -230,27 +230,6 @@ describe('forgot password', () => {
     const reused = await post(t.app, '/api/auth/email-otp/reset-password', { email, otp: code, password: 'Another-Secret-6' });
     expect(reused.statusCode).toBe(400);
     expect(errorOf(reused).code).toBe('INVALID_OTP');
-  });
-});
-
-describe('change password', () => {
-  it('needs the current password, then the new one is the only one that works', async () => {
-    const email = 'change@example.com';
-    const token = await registeredUser(t.app, email);
-    const wrong = await post(t.app, '/api/auth/change-password', { currentPassword: 'nope-nope-nope', newPassword: 'Next-Secret-88' }, token);
-    expect(wrong.statusCode).toBe(400);
-    expect(errorOf(wrong).code).toBe('INVALID_PASSWORD');
-    const ok = await post(
-      t.app,
-      '/api/auth/change-password',
-      { currentPassword: GOOD_PASSWORD, newPassword: 'Next-Secret-88', revokeOtherSessions: true },
-      token,
-    );
-    expect(ok.statusCode).toBe(200);
-    const newToken = ok.headers['set-auth-token'] as string;
-    expect((await get(t.app, '/api/user', newToken)).statusCode).toBe(200);
-    expect((await signIn(t.app, email)).statusCode).toBe(401);
-    expect((await signIn(t.app, email, 'Next-Secret-88')).statusCode).toBe(200);
   });
 });
 

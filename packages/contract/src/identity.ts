@@ -26,6 +26,13 @@ export type UserState = z.infer<typeof UserState>;
 export const CompleteNewPasswordBody = z.object({
   newPassword: z.string().min(1, IDENTITY_EMPTY_MESSAGES.challengeResponse).max(1024),
 });
+/** POST /api/auth/change-password: every other session ends unless `revokeOtherSessions` is false. */
+export const ChangePasswordBody = z.object({
+  currentPassword: z.string().min(1, IDENTITY_EMPTY_MESSAGES.password).max(1024),
+  newPassword: z.string().min(1, IDENTITY_EMPTY_MESSAGES.password).max(1024),
+  revokeOtherSessions: z.boolean().default(true),
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 export const IdentityOkResponse = z.object({ status: z.literal(true) });
 
 export const UserBusinessSummary = z.object({

@@ -16,6 +16,12 @@ export const CODE_TTL_SECONDS = 600;
 export const CODE_ATTEMPTS = 3;
 export const SESSION_TTL_SECONDS = 12 * 3600;
 
+/**
+ * Set by our route (never by the client: it drops the header first) on a sign-in past the
+ * per-account limit: the e-mailed code that must come with the password (ADR 021).
+ */
+export const SIGN_IN_CODE_HEADER = 'x-tay-sign-in-code';
+
 const ID_PREFIX: Record<string, string> = {
   user: 'usr',
   session: 'ses',
@@ -45,8 +51,10 @@ function policyError(password: unknown, email?: unknown): void {
 export function createAuth({ config, pool, mailer, log }: AuthOptions) {
   const codeKey = createHmac('sha256', config.authSecret).update('tay:otp').digest();
   const local = ['http://localhost', 'http://127.0.0.1'].flatMap((host) => [`${host}:${config.port}`, `${host}:5173`]);
+  // Set once `auth` exists: better-auth's own code check (expiry, tries), used by a hook below.
+  let checkSignInCode: (email: string, otp: string) => Promise<void> = () => Promise.reject(new Error('auth is not ready'));
 
-  return betterAuth({
+  const auth = betterAuth({
     appName: 'Tay',
     database: pool,
     baseURL: config.publicUrl,
@@ -204,9 +212,6 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
           case '/email-otp/reset-password':
             policyError(body.password, email);
             return;
-          case '/change-password':
-            policyError(body.newPassword);
-            return;
           case '/sign-in/email': {
             if (!email) return;
             const found = await ctx.context.internalAdapter.findUserByEmail(email);
@@ -255,7 +260,33 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
       }),
       bearer(),
     ],
+    databaseHooks: {
+      session: {
+        create: {
+          // The password is right by now; past the per-account limit the e-mailed code must be
+          // too. A wrong code gets the wrong-password answer, so neither reveals the other.
+          async before(_session, ctx) {
+            const code = ctx?.path === '/sign-in/email' ? ctx.headers?.get(SIGN_IN_CODE_HEADER) : null;
+            if (!code) return;
+            const email = String((ctx?.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase();
+            try {
+              await checkSignInCode(email, code);
+            } catch (error) {
+              if (!(error instanceof APIError) || error.statusCode >= 500) throw error;
+              throw new APIError('UNAUTHORIZED', { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' });
+            }
+          },
+        },
+      },
+    },
   });
+  checkSignInCode = async (email, otp) => {
+    await auth.api.checkVerificationOTP({ body: { email, type: 'sign-in', otp } });
+    // Checked and good: now used up, so it signs in once.
+    const context = await auth.$context;
+    await context.internalAdapter.deleteVerificationByIdentifier(`sign-in-otp-${email}`);
+  };
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -10,6 +10,27 @@ function layout(title: string, body: string): string {
 <p style="color:#868e96;font-size:12px;margin-top:32px">Tay Payments · You receive this because of an action on your Tay account.</p></body></html>`;
 }
 
+const CODE_TEXTS = {
+  'email-verification': {
+    subject: 'Your Tay confirmation code',
+    title: 'Confirm your e-mail address',
+    lead: 'Enter this code to confirm your e-mail address and finish creating your Tay account.',
+    ignore: 'If you did not sign up for Tay, ignore this e-mail; no account is created without the code.',
+  },
+  'forget-password': {
+    subject: 'Your Tay password reset code',
+    title: 'Reset your password',
+    lead: 'Enter this code with your new password to reset your Tay password.',
+    ignore: 'If you did not ask to reset your password, ignore this e-mail; your password stays as it is.',
+  },
+  'sign-in': {
+    subject: 'Your Tay sign-in code',
+    title: 'Your sign-in code',
+    lead: 'Someone has been trying to sign in to your Tay account with wrong passwords, so signing in now needs this code as well as your password. Enter it on the sign-in page with your password.',
+    ignore: 'If you are not signing in right now, ignore this e-mail and do not share the code: without it, nobody gets in, even with your password.',
+  },
+} as const;
+
 export function codeEmail({
   to,
   code,
@@ -18,25 +39,38 @@ export function codeEmail({
 }: {
   to: string;
   code: string;
-  purpose: 'email-verification' | 'forget-password';
+  purpose: keyof typeof CODE_TEXTS;
   minutes: number;
 }): MailMessage {
-  const signUp = purpose === 'email-verification';
-  const subject = signUp ? `Your Tay confirmation code: ${code}` : `Your Tay password reset code: ${code}`;
-  const lead = signUp
-    ? 'Enter this code to confirm your e-mail address and finish creating your Tay account.'
-    : 'Enter this code with your new password to reset your Tay password.';
-  const ignore = signUp
-    ? 'If you did not sign up for Tay, ignore this e-mail; no account is created without the code.'
-    : 'If you did not ask to reset your password, ignore this e-mail; your password stays as it is.';
+  const { subject, title, lead, ignore } = CODE_TEXTS[purpose];
   return {
     to,
-    subject,
+    subject: `${subject}: ${code}`,
     text: `${lead}\n\nCode: ${code}\n\nThe code works once and expires in ${minutes} minutes.\n\n${ignore}\n`,
     html: layout(
-      signUp ? 'Confirm your e-mail address' : 'Reset your password',
+      title,
       `<p>${escape(lead)}</p><p style="font-size:28px;font-weight:700;letter-spacing:6px">${escape(code)}</p>
 <p>The code works once and expires in ${minutes} minutes.</p><p>${escape(ignore)}</p>`,
+    ),
+  };
+}
+
+/** To the owner of an account that many sources are guessing the password of, once an episode. */
+export function signInWarningEmail({ to, publicUrl }: { to: string; publicUrl: string }): MailMessage {
+  const intro =
+    'Someone is trying to sign in to your Tay account: we have seen many sign-in attempts with wrong passwords. Tay has not let anyone in.';
+  const meanwhile =
+    'For now, signing in also needs a 6-digit code that we e-mail to you when you sign in, so your account stays yours even if your password were guessed.';
+  const action =
+    'If this was you, there is nothing to do. If it was not, and your password is easy to guess or used on another site, choose a new one:';
+  return {
+    to,
+    subject: 'Someone is trying to sign in to your Tay account',
+    text: `${intro}\n\n${meanwhile}\n\n${action} ${publicUrl}/forgot-password\n`,
+    html: layout(
+      'Someone is trying to sign in to your account',
+      `<p>${escape(intro)}</p><p>${escape(meanwhile)}</p>
+<p>${escape(action)} <a href="${escape(publicUrl)}/forgot-password">reset your password</a>.</p>`,
     ),
   };
 }

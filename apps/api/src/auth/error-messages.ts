@@ -4,6 +4,8 @@
  */
 export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   INVALID_EMAIL_OR_PASSWORD: 'The e-mail address or password is not right. Check both and try again.',
+  // Past the per-account limit: a wrong code and a wrong password get one answer (ADR 021).
+  INVALID_PASSWORD_OR_CODE: 'The password or the code is not right, or the code has expired. Check both, or ask for a new code.',
   EMAIL_NOT_VERIFIED: 'Confirm your e-mail address first: enter the 6-digit code we sent you, or ask for a new one.',
   INVALID_OTP: 'That code is not right. Check the newest e-mail from Tay and enter its 6 digits.',
   OTP_EXPIRED: 'That code has expired. Ask for a new one; codes work for 10 minutes.',

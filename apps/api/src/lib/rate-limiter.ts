@@ -37,6 +37,15 @@ export async function resetRateLimit(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('key', '=', key).execute();
 }
 
+/** Takes back one attempt counted against `key`, so that the counter counts failures only. */
+export async function releaseRateLimit(db: Executor, key: string): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`greatest(count - 1, 0)` })
+    .where('key', '=', key)
+    .execute();
+}
+
 export async function purgeExpiredRateLimits(db: Executor): Promise<number> {
   const result = await db.deleteFrom('rate_limits').where('window_ends_at', '<', new Date()).executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -130,10 +130,15 @@ export interface SignInData {
 }
 
 export const identity = {
-  async signIn(username: string, password: string): Promise<IdentityResult<SignInData>> {
+  /**
+   * `code`: the 6 digits e-mailed to the account, once sign-in answered `SIGN_IN_CODE_REQUIRED`
+   * (someone has been guessing its password from many places).
+   */
+  async signIn(username: string, password: string, code?: string): Promise<IdentityResult<SignInData>> {
     requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
     requireValue(password, IDENTITY_EMPTY_MESSAGES.password);
-    const result = await call<{ user: SessionUser }>('/sign-in/email', { email: username.trim(), password }, { title: 'Authentication Error' });
+    const body = code ? { email: username.trim(), password, code: code.trim() } : { email: username.trim(), password };
+    const result = await call<{ user: SessionUser }>('/sign-in/email', body, { title: 'Authentication Error' });
     if (result.status !== true) return result;
     const token = result.response?.headers.get('set-auth-token');
     if (!token) {

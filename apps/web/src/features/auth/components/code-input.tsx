@@ -1,11 +1,19 @@
 import { TextInput } from '@mantine/core';
 
+interface Props {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  label?: string;
+  description?: string;
+}
+
 /** The 6-digit code from the e-mail; pasting the code or typing it both work. */
-export function CodeInput({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string | undefined }) {
+export function CodeInput({ value, onChange, error, label = 'Confirmation code', description = 'The 6 digits from the e-mail we sent you' }: Props) {
   return (
     <TextInput
-      label="Confirmation code"
-      description="The 6 digits from the e-mail we sent you"
+      label={label}
+      description={description}
       inputMode="numeric"
       autoComplete="one-time-code"
       maxLength={6}

@@ -1,0 +1,103 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiError, FakeApi, renderAt } from '../../../test/page-harness';
+import { LoginPage } from './login-page';
+
+const SIGN_IN = '/api/auth/sign-in/email';
+const CODE_SENT =
+  'Someone has been trying to sign in to this account, so we need to check it is you. We have e-mailed a 6-digit code to this address: enter it with your password. It may take a minute to arrive.';
+const CODE_SENT_EARLIER =
+  'Someone has been trying to sign in to this account, so we need to check it is you. We e-mailed a 6-digit code to this address less than 5 minutes ago: enter the code from the newest e-mail from Tay with your password. You can ask for another in 4 minutes.';
+const SIGNED_IN = {
+  json: { redirect: false, token: 'tok', user: { id: 'usr_1', email: 'owner@biz.example', name: 'owner@biz.example', emailVerified: true, mustChangePassword: false } },
+  headers: { 'content-type': 'application/json', 'set-auth-token': 'tok.sig' },
+};
+
+let api: FakeApi;
+beforeEach(() => {
+  api = new FakeApi();
+  api.install();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderLogin() {
+  renderAt('/login', { '/login': <LoginPage />, '/business/setup': <p>Setup page</p> });
+}
+
+async function fillAndSignIn(email = 'owner@biz.example', password = 'Correct-Horse-42') {
+  await userEvent.type(screen.getByLabelText('E-mail address'), email);
+  await userEvent.type(screen.getByLabelText('Password'), password);
+  await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+// Typing into the form takes a few seconds when the machine is busy.
+describe('signing in when someone has been guessing the password', { timeout: 30_000 }, () => {
+  it('asks for the e-mailed code, refuses to go on without it, then signs in with password and code', async () => {
+    api.on('POST', SIGN_IN, (call) =>
+      (call.body as { code?: string }).code === '123456' ? SIGNED_IN : apiError(401, 'SIGN_IN_CODE_REQUIRED', CODE_SENT),
+    );
+    renderLogin();
+    expect(screen.queryByLabelText('Sign-in code')).not.toBeInTheDocument();
+    await fillAndSignIn();
+
+    expect(await screen.findByText(CODE_SENT)).toBeInTheDocument();
+    expect(screen.getByText(CODE_SENT).closest('[role="status"]')).toHaveTextContent('Check your e-mail');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Enter the 6-digit code from the e-mail.')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Sign-in code'), '123');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Enter all 6 digits of the code.')).toBeInTheDocument();
+    expect(api.callsTo('POST', SIGN_IN)).toHaveLength(1);
+
+    await userEvent.type(screen.getByLabelText('Sign-in code'), '456');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Setup page')).toBeInTheDocument();
+    expect(api.callsTo('POST', SIGN_IN)[1]!.body).toEqual({ email: 'owner@biz.example', password: 'Correct-Horse-42', code: '123456' });
+  });
+
+  it('says so when the password or the code is wrong, and keeps the code step', async () => {
+    const message = 'The password or the code is not right, or the code has expired. Check both, or ask for a new code.';
+    api.on('POST', SIGN_IN, (call) =>
+      (call.body as { code?: string }).code ? apiError(401, 'INVALID_PASSWORD_OR_CODE', message) : apiError(401, 'SIGN_IN_CODE_REQUIRED', CODE_SENT),
+    );
+    renderLogin();
+    await fillAndSignIn();
+    await userEvent.type(await screen.findByLabelText('Sign-in code'), '000000');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByLabelText('Sign-in code')).toBeInTheDocument();
+  });
+
+  it('asks for a new code without one, and shows what the server says about it', async () => {
+    let asked = 0;
+    api.on('POST', SIGN_IN, () => apiError(401, 'SIGN_IN_CODE_REQUIRED', asked++ === 0 ? CODE_SENT : CODE_SENT_EARLIER));
+    renderLogin();
+    await fillAndSignIn();
+    await userEvent.type(await screen.findByLabelText('Sign-in code'), '999999');
+    await userEvent.click(screen.getByRole('button', { name: 'E-mail me a new code' }));
+    expect(await screen.findByText(CODE_SENT_EARLIER)).toBeInTheDocument();
+    expect(api.callsTo('POST', SIGN_IN)[1]!.body).toEqual({ email: 'owner@biz.example', password: 'Correct-Horse-42' });
+    expect(screen.getByLabelText('Sign-in code')).toHaveValue('');
+  });
+
+  it('leaves the code step when another address is typed', async () => {
+    api.on('POST', SIGN_IN, apiError(401, 'SIGN_IN_CODE_REQUIRED', CODE_SENT));
+    renderLogin();
+    await fillAndSignIn();
+    await screen.findByLabelText('Sign-in code');
+    await userEvent.type(screen.getByLabelText('E-mail address'), 'x');
+    await waitFor(() => expect(screen.queryByLabelText('Sign-in code')).not.toBeInTheDocument());
+  });
+
+  it("shows the wait when this place has made too many attempts", async () => {
+    const message = 'Too many attempts. For your security, please wait 15 minutes before trying again.';
+    api.on('POST', SIGN_IN, apiError(429, 'RATE_LIMITED', message));
+    renderLogin();
+    await fillAndSignIn();
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.queryByLabelText('Sign-in code')).not.toBeInTheDocument();
+  });
+});
