@@ -10,11 +10,12 @@ import type { Mailer } from './mail/mailer';
 import { authSecretsOf } from './lib/secret-box';
 import { AccessLog } from './plugins/access-log';
 import { authenticate } from './plugins/authenticate';
-import { errorHandler } from './plugins/error-handler';
+import { errorHandler, frameworkError } from './plugins/error-handler';
 import { jsonBody } from './plugins/json-body';
 import { openapi } from './plugins/openapi';
 import { responseSerializer } from './plugins/response-serializer';
 import { security } from './plugins/security';
+import { textInput } from './plugins/text-input';
 import { web } from './plugins/web';
 import type { PaymentProcessor } from './processor/port';
 import { sandboxProcessorRoutes } from './processor/sandbox/routes';
@@ -60,6 +61,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     logController: new AccessLog(),
+    frameworkErrors: frameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -74,6 +76,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(openapi);
   await app.register(authenticate, { auth, db: database.db, secret: config.authSecret });
   await app.register(jsonBody);
+  await app.register(textInput);
 
   await app.register(healthRoutes, { database });
   await app.register(authRoutes, { auth, db: database.db, ipLimitScale: config.authIpRateLimitScale });
