@@ -15,6 +15,7 @@ import { jsonBody } from './plugins/json-body';
 import { openapi } from './plugins/openapi';
 import { responseSerializer } from './plugins/response-serializer';
 import { security } from './plugins/security';
+import { sourceMaps } from './plugins/source-maps';
 import { textInput } from './plugins/text-input';
 import { web } from './plugins/web';
 import type { PaymentProcessor } from './processor/port';
@@ -73,7 +74,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   await app.register(errorHandler);
   await app.register(security, { rateLimit: config.rateLimit, isProduction: config.isProduction });
-  await app.register(openapi);
+  await app.register(openapi, { serve: !config.isProduction });
   await app.register(authenticate, { auth, db: database.db, secret: config.authSecret });
   await app.register(jsonBody);
   await app.register(textInput);
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   };
   // For the Vite dev server, which serves the page without the server's meta tag.
   app.get('/api/public-config', { schema: { hide: true } }, async () => publicConfig);
+  await app.register(sourceMaps, { serve: !config.isProduction });
   await app.register(web, { distDir: config.webDistDir, publicConfig });
   return app;
 }

@@ -4,9 +4,18 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
+export interface OpenapiOptions {
+  /**
+   * Off in production: the document and its browsable reference map every route, internal ones
+   * included, for whoever asks, and the portal's only client is its own web app (ADR 023).
+   */
+  serve: boolean;
+}
+
 /** OpenAPI 3 generated from the routes' zod schemas: JSON at /api/openapi.json, browsable at /api/docs. */
-export const openapi = fp(
-  async function openapi(app: FastifyInstance) {
+export const openapi = fp<OpenapiOptions>(
+  async function openapi(app: FastifyInstance, { serve }) {
+    if (!serve) return;
     await app.register(swagger, {
       openapi: {
         info: {
