@@ -3,6 +3,17 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/**
+ * A success that is a file rather than JSON (a PDF, a CSV, an image), as the OpenAPI document
+ * names it: its media types and what it is. The body goes out as the handler sends it.
+ */
+export function fileResponse(description: string, mediaTypes: readonly string[], { text = false } = {}) {
+  // `unknown` to the type checker (the handler sends a Buffer or a stream), a string to the document.
+  const schema = z.unknown().meta(text ? { type: 'string' } : { type: 'string', format: 'binary' });
+  return { description, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema }])) };
+}
 
 export interface OpenapiOptions {
   /**
