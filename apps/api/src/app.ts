@@ -10,11 +10,13 @@ import type { Mailer } from './mail/mailer';
 import { authSecretsOf } from './lib/secret-box';
 import { AccessLog } from './plugins/access-log';
 import { authenticate } from './plugins/authenticate';
-import { errorHandler } from './plugins/error-handler';
+import { errorHandler, frameworkError } from './plugins/error-handler';
 import { jsonBody } from './plugins/json-body';
 import { openapi } from './plugins/openapi';
 import { responseSerializer } from './plugins/response-serializer';
 import { security } from './plugins/security';
+import { sourceMaps } from './plugins/source-maps';
+import { textInput } from './plugins/text-input';
 import { web } from './plugins/web';
 import type { PaymentProcessor } from './processor/port';
 import { sandboxProcessorRoutes } from './processor/sandbox/routes';
@@ -60,6 +62,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     logController: new AccessLog(),
+    frameworkErrors: frameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -71,9 +74,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   await app.register(errorHandler);
   await app.register(security, { rateLimit: config.rateLimit, isProduction: config.isProduction });
-  await app.register(openapi);
+  await app.register(openapi, { serve: !config.isProduction });
   await app.register(authenticate, { auth, db: database.db, secret: config.authSecret });
   await app.register(jsonBody);
+  await app.register(textInput);
 
   await app.register(healthRoutes, { database });
   await app.register(authRoutes, { auth, db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl, ipLimitScale: config.authIpRateLimitScale });
@@ -111,6 +115,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   };
   // For the Vite dev server, which serves the page without the server's meta tag.
   app.get('/api/public-config', { schema: { hide: true } }, async () => publicConfig);
+  await app.register(sourceMaps, { serve: !config.isProduction });
   await app.register(web, { distDir: config.webDistDir, publicConfig });
   return app;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedDay } from './dates';
 
 /** Domain: `Incomplete → Pending` (submit) `→ Approved | Disabled` (operations); `Approved ⇄ Disabled`. */
 export const BusinessState = z.enum(['Incomplete', 'Pending', 'Approved', 'Disabled']);
@@ -60,7 +61,8 @@ export const Owner = z.object({
   lastName: trimmed(100).min(1, 'Enter the last name.'),
   title: trimmed(100).min(1, 'Enter the title, like CEO or Owner.'),
   ownershipPercent: z.number().int('Use a whole percentage.').min(0).max(100),
-  dateOfBirth: z.iso.date('Enter the date of birth.'),
+  // Not in the future, and an adult's: the server checks both against its own clock.
+  dateOfBirth: boundedDay('Date of birth', { invalid: 'Enter the date of birth.', upperBound: false }),
   ssnLast4: z.string().regex(/^\d{4}$/, 'Enter the last 4 digits of the SSN.'),
   email: z.email('Enter a valid e-mail address.').max(320),
   phone: z.string().trim().max(30).nullable().optional(),

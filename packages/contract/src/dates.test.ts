@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDay } from './dates';
+import { boundedDateTime, boundedDay, formatDate, formatDateTime, formatDay } from './dates';
 
 describe('dates (spec §9 formats)', () => {
   const when = new Date(2026, 0, 5, 9, 7);
@@ -37,5 +37,32 @@ describe('dates (spec §9 formats)', () => {
     expect(formatDateTime('2026-03-08T10:30:00Z', 'America/Los_Angeles')).toBe('Mar 08, 2026 3:30');
     expect(formatDateTime(instant, 'Asia/Kolkata')).toBe('Mar 08, 2026 12:00');
     expect(formatDateTime(null, 'UTC')).toBe('Invalid Date');
+  });
+});
+
+describe('date bounds (ADR 023)', () => {
+  const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((i) => i.message) ?? [];
+
+  it('accepts calendar days from 1900 through 2099, and says which end a day is past', () => {
+    const due = boundedDay('Due date');
+    for (const day of ['1900-01-01', '2026-06-15', '2099-12-31']) expect(due.safeParse(day).success, day).toBe(true);
+    expect(messages(due.safeParse('9999-12-31'))).toEqual(['Due date must be before Jan 01, 2100.']);
+    expect(messages(due.safeParse('2100-01-01'))).toEqual(['Due date must be before Jan 01, 2100.']);
+    expect(messages(due.safeParse('1899-12-31'))).toEqual(['Due date must be on or after Jan 01, 1900.']);
+    expect(messages(due.safeParse('0000-01-01'))).toEqual(['Due date must be on or after Jan 01, 1900.']);
+    expect(messages(due.safeParse('next week'))).toEqual(['Enter a date.']);
+    const birth = boundedDay('Date of birth', { invalid: 'Enter the date of birth.', upperBound: false });
+    expect(birth.safeParse('2999-01-01').success).toBe(true);
+    expect(messages(birth.safeParse('1850-04-12'))).toEqual(['Date of birth must be on or after Jan 01, 1900.']);
+    expect(messages(birth.safeParse(''))).toEqual(['Enter the date of birth.']);
+  });
+
+  it('bounds date-times by the instant, whatever their offset', () => {
+    const sendAt = boundedDateTime('Send time');
+    expect(sendAt.safeParse('2099-12-31T23:59:59Z').success).toBe(true);
+    expect(sendAt.safeParse('2099-12-31T18:59:59-05:00').success).toBe(true);
+    expect(messages(sendAt.safeParse('2099-12-31T19:00:00-05:00'))).toEqual(['Send time must be before Jan 01, 2100.']);
+    expect(messages(sendAt.safeParse('9999-12-31T10:00:00Z'))).toEqual(['Send time must be before Jan 01, 2100.']);
+    expect(messages(sendAt.safeParse('1899-12-31T23:59:59Z'))).toEqual(['Send time must be on or after Jan 01, 1900.']);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedDateTime, boundedDay } from './dates';
 import { MAX_AMOUNT_CENTS } from './money';
 
 /* ------------------------------------------------------------------ payers */
@@ -177,7 +178,6 @@ export function requestActions(state: RequestState): RequestAction[] {
 }
 
 const cents = z.number().int('Amounts are whole cents.').positive('Enter an amount above $0.00.').max(MAX_AMOUNT_CENTS, 'The amount is above the $10,000,000.00 limit.');
-const isoDate = z.iso.date('Enter a date.');
 
 /** Create or edit a request to pay. `mode` decides what happens after saving. */
 /**
@@ -197,13 +197,13 @@ export const PaymentRequestInput = z
     amountCents: cents,
     memo: z.string().trim().max(500).optional().default(''),
     reference: z.string().trim().max(64).optional().default(''),
-    dueDate: isoDate,
+    dueDate: boundedDay('Due date'),
     /** Defaults to the due date plus the business's default expiry days. */
-    expiresOn: isoDate.nullable().optional(),
+    expiresOn: boundedDay('Expiry date').nullable().optional(),
     allowPartial: z.boolean().default(false),
     mode: z.enum(['draft', 'send', 'schedule']),
     /** For `schedule`: when it goes out (ISO date-time, in the future). */
-    sendAt: z.iso.datetime({ offset: true }).nullable().optional(),
+    sendAt: boundedDateTime('Send time').nullable().optional(),
   })
   .refine((r) => r.mode !== 'schedule' || Boolean(r.sendAt), { message: 'Choose when to send it.', path: ['sendAt'] })
   .refine((r) => !r.expiresOn || r.expiresOn >= r.dueDate, { message: 'The expiry cannot be before the due date.', path: ['expiresOn'] });
@@ -322,8 +322,8 @@ export const RequestListQuery = PageQuery.extend({
   /** Comma-separated states. */
   status: z.string().max(300).optional(),
   payerId: z.string().max(64).optional(),
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
+  from: boundedDay('From date').optional(),
+  to: boundedDay('To date').optional(),
   minAmountCents: z.coerce.number().int().min(0).optional(),
   maxAmountCents: z.coerce.number().int().min(0).optional(),
   /** `draft` lists drafts only; `history` everything else. */

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ErrorCode, type ErrorResponse, type FieldErrors } from '@tay/contract';
@@ -20,6 +20,22 @@ const FRAMEWORK_CODES: Record<number, string> = {
   422: ErrorCode.UnprocessableEntity,
   429: ErrorCode.RateLimited,
 };
+
+/**
+ * Errors the router meets before any route or hook runs (Fastify's `frameworkErrors`), in the
+ * same shape as every other: a path whose %-encoding does not decode to text (an encoded
+ * unpaired surrogate, a cut-off `%E2%82`), a path parameter above the length limit.
+ */
+export function frameworkError(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  const status = error.statusCode ?? 500;
+  if (error.code === 'FST_ERR_BAD_URL') {
+    reply.status(400).send(errorBody(ErrorCode.BadRequest, 'The address has a %-encoded character that is not valid text. Check the link and try again.'));
+  } else if (status >= 400 && status < 500) {
+    reply.status(status).send(errorBody(FRAMEWORK_CODES[status] ?? ErrorCode.BadRequest, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'The address is too long.' : error.message));
+  } else {
+    reply.status(500).send(errorBody(ErrorCode.Internal, 'Something went wrong on our side. Please try again.'));
+  }
+}
 
 /**
  * One error shape for every failure: `{ status: 'Error', errorDetails: { code, message, fields? } }`.

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fromNodeHeaders } from 'better-auth/node';
-import { ChangePasswordBody, CompleteNewPasswordBody, ErrorCode, IdentityOkResponse } from '@tay/contract';
+import { ChangePasswordBody, CompleteNewPasswordBody, ErrorCode, ErrorResponse, IdentityOkResponse } from '@tay/contract';
 import { SIGN_IN_CODE_HEADER, type Auth } from '../auth/better-auth';
 import { AUTH_ERROR_MESSAGES } from '../auth/error-messages';
 import { AUTH_ENDPOINTS, AUTH_RATE_RULES } from '../auth/rate-rules';
@@ -129,7 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         summary: 'Meet the new-password challenge: replace a temporary password',
         security: [{ bearer: [] }],
         body: CompleteNewPasswordBody,
-        response: { 200: IdentityOkResponse },
+        response: { 200: IdentityOkResponse, 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request) => {

@@ -16,7 +16,7 @@ export const balanceRoutes: FastifyPluginAsyncZod<{ db: Kysely<DB> }> = async (a
         summary: 'The business’s balances from the ledger (members only)',
         security: [{ bearer: [] }],
         params: BusinessIdParams,
-        response: { 200: BalancesResponse, 401: ErrorResponse, 404: ErrorResponse },
+        response: { 200: BalancesResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => ({

@@ -22,6 +22,7 @@ import { updateBusiness } from '../domain/businesses/update-business';
 import { uploadLogo } from '../domain/businesses/upload-logo';
 import type { Jobs } from '../jobs/queue';
 import { requireUser, sessionOf } from '../plugins/authenticate';
+import { fileResponse } from '../plugins/openapi';
 
 export interface BusinessRoutesOptions {
   db: Kysely<DB>;
@@ -195,6 +196,11 @@ export const businessRoutes: FastifyPluginAsyncZod<BusinessRoutesOptions> = asyn
         tags: ['businesses'],
         summary: 'The logo image (public; the URL in logoUrl changes with every upload)',
         params: BusinessIdParams,
+        response: {
+          200: fileResponse('The image, as uploaded', ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml']),
+          400: ErrorResponse,
+          404: ErrorResponse,
+        },
       },
     },
     async (request, reply) => {

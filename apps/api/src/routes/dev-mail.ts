@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { OutboxQuery, OutboxResponse, formatDateTime } from '@tay/contract';
+import { ErrorResponse, OutboxQuery, OutboxResponse, formatDateTime } from '@tay/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import { listOutbox } from '../mail/list-outbox';
@@ -22,7 +22,7 @@ export const devMailRoutes: FastifyPluginAsyncZod<{ db: Kysely<DB> }> = async (a
         tags: ['development'],
         summary: 'E-mails and text messages in the development outbox, newest first (not available in production)',
         querystring: OutboxQuery,
-        response: { 200: OutboxResponse },
+        response: { 200: OutboxResponse, 400: ErrorResponse },
       },
     },
     async (request) => listOutbox({ db, to: request.query.to, limit: request.query.limit }),

@@ -39,6 +39,7 @@ import { updatePayer } from '../domain/payers/update-payer';
 import { verifyPayer } from '../domain/payers/verify-payer';
 import type { Mailer } from '../mail/mailer';
 import { requireUser, sessionOf } from '../plugins/authenticate';
+import { fileResponse } from '../plugins/openapi';
 
 export interface PayerRoutesOptions {
   db: Kysely<DB>;
@@ -89,6 +90,7 @@ export const payerRoutes: FastifyPluginAsyncZod<PayerRoutesOptions> = async (app
         ...signedIn,
         params: BusinessIdParams,
         querystring: PayerListQuery,
+        response: { 200: fileResponse('The payers, one per line, under a header row', ['text/csv'], { text: true }), ...errors },
       },
     },
     async (request, reply) => {

@@ -14,6 +14,7 @@ import { requestSummary } from '../domain/requests/request-summary';
 import { createRequest, updateRequest } from '../domain/requests/save-request';
 import { withIdempotency } from '../lib/idempotency';
 import { bearerOf, requireBearer, requireUser, sessionOf } from '../plugins/authenticate';
+import { fileResponse } from '../plugins/openapi';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
 const signedIn = { security: [{ bearer: [] }] };
@@ -64,7 +65,17 @@ export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; 
 
   app.get(
     '/api/businesses/:id/payments/export.csv',
-    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'CSV export of the same query as the list', ...signedIn, params: Params, querystring: RequestListQuery } },
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: 'CSV export of the same query as the list',
+        ...signedIn,
+        params: Params,
+        querystring: RequestListQuery,
+        response: { 200: fileResponse('The requests, one per line, under a header row', ['text/csv'], { text: true }), ...errors },
+      },
+    },
     async (request, reply) => {
       const chunks = exportRequests({ db, businessId: request.params.id, userId: sessionOf(request).user.id, query: request.query });
       // The first chunk checks access before any header goes out.
@@ -162,7 +173,10 @@ export const paymentRequestRoutes: FastifyPluginAsyncZod<{ ctx: RequestContext; 
 
   app.get(
     '/api/businesses/:id/payments/:requestId/receipt.pdf',
-    { preHandler: requireUser, schema: { tags: ['payments'], summary: 'The same receipt as a PDF download', ...signedIn, params: RequestParams } },
+    {
+      preHandler: requireUser,
+      schema: { tags: ['payments'], summary: 'The same receipt as a PDF download', ...signedIn, params: RequestParams, response: { 200: fileResponse('The receipt', ['application/pdf']), ...errors } },
+    },
     async (request, reply) => {
       const receipt = await getRequestReceipt({ db, businessId: request.params.id, requestId: request.params.requestId, userId: sessionOf(request).user.id });
       const pdf = await renderReceiptPdf(receipt);

@@ -39,7 +39,7 @@ export const referenceDataRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The sandbox bank directory, searched by name or routing number',
         security: [{ bearer: [] }],
         querystring: DirectoryBanksQuery,
-        response: { 200: DirectoryBanksResponse, 401: ErrorResponse, 403: ErrorResponse },
+        response: { 200: DirectoryBanksResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async (request) => ({ status: 'Success' as const, data: searchSandboxBanks(request.query.search) }),

@@ -3,7 +3,7 @@ import { canApply, ErrorCode, formatDay, type PaymentRequest, type RequestEvent,
 import { AppError } from '../../lib/app-error';
 import { businessForRequests, userActor, type ActingUser, type RequestContext } from './request-context';
 import type { DB } from '../../db/schema';
-import { addDays, todayIn, toPaymentRequest, type RequestRow } from './request-record';
+import { expiryAfter, todayIn, toPaymentRequest, type RequestRow } from './request-record';
 import { lockRequest, selectRequest } from './save-request';
 import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { transitionRequest } from './transition';
@@ -31,7 +31,7 @@ export async function runRequestCommand(
       await requireActivePayer(trx, row, command);
       // Resending an expired request gives the payer a new payable window.
       const today = todayIn(business.time_zone);
-      const extend = row.expires_on < today ? { expires_on: addDays(today, business.default_expiry_days) } : {};
+      const extend = row.expires_on < today ? { expires_on: expiryAfter(today, business.default_expiry_days) } : {};
       if (extend.expires_on) {
         await trx.updateTable('payment_requests').set(extend).where('business_id', '=', businessId).where('id', '=', requestId).execute();
         row.expires_on = extend.expires_on;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, daysBetween, parseReferenceNumber, payToken, payTokenHash, todayIn } from './request-record';
+import { addDays, daysBetween, expiryAfter, parseReferenceNumber, payToken, payTokenHash, todayIn } from './request-record';
 
 describe('request records', () => {
   it('parses references typed in a search box', () => {
@@ -24,5 +24,12 @@ describe('request records', () => {
     expect(daysBetween('2026-03-01', '2026-02-27')).toBe(-2);
     expect(todayIn('Pacific/Kiritimati', new Date('2026-06-01T11:00:00Z'))).toBe('2026-06-02');
     expect(todayIn('America/Los_Angeles', new Date('2026-06-01T05:00:00Z'))).toBe('2026-05-31');
+  });
+
+  it('keeps a default expiry within the days the API accepts, and never writes a year past 9999', () => {
+    expect(expiryAfter('2026-03-01', 30)).toBe('2026-03-31');
+    expect(expiryAfter('2099-12-01', 30)).toBe('2099-12-31');
+    expect(expiryAfter('2099-12-31', 365)).toBe('2099-12-31');
+    expect(() => addDays('9999-12-31', 30)).toThrow(RangeError);
   });
 });

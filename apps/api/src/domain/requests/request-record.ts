@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { requestActions, type PaymentRequest } from '@tay/contract';
+import { LATEST_DAY, requestActions, type PaymentRequest } from '@tay/contract';
 import type { PaymentRequestsTable } from '../../db/schema/payments';
 
 export type RequestRow = Selectable<PaymentRequestsTable>;
@@ -75,7 +75,19 @@ export function toPaymentRequest(row: RequestListRow): PaymentRequest {
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+  const day = d.toISOString().slice(0, 10);
+  // Past year 9999 the ISO string is `+010000-…`: never let that through as a day.
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new RangeError(`${date} plus ${days} days is not a calendar day of years 0000-9999.`);
+  return day;
+}
+
+/**
+ * The expiry `days` after `date` (a due date, or today for a resent request), kept at LATEST_DAY
+ * at most: the API accepts no later expiry, and editing the request sends its expiry back.
+ */
+export function expiryAfter(date: string, days: number): string {
+  const day = addDays(date, days);
+  return day > LATEST_DAY ? LATEST_DAY : day;
 }
 
 /** Today's calendar date in a time zone, 'YYYY-MM-DD'. */

@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import { businessForRequests, nextNumber, userActor, type ActingUser, type BusinessForRequests, type RequestContext } from './request-context';
-import { addDays, todayIn, toPaymentRequest, type RequestRow } from './request-record';
+import { expiryAfter, todayIn, toPaymentRequest, type RequestRow } from './request-record';
 import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { recordRequestEvent, transitionRequest } from './transition';
 
@@ -36,7 +36,7 @@ async function check(trx: Transaction<DB>, business: BusinessForRequests, input:
   if (input.dueDate < today) {
     throw AppError.validation('The due date cannot be in the past.', { dueDate: 'Choose today or a later date.' });
   }
-  const expiresOn = input.expiresOn ?? addDays(input.dueDate, business.default_expiry_days);
+  const expiresOn = input.expiresOn ?? expiryAfter(input.dueDate, business.default_expiry_days);
   let sendAt: Date | null = null;
   if (input.mode === 'schedule') {
     sendAt = new Date(input.sendAt!);

@@ -112,7 +112,7 @@ export const sandboxProcessorRoutes: FastifyPluginAsyncZod<SandboxRoutesOptions>
         tags: ['sandbox processor'],
         summary: 'One charge (Authorization: Bearer <secret key>)',
         params: z.object({ id: z.string().min(1).max(64) }),
-        response: { 200: Charge, 401: ErrorResponse, 404: ErrorResponse },
+        response: { 200: Charge, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => {
