@@ -253,13 +253,18 @@ describe('a process that dies mid-payment', () => {
     log: silentLogger,
   });
 
-  it.each(['before', 'after'] as const)('lost %s the charge: the payment waits Pending, and the reconciliation job finishes it with one charge', async (when) => {
+  it.each(['before', 'after'] as const)('lost %s the charge: 503, the payment waits Pending, and the reconciliation job finishes it with one charge', async (when) => {
     const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 4_200 });
     const request = await requestRow(db(), requestId);
     const processorToken = await tokenize(t.app, t.runtime, { card: CARDS.visa });
-    const outcome = await payRequest({ ...deps(flaky(when)), request, body: { method: 'card', processorToken, amountCents: 4_200 } });
-    expect(outcome).toMatchObject({ transactionState: 'Accepted', payment: { state: 'Pending' } });
-    const paymentId = outcome.payment.paymentId;
+    // Whether the processor charged is unknown: the caller is told so, not that the payment is pending.
+    await expect(payRequest({ ...deps(flaky(when)), request, body: { method: 'card', processorToken, amountCents: 4_200 } })).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    const { id: paymentId } = await db().selectFrom('payments').select('id').where('request_id', '=', requestId).executeTakeFirstOrThrow();
+    expect(await paymentRow(db(), paymentId)).toMatchObject({ state: 'Pending', processor_charge_id: null });
+    expect(await requestRow(db(), requestId)).toMatchObject({ state: 'Accepted' });
 
     // The job that will look again a minute later was queued with the payment.
     const { rows: jobs } = await sql<{ data: { paymentId: string }; start_after: Date; created_on: Date }>`

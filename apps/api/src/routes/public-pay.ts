@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { CreatePaymentBody, DeclineBody, ErrorResponse, PaymentOutcomeResponse, PublicPayPage, ReceiptParams, ReceiptResponse } from '@tay/contract';
+import { CreatePaymentBody, DeclineBody, ErrorResponse, PaymentOutcomeResponse, PublicPayPage, ReceiptParams, ReceiptResponse, type PaymentOutcome } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { getReceipt } from '../domain/payments/get-receipt';
 import { payRequest } from '../domain/payments/pay-request';
+import { resumePayment } from '../domain/payments/resume-payment';
 import type { PaymentDeps } from '../domain/payments/apply-charge-result';
 import { declineRequest, findByPayToken, getPayPage } from '../domain/requests/public-pay-page';
 import { withIdempotency } from '../lib/idempotency';
@@ -36,23 +37,30 @@ export const publicPayRoutes: FastifyPluginAsyncZod<{ db: Kysely<DB>; payments: 
       schema: {
         tags: ['hosted payment page'],
         summary: 'The payer pays with a processor token (card or bank account); honours Idempotency-Key',
+        description:
+          'A retry with the same Idempotency-Key and body answers with the payment the first try made, even when that try never answered (503, or no answer at all); it never pays twice.',
         params: TokenParams,
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: CreatePaymentBody,
-        response: { 201: PaymentOutcomeResponse, ...errors },
+        response: { 201: PaymentOutcomeResponse, ...errors, 503: ErrorResponse },
       },
     },
     async (request, reply) => {
       const { row } = await findByPayToken(db, request.params.token);
+      const deps = { ...payments, log: request.log };
+      const paid = (data: PaymentOutcome) => ({ status: 201, body: { status: 'Success' as const, data } });
       const result = await withIdempotency({
         db,
         scope: `pay:${row.id}`,
         key: request.headers['idempotency-key'],
         request: request.body,
-        run: async () => ({
-          status: 201,
-          body: { status: 'Success' as const, data: await payRequest({ ...payments, log: request.log, request: row, body: request.body }) },
-        }),
+        // The key remembers the payment in the transaction that creates it, so a retry after a
+        // crash finishes that payment and reports it instead of paying again.
+        run: async (progress) => paid(await payRequest({ ...deps, request: row, body: request.body, onPaymentCreated: (trx, paymentId) => progress.record(trx, paymentId) })),
+        resume: async (paymentId, { takenOver }) => {
+          const outcome = await resumePayment(deps, { request: row, paymentId, processorToken: request.body.processorToken, mayCharge: takenOver });
+          return outcome && paid(outcome);
+        },
       });
       reply.header('cache-control', 'no-store');
       if (result.replayed) reply.header('idempotent-replayed', 'true');

@@ -130,6 +130,11 @@ export interface IdempotencyKeysTable {
   response_status: number | null;
   response_body: unknown;
   created_at: Generated<Date>;
+  /** Names the run that holds the key; a takeover changes it, so the old run can no longer write. */
+  lease_id: string | null;
+  lease_expires_at: Date | null;
+  /** How far the run got (e.g. the payment it created), written in the same transaction as that step. */
+  recovery_point: string | null;
 }
 
 export interface ProcessorEventsTable {

@@ -1,14 +1,16 @@
+import type { Transaction } from 'kysely';
 import { ErrorCode, formatMoney, type PaymentMethod, type PaymentOutcome } from '@tay/contract';
 import { jobDb } from '../../db/executor';
+import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
-import type { ChargeResult } from '../../processor/port';
+import type { ChargeRequest, ChargeResult } from '../../processor/port';
 import { computeFee } from '../ledger/fees';
 import { PAY_BUSINESS_COLUMNS, payStatus } from '../requests/public-pay-page';
 import type { RequestRow } from '../requests/request-record';
 import { transitionRequest } from '../requests/transition';
 import { applyChargeResult, type PaymentDeps } from './apply-charge-result';
-import { payerActor, toPaymentSummary } from './payment-record';
+import { payerActor, toPaymentSummary, type PaymentRow } from './payment-record';
 
 /** When the reconciliation job looks at a payment that may have been left half-done by a crash. */
 export const RECONCILE_AFTER_SECONDS = 60;
@@ -16,6 +18,11 @@ export const RECONCILE_AFTER_SECONDS = 60;
 export interface PayRequestOptions extends PaymentDeps {
   request: Pick<RequestRow, 'business_id' | 'id'>;
   body: { method: PaymentMethod; processorToken: string; amountCents: number; payerEmail?: string | undefined };
+  /**
+   * Called inside the transaction that creates the payment, so what it records (the
+   * Idempotency-Key's recovery point) commits with the payment or not at all.
+   */
+  onPaymentCreated?: (trx: Transaction<DB>, paymentId: string) => Promise<void>;
 }
 
 /**
@@ -26,6 +33,11 @@ export interface PayRequestOptions extends PaymentDeps {
  *    fee), move the request to Accepted (payerPays), and queue the reconciliation job;
  * 2. the processor charges the token, idempotently keyed by the payment id;
  * 3. tx2 — apply the answer (captured, failed, or pending for a bank debit).
+ *
+ * When the processor's answer never comes the payment may or may not have been taken: the call
+ * fails with 503 and the payment stays Pending, to be finished by a retry under the same
+ * Idempotency-Key (`resumePayment`) or by the reconciliation job, both with the same key at the
+ * processor, so it is charged once.
  *
  * Concurrent payments of one request serialize on the row lock in tx1: the first moves it to
  * Accepted and every other finds it no longer payable, so money moves once.
@@ -101,39 +113,47 @@ export async function payRequest(options: PayRequestOptions): Promise<PaymentOut
       { businessId: inserted.business_id, paymentId: inserted.id, processorToken: body.processorToken },
       { db: jobDb(trx), startAfter: RECONCILE_AFTER_SECONDS, singletonKey: inserted.id },
     );
+    await options.onPaymentCreated?.(trx, inserted.id);
     return inserted;
   });
 
-  const ids = { businessId: payment.business_id, paymentId: payment.id };
+  return outcome(await chargePayment(options, payment, body.processorToken));
+}
+
+/** What the processor is asked for a payment: always keyed by the payment id, so it charges once. */
+export function chargeRequestFor(payment: Pick<PaymentRow, 'business_id' | 'id' | 'request_id' | 'amount_cents'>, token: string): ChargeRequest {
+  return {
+    token,
+    amountCents: payment.amount_cents,
+    idempotencyKey: payment.id,
+    metadata: { businessId: payment.business_id, paymentId: payment.id, requestId: payment.request_id },
+  };
+}
+
+/**
+ * Charges a Pending payment and applies the answer. With no answer from the processor the
+ * payment stays Pending (the request Accepted) and the caller gets 503: charging again with the
+ * same key returns the charge the processor made, or makes the one that never reached it.
+ */
+export async function chargePayment(
+  deps: Pick<PaymentDeps, 'db' | 'processor' | 'mailer' | 'log'>,
+  payment: Pick<PaymentRow, 'business_id' | 'id' | 'request_id' | 'amount_cents'>,
+  token: string,
+): Promise<{ payment: PaymentRow; request: RequestRow }> {
   let result: ChargeResult;
   try {
-    result = await processor.charge({
-      token: body.processorToken,
-      amountCents: payment.amount_cents,
-      idempotencyKey: payment.id,
-      metadata: { businessId: payment.business_id, paymentId: payment.id, requestId: payment.request_id },
-    });
+    result = await deps.processor.charge(chargeRequestFor(payment, token));
   } catch (error) {
-    // The payment stays Pending (the request Accepted): the reconciliation job charges with the
-    // same key later, and the processor answers once, so nothing is taken twice.
-    options.log.warn({ err: error, paymentId: payment.id }, 'processor charge failed; the reconciliation job will finish the payment');
-    return outcome(await applyNothing(options, ids));
+    deps.log.warn({ err: error, paymentId: payment.id }, 'processor charge failed; a retry or the reconciliation job will finish the payment');
+    throw new AppError(
+      ErrorCode.Unavailable,
+      'We could not confirm the payment with the payment processor. Try again in a moment: you will not be charged twice.',
+    );
   }
-  return outcome(await applyChargeResult(options, ids, result));
+  return applyChargeResult(deps, { businessId: payment.business_id, paymentId: payment.id }, result);
 }
 
-async function applyNothing(options: Pick<PaymentDeps, 'db'>, ids: { businessId: string; paymentId: string }) {
-  const payment = await options.db.selectFrom('payments').selectAll().where('business_id', '=', ids.businessId).where('id', '=', ids.paymentId).executeTakeFirstOrThrow();
-  const request = await options.db
-    .selectFrom('payment_requests')
-    .selectAll()
-    .where('business_id', '=', ids.businessId)
-    .where('id', '=', payment.request_id)
-    .executeTakeFirstOrThrow();
-  return { payment, request };
-}
-
-function outcome({ payment, request }: Awaited<ReturnType<typeof applyNothing>>): PaymentOutcome {
+export function outcome({ payment, request }: { payment: PaymentRow; request: RequestRow }): PaymentOutcome {
   return {
     payment: toPaymentSummary(payment),
     transactionState: request.state,

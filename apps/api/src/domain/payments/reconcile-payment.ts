@@ -1,4 +1,5 @@
 import { applyChargeResult, type PaymentDeps } from './apply-charge-result';
+import { chargeRequestFor } from './pay-request';
 
 export type ReconcileOutcome = 'not-found' | 'already-final' | 'awaiting-processor' | 'applied';
 
@@ -16,19 +17,14 @@ export async function reconcilePayment(
 ): Promise<ReconcileOutcome> {
   const payment = await deps.db
     .selectFrom('payments')
-    .select(['state', 'processor_charge_id', 'amount_cents', 'request_id'])
+    .select(['business_id', 'id', 'state', 'processor_charge_id', 'amount_cents', 'request_id'])
     .where('business_id', '=', job.businessId)
     .where('id', '=', job.paymentId)
     .executeTakeFirst();
   if (!payment) return 'not-found';
   if (payment.state !== 'Pending') return 'already-final';
   if (payment.processor_charge_id) return 'awaiting-processor';
-  const result = await deps.processor.charge({
-    token: job.processorToken,
-    amountCents: payment.amount_cents,
-    idempotencyKey: job.paymentId,
-    metadata: { businessId: job.businessId, paymentId: job.paymentId, requestId: payment.request_id },
-  });
+  const result = await deps.processor.charge(chargeRequestFor(payment, job.processorToken));
   await applyChargeResult(deps, job, result);
   return 'applied';
 }

@@ -19,6 +19,10 @@ describe('a payment attempt: one key for one exact body', () => {
     ['a failure on our side', new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side.')],
     ['a gateway that lost the answer', new ApiError(502, 'HTTP_ERROR', 'Something went wrong on our side. Please try again.')],
     ['too many requests (it never ran)', new ApiError(429, 'RATE_LIMITED', 'Slow down.')],
+    [
+      'the key still in use (the first send runs on, or its server died mid-payment)',
+      new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed. Try again in a moment.'),
+    ],
     ['an answer that could not be read', new TypeError('Failed to fetch')],
   ])('after %s the same attempt is sent again: same key, same token, same amount', (_case, error) => {
     const attempt = startAttempt('card', visa, 4_000, () => 'key-1');

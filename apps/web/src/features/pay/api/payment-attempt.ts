@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '@tay/contract';
+import { ErrorCode, type PaymentMethod } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
 
 /**
@@ -26,12 +26,15 @@ export function startAttempt(
 /**
  * Whether the answer to a try is unknown, so it may have taken the money: no response at all
  * (the connection dropped, perhaps after the server charged), a failure on our side (5xx: the
- * server let go of the key), or too many requests (it never ran). Every other answer — a payment,
- * declined or not, or a 4xx refusal, which the server stores under the key — is definitive.
+ * server let go of the key, or kept the payment it started for the retry to finish), too many
+ * requests (it never ran), or the key still in use (the first send is running, or its server
+ * died mid-payment and the retry will learn what happened once the key is free). Every other
+ * answer — a payment, declined or not, or a 4xx refusal, which the server stores under the key —
+ * is definitive.
  */
 export function isAnswerUnknown(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
-  return error.status === 0 || error.status === 429 || error.status >= 500;
+  return error.status === 0 || error.status === 429 || error.status >= 500 || error.code === ErrorCode.IdempotencyKeyInUse;
 }
 
 /**
