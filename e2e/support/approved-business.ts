@@ -62,6 +62,17 @@ export async function approvedBusinessAccount(
   password: string,
   business: { businessName: string; entityType?: 'standard' | 'student' | 'healthCare' } = { businessName: 'Harbor Music' },
 ): Promise<ApprovedAccount> {
+  const account = await submittedBusinessAccount(email, password, business);
+  await ops('approve-business', account.businessId);
+  return account;
+}
+
+/** The same up to the review: the business is submitted and Pending. */
+export async function submittedBusinessAccount(
+  email: string,
+  password: string,
+  business: { businessName: string; entityType?: 'standard' | 'student' | 'healthCare' } = { businessName: 'Harbor Music' },
+): Promise<ApprovedAccount> {
   await registerAccount(email, password);
   const signIn = await call('POST', '/api/auth/sign-in/email', null, { email, password });
   const token = signIn.headers.get('set-auth-token');
@@ -74,7 +85,6 @@ export async function approvedBusinessAccount(
   await call('PATCH', `/api/businesses/${businessId}/update`, token, SETUP);
   await call('POST', `/api/businesses/${businessId}/bank-accounts`, token, BANK);
   await call('PATCH', `/api/businesses/${businessId}/update/submit`, token, {});
-  await ops('approve-business', businessId);
   return { email, token, businessId };
 }
 

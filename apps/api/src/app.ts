@@ -25,6 +25,7 @@ import { balanceRoutes } from './routes/balances';
 import { businessRoutes } from './routes/businesses';
 import { devMailRoutes } from './routes/dev-mail';
 import { healthRoutes } from './routes/health';
+import { liveUpdateRoutes } from './routes/live-updates';
 import { payerRoutes } from './routes/payers';
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { publicPayRoutes } from './routes/public-pay';
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     payments: { db: database.db, processor: deps.processor, mailer: deps.mailer, jobs: deps.jobs, fees: config.fees },
   });
   await app.register(balanceRoutes, { db: database.db });
+  await app.register(liveUpdateRoutes, { db: database.db });
   await app.register(webhookRoutes, { db: database.db, mailer: deps.mailer, webhookSecret: config.processor.webhookSecret });
   await app.register(sandboxProcessorRoutes, {
     db: database.db,

@@ -4,6 +4,7 @@ import type { Mailer } from '../mail/mailer';
 import type { JobHandlers, Jobs } from './queue';
 import { purgeOutbox } from '../mail/purge-outbox';
 import { autoApproveBusiness } from '../domain/businesses/auto-approve-business';
+import { purgeChanges } from '../domain/changes/purge-changes';
 import { expireRequests, sendReminders, sendScheduledRequests } from '../domain/requests/background';
 import { reconcilePayment } from '../domain/payments/reconcile-payment';
 import type { ProcessorConfig } from '../config';
@@ -38,6 +39,9 @@ export function createJobHandlers({ db, mailer, authSecret, previousAuthSecrets,
     'mail.deliver': async ({ messageId }) => mailer.deliver(messageId),
     'maintenance.purge-outbox': async () => {
       await purgeOutbox({ db });
+    },
+    'maintenance.purge-changes': async () => {
+      await purgeChanges({ db });
     },
     'business.auto-approve': async ({ businessId }) => {
       await autoApproveBusiness({ db, businessId });

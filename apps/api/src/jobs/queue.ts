@@ -8,6 +8,8 @@ import { MAIL_DELIVERY_ATTEMPTS } from '@tay/contract';
 export interface JobPayloads {
   'mail.deliver': { messageId: string };
   'maintenance.purge-outbox': Record<string, never>;
+  /** Drops live-update notices past their hour (ADR 025). */
+  'maintenance.purge-changes': Record<string, never>;
   /** SANDBOX_AUTO_APPROVE: approve a submitted business that is still Pending and complete. */
   'business.auto-approve': { businessId: string };
   /** Requests to pay: scheduled sends, expiry and reminders (cron). */
@@ -34,6 +36,7 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
   // MAIL_DELIVERY_ATTEMPTS tries in all: the request's detail says "given up" after the last.
   'mail.deliver': { retryLimit: MAIL_DELIVERY_ATTEMPTS - 1, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
   'maintenance.purge-outbox': { retryLimit: 2, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
+  'maintenance.purge-changes': { retryLimit: 2, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
   'business.auto-approve': { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 60 },
   'requests.send-scheduled': { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300 },
   'requests.expire': { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
@@ -46,6 +49,7 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
 /** Cron schedules (UTC) of recurring jobs; pg-boss guarantees one run per slot across processes. */
 export const SCHEDULES: Partial<Record<JobName, string>> = {
   'maintenance.purge-outbox': '17 3 * * *',
+  'maintenance.purge-changes': '*/10 * * * *',
   'requests.send-scheduled': '* * * * *',
   'requests.expire': '*/10 * * * *',
   'requests.remind': '7 * * * *',

@@ -25,9 +25,11 @@ export interface ApiCall {
   url: URL;
   headers: Record<string, string>;
   body: unknown;
+  signal?: AbortSignal | null;
 }
 
-type Answer = { status?: number; json?: unknown; text?: string; headers?: Record<string, string> };
+/** `stream`: a body that arrives over time (an event stream). */
+type Answer = { status?: number; json?: unknown; text?: string; stream?: ReadableStream<Uint8Array>; headers?: Record<string, string> };
 type Handler = (call: ApiCall) => Answer | undefined;
 
 /**
@@ -61,11 +63,12 @@ export class FakeApi {
         url: new URL(input, 'http://localhost'),
         headers: { ...(init.headers as Record<string, string>) },
         body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+        signal: init.signal,
       };
       this.calls.push(call);
       const answer = this.handlers.map((h) => h(call)).find(Boolean) ?? { status: 404, json: { status: 'Error', errorDetails: { code: 'NOT_FOUND', message: 'Not found.' } } };
       if (answer.status === 0) throw new TypeError('Failed to fetch');
-      const body = answer.text ?? (answer.json === undefined ? '' : JSON.stringify(answer.json));
+      const body = answer.stream ?? answer.text ?? (answer.json === undefined ? '' : JSON.stringify(answer.json));
       return new Response(body, { status: answer.status ?? 200, headers: answer.headers ?? { 'content-type': 'application/json' } });
     });
   }

@@ -23,7 +23,7 @@ export function useBusinessId(): string | undefined {
 }
 
 const base = (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/payers`;
-const payersKey = (businessId: string | undefined) => ['payers', businessId ?? 'none'] as const;
+export const payersKey = (businessId: string | undefined) => ['payers', businessId ?? 'none'] as const;
 
 function toQuery(query: object): Record<string, string | number | undefined> {
   return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string | number>;

@@ -36,7 +36,7 @@ export function useBusinessId(): string | undefined {
 }
 
 const base = (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/payments`;
-const requestsKey = (businessId: string | undefined) => ['requests', businessId ?? 'none'] as const;
+export const requestsKey = (businessId: string | undefined) => ['requests', businessId ?? 'none'] as const;
 
 function toQuery(query: RequestListQuery): Record<string, string | number | undefined> {
   return { ...query } as Record<string, string | number | undefined>;

@@ -1,0 +1,209 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CurrentUser } from '@tay/contract';
+import { SignedInHeader } from '../components/layout/signed-in-header';
+import { RequestDetailDrawer } from '../features/payments/components/request-detail';
+import { useSession } from '../lib/session';
+import { detail, request } from '../test/fixtures';
+import { BUSINESS_ID, FakeApi, ok, renderAt, type ApiCall } from '../test/page-harness';
+import { useLiveUpdates } from './live-updates';
+
+const EVENTS = `/api/businesses/${BUSINESS_ID}/events`;
+
+/** One connection of the event stream, fed by the test; aborting the fetch ends it, as in a browser. */
+class ServerStream {
+  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private readonly encoder = new TextEncoder();
+  readonly body: ReadableStream<Uint8Array>;
+  aborted = false;
+
+  constructor(call: ApiCall) {
+    this.body = new ReadableStream({ start: (controller) => void (this.controller = controller) });
+    call.signal?.addEventListener('abort', () => {
+      this.aborted = true;
+      this.controller.error(new DOMException('The operation was aborted.', 'AbortError'));
+    });
+  }
+
+  send(event: string, data: unknown): void {
+    this.controller.enqueue(this.encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+  }
+
+  end(): void {
+    this.controller.close();
+  }
+}
+
+type Refusal = { status: number; json: unknown };
+let fake: FakeApi;
+let streams: ServerStream[];
+/** Answers the server gives instead of a stream, in turn; `refuseAlways` after them. */
+let refusals: Refusal[];
+let refuseAlways: Refusal | null;
+
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+  streams = [];
+  refusals = [];
+  refuseAlways = null;
+  fake.on('GET', EVENTS, (call) => {
+    const refusal = refusals.shift() ?? refuseAlways;
+    if (refusal) return refusal;
+    const stream = new ServerStream(call);
+    streams.push(stream);
+    return { stream: stream.body, headers: { 'content-type': 'text/event-stream; charset=utf-8' } };
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setVisibility('visible');
+});
+
+function setVisibility(state: 'visible' | 'hidden') {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+function Live() {
+  useLiveUpdates({ retryDelayMs: () => 5 });
+  return null;
+}
+
+/** The header as the business layout renders it, from the signed-in person's record. */
+function Header() {
+  const session = useSession();
+  return <SignedInHeader user={session.currentUser} business={session.currentUser?.businesses[0]} onSignOut={() => {}} />;
+}
+
+async function connected(n: number): Promise<ServerStream> {
+  await waitFor(() => expect(streams).toHaveLength(n));
+  return streams[n - 1]!;
+}
+
+const Sent = request({ transactionState: 'Sent', payerName: 'Nora Quinn' });
+
+function drawer() {
+  fake.on('GET', `/api/businesses/${BUSINESS_ID}/payments/${Sent.transactionId}`, ok(detail(Sent)));
+  renderAt('/r', {
+    '/r': (
+      <>
+        <Live />
+        <RequestDetailDrawer requestId={Sent.transactionId} onClose={() => {}} onAction={() => {}} />
+      </>
+    ),
+  });
+}
+
+const badge = async () => (await screen.findByRole('dialog', { name: `Request ${Sent.referenceNumber}` })).querySelector('[data-state]');
+
+describe('live updates', () => {
+  it('an open request drawer turns Paid when the notice of the payment arrives', async () => {
+    drawer();
+    const stream = await connected(1);
+    expect(fake.callsTo('GET', EVENTS)[0]!.headers.Authorization).toBe('Bearer test-token');
+    stream.send('ready', {});
+    await waitFor(async () => expect(await badge()).toHaveTextContent('Sent'));
+
+    fake.on('GET', `/api/businesses/${BUSINESS_ID}/payments/${Sent.transactionId}`, ok(detail({ ...Sent, transactionState: 'Paid', amountPaidCents: Sent.amountCents })));
+    stream.send('change', { kind: 'request', id: Sent.transactionId });
+    await waitFor(async () => expect(await badge()).toHaveTextContent('Paid'));
+  });
+
+  it('a notice about the business reads the person’s record again: the menus open once it is approved', async () => {
+    const approved: CurrentUser = {
+      name: 'owner@biz.example',
+      userId: 'usr_1',
+      userState: 'complete',
+      firstName: 'Owner',
+      lastName: 'Person',
+      mobileNumber: null,
+      enrollNotificationViaEmail: true,
+      enrollNotificationViaMobileNumber: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      businesses: [
+        { businessId: BUSINESS_ID, businessName: 'Harbor Music', businessState: 'Approved', role: 'owner', payoutEnabled: 0, entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }], businessProfile: { logoUrl: null } },
+      ],
+    };
+    fake.on('GET', '/api/user', ok(approved));
+    renderAt(
+      '/h',
+      {
+        '/h': (
+          <>
+            <Live />
+            <Header />
+          </>
+        ),
+      },
+      { business: { businessState: 'Pending' } },
+    );
+    const stream = await connected(1);
+    stream.send('ready', {});
+    const menu = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(menu).queryByRole('link', { name: 'Payments In' })).toBeNull();
+
+    stream.send('change', { kind: 'business', id: BUSINESS_ID });
+    expect(await within(menu).findByRole('link', { name: 'Payments In' })).toBeInTheDocument();
+  });
+
+  it('after the connection drops it reconnects, and reads again what it may have missed', async () => {
+    drawer();
+    const first = await connected(1);
+    first.send('ready', {});
+    await badge();
+    const reads = () => fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payments/${Sent.transactionId}`).length;
+    const before = reads();
+
+    first.end();
+    const second = await connected(2);
+    expect(reads()).toBe(before);
+    second.send('ready', {});
+    await waitFor(() => expect(reads()).toBe(before + 1));
+  });
+
+  it('lets go of the stream while the tab is hidden, and catches up when it is shown again', async () => {
+    drawer();
+    const first = await connected(1);
+    first.send('ready', {});
+    await badge();
+    const reads = () => fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payments/${Sent.transactionId}`).length;
+    const before = reads();
+
+    setVisibility('hidden');
+    await waitFor(() => expect(first.aborted).toBe(true));
+    setVisibility('visible');
+    const second = await connected(2);
+    second.send('ready', {});
+    await waitFor(() => expect(reads()).toBe(before + 1));
+  });
+
+  it('stops for good when the server says the business is not the person’s (404)', async () => {
+    const retryDelay = vi.fn((_attempt: number) => 5);
+    refuseAlways = { status: 404, json: { status: 'Error', errorDetails: { code: 'NOT_FOUND', message: 'Business not found.' } } };
+    function Refused() {
+      useLiveUpdates({ retryDelayMs: retryDelay });
+      return <p>page</p>;
+    }
+    renderAt('/x', { '/x': <Refused /> });
+    await waitFor(() => expect(fake.callsTo('GET', EVENTS)).toHaveLength(1));
+    // A retry would ask for its pause as soon as the answer is in.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(retryDelay).not.toHaveBeenCalled();
+    expect(fake.callsTo('GET', EVENTS)).toHaveLength(1);
+  });
+
+  it('backs off when the server is busy (429), then connects', async () => {
+    const retryDelay = vi.fn((_attempt: number) => 5);
+    const busy = { status: 429, json: { status: 'Error', errorDetails: { code: 'RATE_LIMITED', message: 'Too many.' } } };
+    refusals = [busy, busy];
+    function Busy() {
+      useLiveUpdates({ retryDelayMs: retryDelay });
+      return null;
+    }
+    renderAt('/x', { '/x': <Busy /> });
+    await connected(1);
+    expect(fake.callsTo('GET', EVENTS)).toHaveLength(3);
+    expect(retryDelay.mock.calls.map(([attempt]) => attempt)).toEqual([0, 1]);
+  });
+});
