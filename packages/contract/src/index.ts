@@ -12,3 +12,4 @@ export * from './payers';
 export * from './pay';
 export * from './receipts';
 export * from './ledger';
+export * from './us-states';

@@ -40,7 +40,7 @@ export function createJobHandlers({ db, mailer, authSecret, previousAuthSecrets,
       await purgeOutbox({ db });
     },
     'business.auto-approve': async ({ businessId }) => {
-      await autoApproveBusiness({ db, businessId });
+      await autoApproveBusiness({ db, businessId, mail: { mailer, publicUrl } });
     },
     'sandbox.advance-charge': async (data) => {
       await advanceCharge({ db, jobs, settlementSeconds: processorConfig.settlementSeconds }, data);
