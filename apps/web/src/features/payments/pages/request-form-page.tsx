@@ -22,10 +22,9 @@ import { api, ApiError } from '../../../lib/api-client';
 import { formatPhone } from '../../../lib/phone';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useBusinessId, useRequestDetail, useSaveRequest } from '../api/requests-api';
+import { useBusinessId, useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/requests-api';
 import { PayerPicker, type PickedPayer } from '../components/payer-picker';
 import { isoToZonedInput, zonedInputToIso } from '../send-at';
-import { useBusiness } from '../../business/api/business-api';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useWriteAccess } from '../../../lib/write-access';
 
@@ -109,7 +108,7 @@ export function RequestFormPage() {
   const presetPayerId = params.get('payerId');
   const businessId = useBusinessId();
   // A scheduled send time is on the business's clock (its configured time zone).
-  const business = useBusiness();
+  const timeZone = useBusinessTimeZone();
   const source = useRequestDetail(transid);
   // The request's payer, for its mobile number; else the `?payerId=` one.
   const payerId = transid ? source.data?.payerId : presetPayerId;
@@ -118,9 +117,8 @@ export function RequestFormPage() {
     queryFn: () => api.get<{ data: Payer }>(`/businesses/${encodeURIComponent(businessId!)}/payers/${encodeURIComponent(payerId!)}`).then((r) => r.data),
     enabled: Boolean(businessId && payerId),
   });
-  if (business.error) return <LoadError title="We could not load your business" error={business.error} onRetry={() => void business.refetch()} />;
-  if (!business.data) return <PageLoader />;
-  const timeZone = business.data.config.timeZone;
+  if (timeZone.error) return <LoadError title="We could not load your business" error={timeZone.error} onRetry={() => void timeZone.refetch()} />;
+  if (!timeZone.data) return <PageLoader />;
   if (transid && source.isPending) return <PageLoader />;
   if (transid && source.error) return <LoadError title="We could not load that request" error={source.error} onRetry={() => void source.refetch()} />;
   if (payerId && payer.isPending && payer.fetchStatus !== 'idle') return <PageLoader />;
@@ -130,8 +128,8 @@ export function RequestFormPage() {
       key={`${transid ?? ''}:${copying}:${presetPayerId ?? ''}`}
       source={source.data}
       editing={source.data && !copying ? source.data : null}
-      initial={initialFrom(source.data, copying, payer.data, timeZone)}
-      timeZone={timeZone}
+      initial={initialFrom(source.data, copying, payer.data, timeZone.data)}
+      timeZone={timeZone.data}
     />
   );
 }
