@@ -138,6 +138,12 @@ describe('payments in, end to end', () => {
     await payerTab.getByText('Piano lessons, March').waitFor();
     await payByCard(payerTab, '4242 4242 4242 4242');
     await payerTab.getByText('Payment received').waitFor();
+    // The headline reads what was paid, not the $0.00 left to pay.
+    await payerTab.getByRole('heading', { level: 1, name: '$125.50 paid' }).waitFor();
+    expect(await payerTab.getByRole('heading', { level: 1, name: '$0.00' }).count()).toBe(0);
+    // The business hears of it (its owner has notifications by e-mail on, the default).
+    const told = (await outbox(owner.email)).filter((m) => m.subject.startsWith('Payment received: $125.50 from Nora Quinn'));
+    expect(told).toHaveLength(1);
     await payerTab.getByRole('link', { name: 'View your receipt' }).click();
     await payerTab.getByRole('heading', { name: 'Receipt' }).waitFor();
     await payerTab.getByText('Visa •••• 4242').waitFor();

@@ -56,7 +56,7 @@ describe('SANDBOX_AUTO_APPROVE=true', () => {
     const count = async () =>
       (await t.runtime.database.db.selectFrom('business_events').select('id').where('business_id', '=', businessId).execute()).length;
     const before = await count();
-    expect(await autoApproveBusiness({ db: t.runtime.database.db, businessId })).toBe('not-pending');
+    expect(await autoApproveBusiness({ db: t.runtime.database.db, businessId, mail: { mailer: t.runtime.mailer, publicUrl: t.runtime.config.publicUrl } })).toBe('not-pending');
     expect(await count()).toBe(before);
   });
 
@@ -76,7 +76,7 @@ describe('SANDBOX_AUTO_APPROVE=true', () => {
   });
 
   it('does nothing for an unknown business', async () => {
-    expect(await autoApproveBusiness({ db: t.runtime.database.db, businessId: 'biz_gone' })).toBe('not-found');
+    expect(await autoApproveBusiness({ db: t.runtime.database.db, businessId: 'biz_gone', mail: { mailer: t.runtime.mailer, publicUrl: t.runtime.config.publicUrl } })).toBe('not-found');
   });
 });
 

@@ -261,7 +261,7 @@ describe('update: each setup section', () => {
       automations: { autoReminders: false, autoExpire: true },
     });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().data.config).toEqual({ timeZone: 'America/Chicago', defaultExpiryDays: 14, reminderSchedule: [-7, 0, 3], invoiceTerms: 'Net 15' });
+    expect(ok.json().data.config).toEqual({ timeZone: 'America/Chicago', defaultExpiryDays: 14, reminderSchedule: [-7, 0, 3], invoiceTerms: 'Net 15', timeZoneChosen: true });
     expect(ok.json().data.automations).toEqual({ autoReminders: false, autoExpire: true });
 
     const bad = await update({ config: { timeZone: 'Mars/Olympus_Mons', defaultExpiryDays: 0, reminderSchedule: [1, 1] } });

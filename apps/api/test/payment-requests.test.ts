@@ -207,8 +207,8 @@ describe('the request state machine through the API', () => {
     expect(detail.timeline.map((e: { event: string }) => e.event)).toEqual(['create', 'schedule', 'scheduledSend']);
     expect(detail.timeline[2].actor).toBe('System');
     // Dates in the timeline read as the spec writes them, in the business's time zone.
-    expect(detail.timeline[1].detail).toBe(`To be sent ${formatDateTime(sendAt, 'America/New_York')}`);
-    expect(detail.timeline[1].detail).toMatch(/^To be sent [A-Z][a-z]{2} \d{2}, \d{4} \d{1,2}:\d{2}$/);
+    expect(detail.timeline[1].detail).toBe(`To be sent ${formatDateTime(sendAt, 'America/New_York')} (America/New_York)`);
+    expect(detail.timeline[1].detail).toMatch(/^To be sent [A-Z][a-z]{2} \d{2}, \d{4} \d{1,2}:\d{2} \(America\/New_York\)$/);
 
     const another = await create({ mode: 'schedule', sendAt });
     expect((await command(another.transactionId, 'cancel')).json().data.transactionState).toBe('Cancelled');

@@ -118,7 +118,13 @@ export const Business = z.object({
   businessProfile: BusinessProfile.partial().extend({ logoUrl: z.string().nullable() }),
   address: BusinessAddress.nullable(),
   owners: z.array(Owner.extend({ id: z.string() })),
-  config: BusinessConfig,
+  config: BusinessConfig.extend({
+    /**
+     * Whether the business saved its configuration. Until it does, its time zone follows the
+     * state of its address (`timeZoneForState`).
+     */
+    timeZoneChosen: z.boolean(),
+  }),
   automations: BusinessAutomations,
   bankAccount: BankAccountDisplay.nullable(),
   submittedAt: z.string().nullable(),

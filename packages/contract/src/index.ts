@@ -13,3 +13,4 @@ export * from './pay';
 export * from './receipts';
 export * from './ledger';
 export * from './live';
+export * from './us-states';

@@ -44,7 +44,7 @@ export function createJobHandlers({ db, mailer, authSecret, previousAuthSecrets,
       await purgeChanges({ db });
     },
     'business.auto-approve': async ({ businessId }) => {
-      await autoApproveBusiness({ db, businessId });
+      await autoApproveBusiness({ db, businessId, mail: { mailer, publicUrl } });
     },
     'sandbox.advance-charge': async (data) => {
       await advanceCharge({ db, jobs, settlementSeconds: processorConfig.settlementSeconds }, data);

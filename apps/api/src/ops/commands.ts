@@ -49,7 +49,12 @@ export const COMMANDS: Record<string, Command> = {
   },
   // Business review and payouts: only operations approve, disable and turn payouts on (domain.md).
   'approve-business': businessCommand('approve-business', 'Approve a submitted (Pending) business', async (runtime, businessId) => {
-    const { business, from } = await approveBusiness({ db: runtime.database.db, businessId, actor: OPERATIONS_ACTOR });
+    const { business, from } = await approveBusiness({
+      db: runtime.database.db,
+      businessId,
+      actor: OPERATIONS_ACTOR,
+      mail: { mailer: runtime.mailer, publicUrl: runtime.config.publicUrl },
+    });
     return `Approved ${business.businessName} (${business.businessId}): ${from} → Approved.`;
   }),
   'disable-business': {

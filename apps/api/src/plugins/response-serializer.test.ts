@@ -99,7 +99,7 @@ describe('responseSerializer', () => {
         businessProfile: { legalName: 'Café Zoë LLC', logoUrl: null, ...over },
         address: null,
         owners: [],
-        config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [-3, 0, 3], invoiceTerms: null },
+        config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [-3, 0, 3], invoiceTerms: null, timeZoneChosen: false },
         automations: { autoReminders: true, autoExpire: true },
         bankAccount: null,
         submittedAt: null,

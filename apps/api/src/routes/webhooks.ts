@@ -11,7 +11,7 @@ import { SIGNATURE_HEADER, verifySignature } from '../processor/signature';
 
 export interface WebhookRoutesOptions {
   db: Kysely<DB>;
-  mailer: Pick<Mailer, 'send'>;
+  mailer: Pick<Mailer, 'send' | 'sendText'>;
   webhookSecret: string;
 }
 

@@ -25,6 +25,8 @@ export interface BusinessesTable {
   address_postal_code: string | null;
   address_country: string | null;
   time_zone: Generated<string>;
+  /** The business saved its configuration (migration 0027); until then its address suggests the zone. */
+  time_zone_chosen: Generated<boolean>;
   default_expiry_days: Generated<number>;
   reminder_schedule: Generated<number[]>;
   invoice_terms: string | null;

@@ -6,15 +6,17 @@ import { AppError } from '../../lib/app-error';
 import { recordEvent, type Actor } from './audit';
 import { loadBusiness, lockBusinessRow, nameOf, type BusinessRow } from './business-record';
 import { missingFields, missingItems } from './completeness';
+import { emailApproval, type ReviewMail } from './review-emails';
 
-/** Moves a locked, Pending, complete business to Approved and records who did it. */
-export async function markApproved(trx: Transaction<DB>, row: BusinessRow, actor: Actor): Promise<void> {
+/** Moves a locked, Pending, complete business to Approved, records who did it, and tells its owners. */
+export async function markApproved(trx: Transaction<DB>, row: BusinessRow, actor: Actor, mail: ReviewMail): Promise<void> {
   await trx
     .updateTable('businesses')
     .set({ state: 'Approved', approved_at: sql<Date>`now()`, state_reason: null, updated_at: sql<Date>`now()` })
     .where('id', '=', row.id)
     .execute();
   await recordEvent(trx, { businessId: row.id, actor, action: 'business.approved', details: { from: row.state, to: 'Approved' } });
+  await emailApproval(trx, row, mail);
 }
 
 function notApprovable(name: string, state: BusinessState): string {
@@ -34,10 +36,12 @@ export async function approveBusiness({
   db,
   businessId,
   actor,
+  mail,
 }: {
   db: Kysely<DB>;
   businessId: string;
   actor: Actor;
+  mail: ReviewMail;
 }): Promise<{ business: Business; from: BusinessState }> {
   return db.transaction().execute(async (trx) => {
     const row = await lockBusinessRow(trx, businessId);
@@ -52,7 +56,7 @@ export async function approveBusiness({
         missingFields(missing),
       );
     }
-    await markApproved(trx, row, actor);
+    await markApproved(trx, row, actor, mail);
     return { business: await loadBusiness(trx, businessId), from: row.state };
   });
 }

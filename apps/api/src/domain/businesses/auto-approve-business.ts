@@ -4,6 +4,7 @@ import { markApproved } from './approve-business';
 import { AUTO_APPROVAL_ACTOR } from './audit';
 import { findAndLockBusinessRow, loadBusiness } from './business-record';
 import { missingItems } from './completeness';
+import type { ReviewMail } from './review-emails';
 
 export type AutoApproveOutcome = 'approved' | 'not-found' | 'not-pending' | 'incomplete';
 
@@ -12,13 +13,13 @@ export type AutoApproveOutcome = 'approved' | 'not-found' | 'not-pending' | 'inc
  * Pending and still complete. Idempotent: a business already approved, disabled or otherwise
  * moved on is left as it is, so a retried or duplicate job changes nothing.
  */
-export async function autoApproveBusiness({ db, businessId }: { db: Kysely<DB>; businessId: string }): Promise<AutoApproveOutcome> {
+export async function autoApproveBusiness({ db, businessId, mail }: { db: Kysely<DB>; businessId: string; mail: ReviewMail }): Promise<AutoApproveOutcome> {
   return db.transaction().execute(async (trx) => {
     const row = await findAndLockBusinessRow(trx, businessId);
     if (!row) return 'not-found';
     if (row.state !== 'Pending') return 'not-pending';
     if (missingItems(await loadBusiness(trx, businessId)).length > 0) return 'incomplete';
-    await markApproved(trx, row, AUTO_APPROVAL_ACTOR);
+    await markApproved(trx, row, AUTO_APPROVAL_ACTOR, mail);
     return 'approved';
   });
 }

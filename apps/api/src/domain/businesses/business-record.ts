@@ -39,6 +39,7 @@ export const BUSINESS_COLUMNS = [
   'address_postal_code',
   'address_country',
   'time_zone',
+  'time_zone_chosen',
   'default_expiry_days',
   'reminder_schedule',
   'invoice_terms',
@@ -157,6 +158,7 @@ export async function loadBusiness(executor: Executor, businessId: string): Prom
       defaultExpiryDays: row.default_expiry_days,
       reminderSchedule: row.reminder_schedule,
       invoiceTerms: row.invoice_terms,
+      timeZoneChosen: row.time_zone_chosen,
     },
     automations: { autoReminders: row.auto_reminders, autoExpire: row.auto_expire },
     bankAccount: bank

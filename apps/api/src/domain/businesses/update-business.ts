@@ -135,6 +135,8 @@ export async function updateBusiness({ db, businessId, actor, body, now = new Da
       change('default_expiry_days', config.defaultExpiryDays, 'config.defaultExpiryDays');
       change('reminder_schedule', [...config.reminderSchedule].sort((a, b) => a - b), 'config.reminderSchedule');
       if (config.invoiceTerms !== undefined) change('invoice_terms', optionalText(config.invoiceTerms), 'config.invoiceTerms');
+      // Saving the configuration is the choice, even of the zone it already had.
+      if (!row.time_zone_chosen) set.time_zone_chosen = true;
     }
 
     if (body.automations) {
@@ -166,6 +168,8 @@ export async function updateBusiness({ db, businessId, actor, body, now = new Da
         .where('id', '=', businessId)
         .execute();
       await recordEvent(trx, { businessId, actor, action: 'business.updated', details: { changes } });
+    } else if (set.time_zone_chosen) {
+      await trx.updateTable('businesses').set({ time_zone_chosen: true }).where('id', '=', businessId).execute();
     }
 
     const business = await loadBusiness(trx, businessId);

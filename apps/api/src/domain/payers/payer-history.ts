@@ -52,7 +52,9 @@ export function payerEventText(action: PayerHistoryAction, details: Record<strin
     case 'reverification_requested':
       return 'Asked to confirm their e-mail address again; shown as unverified until they do';
     case 'verified':
-      return 'Confirmed their e-mail address';
+      return details.via === 'payment' && typeof details.reference === 'string'
+        ? `Confirmed their e-mail address by paying ${details.reference} through the link e-mailed to it`
+        : 'Confirmed their e-mail address';
   }
 }
 

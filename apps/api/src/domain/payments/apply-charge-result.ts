@@ -11,7 +11,7 @@ import { markCaptured, markFailed, recordCharge, type OutcomeContext } from './c
 export interface PaymentDeps {
   db: Kysely<DB>;
   processor: PaymentProcessor;
-  mailer: Pick<Mailer, 'send'>;
+  mailer: Pick<Mailer, 'send' | 'sendText'>;
   jobs: Pick<Jobs, 'send'>;
   fees: FeeSchedule;
   log: { warn(details: object, message: string): void };

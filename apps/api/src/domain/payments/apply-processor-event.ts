@@ -14,7 +14,7 @@ export type EventOutcome = 'applied' | 'duplicate' | 'unchanged' | 'unknown-paym
  * charge id that is not the payment's) are recorded and ignored.
  */
 export async function applyProcessorEvent(
-  { db, mailer }: { db: Kysely<DB>; mailer: Pick<Mailer, 'send'> },
+  { db, mailer }: { db: Kysely<DB>; mailer: Pick<Mailer, 'send' | 'sendText'> },
   event: ProcessorEvent,
 ): Promise<EventOutcome> {
   return db.transaction().execute(async (trx) => {

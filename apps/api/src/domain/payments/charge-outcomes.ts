@@ -5,6 +5,7 @@ import type { Mailer } from '../../mail/mailer';
 import { postCapture, postReturn, postSettlement } from '../ledger/post';
 import type { RequestRow } from '../requests/request-record';
 import { recordRequestEvent, transitionRequest } from '../requests/transition';
+import { afterPaymentProcessed } from './payment-processed';
 import { PROCESSOR_ACTOR, type PaymentRow } from './payment-record';
 import { receiptEmail } from './receipt';
 
@@ -17,7 +18,7 @@ import { receiptEmail } from './receipt';
  */
 export interface OutcomeContext {
   trx: Transaction<DB>;
-  mailer: Pick<Mailer, 'send'>;
+  mailer: Pick<Mailer, 'send' | 'sendText'>;
   request: RequestRow;
   payment: PaymentRow;
 }
@@ -51,8 +52,8 @@ export async function recordCharge(ctx: OutcomeContext, chargeId: string): Promi
 
 /**
  * Captured (a card at once, a bank debit on `charge.succeeded`): Processed, posted to the ledger,
- * counted in the request's amount paid, and the payer's receipt e-mailed. The request stays
- * Accepted until the money settles.
+ * counted in the request's amount paid, the payer's receipt e-mailed and the business told
+ * (`afterPaymentProcessed`). The request stays Accepted until the money settles.
  */
 export async function markCaptured(ctx: OutcomeContext, chargeId: string | null): Promise<boolean> {
   const { trx, payment } = ctx;
@@ -82,6 +83,7 @@ export async function markCaptured(ctx: OutcomeContext, chargeId: string | null)
   });
   await reload(ctx);
   await ctx.mailer.send(await receiptEmail(trx, ctx.payment.payer_email ?? ctx.request.payer_email, ctx.request, ctx.payment), trx);
+  await afterPaymentProcessed(trx, ctx.mailer, ctx.request, ctx.payment);
   return true;
 }
 

@@ -80,7 +80,7 @@ async function applyMode(
     const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.business_name, 'request');
     await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: capitalized(how) });
   } else if (input.mode === 'schedule' && row.state === 'Draft') {
-    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${formatDateTime(checked.sendAt, business.time_zone)}` });
+    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${formatDateTime(checked.sendAt, business.time_zone)} (${business.time_zone})` });
   }
 }
 

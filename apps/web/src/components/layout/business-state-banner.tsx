@@ -1,10 +1,16 @@
 import { Alert, Anchor, Text } from '@mantine/core';
 import { IconClockHour4, IconInfoCircle, IconLock } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { paths, type UserBusinessSummary } from '@tay/contract';
+
+/** The setup overview and its pages, where the steps and the submission are the page itself. */
+function isSetupPage(pathname: string): boolean {
+  return pathname === paths.business.setup || pathname.startsWith(`${paths.business.setup}/`) || pathname === '/business/owner';
+}
 
 /** Why the menus are locked and what happens next, for any business that is not Approved. */
 export function BusinessStateBanner({ business }: { business: UserBusinessSummary | undefined }) {
+  const { pathname } = useLocation();
   if (!business || business.businessState === 'Approved') return null;
   if (business.businessState === 'Pending') {
     return (
@@ -26,6 +32,8 @@ export function BusinessStateBanner({ business }: { business: UserBusinessSummar
       </Alert>
     );
   }
+  // "Complete the setup steps" would repeat what the setup pages themselves show.
+  if (isSetupPage(pathname)) return null;
   return (
     <Alert color="blue" icon={<IconInfoCircle />} title="Finish setting up your business" mb="md">
       <Text size="sm">

@@ -1,40 +1,40 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isoToLocalInput, localInputToIso } from './send-at';
+import { isoToZonedInput, zonedInputToIso } from './send-at';
 
 const originalTz = process.env.TZ;
 afterEach(() => {
   process.env.TZ = originalTz;
 });
 
-describe('the scheduled send time in a datetime-local input', () => {
-  it.each(['UTC', 'America/Los_Angeles', 'Asia/Kolkata', 'Pacific/Auckland'])('round-trips the same instant in %s', (zone) => {
-    process.env.TZ = zone;
-    for (const iso of ['2026-07-04T16:45:00.000Z', '2026-01-15T03:05:00.000Z', '2026-12-31T23:30:00.000Z']) {
-      expect(localInputToIso(isoToLocalInput(iso)), `${iso} in ${zone}`).toBe(iso);
+describe('the scheduled send time, on the clock of the business’s time zone', () => {
+  it.each(['UTC', 'America/Los_Angeles', 'Asia/Kolkata', 'Pacific/Auckland', 'America/New_York'])('round-trips the same instant in %s', (zone) => {
+    for (const iso of ['2026-07-04T16:45:00.000Z', '2026-01-15T03:05:00.000Z', '2026-12-31T23:30:00.000Z', '2026-03-08T07:30:00.000Z', '2026-11-01T05:30:00.000Z']) {
+      expect(zonedInputToIso(isoToZonedInput(iso, zone), zone), `${iso} in ${zone}`).toBe(iso);
     }
   });
 
-  it('shows wall-clock time of the browser’s zone, not the UTC text cut short', () => {
-    process.env.TZ = 'America/Los_Angeles';
-    // 16:45 UTC in July is 09:45 in Los Angeles (UTC-7).
-    expect(isoToLocalInput('2026-07-04T16:45:00.000Z')).toBe('2026-07-04T09:45');
-    expect(localInputToIso('2026-07-04T09:45')).toBe('2026-07-04T16:45:00.000Z');
-    process.env.TZ = 'Asia/Kolkata';
-    expect(isoToLocalInput('2026-07-04T16:45:00.000Z')).toBe('2026-07-04T22:15');
+  it('reads the business’s wall clock whatever the browser’s zone is', () => {
+    for (const browser of ['Asia/Tokyo', 'Europe/London', 'America/New_York']) {
+      process.env.TZ = browser;
+      // 9:45 in Los Angeles in July (UTC-7) is 16:45 UTC.
+      expect(zonedInputToIso('2026-07-04T09:45', 'America/Los_Angeles'), browser).toBe('2026-07-04T16:45:00.000Z');
+      expect(isoToZonedInput('2026-07-04T16:45:00.000Z', 'America/Los_Angeles'), browser).toBe('2026-07-04T09:45');
+      expect(isoToZonedInput('2026-07-04T16:45:00.000Z', 'Asia/Kolkata'), browser).toBe('2026-07-04T22:15');
+    }
   });
 
-  it('keeps the instant across a daylight-saving change', () => {
-    process.env.TZ = 'America/New_York';
-    // The night clocks go forward (Mar 8, 2026): 2:30 does not exist, 3:30 is EDT.
-    expect(isoToLocalInput('2026-03-08T07:30:00.000Z')).toBe('2026-03-08T03:30');
-    expect(localInputToIso('2026-03-08T03:30')).toBe('2026-03-08T07:30:00.000Z');
+  it('keeps the instant across a daylight-saving change, and refuses the hour that does not exist', () => {
+    // The night clocks go forward in New York (Mar 8, 2026): 2:30 does not exist, 3:30 is EDT.
+    expect(zonedInputToIso('2026-03-08T03:30', 'America/New_York')).toBe('2026-03-08T07:30:00.000Z');
+    expect(zonedInputToIso('2026-03-08T01:30', 'America/New_York')).toBe('2026-03-08T06:30:00.000Z');
+    expect(zonedInputToIso('2026-03-08T02:30', 'America/New_York')).toBeNull();
   });
 
   it('reads nothing from an empty, malformed or impossible value', () => {
-    expect(isoToLocalInput(null)).toBe('');
-    expect(isoToLocalInput('nope')).toBe('');
-    expect(localInputToIso('')).toBeNull();
-    expect(localInputToIso('2026-02-30T10:00')).toBeNull();
-    expect(localInputToIso('10:00')).toBeNull();
+    expect(isoToZonedInput(null, 'UTC')).toBe('');
+    expect(isoToZonedInput('nope', 'UTC')).toBe('');
+    expect(zonedInputToIso('', 'UTC')).toBeNull();
+    expect(zonedInputToIso('2026-02-30T10:00', 'UTC')).toBeNull();
+    expect(zonedInputToIso('10:00', 'UTC')).toBeNull();
   });
 });

@@ -30,17 +30,29 @@ export function useBusiness() {
   });
 }
 
+function fetchPrepareSubmit(id: string) {
+  return api.patch<Ok<{ ready: boolean; missing: MissingItem[] }>>(`/businesses/${encodeURIComponent(id)}/update/prepareSubmit`).then((r) => r.data);
+}
+
 /** What is still missing before the business can be submitted (spec §4 prepare-submit). */
 export function usePrepareSubmit() {
   const id = useSelectedBusinessId();
   return useQuery({
     queryKey: prepareSubmitKey(id ?? 'none'),
-    queryFn: () =>
-      api
-        .patch<Ok<{ ready: boolean; missing: MissingItem[] }>>(`/businesses/${encodeURIComponent(id!)}/update/prepareSubmit`)
-        .then((r) => r.data),
+    queryFn: () => fetchPrepareSubmit(id!),
     enabled: Boolean(id),
   });
+}
+
+/** What is missing now, asked afresh (after a save, whatever the cache holds). */
+export function useFreshMissing() {
+  const id = useSelectedBusinessId();
+  const queryClient = useQueryClient();
+  return async (): Promise<MissingItem[]> => {
+    if (!id) return [];
+    const data = await queryClient.fetchQuery({ queryKey: prepareSubmitKey(id), queryFn: () => fetchPrepareSubmit(id), staleTime: 0 });
+    return data.missing;
+  };
 }
 
 function useBusinessWrite<Input>(write: (id: string, input: Input) => Promise<Business>) {

@@ -13,7 +13,7 @@ function Field({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** Spec §3 bank display record: bank name and logo, masked numbers, directory id. */
+/** Spec §3 bank display record: bank name and logo, masked numbers (the directory id is ours, not the merchant's). */
 export function BankAccountCard({ account }: { account: BankAccountDisplay }) {
   return (
     <Stack gap="md">
@@ -28,10 +28,9 @@ export function BankAccountCard({ account }: { account: BankAccountDisplay }) {
           </Text>
         </div>
       </Group>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Field label="Account number" value={account.accountNumber} />
         <Field label="Routing number" value={account.routingNumber} />
-        <Field label="Directory id" value={account.directoryId} />
       </SimpleGrid>
     </Stack>
   );

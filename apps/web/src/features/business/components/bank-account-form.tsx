@@ -2,11 +2,11 @@ import { Button, Grid, Radio, Group, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { notifications } from '@mantine/notifications';
 import { Controller, useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { isValidRoutingNumber } from '@tay/contract';
 import { useAddBankAccount } from '../api/business-api';
 import { applyFieldErrors } from './api-field-errors';
+import { useGoToNextStep } from './use-next-step';
 
 const base = z.object({
   routingNumber: z.string().trim(),
@@ -29,7 +29,7 @@ type Values = z.infer<typeof base>;
 
 /** Account details for the settlement account; the routing number is typed or comes from the directory. */
 export function BankAccountForm({ directoryId, disabled }: { directoryId?: string; disabled: boolean }) {
-  const navigate = useNavigate();
+  const goNext = useGoToNextStep('bankAccount');
   const add = useAddBankAccount();
   const form = useForm<Values>({
     resolver: zodResolver(schemaFor(!directoryId)),
@@ -47,9 +47,9 @@ export function BankAccountForm({ directoryId, disabled }: { directoryId?: strin
         accountHolderName: v.accountHolderName,
       },
       {
-        onSuccess: () => {
+        onSuccess: (saved) => {
           notifications.show({ color: 'teal', title: 'Bank account saved', message: 'Money you collect is paid out to this account.' });
-          navigate('/business/setup/payment/profile');
+          void goNext(saved);
         },
         onError: (error) => {
           applyFieldErrors(error, form.setError);

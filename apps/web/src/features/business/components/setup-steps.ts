@@ -1,4 +1,4 @@
-import type { Business, MissingItem } from '@tay/contract';
+import { timeZoneForState, US_STATE_NAMES, type Business, type MissingItem } from '@tay/contract';
 
 export interface SetupStep {
   key: MissingItem['section'] | 'automations';
@@ -23,11 +23,52 @@ export function missingFor(step: SetupStep, missing: MissingItem[]): MissingItem
   return missing.filter((m) => m.section === step.key);
 }
 
-/** Completed required steps, for the progress bar. */
-export function progress(missing: MissingItem[]): { done: number; total: number } {
-  const required = SETUP_STEPS.filter((s) => !s.optional);
-  const done = required.filter((s) => missingFor(s, missing).length === 0).length;
-  return { done, total: required.length };
+/**
+ * The time zone the configuration page offers until the business saves its configuration: the
+ * one of its address's state, else the stored default. Null once the business chose one.
+ */
+export function suggestedTimeZone(business: Business): { timeZone: string; from: string | null } | null {
+  if (business.config.timeZoneChosen) return null;
+  const state = business.address?.state;
+  const fromAddress = timeZoneForState(state);
+  return fromAddress && state ? { timeZone: fromAddress, from: US_STATE_NAMES[state] } : { timeZone: business.config.timeZone, from: null };
+}
+
+/**
+ * What is left to do on a step, in words: what submission still needs (the API's missing items)
+ * and, for the configuration, a time zone nobody has looked at yet. Automations start with
+ * working defaults and leave nothing to do.
+ */
+export function stepTodo(step: SetupStep, missing: MissingItem[], business: Business): string[] {
+  const todo = missingFor(step, missing).map((m) => m.message);
+  if (step.key === 'config' && todo.length === 0) {
+    const suggested = suggestedTimeZone(business);
+    if (suggested) {
+      todo.push(
+        suggested.from
+          ? `Confirm the time zone: ${suggested.timeZone}, from your address in ${suggested.from}.`
+          : `Confirm the time zone the business works in (${suggested.timeZone} for now).`,
+      );
+    }
+  }
+  return todo;
+}
+
+/** Completed steps of all the cards the overview shows, for the progress bar. */
+export function progress(missing: MissingItem[], business: Business): { done: number; total: number } {
+  const done = SETUP_STEPS.filter((s) => stepTodo(s, missing, business).length === 0).length;
+  return { done, total: SETUP_STEPS.length };
+}
+
+/**
+ * Where to go after saving the step `current`: the next step in order that still has something
+ * to do, coming round to the earlier ones; null when every step is done (the overview then
+ * offers to submit).
+ */
+export function nextStep(current: SetupStep['key'], missing: MissingItem[], business: Business): SetupStep | null {
+  const at = SETUP_STEPS.findIndex((s) => s.key === current);
+  const order = [...SETUP_STEPS.slice(at + 1), ...SETUP_STEPS.slice(0, at + 1)];
+  return order.find((s) => s.key !== current && stepTodo(s, missing, business).length > 0) ?? null;
 }
 
 export function stateLabel(business: Business): string {

@@ -5,7 +5,7 @@ import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Business, MissingItem } from '@tay/contract';
 import { useSubmitBusiness } from '../api/business-api';
-import { SETUP_STEPS } from './setup-steps';
+import { SETUP_STEPS, stepTodo } from './setup-steps';
 
 /** Spec §4 submission: what is still missing (from prepare-submit), then submit → Pending. */
 export function SubmissionPanel({ business, missing }: { business: Business; missing: MissingItem[] }) {
@@ -51,10 +51,20 @@ export function SubmissionPanel({ business, missing }: { business: Business; mis
       </Alert>
     );
   }
+  // Nothing blocks submission, but a step nobody has looked at (a suggested time zone) is worth a look.
+  const unchecked = SETUP_STEPS.flatMap((step) => stepTodo(step, missing, business).map((message) => ({ step, message })));
   return (
     <Alert color="teal" icon={<IconCircleCheck />} title="Everything is in place">
       <Stack gap="sm">
         <Text size="sm">Submit your business for review. Payments unlock once it is approved.</Text>
+        {unchecked.map(({ step, message }) => (
+          <Text size="sm" key={step.key}>
+            Before you do: {message}{' '}
+            <Anchor component={Link} to={step.to} size="sm">
+              Go to {step.label.toLowerCase()}
+            </Anchor>
+          </Text>
+        ))}
         <Button onClick={confirmSubmit} loading={submit.isPending} w="fit-content" leftSection={<ThemeIcon size="xs" variant="transparent" c="white"><IconCircleCheck size={14} /></ThemeIcon>}>
           Submit for review
         </Button>

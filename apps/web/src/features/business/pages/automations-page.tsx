@@ -5,11 +5,13 @@ import type { BusinessAutomations } from '@tay/contract';
 import { useBusiness, useUpdateBusiness } from '../api/business-api';
 import { isReadOnly } from '../components/read-only-notice';
 import { SetupForm, SetupPage } from '../components/setup-page';
+import { useGoToNextStep } from '../components/use-next-step';
 
 /** /business/setup/automations: automatic reminders and automatic expiry. */
 export function AutomationsPage() {
   const business = useBusiness();
   const update = useUpdateBusiness();
+  const goNext = useGoToNextStep('automations');
   const form = useForm<BusinessAutomations>({
     values: business.data?.automations ?? { autoReminders: true, autoExpire: true },
   });
@@ -19,7 +21,10 @@ export function AutomationsPage() {
     update.mutate(
       { automations },
       {
-        onSuccess: () => notifications.show({ color: 'teal', title: 'Automations saved', message: 'They apply to every open request.' }),
+        onSuccess: (saved) => {
+          notifications.show({ color: 'teal', title: 'Automations saved', message: 'They apply to every open request.' });
+          void goNext(saved);
+        },
         onError: (error) => notifications.show({ color: 'red', title: 'Automations not saved', message: error.message }),
       },
     ),

@@ -7,6 +7,8 @@ import { REMINDER_OFFSETS } from '@tay/contract';
 import { useBusiness, useUpdateBusiness } from '../api/business-api';
 import { applyFieldErrors } from '../components/api-field-errors';
 import { SetupForm, SetupPage } from '../components/setup-page';
+import { suggestedTimeZone } from '../components/setup-steps';
+import { useGoToNextStep } from '../components/use-next-step';
 
 const schema = z.object({
   timeZone: z.string().min(1, 'Choose a time zone.'),
@@ -28,11 +30,16 @@ function offsetLabel(days: number): string {
 export function ConfigPage() {
   const business = useBusiness();
   const update = useUpdateBusiness();
+  const goNext = useGoToNextStep('config');
   const c = business.data?.config;
+  // Until the business saves its configuration, the zone of its address's state is offered.
+  const suggested = business.data ? suggestedTimeZone(business.data) : null;
+  const timeZone = suggested?.timeZone ?? c?.timeZone ?? 'America/New_York';
+  const zones = TIME_ZONES.includes(timeZone) ? TIME_ZONES : [timeZone, ...TIME_ZONES];
   const form = useForm<Values>({
     resolver: zodResolver(schema),
     values: {
-      timeZone: c?.timeZone ?? 'America/New_York',
+      timeZone,
       defaultExpiryDays: c?.defaultExpiryDays ?? 30,
       reminderSchedule: (c?.reminderSchedule ?? []).map(String),
       invoiceTerms: c?.invoiceTerms ?? '',
@@ -51,7 +58,10 @@ export function ConfigPage() {
         },
       },
       {
-        onSuccess: () => notifications.show({ color: 'teal', title: 'Configuration saved', message: 'New requests follow these settings.' }),
+        onSuccess: (saved) => {
+          notifications.show({ color: 'teal', title: 'Configuration saved', message: 'New requests follow these settings.' });
+          void goNext(saved);
+        },
         onError: (error) => {
           applyFieldErrors(error, form.setError, 'config');
           notifications.show({ color: 'red', title: 'Configuration not saved', message: error.message });
@@ -74,7 +84,19 @@ export function ConfigPage() {
                 control={form.control}
                 name="timeZone"
                 render={({ field }) => (
-                  <Select label="Time zone" description="Reports and due dates use it" searchable data={TIME_ZONES} value={field.value} onChange={(v) => field.onChange(v ?? '')} error={errors.timeZone?.message} />
+                  <Select
+                    label="Time zone"
+                    description={
+                      suggested?.from
+                        ? `Suggested from your address in ${suggested.from}; reports, due dates and scheduled sends use it`
+                        : 'Reports, due dates and scheduled sends use it'
+                    }
+                    searchable
+                    data={zones}
+                    value={field.value}
+                    onChange={(v) => field.onChange(v ?? '')}
+                    error={errors.timeZone?.message}
+                  />
                 )}
               />
             </Grid.Col>

@@ -9,7 +9,7 @@ import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusiness, usePrepareSubmit } from '../api/business-api';
 import { BalancesCard } from '../components/balances-card';
-import { missingFor, SETUP_STEPS, stateLabel } from '../components/setup-steps';
+import { SETUP_STEPS, stateLabel, stepTodo } from '../components/setup-steps';
 
 /** /business/home: where the business stands, what to do next, and (once paid) its money. */
 export function HomePage() {
@@ -28,7 +28,8 @@ export function HomePage() {
   const disabled = b.businessState === 'Disabled';
   // A Disabled business's balances show while they load or fail, and once loaded if it holds any money.
   const showBalances = approved || (disabled && !(balances.data && Object.values(balances.data).every((cents) => cents === 0)));
-  const openSteps = SETUP_STEPS.filter((s) => !s.optional && prepare.data && missingFor(s, prepare.data.missing).length > 0);
+  const missing = b.businessState === 'Incomplete' ? prepare.data?.missing : undefined;
+  const openSteps = missing ? SETUP_STEPS.filter((s) => stepTodo(s, missing, b).length > 0) : [];
 
   return (
     <Stack gap="lg">

@@ -1,14 +1,17 @@
-import { ActionIcon, Alert, Button, Divider, Grid, Group, NumberInput, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Divider, Grid, Group, NumberInput, PasswordInput, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { Owner } from '@tay/contract';
+import { Owner, type CurrentUser } from '@tay/contract';
+import { formatPhone } from '../../../lib/phone';
+import { useSession } from '../../../lib/session';
 import { useBusiness, useUpdateBusiness } from '../api/business-api';
 import { applyFieldErrors } from '../components/api-field-errors';
 import { SetupForm, SetupPage } from '../components/setup-page';
+import { useGoToNextStep } from '../components/use-next-step';
 
 const OwnerForm = Owner.extend({ phone: z.string().trim().max(30) });
 const schema = z.object({
@@ -32,14 +35,27 @@ const blankOwner = (): Values['owners'][number] => ({
   phone: '',
 });
 
+/** The first owner of a business that has none yet: most often the person setting it up. */
+const ownerFromProfile = (user: CurrentUser): Values['owners'][number] => ({
+  ...blankOwner(),
+  firstName: user.firstName ?? '',
+  lastName: user.lastName ?? '',
+  email: user.name,
+  phone: formatPhone(user.mobileNumber),
+});
+
 /** /business/owner: the people who own the business; together at most 100 %. */
 export function OwnersPage() {
   const business = useBusiness();
   const update = useUpdateBusiness();
+  const goNext = useGoToNextStep('owners');
+  const user = useSession().currentUser;
+  const stored = business.data?.owners ?? [];
+  const prefilled = Boolean(business.data && stored.length === 0 && user);
   const form = useForm<Values>({
     resolver: zodResolver(schema),
     values: {
-      owners: (business.data?.owners ?? []).map((o) => ({ ...o, phone: o.phone ?? '' })),
+      owners: prefilled ? [ownerFromProfile(user!)] : stored.map((o) => ({ ...o, phone: o.phone ?? '' })),
     },
   });
   const owners = useFieldArray({ control: form.control, name: 'owners' });
@@ -51,7 +67,10 @@ export function OwnersPage() {
     update.mutate(
       { owners: v.owners.map((o) => ({ ...o, phone: o.phone.trim() === '' ? null : o.phone })) },
       {
-        onSuccess: () => notifications.show({ color: 'teal', title: 'Owners saved', message: `${v.owners.length} owner(s) on record.` }),
+        onSuccess: (saved) => {
+          notifications.show({ color: 'teal', title: 'Owners saved', message: `${v.owners.length} owner(s) on record.` });
+          void goNext(saved);
+        },
         onError: (error) => {
           applyFieldErrors(error, form.setError);
           notifications.show({ color: 'red', title: 'Owners not saved', message: error.message });
@@ -85,6 +104,12 @@ export function OwnersPage() {
           {errors.owners?.root?.message && (
             <Alert color="red" role="alert">
               {errors.owners.root.message}
+            </Alert>
+          )}
+          {prefilled && (
+            <Alert color="blue" variant="light">
+              We started the first owner with your name and contact details from your profile. Add the rest, or change them if
+              someone else owns the business.
             </Alert>
           )}
           {owners.fields.length === 0 && (
@@ -138,7 +163,15 @@ export function OwnersPage() {
                     <TextInput label="Date of birth" type="date" error={e?.dateOfBirth?.message} {...form.register(`owners.${index}.dateOfBirth`)} />
                   </Grid.Col>
                   <Grid.Col span={{ base: 12, sm: 6 }}>
-                    <TextInput label="Last 4 digits of SSN" inputMode="numeric" maxLength={4} error={e?.ssnLast4?.message} {...form.register(`owners.${index}.ssnLast4`)} />
+                    <PasswordInput
+                      label="Last 4 digits of SSN"
+                      inputMode="numeric"
+                      maxLength={4}
+                      autoComplete="off"
+                      visibilityToggleButtonProps={{ 'aria-label': 'Show or hide the SSN digits' }}
+                      error={e?.ssnLast4?.message}
+                      {...form.register(`owners.${index}.ssnLast4`)}
+                    />
                   </Grid.Col>
                   <Grid.Col span={{ base: 12, sm: 6 }}>
                     <TextInput label="E-mail" type="email" error={e?.email?.message} {...form.register(`owners.${index}.email`)} />

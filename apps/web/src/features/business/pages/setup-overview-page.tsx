@@ -1,11 +1,11 @@
 import { Badge, Card, Group, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusiness, usePrepareSubmit } from '../api/business-api';
-import { missingFor, progress, SETUP_STEPS, stateLabel } from '../components/setup-steps';
+import { progress, SETUP_STEPS, stateLabel, stepTodo } from '../components/setup-steps';
 import { SubmissionPanel } from '../components/submission-panel';
 
 /** /business/setup: every setup step with its status, overall progress, and submission. */
@@ -18,7 +18,7 @@ export function SetupOverviewPage() {
   }
   if (!business.data || !prepare.data) return <PageLoader />;
   const missing = prepare.data.missing;
-  const { done, total } = progress(missing);
+  const { done, total } = progress(missing, business.data);
 
   return (
     <Stack gap="lg">
@@ -45,23 +45,31 @@ export function SetupOverviewPage() {
       <SubmissionPanel business={business.data} missing={missing} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {SETUP_STEPS.map((step) => {
-          const open = missingFor(step, missing);
+          const open = stepTodo(step, missing, business.data);
           const complete = open.length === 0;
+          const status = complete ? (step.optional ? 'complete (optional)' : 'complete') : `${open.length} to do`;
           return (
-            <UnstyledButton key={step.key} component={Link} to={step.to} aria-label={`${step.label}: ${complete ? 'complete' : `${open.length} to do`}`}>
+            <UnstyledButton key={step.key} component={Link} to={step.to} aria-label={`${step.label}: ${status}`}>
               <Card withBorder padding="md" radius="md" h="100%">
                 <Group wrap="nowrap" align="flex-start">
-                  <ThemeIcon variant="light" color={step.optional ? 'gray' : complete ? 'teal' : 'orange'} radius="xl">
-                    {step.optional ? <IconCircleDashed size={18} /> : complete ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
+                  <ThemeIcon variant="light" color={complete ? 'teal' : 'orange'} radius="xl">
+                    {complete ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
                   </ThemeIcon>
                   <div>
-                    <Text fw={600}>{step.label}</Text>
+                    <Text fw={600}>
+                      {step.label}
+                      {step.optional && (
+                        <Text span size="xs" c="dimmed" fw={400} ml={6}>
+                          Optional
+                        </Text>
+                      )}
+                    </Text>
                     <Text size="sm" c="dimmed">
                       {step.description}
                     </Text>
                     {!complete && (
                       <Text size="xs" c="orange.8" mt={4}>
-                        {open.length === 1 ? open[0]!.message : `${open.length} items to complete`}
+                        {open.length === 1 ? open[0] : `${open.length} items to complete`}
                       </Text>
                     )}
                   </div>

@@ -9,6 +9,7 @@ import { applyFieldErrors } from '../components/api-field-errors';
 import { LogoUpload } from '../components/logo-upload';
 import { isReadOnly } from '../components/read-only-notice';
 import { SetupForm, SetupPage } from '../components/setup-page';
+import { useGoToNextStep } from '../components/use-next-step';
 
 const optional = z.string().trim();
 const schema = z
@@ -35,6 +36,7 @@ const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
 export function SetupProfilePage() {
   const business = useBusiness();
   const update = useUpdateBusiness();
+  const goNext = useGoToNextStep('profile');
   const mcc = useCodeList('/mcc');
   const structures = useCodeList('/corpStruct');
   const nonProfit = useCodeList('/nonProfitCode');
@@ -72,7 +74,10 @@ export function SetupProfilePage() {
         },
       },
       {
-        onSuccess: () => notifications.show({ color: 'teal', title: 'Business profile saved', message: 'Your changes are saved.' }),
+        onSuccess: (saved) => {
+          notifications.show({ color: 'teal', title: 'Business profile saved', message: 'Your changes are saved.' });
+          void goNext(saved);
+        },
         onError: (error) => {
           applyFieldErrors(error, form.setError, 'businessProfile');
           notifications.show({ color: 'red', title: 'Business profile not saved', message: error.message });

@@ -23,6 +23,7 @@ import { tokenizeBankAccount, useDecline, usePay, usePayPage } from '../api/pay-
 import { attemptAfter, startAttempt, type PaymentAttempt } from '../api/payment-attempt';
 import { CardField, type CardFieldHandle } from '../components/card-field';
 import { DeclineDialog } from '../components/decline-dialog';
+import { payHeadline } from '../pay-headline';
 
 /** /pay/:token — the hosted payment page: no sign-in, reached from the link in the e-mail. */
 export function PayPage() {
@@ -46,6 +47,7 @@ export function PayPage() {
 }
 
 function Summary({ data }: { data: PublicPayPage }) {
+  const headline = payHeadline(data);
   return (
     <Stack gap="sm">
       <Group>
@@ -60,11 +62,11 @@ function Summary({ data }: { data: PublicPayPage }) {
         </div>
       </Group>
       <Title order={1} fz={36}>
-        {formatMoney(data.remainingCents)}
+        {headline.title}
       </Title>
-      {data.amountPaidCents > 0 && (
+      {headline.caption && (
         <Text size="sm" c="dimmed">
-          {formatMoney(data.amountPaidCents)} of {formatMoney(data.amountCents)} already paid
+          {headline.caption}
         </Text>
       )}
       {data.memo && <Text>{data.memo}</Text>}

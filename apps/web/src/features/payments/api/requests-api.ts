@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type {
+  Business,
   PaymentRequest,
   PaymentRequestDetail,
   PaymentRequestInput,
@@ -33,6 +34,20 @@ export interface RequestSummary {
 
 export function useBusinessId(): string | undefined {
   return useSession().currentUser?.businesses[0]?.businessId;
+}
+
+/**
+ * The business's configured time zone, the clock its scheduled sends are on. It reads the same
+ * record, under the same key, as the setup pages, so either fills the other's cache.
+ */
+export function useBusinessTimeZone() {
+  const businessId = useBusinessId();
+  return useQuery({
+    queryKey: ['business', businessId ?? 'none'],
+    queryFn: () => api.get<Ok<Business>>(`/businesses/${encodeURIComponent(businessId!)}`).then((r) => r.data),
+    enabled: Boolean(businessId),
+    select: (business) => business.config.timeZone,
+  });
 }
 
 const base = (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/payments`;

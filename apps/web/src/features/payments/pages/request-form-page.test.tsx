@@ -16,7 +16,13 @@ const originalTz = process.env.TZ;
 beforeEach(() => {
   fake = new FakeApi();
   fake.install();
+  business('America/New_York');
 });
+
+/** The business, with the time zone scheduled sends are on. */
+function business(timeZone: string) {
+  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, businessName: 'Harbor Music', config: { timeZone, defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true } }));
+}
 afterEach(() => {
   vi.unstubAllGlobals();
   process.env.TZ = originalTz;
@@ -100,18 +106,35 @@ describe('?transid= edits a Draft or scheduled request; &copy=1 always makes a n
   });
 });
 
-describe('the send time of a scheduled request', () => {
-  it('opens on this browser’s clock and saves back the same instant (Los Angeles)', async () => {
-    process.env.TZ = 'America/Los_Angeles';
+describe('the send time of a scheduled request, on the business’s clock', () => {
+  it('opens in the business’s time zone, not the browser’s, and saves back the same instant', async () => {
+    process.env.TZ = 'Asia/Tokyo';
+    business('America/Los_Angeles');
     const pending = request({ transactionState: 'Pending', sendAt: '2099-01-15T18:30:00.000Z' });
     serve(pending);
     const u = userEvent.setup();
     form(`${FORM}?transid=${pending.transactionId}`);
-    // 18:30 UTC is 10:30 in Los Angeles (UTC-8 in January).
+    // 18:30 UTC is 10:30 in Los Angeles (UTC-8 in January); in Tokyo it would be 03:30 the next day.
     expect(await screen.findByLabelText('Send later (optional)')).toHaveValue('2099-01-15T10:30');
+    expect(screen.getByText('Pick a time in America/Los_Angeles, the business’s time zone, then choose Schedule')).toBeInTheDocument();
     await u.click(screen.getByRole('button', { name: 'Schedule' }));
     await waitFor(() => expect(fake.callsTo('PATCH', `${LIST}/${pending.transactionId}`)).toHaveLength(1));
     expect(fake.callsTo('PATCH', `${LIST}/${pending.transactionId}`)[0]!.body).toMatchObject({ mode: 'schedule', sendAt: '2099-01-15T18:30:00.000Z' });
+  });
+
+  it('schedules a time picked on the business’s clock at that instant', async () => {
+    process.env.TZ = 'Europe/London';
+    business('America/Chicago');
+    const draft = request({ transactionState: 'Draft' });
+    serve(draft);
+    const u = userEvent.setup();
+    form(`${FORM}?transid=${draft.transactionId}`);
+    const input = await screen.findByLabelText('Send later (optional)');
+    await u.type(input, '2099-07-04T09:00');
+    await u.click(screen.getByRole('button', { name: 'Schedule' }));
+    await waitFor(() => expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)).toHaveLength(1));
+    // 9:00 in Chicago in July (UTC-5) is 14:00 UTC; on the browser's London clock it would be 08:00 UTC.
+    expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)[0]!.body).toMatchObject({ mode: 'schedule', sendAt: '2099-07-04T14:00:00.000Z' });
   });
 });
 

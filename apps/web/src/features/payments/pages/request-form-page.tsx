@@ -22,9 +22,9 @@ import { api, ApiError } from '../../../lib/api-client';
 import { formatPhone } from '../../../lib/phone';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useBusinessId, useRequestDetail, useSaveRequest } from '../api/requests-api';
+import { useBusinessId, useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/requests-api';
 import { PayerPicker, type PickedPayer } from '../components/payer-picker';
-import { browserTimeZone, isoToLocalInput, localInputToIso } from '../send-at';
+import { isoToZonedInput, zonedInputToIso } from '../send-at';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useWriteAccess } from '../../../lib/write-access';
 
@@ -66,7 +66,7 @@ function channelFor(channel: RequestChannel, payer: PickedPayer | null): Request
  * has it now, for the mobile number the request detail does not carry; when it could not be
  * loaded, the number is not known and the server decides whether a text message can go.
  */
-function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean, payer: Payer | undefined): Initial {
+function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean, payer: Payer | undefined, timeZone: string): Initial {
   const mobileNumber = payer ? { mobileNumber: payer.mobileNumber } : {};
   if (source) {
     const picked: PickedPayer = { payerId: source.payerId, displayName: source.payerName, email: source.payerEmail, ...mobileNumber };
@@ -80,7 +80,7 @@ function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean,
       dueDate: copying && source.dueDate < today() ? dateInDays(14) : source.dueDate,
       expiresOn: copying ? '' : source.expiresOn,
       allowPartial: source.allowPartial,
-      sendAt: copying ? '' : isoToLocalInput(source.sendAt),
+      sendAt: copying ? '' : isoToZonedInput(source.sendAt, timeZone),
     };
   }
   return {
@@ -107,6 +107,8 @@ export function RequestFormPage() {
   const copyAsked = params.get('copy') === '1';
   const presetPayerId = params.get('payerId');
   const businessId = useBusinessId();
+  // A scheduled send time is on the business's clock (its configured time zone).
+  const timeZone = useBusinessTimeZone();
   const source = useRequestDetail(transid);
   // The request's payer, for its mobile number; else the `?payerId=` one.
   const payerId = transid ? source.data?.payerId : presetPayerId;
@@ -115,6 +117,8 @@ export function RequestFormPage() {
     queryFn: () => api.get<{ data: Payer }>(`/businesses/${encodeURIComponent(businessId!)}/payers/${encodeURIComponent(payerId!)}`).then((r) => r.data),
     enabled: Boolean(businessId && payerId),
   });
+  if (timeZone.error) return <LoadError title="We could not load your business" error={timeZone.error} onRetry={() => void timeZone.refetch()} />;
+  if (!timeZone.data) return <PageLoader />;
   if (transid && source.isPending) return <PageLoader />;
   if (transid && source.error) return <LoadError title="We could not load that request" error={source.error} onRetry={() => void source.refetch()} />;
   if (payerId && payer.isPending && payer.fetchStatus !== 'idle') return <PageLoader />;
@@ -124,12 +128,23 @@ export function RequestFormPage() {
       key={`${transid ?? ''}:${copying}:${presetPayerId ?? ''}`}
       source={source.data}
       editing={source.data && !copying ? source.data : null}
-      initial={initialFrom(source.data, copying, payer.data)}
+      initial={initialFrom(source.data, copying, payer.data, timeZone.data)}
+      timeZone={timeZone.data}
     />
   );
 }
 
-function RequestForm({ source, editing, initial }: { source: PaymentRequestDetail | undefined; editing: PaymentRequestDetail | null; initial: Initial }) {
+function RequestForm({
+  source,
+  editing,
+  initial,
+  timeZone,
+}: {
+  source: PaymentRequestDetail | undefined;
+  editing: PaymentRequestDetail | null;
+  initial: Initial;
+  timeZone: string;
+}) {
   const navigate = useNavigate();
   const outlet = useOutletContext<{ template?: EntityType } | undefined>();
   useDocumentTitle(editing ? 'Edit request to pay' : 'Request to pay');
@@ -159,10 +174,10 @@ function RequestForm({ source, editing, initial }: { source: PaymentRequestDetai
     if (!dueDate) next.dueDate = 'Choose the due date.';
     else if (dueDate < today()) next.dueDate = 'Choose today or a later date.';
     if (expiresOn && expiresOn < dueDate) next.expiresOn = 'The expiry cannot be before the due date.';
-    const sendAtIso = localInputToIso(sendAt);
+    const sendAtIso = zonedInputToIso(sendAt, timeZone);
     if (mode === 'schedule') {
       if (!sendAt) next.sendAt = 'Choose when to send it.';
-      else if (!sendAtIso) next.sendAt = 'Enter a date and time that exists, like 2026-05-01 09:00.';
+      else if (!sendAtIso) next.sendAt = `Enter a date and time that exists in ${timeZone}, like 2026-05-01 09:00.`;
       else if (new Date(sendAtIso).getTime() <= Date.now()) next.sendAt = 'Choose a time in the future.';
     }
     setErrors(next);
@@ -302,7 +317,7 @@ function RequestForm({ source, editing, initial }: { source: PaymentRequestDetai
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <TextInput
                   label="Send later (optional)"
-                  description={`Pick a time (${browserTimeZone()}), then choose Schedule`}
+                  description={`Pick a time in ${timeZone}, the business’s time zone, then choose Schedule`}
                   type="datetime-local"
                   value={sendAt}
                   onChange={(e) => setSendAt(e.currentTarget.value)}

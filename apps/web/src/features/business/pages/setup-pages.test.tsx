@@ -1,0 +1,199 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Business, CurrentUser, MissingItem } from '@tay/contract';
+import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { AddressPage } from './address-page';
+import { ConfigPage } from './config-page';
+import { OwnersPage } from './owners-page';
+import { PaymentProfilePage } from './payment-profile-page';
+import { SetupOverviewPage } from './setup-overview-page';
+import { SetupProfilePage } from './setup-profile-page';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const BUSINESS = `/api/businesses/${BUSINESS_ID}`;
+const OWNER = { id: 'own_1', firstName: 'Maya', lastName: 'Lopez', title: 'Owner', ownershipPercent: 100, dateOfBirth: '1985-04-12', ssnLast4: '1234', email: 'maya@harbor.example', phone: null };
+
+/** A business being set up: every section filled in unless `over` says otherwise. */
+function business(over: Partial<Business> = {}): Business {
+  return {
+    businessId: BUSINESS_ID,
+    businessName: 'Harbor Music',
+    businessState: 'Incomplete',
+    payoutEnabled: 0,
+    entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }],
+    businessProfile: { legalName: 'Harbor Music LLC', ein: '12-3456789', mcc: '8299', corporateStructure: 'llc', phone: '(415) 555-0100', email: 'hello@harbor.example', logoUrl: null },
+    address: { line1: '100 Market Street', line2: null, city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
+    owners: [OWNER],
+    config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [-3, 0, 3], invoiceTerms: null, timeZoneChosen: true },
+    automations: { autoReminders: true, autoExpire: true },
+    bankAccount: {
+      directoryId: 'sandbox-tay',
+      accountNumber: '••••6789',
+      routingNumber: '••••6656',
+      bankName: 'Tay Sandbox Bank',
+      institutionLogo: null,
+      accountType: 'checking',
+      accountHolderName: 'Harbor Music LLC',
+    },
+    submittedAt: null,
+    approvedAt: null,
+    stateReason: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+const missingBank: MissingItem = { section: 'bankAccount', field: 'settlementAccount', message: 'Link the bank account where Tay should send the money you collect.' };
+const missingEin: MissingItem = { section: 'profile', field: 'ein', message: 'Enter the 9-digit Employer Identification Number (EIN), like 12-3456789.' };
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+  // A save re-reads the session and the user, as the header shows the business from them.
+  fake.on('GET', '/api/auth/get-session', { json: { user: { id: 'usr_1', email: 'owner@biz.example', name: 'owner@biz.example', emailVerified: true, mustChangePassword: false } } });
+  fake.on('GET', '/api/user', ok({ name: 'owner@biz.example', userId: 'usr_1', userState: 'complete', firstName: 'Owner', lastName: 'Person', mobileNumber: null, enrollNotificationViaEmail: true, enrollNotificationViaMobileNumber: false, createdAt: '2026-01-01T00:00:00.000Z', businesses: [] } satisfies CurrentUser));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The business as stored, and what the API says is missing after each save. */
+function serve(stored: Business, missingAfterSave: MissingItem[], missingNow = missingAfterSave) {
+  let saved = false;
+  fake.on('GET', BUSINESS, ok(stored));
+  fake.on('PATCH', `${BUSINESS}/update/prepareSubmit`, () => ok({ ready: false, missing: saved ? missingAfterSave : missingNow }));
+  fake.on('PATCH', `${BUSINESS}/update`, (call) => {
+    saved = true;
+    const body = call.body as Partial<Business>;
+    return ok({ ...stored, ...body, config: body.config ? { ...body.config, timeZoneChosen: true } : stored.config });
+  });
+}
+
+const SETUP_ROUTES = {
+  '/business/setup': <SetupOverviewPage />,
+  '/business/setup/profile': <SetupProfilePage />,
+  '/business/owner': <OwnersPage />,
+  '/business/setup/address': <AddressPage />,
+  '/business/setup/config': <ConfigPage />,
+  '/business/setup/automations': <p>Automations page</p>,
+  '/business/setup/payments': <p>Payments page</p>,
+  '/business/setup/payment/profile': <PaymentProfilePage />,
+};
+
+const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
+
+describe('each setup page moves on to the next unfinished step after saving', () => {
+  it('the address goes on to a time zone nobody has confirmed yet', async () => {
+    serve(business({ config: { ...business().config, timeZoneChosen: false } }), [missingBank]);
+    const u = userEvent.setup();
+    renderAt('/business/setup/address', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    await u.click(await screen.findByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(location()).toBe('/business/setup/config'));
+    expect(fake.callsTo('PATCH', `${BUSINESS}/update`)).toHaveLength(1);
+  });
+
+  it('the configuration skips the automations (they have defaults) and goes on to the bank account', async () => {
+    serve(business({ config: { ...business().config, timeZoneChosen: false }, bankAccount: null }), [missingBank]);
+    const u = userEvent.setup();
+    renderAt('/business/setup/config', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    await u.click(await screen.findByRole('button', { name: 'Save configuration' }));
+    await waitFor(() => expect(location()).toBe('/business/setup/payments'));
+  });
+
+  it('comes round to an earlier step still open, and to the overview when nothing is', async () => {
+    serve(business(), [missingEin]);
+    const u = userEvent.setup();
+    const first = renderAt('/business/setup/address', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    await u.click(await screen.findByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(location()).toBe('/business/setup/profile'));
+    first.unmount();
+
+    serve(business(), []);
+    renderAt('/business/setup/address', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    await u.click(await screen.findByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(location()).toBe('/business/setup'));
+  });
+});
+
+describe('the setup overview', () => {
+  it('counts every card it shows, the optional automations and an unconfirmed time zone included', async () => {
+    serve(business({ config: { ...business().config, timeZoneChosen: false } }), [missingEin]);
+    renderAt('/business/setup', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    expect(await screen.findByText('4 of 6 steps complete')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: /: (complete|complete \(optional\)|\d+ to do)$/ })).toHaveLength(6);
+    expect(screen.getByRole('link', { name: 'Automations: complete (optional)' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Configuration: 1 to do' })).toHaveTextContent('Confirm the time zone: America/Los_Angeles, from your address in California.');
+  });
+
+  it('with nothing missing, offers to submit and points at a time zone nobody confirmed', async () => {
+    serve(business({ config: { ...business().config, timeZoneChosen: false } }), []);
+    renderAt('/business/setup', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    expect(await screen.findByRole('button', { name: 'Submit for review' })).toBeInTheDocument();
+    expect(screen.getByText('5 of 6 steps complete')).toBeInTheDocument();
+    expect(screen.getByText(/Before you do: Confirm the time zone: America\/Los_Angeles/)).toBeInTheDocument();
+  });
+});
+
+describe('owners', () => {
+  it('starts the first owner from the person’s profile, and masks the SSN digits', async () => {
+    serve(business({ owners: [] }), [missingBank]);
+    renderAt('/business/owner', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    expect(await screen.findByLabelText('First name')).toHaveValue('Owner');
+    expect(screen.getByLabelText('Last name')).toHaveValue('Person');
+    expect(screen.getByLabelText('E-mail')).toHaveValue('owner@biz.example');
+    expect(screen.getByLabelText('Last 4 digits of SSN')).toHaveAttribute('type', 'password');
+  });
+
+  it('shows the stored owners as they are, the SSN digits masked', async () => {
+    serve(business(), [missingBank]);
+    renderAt('/business/owner', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    expect(await screen.findByLabelText('First name')).toHaveValue('Maya');
+    const ssn = screen.getByLabelText('Last 4 digits of SSN');
+    expect(ssn).toHaveValue('1234');
+    expect(ssn).toHaveAttribute('type', 'password');
+  });
+});
+
+describe('the address', () => {
+  it('finds the state by part of its name', async () => {
+    serve(business({ address: null }), [missingBank]);
+    const u = userEvent.setup();
+    renderAt('/business/setup/address', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    await u.type(await screen.findByRole('combobox', { name: 'State' }), 'Calif');
+    await u.click(await screen.findByRole('option', { name: 'California (CA)' }));
+    await u.type(screen.getByLabelText('Street address'), '1 Main St');
+    await u.type(screen.getByLabelText('City'), 'Fresno');
+    await u.type(screen.getByLabelText('ZIP code'), '93721');
+    await u.click(screen.getByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(fake.callsTo('PATCH', `${BUSINESS}/update`)).toHaveLength(1));
+    expect(fake.callsTo('PATCH', `${BUSINESS}/update`)[0]!.body).toMatchObject({ address: { state: 'CA', city: 'Fresno' } });
+  });
+});
+
+describe('the configuration', () => {
+  it('offers the time zone of the address until the business chooses one', async () => {
+    serve(business({ address: { ...business().address!, state: 'TX' }, config: { ...business().config, timeZoneChosen: false } }), [missingBank]);
+    const first = renderAt('/business/setup/config', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    expect(await screen.findByRole('combobox', { name: 'Time zone' })).toHaveValue('America/Chicago');
+    expect(screen.getByText(/Suggested from your address in Texas/)).toBeInTheDocument();
+    first.unmount();
+
+    serve(business({ address: { ...business().address!, state: 'TX' }, config: { ...business().config, timeZoneChosen: true } }), [missingBank]);
+    renderAt('/business/setup/config', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    expect(await screen.findByRole('combobox', { name: 'Time zone' })).toHaveValue('America/New_York');
+  });
+});
+
+describe('the settlement account', () => {
+  it('shows the bank and masked numbers, not our internal directory id', async () => {
+    serve(business(), []);
+    renderAt('/business/setup/payment/profile', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    expect(await screen.findByText('••••6789')).toBeInTheDocument();
+    expect(screen.queryByText('Directory id')).toBeNull();
+    expect(screen.queryByText('sandbox-tay')).toBeNull();
+  });
+});
