@@ -46,6 +46,19 @@ describe('the theme meets WCAG AA contrast for text', () => {
     },
   );
 
+  it('red (danger buttons and menu items) on the light colour of any panel', () => {
+    for (const panel of ['blue', 'teal', 'orange', 'gray', 'yellow', 'red', 'cyan', 'indigo', 'lime', 'green']) {
+      expect(contrast(shade('red', 8), shade(panel, 1)), panel).toBeGreaterThanOrEqual(AA);
+    }
+  });
+
+  it('links, on white and on the light colours of alerts', () => {
+    const anchor = resolve(cssVariablesResolver(merged).light['--mantine-color-anchor']);
+    for (const background of [WHITE, shade('gray', 0), shade('blue', 1), shade('yellow', 1), shade('teal', 1), shade('red', 1), shade('orange', 1)]) {
+      expect(contrast(anchor, background), background).toBeGreaterThanOrEqual(AA);
+    }
+  });
+
   it('error messages and placeholders', () => {
     const light = cssVariablesResolver(merged).light;
     expect(contrast(resolve(light['--mantine-color-error']), WHITE)).toBeGreaterThanOrEqual(AA);
