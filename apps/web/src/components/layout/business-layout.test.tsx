@@ -35,8 +35,11 @@ describe('the business navigation on a phone', () => {
     expect(screen.getByRole('main')).not.toHaveAttribute('inert');
   });
 
-  it('closes on Escape and gives the focus back to the burger', async () => {
+  it('closes on Escape, from the burger or from inside, and gives the focus back to the burger', async () => {
     at('/business/home');
+    await userEvent.click(burger());
+    await userEvent.keyboard('{Escape}');
+    expect(navigation()).toBeNull();
     await userEvent.click(burger());
     within(navigation()!).getByRole('link', { name: 'Manage Payers' }).focus();
     await userEvent.keyboard('{Escape}');

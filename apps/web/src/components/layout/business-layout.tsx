@@ -1,6 +1,6 @@
 import { AppShell, Button, Container, Divider, Stack, useMantineTheme } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useMediaQuery, useWindowEvent } from '@mantine/hooks';
+import { useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { paths } from '@tay/contract';
 import { useSession } from '../../lib/session';
@@ -42,12 +42,16 @@ export function BusinessLayout() {
   const toggle = () => setOpenedOn(opened ? null : pathname);
   const shown = wide ? !fullWidth : opened;
   const overPage = opened && !wide;
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && overPage) {
+  // Wherever the focus is (the burger that opened it, or a link in it); a list open in it (the
+  // template) closes on its own first.
+  useWindowEvent('keydown', (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const listOpen = target !== burger.current && target?.getAttribute('aria-expanded') === 'true';
+    if (event.key === 'Escape' && overPage && !listOpen) {
       setOpenedOn(null);
       burger.current?.focus();
     }
-  };
+  });
 
   return (
     <AppShell
@@ -70,7 +74,6 @@ export function BusinessLayout() {
         id={NAVIGATION_ID}
         aria-label="Business navigation"
         p="md"
-        onKeyDown={onKeyDown}
         style={{ overflowY: 'auto', visibility: shown ? undefined : 'hidden' }}
       >
         <Stack gap="md" hiddenFrom={BREAKPOINT} mb="md">

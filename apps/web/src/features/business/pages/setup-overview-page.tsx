@@ -55,10 +55,10 @@ export function SetupOverviewPage() {
                     {step.optional ? <IconCircleDashed size={18} /> : complete ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
                   </ThemeIcon>
                   <div>
-                    {/* The link is named by what it shows (an aria-label would hide it from speech input), its state added for screen readers. */}
+                    {/* Named by its content, which an aria-label would hide from speech input; the state is for screen readers. */}
                     <Text fw={600}>
-                      {step.label}
-                      <span className="visually-hidden">: {complete ? 'complete' : `${open.length} to do`}</span>
+                      <span aria-hidden="true">{step.label}</span>
+                      <span className="visually-hidden">{`${step.label}: ${complete ? 'complete' : `${open.length} to do`}`}</span>
                     </Text>
                     <Text size="sm" c="dimmed">
                       {step.description}
