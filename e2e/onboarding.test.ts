@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousA11yViolations } from './support/a11y';
 import { ops, registerAccount, uniqueEmail } from './support/app';
 import { useBrowser } from './support/browser';
 
@@ -62,11 +63,13 @@ describe('onboarding: from a new account to an approved business', () => {
     await page.waitForURL('**/business/home');
     await page.getByRole('heading', { name: 'Welcome, Maya' }).waitFor();
     await page.getByRole('heading', { name: 'Next steps' }).waitFor();
+    await expectNoSeriousA11yViolations(page);
     await page.getByRole('link', { name: 'Business setup' }).click();
     await page.waitForURL('**/business/setup');
     await page.getByRole('heading', { name: 'Business setup' }).waitFor();
     await page.getByText('Finish setting up your business').waitFor();
     await page.getByText('Still needed before you can submit').waitFor();
+    await expectNoSeriousA11yViolations(page);
     expect(await sideNav(page).getByRole('link').count()).toBe(0);
     expect(await header(page).getByRole('link', { name: 'Payments In' }).count()).toBe(0);
 
