@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousA11yViolations } from './support/a11y';
 import { baseUrl, ops, registerAccount, uniqueEmail, waitForCode } from './support/app';
 import { approvedBusinessAccount, signInThroughForm } from './support/approved-business';
 import { useBrowser } from './support/browser';
@@ -18,6 +19,7 @@ describe('identity journeys', () => {
     // Empty inputs are refused before any request, with the spec's messages.
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByText('Username cannot be empty').waitFor();
+    await expectNoSeriousA11yViolations(page);
 
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('password');
@@ -46,6 +48,7 @@ describe('identity journeys', () => {
     await page.getByLabel('Password', { exact: true }).fill('Wrong-Password-1');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').getByText('Authentication Error').waitFor();
+    await expectNoSeriousA11yViolations(page);
     await page.getByText('The e-mail address or password is not right.').waitFor();
 
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

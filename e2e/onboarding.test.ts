@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousA11yViolations } from './support/a11y';
 import { ops, registerAccount, uniqueEmail } from './support/app';
 import { useBrowser } from './support/browser';
 
@@ -63,12 +64,14 @@ describe('onboarding: from a new account to an approved business', () => {
     await page.getByRole('heading', { name: 'Welcome, Maya' }).waitFor();
     await page.getByRole('heading', { name: 'Next steps' }).waitFor();
     await page.getByText('Finish setting up your business').waitFor();
+    await expectNoSeriousA11yViolations(page);
     await page.getByRole('link', { name: 'Business setup' }).click();
     await page.waitForURL('**/business/setup');
     await page.getByRole('heading', { name: 'Business setup' }).waitFor();
     await page.getByText('Still needed before you can submit').waitFor();
     // The setup page is the banner's "setup steps": it does not repeat it.
     expect(await page.getByText('Finish setting up your business').count()).toBe(0);
+    await expectNoSeriousA11yViolations(page);
     expect(await sideNav(page).getByRole('link').count()).toBe(0);
     expect(await header(page).getByRole('link', { name: 'Payments In' }).count()).toBe(0);
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousA11yViolations } from './support/a11y';
 import { baseUrl, outbox, uniqueEmail } from './support/app';
 import { approvedBusinessAccount, signInThroughForm } from './support/approved-business';
 import { useBrowser } from './support/browser';
@@ -33,7 +34,7 @@ describe('payers: add, list, export, import, verify', () => {
     await page.waitForURL('**/business/payment/payers');
     await page.getByRole('heading', { name: 'Manage payers' }).waitFor();
     await page.getByText('No payers yet').waitFor();
-    await page.getByText('Showing 0 to 0 of 0 Results').waitFor();
+    await page.getByText('No results', { exact: true }).waitFor();
 
     // Add a payer through the form: the phone is checked in the browser.
     await page.getByRole('button', { name: 'Add a payer' }).first().click();
@@ -51,6 +52,7 @@ describe('payers: add, list, export, import, verify', () => {
     await page.waitForURL('**/business/payment/payers');
     await row(page, 'Lena Park').waitFor();
     await page.getByText('Showing 1 to 1 of 1 Results').waitFor();
+    await expectNoSeriousA11yViolations(page);
     expect(await row(page, 'Lena Park').getByText('Unverified').isVisible()).toBe(true);
     expect(await row(page, 'Lena Park').getByText('(415) 555-0199').isVisible()).toBe(true);
 

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousA11yViolations } from './support/a11y';
 import { baseUrl, outbox, uniqueEmail } from './support/app';
 import { approvedBusinessAccount, signInThroughForm, type ApprovedAccount } from './support/approved-business';
 import { useBrowser } from './support/browser';
@@ -119,6 +120,7 @@ describe('payments in, end to end', () => {
     await page.getByText('Manage Transactions and Request to pay').waitFor();
     await page.getByRole('button', { name: 'Send now' }).click();
     await page.getByText('Choose a payer.').waitFor();
+    await expectNoSeriousA11yViolations(page);
     await page.getByPlaceholder('Search payers').fill('Nor');
     await page.getByRole('option', { name: /Nora Quinn/ }).click();
     await page.getByLabel('Amount (USD)').fill('125.50');
@@ -136,6 +138,7 @@ describe('payments in, end to end', () => {
     await payerTab.getByText('Harbor Music').first().waitFor();
     await payerTab.getByRole('heading', { name: '$125.50' }).waitFor();
     await payerTab.getByText('Piano lessons, March').waitFor();
+    await expectNoSeriousA11yViolations(payerTab);
     await payByCard(payerTab, '4242 4242 4242 4242');
     await payerTab.getByText('Payment received').waitFor();
     // The headline reads what was paid, not the $0.00 left to pay.
@@ -147,6 +150,7 @@ describe('payments in, end to end', () => {
     await payerTab.getByRole('link', { name: 'View your receipt' }).click();
     await payerTab.getByRole('heading', { name: 'Receipt' }).waitFor();
     await payerTab.getByText('Visa •••• 4242').waitFor();
+    await expectNoSeriousA11yViolations(payerTab);
     const receipts = await outbox(payerEmail);
     expect(receipts.some((m) => /receipt/i.test(m.subject))).toBe(true);
 
@@ -155,6 +159,7 @@ describe('payments in, end to end', () => {
     await page.goto('/business/payment/transactions/history');
     const row = page.getByRole('row').filter({ hasText: 'Nora Quinn' });
     await row.locator('[data-state="Paid"]').waitFor();
+    await expectNoSeriousA11yViolations(page);
     await page.goto('/business/payment');
     await page.getByRole('heading', { name: 'Manage Transactions and Request to pay' }).waitFor();
     const balance = await api(owner, 'GET', `/businesses/${owner.businessId}/balances`);
@@ -162,6 +167,7 @@ describe('payments in, end to end', () => {
     expect(balance.data.availableCents).toBeLessThan(12_550);
     const shown = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format((balance.data.availableCents as number) / 100);
     await page.getByText(shown).first().waitFor();
+    await expectNoSeriousA11yViolations(page);
 
     // The home page shows the ledger's balances: $125.50 less the card fee (2.9% + 30¢ = $3.94), settled.
     await page.goto('/business/home');

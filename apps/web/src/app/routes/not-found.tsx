@@ -9,7 +9,7 @@ export function NotFoundPage() {
   useDocumentTitle('Page not found');
   return (
     <Stack align="center" py={80} gap="md" ta="center">
-      <Text fz={64} fw={800} c="blue.2" lh={1} aria-hidden="true">
+      <Text fz={64} fw={800} c="blue.6" lh={1} aria-hidden="true">
         404
       </Text>
       <Title order={1}>We can’t find that page</Title>

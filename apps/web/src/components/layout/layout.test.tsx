@@ -63,6 +63,7 @@ describe('signed-in menu (spec §2)', () => {
         }}
         business={business({ businessState: 'Pending' })}
         onSignOut={() => {}}
+        navigation={{ opened: false, onToggle: () => {}, hiddenFrom: 'lg', controls: 'business-navigation' }}
       />,
     );
     expect(screen.getByText('Hi, Ana')).toBeInTheDocument();

@@ -12,12 +12,17 @@ interface Props {
   approved: boolean;
 }
 
-/** The left navigation (spec §2): sections per template, items greyed unless the business is Approved. */
+/**
+ * The left navigation (spec §2): sections per template, items greyed unless the business is
+ * Approved. Greyed items are text, not disabled links: readable (dimmed text meets AA contrast)
+ * and explained by a note, where a disabled control would be skipped by keyboards and hidden from
+ * some screen readers without saying why.
+ */
 export function SideNav({ template, templates, onTemplateChange, payoutEnabled, approved }: Props) {
   const { pathname, search } = useLocation();
   const active = activeSection(pathname);
   return (
-    <Stack gap="md" component="nav" aria-label="Business navigation">
+    <Stack gap="md">
       <Select
         label="Template"
         data={templates}
@@ -27,13 +32,18 @@ export function SideNav({ template, templates, onTemplateChange, payoutEnabled, 
         disabled={templates.length < 2}
         comboboxProps={{ withinPortal: true }}
       />
+      {!approved && (
+        <Text size="sm" c="dimmed">
+          These pages open once your business is approved.
+        </Text>
+      )}
       {navigationSections(template, payoutEnabled).map((section) => (
         <Box key={section.key}>
           <Text
             size="xs"
             fw={700}
             tt="uppercase"
-            c={section.key === active ? 'blue.7' : 'dimmed'}
+            c={section.key === active ? 'blue.8' : 'dimmed'}
             mb={4}
             data-active={section.key === active || undefined}
           >
@@ -42,16 +52,11 @@ export function SideNav({ template, templates, onTemplateChange, payoutEnabled, 
           {section.items.map((item) => {
             const current = `${pathname}${search}` === item.to || pathname === item.to;
             return approved ? (
-              <MantineNavLink key={item.label} component={Link} to={item.to} label={item.label} active={current} />
+              <MantineNavLink key={item.label} component={Link} to={item.to} label={item.label} active={current} aria-current={current ? 'page' : undefined} />
             ) : (
-              <MantineNavLink
-                key={item.label}
-                label={item.label}
-                disabled
-                aria-disabled="true"
-                title="Available once your business is approved"
-                c="dimmed"
-              />
+              <Text key={item.label} size="sm" c="dimmed" px="sm" py={8} data-disabled>
+                {item.label}
+              </Text>
             );
           })}
         </Box>

@@ -1,6 +1,6 @@
-import { ActionIcon, Anchor, Avatar, Burger, Button, Drawer, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { IconBuildingStore, IconSettings } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Avatar, Burger, Button, Group, Menu, Text, Tooltip, UnstyledButton, type MantineBreakpoint } from '@mantine/core';
+import { IconBuildingStore, IconChevronDown, IconLogout, IconSettings, IconUser, IconUserCog } from '@tabler/icons-react';
+import type { Ref } from 'react';
 import { Link, NavLink } from 'react-router';
 import { paths, type CurrentUser, type UserBusinessSummary } from '@tay/contract';
 
@@ -23,37 +23,89 @@ export function signedInMenu(business: UserBusinessSummary | undefined): MenuLin
   return links;
 }
 
+/** The signed-in menu's links, in a row in the header or a column in the navigation drawer. */
+export function SignedInMenuLinks({ business }: { business: UserBusinessSummary | undefined }) {
+  return signedInMenu(business).map((link) => (
+    <Anchor
+      key={link.to}
+      component={NavLink}
+      to={link.to}
+      c="dark"
+      fw={500}
+      size="sm"
+      style={({ isActive }: { isActive: boolean }) => (isActive ? { color: 'var(--mantine-color-blue-8)' } : undefined)}
+    >
+      {link.label}
+    </Anchor>
+  ));
+}
+
+/** The burger that shows and hides the navigation drawer, on screens too narrow for the navigation column. */
+export interface NavigationToggle {
+  opened: boolean;
+  onToggle: () => void;
+  /** From this breakpoint up the navigation has room of its own, and the burger goes. */
+  hiddenFrom: MantineBreakpoint;
+  /** The id of the navigation it shows. */
+  controls: string;
+}
+
 interface Props {
   user: CurrentUser | undefined;
   business: UserBusinessSummary | undefined;
   onSignOut: () => void;
+  navigation: NavigationToggle;
+  burgerRef?: Ref<HTMLButtonElement>;
 }
 
-/** The signed-in part of the header: menu, settings icon, greeting, business logo, Logout. */
-export function SignedInHeader({ user, business, onSignOut }: Props) {
-  const [opened, { toggle, close }] = useDisclosure(false);
-  const links = signedInMenu(business);
-  const menu = (vertical: boolean) =>
-    links.map((link) => (
-      <Anchor
-        key={link.to}
-        component={NavLink}
-        to={link.to}
-        onClick={vertical ? close : undefined}
-        c="dark"
-        fw={500}
-        size="sm"
-        style={({ isActive }: { isActive: boolean }) => (isActive ? { color: 'var(--mantine-color-blue-7)' } : undefined)}
-      >
-        {link.label}
-      </Anchor>
-    ));
+/**
+ * The person's own menu, opened from their greeting and the business logo: their profile, the
+ * profile settings (password, notifications) and Logout.
+ */
+function UserMenu({ user, business, onSignOut }: Pick<Props, 'user' | 'business' | 'onSignOut'>) {
+  const greeting = user?.firstName ? `Hi, ${user.firstName}` : null;
   const logo = business?.businessProfile.logoUrl;
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        {/* The name starts with the greeting it shows, so speech commands can name it. */}
+        <UnstyledButton aria-label={greeting ? `${greeting}: your account` : 'Your account'}>
+          <Group gap={8} wrap="nowrap">
+            {greeting && (
+              <Text size="sm" visibleFrom="sm">
+                {greeting}
+              </Text>
+            )}
+            <Avatar src={logo ?? null} alt={business ? `${business.businessName} logo` : 'Business logo'} radius="sm" size={32} color="blue">
+              <IconBuildingStore size={18} aria-hidden="true" />
+            </Avatar>
+            <IconChevronDown size={14} aria-hidden="true" />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {user && <Menu.Label>{user.name}</Menu.Label>}
+        <Menu.Item component={Link} to={paths.business.userProfile} leftSection={<IconUser size={16} aria-hidden="true" />}>
+          Your profile
+        </Menu.Item>
+        <Menu.Item component={Link} to={paths.business.settingsProfile} leftSection={<IconUserCog size={16} aria-hidden="true" />}>
+          Profile settings
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item onClick={onSignOut} leftSection={<IconLogout size={16} aria-hidden="true" />}>
+          Logout
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
 
+/** The signed-in part of the header: menu, settings icon, the person's menu with their greeting and the business logo, Logout. */
+export function SignedInHeader({ user, business, onSignOut, navigation, burgerRef }: Props) {
   return (
     <>
       <Group gap="lg" visibleFrom="lg" component="nav" aria-label="Main">
-        {menu(false)}
+        <SignedInMenuLinks business={business} />
       </Group>
       <Group gap="sm" wrap="nowrap">
         <Tooltip label="Business setup">
@@ -61,27 +113,20 @@ export function SignedInHeader({ user, business, onSignOut }: Props) {
             <IconSettings size={20} />
           </ActionIcon>
         </Tooltip>
-        {user?.firstName && (
-          <Text size="sm" visibleFrom="sm">
-            Hi, {user.firstName}
-          </Text>
-        )}
-        <Avatar src={logo ?? null} alt={business ? `${business.businessName} logo` : 'Business logo'} radius="sm" size={32} color="blue">
-          <IconBuildingStore size={18} aria-hidden="true" />
-        </Avatar>
+        <UserMenu user={user} business={business} onSignOut={onSignOut} />
         <Button variant="default" size="xs" onClick={onSignOut} visibleFrom="lg">
           Logout
         </Button>
-        <Burger opened={opened} onClick={toggle} hiddenFrom="lg" aria-label="Open the menu" />
+        <Burger
+          ref={burgerRef}
+          opened={navigation.opened}
+          onClick={navigation.onToggle}
+          hiddenFrom={navigation.hiddenFrom}
+          aria-label="Menu"
+          aria-expanded={navigation.opened}
+          aria-controls={navigation.controls}
+        />
       </Group>
-      <Drawer opened={opened} onClose={close} title="Menu" hiddenFrom="lg" position="right" size="xs">
-        <Stack component="nav" aria-label="Main menu">
-          {menu(true)}
-          <Button variant="default" onClick={onSignOut}>
-            Logout
-          </Button>
-        </Stack>
-      </Drawer>
     </>
   );
 }

@@ -12,10 +12,15 @@ export interface SiteHeaderProps {
   logoHref?: string;
   /** The signed-in part of the header; when absent the anonymous links and Login button show. */
   children?: ReactNode;
+  /**
+   * Inside a layout that gives the header its element and border (an app shell with a navigation
+   * column): a plain box across the whole width.
+   */
+  inShell?: boolean;
 }
 
 /** The header on every page (spec §2). The link menu collapses into a drawer below the large breakpoint. */
-export function SiteHeader({ logoHref, children }: SiteHeaderProps) {
+export function SiteHeader({ logoHref, children, inShell = false }: SiteHeaderProps) {
   const { pathname } = useLocation();
   const [opened, { toggle, close }] = useDisclosure(false);
   const logo = <Logo />;
@@ -31,8 +36,8 @@ export function SiteHeader({ logoHref, children }: SiteHeaderProps) {
   const showLogin = pathname !== paths.login;
 
   return (
-    <Box component="header" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }} bg="white">
-      <Container size="xl" h={64}>
+    <Box component={inShell ? 'div' : 'header'} style={inShell ? undefined : { borderBottom: '1px solid var(--mantine-color-gray-3)' }} bg="white">
+      <Container size="xl" fluid={inShell} h={64}>
         <Group h="100%" justify="space-between" wrap="nowrap">
           {logoLink}
           {children ?? (
@@ -50,7 +55,7 @@ export function SiteHeader({ logoHref, children }: SiteHeaderProps) {
                     Login
                   </Button>
                 )}
-                <Burger opened={opened} onClick={toggle} hiddenFrom="lg" aria-label="Open the menu" />
+                <Burger opened={opened} onClick={toggle} hiddenFrom="lg" aria-label="Open the menu" aria-expanded={opened} />
               </Group>
               <Drawer opened={opened} onClose={close} title="Menu" hiddenFrom="lg" position="right" size="xs">
                 <Stack component="nav" aria-label="Tay menu">

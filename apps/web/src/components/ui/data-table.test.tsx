@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataTable, type DataTableProps } from './data-table';
 
 interface Row {
@@ -59,9 +59,10 @@ describe('DataTable pagination (spec §9)', () => {
     expect(onPageChange).toHaveBeenCalledWith(2);
   });
 
-  it('an empty list reads Showing 0 to 0 of 0 Results, shows its empty state, and no page list', () => {
+  it('an empty list reads No results (not Showing 0 to 0 of 0 Results), shows its empty state, and no page list', () => {
     render(table({ rows: [], total: 0 }));
-    expect(screen.getByText('Showing 0 to 0 of 0 Results')).toBeInTheDocument();
+    expect(screen.getByText('No results')).toBeInTheDocument();
+    expect(screen.queryByText(/^Showing/)).toBeNull();
     expect(screen.getByText('Nothing here')).toBeInTheDocument();
     expect(pageList()).toBeNull();
   });
@@ -126,5 +127,46 @@ describe('DataTable row click', () => {
     await userEvent.click(screen.getByRole('link', { name: 'View Row 1' }));
     expect(onLink).toHaveBeenCalledTimes(1);
     expect(onRowClick).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('DataTable on a phone', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  function onPhone() {
+    const real = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({ ...real(query), matches: query === '(max-width: 47.99em)' }));
+  }
+  const columns = [
+    { key: 'name', header: 'Name', render: (r: Row) => r.name, sortKey: 'name' },
+    { key: 'amount', header: 'Amount', render: () => '$25.00', sortKey: 'amount' },
+    { key: 'status', header: 'Status', render: () => 'Paid' },
+  ];
+
+  it('shows each row as a card with every column labelled and the row’s actions, and no table', async () => {
+    onPhone();
+    const onClick = vi.fn();
+    render(table({ rows: rows(2), total: 2, columns, actions: () => [{ label: 'Copy', onClick }] }));
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(screen.getByRole('list', { name: 'Things' })).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const first = cards[0]!;
+    expect(within(first).getAllByRole('term').map((t) => t.textContent)).toEqual(['Name', 'Amount', 'Status']);
+    expect(within(first).getAllByRole('definition').map((d) => d.textContent)).toEqual(['Row 1', '$25.00', 'Paid']);
+    await userEvent.click(within(first).getByRole('button', { name: 'Row actions' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Copy' }));
+    expect(onClick).toHaveBeenCalledWith({ id: 'r1', name: 'Row 1' });
+  });
+
+  it('sorts from a list, as there are no column headers to click', async () => {
+    onPhone();
+    const onSortChange = vi.fn();
+    render(table({ columns, sortBy: 'name', sortDirection: 'desc', onSortChange }));
+    const sort = screen.getByRole('combobox', { name: 'Sort by' });
+    expect(sort).toHaveValue('Name, descending');
+    await userEvent.click(sort);
+    await userEvent.click(await screen.findByRole('option', { name: 'Amount, ascending', hidden: true }));
+    expect(onSortChange).toHaveBeenCalledWith('amount', 'asc');
   });
 });

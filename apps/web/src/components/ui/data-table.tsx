@@ -8,6 +8,7 @@ import {
   Loader,
   Menu,
   Pagination,
+  Paper,
   Select,
   Stack,
   Table,
@@ -15,7 +16,7 @@ import {
   TextInput,
   UnstyledButton,
 } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
+import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconDots, IconDownload, IconInbox, IconSearch } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useState, type MouseEvent, type ReactNode } from 'react';
 import { showingSummary } from '@tay/contract';
@@ -71,11 +72,15 @@ export interface DataTableProps<T> {
   onRowClick?: (row: T) => void;
 }
 
+/** Below the small breakpoint (a phone) rows are cards: a table that wide would hide its last columns. */
+const PHONE = '(max-width: 47.99em)';
+
 /**
- * The one table of the portal: server-side pagination ('Showing X to Y of Z Results', page list
- * hidden with one page), sortable headers, search, filters, CSV export, row actions, and
- * loading, empty and error states. Everything is reachable by keyboard. A page left past the
- * last one (its rows deleted or withdrawn under a filter) moves to the last page.
+ * The one table of the portal: server-side pagination ('Showing X to Y of Z Results', or 'No
+ * results'; page list hidden with one page), sortable headers, search, filters, CSV export, row
+ * actions, and loading, empty and error states. Everything is reachable by keyboard. A page left
+ * past the last one (its rows deleted or withdrawn under a filter) moves to the last page. On a
+ * phone each row is a card with every column labelled, and sorting is a list to choose from.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { columns, rows, total, page, pageSize, actions } = props;
@@ -89,6 +94,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     setTyped((t) => ({ ...t, sent: value }));
     props.onSearchChange?.(value);
   }, 300);
+  const phone = useMediaQuery(PHONE, undefined, { getInitialValueInEffect: false });
   const pages = Math.max(1, Math.ceil(total / pageSize));
   // The server answers a page past the end with no rows; with rows elsewhere, that page is a dead
   // end (no rows, no page list), so go to the last page. Never from the rows of a previous query.
@@ -130,24 +136,22 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   return (
     <Stack gap="sm">
-      {(props.onSearchChange || props.filters || props.exportHref || props.onExport) && (
+      {(props.onSearchChange || props.exportHref || props.onExport || (phone && props.onSortChange)) && (
         <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-          <Group gap="sm" align="flex-end" wrap="wrap">
-            {props.onSearchChange && (
-              <TextInput
-                aria-label="Search"
-                placeholder={props.searchPlaceholder ?? 'Search'}
-                leftSection={<IconSearch size={16} />}
-                value={searchText}
-                onChange={(e) => {
-                  setTyped({ text: e.currentTarget.value, sent: external ? search : typed.sent });
-                  debouncedSearch(e.currentTarget.value);
-                }}
-                w={260}
-              />
-            )}
-            {props.filters}
-          </Group>
+          {props.onSearchChange && (
+            <TextInput
+              aria-label="Search"
+              placeholder={props.searchPlaceholder ?? 'Search'}
+              leftSection={<IconSearch size={16} />}
+              value={searchText}
+              onChange={(e) => {
+                setTyped({ text: e.currentTarget.value, sent: external ? search : typed.sent });
+                debouncedSearch(e.currentTarget.value);
+              }}
+              w={phone ? '100%' : 260}
+            />
+          )}
+          {phone && props.onSortChange && <SortChoice columns={columns} sortBy={props.sortBy} sortDirection={props.sortDirection} onSortChange={props.onSortChange} />}
           {(props.exportHref || props.onExport) && (
             <Button
               variant="default"
@@ -158,6 +162,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
             </Button>
           )}
         </Group>
+      )}
+      {props.filters && (
+        // One row on a wide screen, wrapping to two or three a row on a narrow one.
+        <div className="data-table-filters" role="group" aria-label="Filters">
+          {props.filters}
+        </div>
       )}
 
       {props.error ? (
@@ -171,52 +181,56 @@ export function DataTable<T>(props: DataTableProps<T>) {
         </Alert>
       ) : (
         <Box pos="relative" style={{ overflowX: 'auto' }}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-busy={props.loading || undefined}>
-            <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }} className="visually-hidden">
-              {props.caption}
-            </Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((column) => (
-                  <Table.Th
-                    key={column.key}
-                    ta={column.align}
-                    w={column.width}
-                    aria-sort={
-                      column.sortKey && props.sortBy === column.sortKey ? (props.sortDirection === 'asc' ? 'ascending' : 'descending') : undefined
-                    }
-                  >
-                    {header(column)}
-                  </Table.Th>
-                ))}
-                {actions && (
-                  <Table.Th w={60}>
-                    <span className="visually-hidden">Actions</span>
-                  </Table.Th>
-                )}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows?.map((row) => (
-                <Table.Tr
-                  key={props.rowKey(row)}
-                  onClick={props.onRowClick ? rowClick(row) : undefined}
-                  style={props.onRowClick ? { cursor: 'pointer' } : undefined}
-                >
+          {phone ? (
+            <Cards {...props} onCardClick={props.onRowClick ? rowClick : undefined} />
+          ) : (
+            <Table striped highlightOnHover verticalSpacing="sm" aria-busy={props.loading || undefined}>
+              <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }} className="visually-hidden">
+                {props.caption}
+              </Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
                   {columns.map((column) => (
-                    <Table.Td key={column.key} ta={column.align}>
-                      {column.render(row)}
-                    </Table.Td>
+                    <Table.Th
+                      key={column.key}
+                      ta={column.align}
+                      w={column.width}
+                      aria-sort={
+                        column.sortKey && props.sortBy === column.sortKey ? (props.sortDirection === 'asc' ? 'ascending' : 'descending') : undefined
+                      }
+                    >
+                      {header(column)}
+                    </Table.Th>
                   ))}
                   {actions && (
-                    <Table.Td onClick={(e) => e.stopPropagation()}>
-                      <RowMenu row={row} actions={actions(row)} />
-                    </Table.Td>
+                    <Table.Th w={60}>
+                      <span className="visually-hidden">Actions</span>
+                    </Table.Th>
                   )}
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows?.map((row) => (
+                  <Table.Tr
+                    key={props.rowKey(row)}
+                    onClick={props.onRowClick ? rowClick(row) : undefined}
+                    style={props.onRowClick ? { cursor: 'pointer' } : undefined}
+                  >
+                    {columns.map((column) => (
+                      <Table.Td key={column.key} ta={column.align}>
+                        {column.render(row)}
+                      </Table.Td>
+                    ))}
+                    {actions && (
+                      <Table.Td onClick={(e) => e.stopPropagation()}>
+                        <RowMenu row={row} actions={actions(row)} />
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
           {props.loading && !rows && (
             <Center py="xl">
               <Loader aria-label="Loading" />
@@ -238,7 +252,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       {!props.error && rows && (
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {showingSummary(page, pageSize, total)}
+            {total === 0 ? 'No results' : showingSummary(page, pageSize, total)}
           </Text>
           <Group gap="sm">
             {props.onPageSizeChange && (
@@ -256,6 +270,79 @@ export function DataTable<T>(props: DataTableProps<T>) {
         </Group>
       )}
     </Stack>
+  );
+}
+
+/** The rows as cards, for a phone: each column's header above its value, the first across the top, the row's actions beside. */
+function Cards<T>({ caption, columns, rows, rowKey, actions, loading, onCardClick }: DataTableProps<T> & { onCardClick?: ((row: T) => (event: MouseEvent) => void) | undefined }) {
+  if (!rows || rows.length === 0) return null;
+  return (
+    <Stack component="ul" aria-label={caption} aria-busy={loading || undefined} gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
+      {rows.map((row) => (
+        <Paper
+          component="li"
+          key={rowKey(row)}
+          withBorder
+          p="sm"
+          onClick={onCardClick?.(row)}
+          style={onCardClick ? { cursor: 'pointer' } : undefined}
+        >
+          <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+            <Box component="dl" className="data-table-card" m={0}>
+              {columns.map((column, index) => (
+                <CardField key={column.key} column={column} row={row} title={index === 0} />
+              ))}
+            </Box>
+            {/* Its clicks stay its own: the card's click skips buttons. */}
+            {actions && <RowMenu row={row} actions={actions(row)} />}
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function CardField<T>({ column, row, title }: { column: Column<T>; row: T; title: boolean }) {
+  return (
+    <div className={title ? 'data-table-card-title' : undefined}>
+      <Text component="dt" size="xs" c="dimmed">
+        {column.header}
+      </Text>
+      <Text component="dd" size="sm" m={0}>
+        {column.render(row)}
+      </Text>
+    </div>
+  );
+}
+
+/** Sorting where there are no column headers to click: each sortable column, either way. */
+function SortChoice<T>({
+  columns,
+  sortBy,
+  sortDirection,
+  onSortChange,
+}: Pick<DataTableProps<T>, 'columns' | 'sortBy' | 'sortDirection'> & { onSortChange: (sortBy: string, direction: 'asc' | 'desc') => void }) {
+  const options = columns.flatMap((column) =>
+    column.sortKey
+      ? [
+          { value: `${column.sortKey}:desc`, label: `${column.header}, descending` },
+          { value: `${column.sortKey}:asc`, label: `${column.header}, ascending` },
+        ]
+      : [],
+  );
+  if (options.length === 0) return null;
+  return (
+    <Select
+      label="Sort by"
+      data={options}
+      value={sortBy ? `${sortBy}:${sortDirection ?? 'desc'}` : null}
+      onChange={(value) => {
+        const [key, direction] = (value ?? '').split(':');
+        if (key && (direction === 'asc' || direction === 'desc')) onSortChange(key, direction);
+      }}
+      allowDeselect={false}
+      w="100%"
+    />
   );
 }
 

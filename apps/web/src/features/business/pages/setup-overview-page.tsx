@@ -49,17 +49,19 @@ export function SetupOverviewPage() {
           const complete = open.length === 0;
           const status = complete ? (step.optional ? 'complete (optional)' : 'complete') : `${open.length} to do`;
           return (
-            <UnstyledButton key={step.key} component={Link} to={step.to} aria-label={`${step.label}: ${status}`}>
+            <UnstyledButton key={step.key} component={Link} to={step.to}>
               <Card withBorder padding="md" radius="md" h="100%">
                 <Group wrap="nowrap" align="flex-start">
                   <ThemeIcon variant="light" color={complete ? 'teal' : 'orange'} radius="xl">
                     {complete ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
                   </ThemeIcon>
                   <div>
+                    {/* Named by its content, which an aria-label would hide from speech input; the state is for screen readers. */}
                     <Text fw={600}>
-                      {step.label}
+                      <span aria-hidden="true">{step.label}</span>
+                      <span className="visually-hidden">{`${step.label}: ${status}`}</span>
                       {step.optional && (
-                        <Text span size="xs" c="dimmed" fw={400} ml={6}>
+                        <Text span size="xs" c="dimmed" fw={400} ml={6} aria-hidden="true">
                           Optional
                         </Text>
                       )}

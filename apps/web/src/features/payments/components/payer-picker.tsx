@@ -17,7 +17,7 @@ interface Props {
   value: PickedPayer | null;
   onChange: (payer: PickedPayer | null) => void;
   error?: string | undefined;
-  /** As a list filter: no label or description, clearable. */
+  /** As a list filter: no description, clearable. */
   compact?: boolean;
   /** Find deactivated payers too: a filter over history needs them; a new request never does. */
   includeDeactivated?: boolean;
@@ -42,7 +42,7 @@ export function PayerPicker({ value, onChange, error, compact = false, includeDe
       <Combobox.Target>
         <InputBase
           {...(compact
-            ? { 'aria-label': 'Payer', placeholder: 'Any payer' }
+            ? { label: 'Payer', placeholder: 'Any payer' }
             : {
                 label: 'Payer',
                 description: value ? value.email : 'Type the first letters of a name, e-mail or reference',

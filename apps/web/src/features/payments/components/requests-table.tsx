@@ -32,7 +32,7 @@ function AmountFilter({ label, placeholder, value, onCommit }: { label: string; 
   };
   return (
     <TextInput
-      aria-label={label}
+      label={label}
       placeholder={placeholder}
       inputMode="decimal"
       value={text}
@@ -42,7 +42,6 @@ function AmountFilter({ label, placeholder, value, onCommit }: { label: string; 
         if (e.key === 'Enter') commit();
       }}
       error={invalid ? 'Enter an amount like 25.00' : undefined}
-      w={invalid ? 180 : 100}
     />
   );
 }
@@ -162,21 +161,20 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
     <>
       {view === 'history' && (
         <MultiSelect
-          aria-label="Status"
+          label="Status"
           placeholder="Any status"
           data={HISTORY_STATES}
           value={query.status ? query.status.split(',') : []}
           onChange={(value) => update({ status: value.join(',') })}
           clearable
-          w={220}
         />
       )}
-      <TextInput aria-label="From date" type="date" value={query.from ?? ''} onChange={(e) => update({ from: e.currentTarget.value })} w={150} />
-      <TextInput aria-label="To date" type="date" value={query.to ?? ''} onChange={(e) => update({ to: e.currentTarget.value })} w={150} />
+      <TextInput label="From" type="date" value={query.from ?? ''} onChange={(e) => update({ from: e.currentTarget.value })} />
+      <TextInput label="To" type="date" value={query.to ?? ''} onChange={(e) => update({ to: e.currentTarget.value })} />
       <AmountFilter label="Smallest amount" placeholder="Min $" value={params.get('min') ?? ''} onCommit={(min) => update({ min })} />
       <AmountFilter label="Largest amount" placeholder="Max $" value={params.get('max') ?? ''} onCommit={(max) => update({ max })} />
       {!payer && (
-        <Box w={240}>
+        <Box>
           <PayerPicker
             // A new filter from outside (cleared, back/forward) starts the typeahead afresh.
             key={payerId ?? ''}
@@ -188,7 +186,7 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
         </Box>
       )}
       {filtered && (
-        <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters}>
+        <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters} className="data-table-filters-end">
           Clear filters
         </Button>
       )}

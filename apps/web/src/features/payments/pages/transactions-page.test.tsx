@@ -57,8 +57,8 @@ describe('transactions filters put the query in the URL, and the list and the ex
     await u.click(await screen.findByRole('option', { name: 'Paid' }));
     await waitFor(() => expect(lastListQuery().status).toBe('Paid'));
 
-    await u.type(screen.getByLabelText('From date'), '2026-03-01');
-    await u.type(screen.getByLabelText('To date'), '2026-03-31');
+    await u.type(screen.getByLabelText('From'), '2026-03-01');
+    await u.type(screen.getByLabelText('To'), '2026-03-31');
     await waitFor(() => expect(lastListQuery()).toMatchObject({ from: '2026-03-01', to: '2026-03-31' }));
 
     await u.type(screen.getByRole('textbox', { name: 'Smallest amount' }), '25');
