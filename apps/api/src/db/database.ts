@@ -182,7 +182,9 @@ async function openEmbedded(config: Extract<DatabaseConfig, { kind: 'pglite' }>,
     if (!embedded.server) await setup.check(database.pool, 'Restart the process that opened the embedded database with this version.');
     await checkAppSession(
       database.pool,
-      embedded.server ? '' : 'The process that opened the embedded database runs an older version; restart it with this one.',
+      embedded.server
+        ? 'The embedded database did not keep the app\'s role (ADR 022).'
+        : 'The process that opened the embedded database runs an older version; restart it with this one.',
     );
     return database;
   } catch (error) {

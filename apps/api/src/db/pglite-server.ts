@@ -25,9 +25,10 @@ import { REFUSAL_FUNCTION, refusal, roleChange } from './role-guard';
  */
 export class PgliteServer {
   private server: Server | null = null;
-  /** The client holding an open transaction, or the server itself while it locks the session down. */
+  /** The client holding an open transaction. */
   private owner: object | null = null;
   private busy = false;
+  /** Clients waiting for their turn, and the server itself in `lockDown`. */
   private readonly waiting: { connection: object; run: () => void }[] = [];
   private guarded = false;
   private readonly connections = new Set<Connection>();
@@ -67,7 +68,6 @@ export class PgliteServer {
       await this.db.exec(`${REFUSAL_FUNCTION};\nSET SESSION AUTHORIZATION "${role.replaceAll('"', '""')}"`);
       this.guarded = true;
     } finally {
-      this.owner = null;
       this.release();
     }
   }
