@@ -94,7 +94,8 @@ const UNKEYED: Progress = { record: async () => {} };
  * are stored like successes, except answers about access; a failure on our side frees the key
  * so the client can retry — unless the run recorded progress, which the retry then resumes.
  *
- * A key in progress whose lease ran out belonged to a process that died. A retry takes it over:
+ * A key in progress whose lease ran out belonged to a process that died (or stalled for longer
+ * than a lease; the lease id keeps its late writes out). A retry takes it over:
  * with no progress recorded nothing happened, and the request runs as if for the first time;
  * with progress recorded, `resume` finishes that work and answers with what happened, so a crash
  * between moving money and storing the answer never leads to a second attempt at the money.
