@@ -16,13 +16,11 @@ export function payHeadline(data: Pick<PublicPayPage, 'status' | 'amountCents' |
       caption: data.amountPaidCents > 0 ? `${paid} of ${formatMoney(data.amountCents)} already paid` : null,
     };
   }
-  if (data.amountPaidCents > 0) {
-    return {
-      title: `${paid} paid`,
-      caption: data.remainingCents > 0 ? `of ${formatMoney(data.amountCents)}; ${formatMoney(data.remainingCents)} not paid` : null,
-    };
-  }
   const inFlight = data.payments.filter((p) => p.state === 'Pending').reduce((sum, p) => sum + p.amountCents, 0);
+  if (data.amountPaidCents > 0) {
+    const rest = inFlight > 0 ? `${formatMoney(inFlight)} more on its way` : `${formatMoney(data.remainingCents)} not paid`;
+    return { title: `${paid} paid`, caption: data.remainingCents > 0 ? `of ${formatMoney(data.amountCents)}; ${rest}` : null };
+  }
   if (inFlight > 0) return { title: `${formatMoney(inFlight)} being paid`, caption: null };
   return { title: formatMoney(data.remainingCents), caption: null };
 }
