@@ -13,7 +13,8 @@ const rows = (n: number, from = 1): Row[] => Array.from({ length: n }, (_, i) =>
 
 function table(props: Partial<DataTableProps<Row>> = {}) {
   return (
-    <MantineProvider>
+    // env="test": no transitions or portals, so an open menu stays open while the test reads it.
+    <MantineProvider env="test">
       <DataTable<Row>
         caption="Things"
         columns={[{ key: 'name', header: 'Name', render: (r) => r.name }]}
