@@ -21,7 +21,7 @@ const kb = (bytes) => Math.round(bytes / 100) / 10;
 async function loadPage(browser, baseUrl, { path, signedIn, ready }, token) {
   // A fresh context each time: an empty cache, as on a first visit.
   const context = await browser.newContext({ baseURL: baseUrl });
-  if (signedIn) await context.addInitScript((t) => window.localStorage.setItem('tay.identityToken', t), token);
+  if (signedIn) await context.addInitScript((t) => globalThis.localStorage.setItem('tay.identityToken', t), token);
   const page = await context.newPage();
   const files = [];
   page.on('requestfinished', async (request) => {

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { precompressPlugin } from './build/precompress';
 
 const API = 'http://127.0.0.1:3000';
 
@@ -24,14 +25,15 @@ function publicConfigFromApi(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), publicConfigFromApi()],
+  plugins: [react(), publicConfigFromApi(), precompressPlugin()],
   server: {
     port: 5173,
     proxy: { '/api': API, '/dev': API, '/sandbox-processor': API },
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // No public source maps: the server would hand the app's source to anyone who asks.
+    sourcemap: false,
     chunkSizeWarningLimit: 1500,
   },
 });
