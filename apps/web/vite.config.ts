@@ -35,5 +35,8 @@ export default defineConfig({
     // No public source maps: the server would hand the app's source to anyone who asks.
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
+    // Everything the first page needs in one file: split into the pieces the lazy pages share, it
+    // compressed a tenth worse and took more requests.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] } } },
   },
 });

@@ -53,7 +53,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: '/business',
-        ...page(() => import('../components/layout/business-layout'), 'BusinessLayout'),
+        ...page(() => import('./routes/business-shell'), 'BusinessShell'),
         children: [
           { index: true, element: <Navigate to={paths.business.home} replace /> },
           { path: 'home', ...page(() => import('../features/business/pages/home-page'), 'HomePage') },

@@ -1,21 +1,26 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { z } from 'zod';
 import { IDENTITY_EMPTY_MESSAGES, paths } from '@tay/contract';
 import { describeFailure, identity } from '../../../lib/identity';
 import { sessionKey } from '../../../lib/session';
 import { AuthCard } from '../components/auth-card';
 import { FormFailure } from '../components/form-failure';
+import { EMAIL_ADDRESS } from '../email-address';
 
-const schema = z.object({
-  email: z.string().trim().min(1, IDENTITY_EMPTY_MESSAGES.username).email('Enter your e-mail address, like name@example.com.'),
-  password: z.string().min(1, IDENTITY_EMPTY_MESSAGES.password),
-});
-type Values = z.infer<typeof schema>;
+type Values = { email: string; password: string };
+type Errors = Partial<Record<keyof Values, string>>;
+
+/** The form's checks, by hand: this page is in the app's first bundle, which carries neither the schemas nor a form library. */
+function validate({ email, password }: Values): Errors {
+  const errors: Errors = {};
+  const address = email.trim();
+  if (!address) errors.email = IDENTITY_EMPTY_MESSAGES.username;
+  else if (!EMAIL_ADDRESS.test(address)) errors.email = 'Enter your e-mail address, like name@example.com.';
+  if (!password) errors.password = IDENTITY_EMPTY_MESSAGES.password;
+  return errors;
+}
 
 export function LoginPage() {
   const navigate = useNavigate();
@@ -24,32 +29,57 @@ export function LoginPage() {
   const state = (location.state ?? {}) as { from?: string; email?: string };
   const [failure, setFailure] = useState<ReturnType<typeof describeFailure> | null>(null);
   const [resending, setResending] = useState(false);
-  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { email: state.email ?? '', password: '' } });
+  const [values, setValues] = useState<Values>({ email: state.email ?? '', password: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  // After the first attempt, the fields are checked again as they change.
+  const [attempted, setAttempted] = useState(false);
+  const [isSubmitting, setSubmitting] = useState(false);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
 
-  const onSubmit = form.handleSubmit(async ({ email, password }) => {
-    setFailure(null);
-    const result = await identity.signIn(email, password);
-    if (result.status !== true) {
-      setFailure(describeFailure(result));
+  const change = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement>) => {
+    const next = { ...values, [field]: event.currentTarget.value };
+    setValues(next);
+    if (attempted) setErrors(validate(next));
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isSubmitting) return;
+    setAttempted(true);
+    const found = validate(values);
+    setErrors(found);
+    if (found.email || found.password) {
+      (found.email ? emailInput : passwordInput).current?.focus();
       return;
     }
-    queryClient.setQueryData(sessionKey, result.data.user);
-    if (result.data.challenge === 'NEW_PASSWORD_REQUIRED') navigate(paths.newPassword, { replace: true });
-    else navigate(state.from ?? paths.business.setup, { replace: true });
-  });
+    setSubmitting(true);
+    try {
+      setFailure(null);
+      const result = await identity.signIn(values.email.trim(), values.password);
+      if (result.status !== true) {
+        setFailure(describeFailure(result));
+        return;
+      }
+      queryClient.setQueryData(sessionKey, result.data.user);
+      if (result.data.challenge === 'NEW_PASSWORD_REQUIRED') navigate(paths.newPassword, { replace: true });
+      else navigate(state.from ?? paths.business.setup, { replace: true });
+    } finally {
+      setSubmitting(false);
+    }
+  };
 
   const resendCode = async () => {
-    const { email, password } = form.getValues();
+    const { email, password } = values;
     setResending(true);
     await identity.resendSignUp(email);
     setResending(false);
     navigate(paths.signupConfirmation, { state: { email: email.trim().toLowerCase(), password } });
   };
 
-  const { errors, isSubmitting } = form.formState;
   return (
     <AuthCard title="Sign in to Tay" description="Use the e-mail address and password of your business account.">
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
           {failure && (
             <FormFailure title={failure.title} message={failure.message}>
@@ -60,8 +90,8 @@ export function LoginPage() {
               )}
             </FormFailure>
           )}
-          <TextInput label="E-mail address" type="email" autoComplete="username" error={errors.email?.message} {...form.register('email')} />
-          <PasswordInput label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+          <TextInput ref={emailInput} label="E-mail address" type="email" autoComplete="username" error={errors.email} value={values.email} onChange={change('email')} />
+          <PasswordInput ref={passwordInput} label="Password" autoComplete="current-password" error={errors.password} value={values.password} onChange={change('password')} />
           <Group justify="space-between">
             <Anchor component={Link} to={paths.forgotPassword} size="sm">
               Forgot your password?
