@@ -3,10 +3,21 @@
 // server at 50 connections: page 1, a deep page (by its number, by "next", the last, the middle),
 // a status filter and a search. BENCH_KEEP_DB=1 keeps the database (PostgreSQL or embedded) and reuses it.
 // Target (issue 5): p99 ≤ 50 ms on PostgreSQL.
+// Page 1 is also measured against a bare Fastify + pg route in a process of its own running the
+// very statement the list runs (bench/bare/history.mjs): the ratio Tay/bare says what the stack
+// costs on whatever host runs it (goal ≥ 0.6×). BENCH_ROUNDS=<n> measures that pair n times.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import { startBare } from './lib/bare.mjs';
+import { historyStatement } from './lib/history-statement.mjs';
 import { cpuShare, roundTrip } from './lib/host.mjs';
 import { measure, printTable } from './lib/load.mjs';
+import { describeRatios, interleaved } from './lib/ratio.mjs';
 import { startTay } from './lib/server.mjs';
+
+const PAGE_1 = 'page=1&pageSize=25';
 import { approvedTenant, signedInTenant } from './lib/tenant.mjs';
 
 const MAIN_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -40,6 +51,43 @@ async function seed(client, businessId, rows, payers) {
      ) s`,
     [businessId, rows, payers, STATES],
   );
+}
+
+/**
+ * The history's page 1 through Tay and through the bare route (bench/bare/history.mjs) with the
+ * statement the list runs, measured in turns; adds their rows to `rows` and returns the ratios
+ * Tay/bare. Both must answer the same page.
+ */
+async function againstBare(tay, main, rows, { connections, duration }) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tay-bench-bare-'));
+  const statementFile = path.join(dir, 'statement.json');
+  writeFileSync(statementFile, JSON.stringify(await historyStatement(PAGE_1)));
+  const bare = await startBare('history.mjs', {
+    BARE_STATEMENT: statementFile,
+    BARE_DATABASE: JSON.stringify(tay.connection),
+    ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
+  });
+  try {
+    const headers = { authorization: `Bearer ${main.token}` };
+    const path = `/api/businesses/${main.businessId}/payments?${PAGE_1}`;
+    const [fromTay, fromBare] = await Promise.all([tay.baseUrl, bare.baseUrl].map(async (base) => (await fetch(`${base}${path}`, { headers })).json()));
+    if (JSON.stringify(fromTay) !== JSON.stringify(fromBare)) throw new Error(`The bare route answers page 1 differently from Tay:\n${JSON.stringify(fromTay).slice(0, 600)}\n${JSON.stringify(fromBare).slice(0, 600)}`);
+    const postgres = tay.database === 'postgres';
+    const scenario = (name, base, serverPid, databasePid) => async () => {
+      const cpu = cpuShare({ serverPid, postgres, databasePid });
+      const row = await measure({ name: `${name} (${tay.database})`, url: `${base}${path}`, connections, duration, headers });
+      return { ...row, total: fromTay.data.total, ...cpu.stop() };
+    };
+    const { rows: measured, ratios } = await interleaved(
+      scenario('bare Fastify + pg, the same statement, page 1', bare.baseUrl, bare.pid, postgres ? undefined : tay.pid),
+      scenario('history, page 1', tay.baseUrl, tay.pid),
+    );
+    rows.push(...measured);
+    return ratios;
+  } finally {
+    await bare.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export async function run({ duration = 10, connections = 50 } = {}) {
@@ -81,9 +129,16 @@ export async function run({ duration = 10, connections = 50 } = {}) {
     const beforeMiddle = await (await fetch(`${base}?page=${middle - 1}&pageSize=25`, { headers })).json();
     const anchor = beforeMiddle.data.items.at(-1).transactionId;
     const last = Math.ceil(MAIN_ROWS / 25);
+    const rows = [];
+    // BENCH_ONLY=<regular expression> measures only the scenarios whose names match.
+    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+    let ratios = null;
+    if (!only || only.test('history, page 1') || only.test('bare')) {
+      ratios = await againstBare(tay, main, rows, { connections, duration });
+    }
     // The middle by its number is found from per-day counts (ADR 010); it goes last all the same.
     const scenarios = [
-      ['history, page 1', `${base}?page=1&pageSize=25`],
+      ['history, page 1', `${base}?${PAGE_1}`],
       ['history, page 1,000 (rows 24,976–25,000)', `${base}?page=1000&pageSize=25`],
       ['status filter (PartiallyPaid)', `${base}?status=PartiallyPaid&page=1`],
       ['search (payer name "Casey Payer 12")', `${base}?search=${encodeURIComponent('Casey Payer 12')}&page=1`],
@@ -91,10 +146,8 @@ export async function run({ duration = 10, connections = 50 } = {}) {
       [`history, last page (${last.toLocaleString('en-US')})`, `${base}?page=${last}&pageSize=25`],
       [`history, page ${middle.toLocaleString('en-US')} (the middle)`, `${base}?page=${middle}&pageSize=25`],
     ];
-    const rows = [];
-    // BENCH_ONLY=<regular expression> measures only the scenarios whose names match.
-    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
-    for (const [name, url] of scenarios.filter(([name]) => !only || only.test(name))) {
+    // Page 1 is measured with the bare route above.
+    for (const [name, url] of scenarios.slice(1).filter(([name]) => !only || only.test(name))) {
       const first = await fetch(url, { headers });
       if (!first.ok) throw new Error(`${name}: ${first.status} ${await first.text()}`);
       const body = await first.json();
@@ -103,7 +156,8 @@ export async function run({ duration = 10, connections = 50 } = {}) {
       rows.push({ ...row, total: body.data.total, ...cpu.stop() });
     }
     printTable(`Transaction history with ${MAIN_ROWS.toLocaleString('en-US')} requests`, rows);
-    console.log(`SELECT 1 round trip to ${tay.database}, one client: p50 ${trip.p50} ms, p99 ${trip.p99} ms. idle % and steal % are of the host's CPU time during each scenario (warm-up included); server %, postgres % and load % are shares of one core.`);
+    if (ratios) console.log(`Tay/bare for the history's page 1: ${describeRatios(ratios)} the requests per second of a bare Fastify + pg route running the same statement, each in a process of its own (goal ≥ 0.6×).`);
+    console.log(`SELECT 1 round trip to ${tay.database}, one client: p50 ${trip.p50} ms, p99 ${trip.p99} ms. idle % and steal % are of the host's CPU time during each scenario (warm-up included); server %, postgres % and load % are shares of one core${tay.database === 'pglite' ? ' (for the bare route, postgres % is the Tay process, where the embedded database runs)' : ''}.`);
     return rows;
   } catch (error) {
     console.error('The requests benchmark failed:', error);

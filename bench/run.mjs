@@ -4,6 +4,7 @@
 const scenarios = {
   health: () => import('./health.mjs'),
   requests: () => import('./requests.mjs'),
+  bundle: () => import('./bundle.mjs'),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length ? wanted : Object.keys(scenarios)) {

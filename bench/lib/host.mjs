@@ -51,14 +51,17 @@ function postgresJiffies() {
 /**
  * Starts counting; `stop()` gives the host's `idle %` and `steal %` over the interval, and, given
  * the server's pid, the share of one core that the server, PostgreSQL (every postgres process;
- * null with the embedded database, which runs in the server) and the load generator (this process and the children it
- * waited for, such as wrk) took. Nulls without /proc.
+ * null with the embedded database, which runs in the server; the process `databasePid` when given)
+ * and the load generator (this process and the children it waited for, such as wrk) took. Nulls without /proc.
  */
-export function cpuShare({ serverPid, postgres = true } = {}) {
+export function cpuShare({ serverPid, postgres = true, databasePid } = {}) {
   const start = cpuTimes();
   const startedAt = performance.now();
   const mine = () => processJiffies(process.pid);
-  const before = { server: serverPid ? processJiffies(serverPid)?.own : null, db: postgres ? postgresJiffies() : null, load: mine() };
+  // The database's share: every postgres process, or one process that serves it (the embedded
+  // database inside Tay, while a bare baseline queries it).
+  const dbJiffies = () => (databasePid ? (processJiffies(databasePid)?.own ?? null) : postgres ? postgresJiffies() : null);
+  const before = { server: serverPid ? processJiffies(serverPid)?.own : null, db: dbJiffies(), load: mine() };
   return {
     stop() {
       const end = cpuTimes();
@@ -68,13 +71,13 @@ export function cpuShare({ serverPid, postgres = true } = {}) {
       const seconds = (performance.now() - startedAt) / 1000;
       const core = (jiffies) => (jiffies === null || Number.isNaN(jiffies) ? null : Math.round(jiffies / seconds));
       const server = serverPid && before.server != null ? processJiffies(serverPid)?.own : null;
-      const db = postgres ? postgresJiffies() : null;
+      const db = dbJiffies();
       const load = mine();
       return {
         'idle %': pct('idle'),
         'steal %': pct('steal'),
         'server %': server != null ? core(server - before.server) : null,
-        'postgres %': db && before.db ? core(db - before.db) : null,
+        'postgres %': db != null && before.db != null ? core(db - before.db) : null,
         'load %': load && before.load ? core(load.own + load.children - before.load.own - before.load.children) : null,
       };
     },

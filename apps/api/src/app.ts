@@ -10,6 +10,7 @@ import type { Mailer } from './mail/mailer';
 import { authSecretsOf } from './lib/secret-box';
 import { AccessLog } from './plugins/access-log';
 import { authenticate } from './plugins/authenticate';
+import { compression } from './plugins/compression';
 import { errorHandler, frameworkError } from './plugins/error-handler';
 import { jsonBody } from './plugins/json-body';
 import { openapi } from './plugins/openapi';
@@ -75,6 +76,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   await app.register(errorHandler);
   await app.register(security, { rateLimit: config.rateLimit, isProduction: config.isProduction });
+  await app.register(compression);
   await app.register(openapi, { serve: !config.isProduction });
   await app.register(authenticate, { auth, db: database.db, secret: config.authSecret });
   await app.register(jsonBody);

@@ -13,5 +13,3 @@ export const PublicConfig = z.object({
   processorElementsUrl: z.string(),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;
-
-export const PUBLIC_CONFIG_META = 'tay-config';

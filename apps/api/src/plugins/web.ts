@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -21,6 +23,17 @@ export function withPublicConfig(html: string, config: PublicConfig): string {
   return html.replace('</head>', `    ${meta}\n  </head>`);
 }
 
+const pageEncodings = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'] });
+
+function compressedPage(html: string): Record<'br' | 'gzip' | 'identity', Buffer> {
+  const identity = Buffer.from(html);
+  return {
+    identity,
+    br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
+    gzip: gzipSync(identity, { level: constants.Z_BEST_COMPRESSION }),
+  };
+}
+
 /**
  * Serves the built web app on the API's port. Unknown paths get the app's index page (history
  * fallback) so the router can render them: 200 for the app's own routes, 404 for anything else
@@ -35,6 +48,10 @@ export const web = fp<WebOptions>(
         root: distDir,
         wildcard: false,
         index: false,
+        // The build writes a .br and a .gz beside each file worth compressing (apps/web/build/precompress.ts):
+        // sent as the request's Accept-Encoding allows, with `Vary: accept-encoding`; never as files of their own.
+        preCompressed: true,
+        globIgnore: ['**/*.br', '**/*.gz'],
         // Hashed assets never change; the index page must always be revalidated.
         setHeaders(reply, filePath) {
           reply.header(
@@ -45,16 +62,21 @@ export const web = fp<WebOptions>(
       });
     }
     const indexHtml = hasApp ? withPublicConfig(readFileSync(indexFile, 'utf8'), publicConfig) : null;
+    // The page goes out from here, past the routes' compression: compressed once, now.
+    const page = indexHtml === null ? null : compressedPage(indexHtml);
 
     app.setNotFoundHandler({ preHandler: app.rateLimit?.() }, (request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';
       const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/');
-      if (wantsPage && indexHtml) {
-        return reply
+      if (wantsPage && page) {
+        const encoding = pageEncodings.negotiate(request.headers['accept-encoding'] ?? '');
+        reply
           .status(isClientRoute(pathname) ? 200 : 404)
           .header('cache-control', 'no-cache')
-          .type('text/html; charset=utf-8')
-          .send(indexHtml);
+          .header('vary', 'accept-encoding')
+          .type('text/html; charset=utf-8');
+        if (encoding === 'br' || encoding === 'gzip') reply.header('content-encoding', encoding);
+        return reply.send(page[encoding ?? 'identity']);
       }
       return reply.status(404).send(errorBody(ErrorCode.NotFound, `No route ${request.method} ${pathname}.`));
     });

@@ -1,8 +1,7 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { ApiError } from '../lib/api-client';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -19,14 +18,29 @@ function makeQueryClient(): QueryClient {
   });
 }
 
+const Notifications = lazy(() => import('./notifications'));
+
+/**
+ * The notifications' container, mounted when the first notification is shown: most visits show
+ * none, and the sign-in page does not download it.
+ */
+function NotificationsWhenShown() {
+  const { notifications, queue } = useNotifications();
+  const [shown, setShown] = useState(false);
+  if (!shown && notifications.length + queue.length > 0) setShown(true);
+  return shown ? (
+    <Suspense fallback={null}>
+      <Notifications position="top-right" />
+    </Suspense>
+  ) : null;
+}
+
 export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   const [client] = useState(() => queryClient ?? makeQueryClient());
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-      <Notifications position="top-right" />
-      <ModalsProvider>
-        <QueryClientProvider client={client}>{children}</QueryClientProvider>
-      </ModalsProvider>
+      <NotificationsWhenShown />
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
     </MantineProvider>
   );
 }

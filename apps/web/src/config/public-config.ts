@@ -1,4 +1,4 @@
-import { PUBLIC_CONFIG_META, PublicConfig } from '@tay/contract';
+import { isPublicConfig, PUBLIC_CONFIG_META, type PublicConfig } from '@tay/contract';
 
 const DEFAULTS: PublicConfig = {
   environment: 'development',
@@ -12,8 +12,8 @@ export function readPublicConfig(doc: Document = document): PublicConfig {
   const content = doc.querySelector(`meta[name="${PUBLIC_CONFIG_META}"]`)?.getAttribute('content');
   if (!content) return DEFAULTS;
   try {
-    const parsed = PublicConfig.safeParse(JSON.parse(content));
-    return parsed.success ? parsed.data : DEFAULTS;
+    const parsed: unknown = JSON.parse(content);
+    return isPublicConfig(parsed) ? parsed : DEFAULTS;
   } catch {
     return DEFAULTS;
   }

@@ -1,4 +1,4 @@
-import { ErrorResponse, type FieldErrors } from '@tay/contract';
+import { errorDetailsOf, type FieldErrors } from '@tay/contract';
 import { isLeavingPage } from './page-lifecycle';
 import { readIdentityToken } from './session-token';
 
@@ -105,11 +105,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   if (!response.ok) {
     if (response.status === 401 && headers.Authorization) unauthorizedListeners.forEach((listener) => listener());
-    const parsed = ErrorResponse.safeParse(body);
-    if (parsed.success) {
-      const { code, message, fields } = parsed.data.errorDetails;
-      throw new ApiError(response.status, code, message, fields);
-    }
+    const details = errorDetailsOf(body);
+    if (details) throw new ApiError(response.status, details.code, details.message, details.fields);
     throw new ApiError(
       response.status,
       'HTTP_ERROR',

@@ -1,4 +1,4 @@
-import { ErrorResponse, IDENTITY_EMPTY_MESSAGES, type IdentityMessage } from '@tay/contract';
+import { errorDetailsOf, IDENTITY_EMPTY_MESSAGES, type IdentityMessage } from '@tay/contract';
 import { readIdentityToken, writeIdentityToken } from './session-token';
 import { isLeavingPage } from './page-lifecycle';
 
@@ -105,9 +105,9 @@ async function call<T>(
     parsed = null;
   }
   if (!response.ok) {
-    const shaped = ErrorResponse.safeParse(parsed);
-    if (shaped.success) {
-      const { code, message } = shaped.data.errorDetails;
+    const details = errorDetailsOf(parsed);
+    if (details) {
+      const { code, message } = details;
       return { status: false, error: { code, message, title: titleFor(code, title) } };
     }
     return {
@@ -214,12 +214,10 @@ export const identity = {
       return { status: false, error: { code: 'NETWORK_ERROR', message: 'Network error', title: 'Network error' } };
     }
     if (response.ok) return { status: true, data: { done: true } };
-    const parsed = ErrorResponse.safeParse(await response.json().catch(() => null));
+    const details = errorDetailsOf(await response.json().catch(() => null));
     return {
       status: 'Error',
-      errorDetails: parsed.success
-        ? parsed.data.errorDetails
-        : { code: `HTTP_${response.status}`, message: 'Something went wrong on our side. Please try again.' },
+      errorDetails: details ?? { code: `HTTP_${response.status}`, message: 'Something went wrong on our side. Please try again.' },
     };
   },
 

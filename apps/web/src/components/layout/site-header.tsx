@@ -1,9 +1,10 @@
-import { Anchor, Box, Burger, Button, Container, Drawer, Group, Stack } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Container, Group, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { paths } from '@tay/contract';
 import { publicConfig } from '../../config/public-config';
+import { DrawerOnDemand as Drawer } from '../ui/drawer-on-demand';
 import { Logo } from './logo';
 import { MARKETING_LINKS } from './marketing-links';
 

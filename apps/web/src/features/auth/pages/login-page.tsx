@@ -1,23 +1,28 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { z } from 'zod';
 import { IDENTITY_EMPTY_MESSAGES, paths } from '@tay/contract';
 import { describeFailure, identity } from '../../../lib/identity';
 import { sessionKey } from '../../../lib/session';
 import { AuthCard } from '../components/auth-card';
 import { CodeInput } from '../components/code-input';
 import { FormFailure } from '../components/form-failure';
+import { EMAIL_ADDRESS } from '../email-address';
 
-const schema = z.object({
-  email: z.string().trim().min(1, IDENTITY_EMPTY_MESSAGES.username).email('Enter your e-mail address, like name@example.com.'),
-  password: z.string().min(1, IDENTITY_EMPTY_MESSAGES.password),
-});
-type Values = z.infer<typeof schema>;
+type Values = { email: string; password: string };
+type Errors = Partial<Record<keyof Values, string>>;
+
+/** The form's checks, by hand: this page is in the app's first bundle, which carries neither the schemas nor a form library. */
+function validate({ email, password }: Values): Errors {
+  const errors: Errors = {};
+  const address = email.trim();
+  if (!address) errors.email = IDENTITY_EMPTY_MESSAGES.username;
+  else if (!EMAIL_ADDRESS.test(address)) errors.email = 'Enter your e-mail address, like name@example.com.';
+  if (!password) errors.password = IDENTITY_EMPTY_MESSAGES.password;
+  return errors;
+}
 
 /** Someone has been guessing this account's password: signing in needs the e-mailed code too. */
 interface CodeStep {
@@ -34,17 +39,29 @@ export function LoginPage() {
   const state = (location.state ?? {}) as { from?: string; email?: string };
   const [failure, setFailure] = useState<ReturnType<typeof describeFailure> | null>(null);
   const [resending, setResending] = useState(false);
+  const [values, setValues] = useState<Values>({ email: state.email ?? '', password: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  // After the first attempt, the fields are checked again as they change.
+  const [attempted, setAttempted] = useState(false);
+  const [isSubmitting, setSubmitting] = useState(false);
   const [codeStep, setCodeStep] = useState<CodeStep | null>(null);
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | undefined>();
   const [askingForCode, setAskingForCode] = useState(false);
-  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { email: state.email ?? '', password: '' } });
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
   // The code belongs to the address it was e-mailed to; another address starts over.
-  const typedEmail = useWatch({ control: form.control, name: 'email' });
-  const activeCodeStep = codeStep && codeStep.email === normalised(typedEmail) ? codeStep : null;
+  const activeCodeStep = codeStep && codeStep.email === normalised(values.email) ? codeStep : null;
 
-  const signIn = async (email: string, password: string, withCode?: string) => {
-    const result = await identity.signIn(email, password, withCode);
+  const change = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement>) => {
+    const next = { ...values, [field]: event.currentTarget.value };
+    setValues(next);
+    if (attempted) setErrors(validate(next));
+  };
+
+  const signIn = async (withCode?: string) => {
+    const email = values.email.trim();
+    const result = await identity.signIn(email, values.password, withCode);
     if (result.status !== true) {
       const described = describeFailure(result);
       if (described.code === 'SIGN_IN_CODE_REQUIRED') {
@@ -60,35 +77,61 @@ export function LoginPage() {
     else navigate(state.from ?? paths.business.setup, { replace: true });
   };
 
-  const onSubmit = form.handleSubmit(async ({ email, password }) => {
-    setFailure(null);
-    if (!activeCodeStep) return signIn(email, password);
-    const problem = !code ? 'Enter the 6-digit code from the e-mail.' : code.length !== 6 ? 'Enter all 6 digits of the code.' : undefined;
-    setCodeError(problem);
-    if (!problem) await signIn(email, password, code);
-  });
+  /** Checks the fields; false (with the first wrong field focused) when they are not right. */
+  const fieldsAreValid = (): boolean => {
+    setAttempted(true);
+    const found = validate(values);
+    setErrors(found);
+    if (found.email || found.password) {
+      (found.email ? emailInput : passwordInput).current?.focus();
+      return false;
+    }
+    return true;
+  };
 
-  const askForNewCode = form.handleSubmit(async ({ email, password }) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isSubmitting || !fieldsAreValid()) return;
+    let withCode: string | undefined;
+    if (activeCodeStep) {
+      const problem = !code ? 'Enter the 6-digit code from the e-mail.' : code.length !== 6 ? 'Enter all 6 digits of the code.' : undefined;
+      setCodeError(problem);
+      if (problem) return;
+      withCode = code;
+    }
+    setSubmitting(true);
+    try {
+      setFailure(null);
+      await signIn(withCode);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const askForNewCode = async () => {
+    if (!fieldsAreValid()) return;
     setFailure(null);
     setAskingForCode(true);
     setCode('');
     setCodeError(undefined);
-    await signIn(email, password);
-    setAskingForCode(false);
-  });
+    try {
+      await signIn();
+    } finally {
+      setAskingForCode(false);
+    }
+  };
 
   const resendCode = async () => {
-    const { email, password } = form.getValues();
+    const { email, password } = values;
     setResending(true);
     await identity.resendSignUp(email);
     setResending(false);
     navigate(paths.signupConfirmation, { state: { email: email.trim().toLowerCase(), password } });
   };
 
-  const { errors, isSubmitting } = form.formState;
   return (
     <AuthCard title="Sign in to Tay" description="Use the e-mail address and password of your business account.">
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
           {failure && (
             <FormFailure title={failure.title} message={failure.message}>
@@ -99,8 +142,8 @@ export function LoginPage() {
               )}
             </FormFailure>
           )}
-          <TextInput label="E-mail address" type="email" autoComplete="username" error={errors.email?.message} {...form.register('email')} />
-          <PasswordInput label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+          <TextInput ref={emailInput} label="E-mail address" type="email" autoComplete="username" error={errors.email} value={values.email} onChange={change('email')} />
+          <PasswordInput ref={passwordInput} label="Password" autoComplete="current-password" error={errors.password} value={values.password} onChange={change('password')} />
           {activeCodeStep && (
             <>
               <Alert color="blue" icon={<IconMailCheck />} title="Check your e-mail" role="status">
@@ -120,7 +163,7 @@ export function LoginPage() {
               Forgot your password?
             </Anchor>
           </Group>
-          <Button type="submit" loading={isSubmitting && !askingForCode} fullWidth>
+          <Button type="submit" loading={isSubmitting} fullWidth>
             Sign in
           </Button>
           {activeCodeStep && (

@@ -119,7 +119,7 @@ describe('the request’s messages', () => {
     renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
     const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
     expect(await within(dialog).findByRole('row', { name: 'Sent by Text message (SMS)' })).toBeInTheDocument();
-    const rows = within(within(dialog).getByRole('table', { name: 'Messages' })).getAllByRole('row').slice(1);
+    const rows = within(await within(dialog).findByRole('table', { name: 'Messages' })).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([`Receipt for ${r.referenceNumber}To sam@payers.example`, 'Text message to +1 555 123 4567']);
     expect(within(rows[1]!).getAllByRole('cell')[2]!.textContent).toMatch(/^Not deliveredEvery attempt failed: 30003 Unreachable destination handset\./);
   });

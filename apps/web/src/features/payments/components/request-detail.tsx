@@ -1,5 +1,6 @@
-import { Button, CopyButton, Divider, Drawer, Group, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { Button, CopyButton, Divider, Drawer, Group, Loader, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
 import { formatDateTime, formatDay, formatMoney, REQUEST_CHANNEL_LABELS, type PaymentRequest, type RequestAction, type RequestState, type RequestTimelineEvent } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -7,8 +8,10 @@ import { useWriteAccess } from '../../../lib/write-access';
 import { useRequestDetail } from '../api/requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
-import { RequestEmails } from './request-emails';
 
+// With the numbers texts went to, formatted by libphonenumber: loaded when a request is opened,
+// not with the history list.
+const RequestEmails = lazy(() => import('./request-emails').then((m) => ({ default: m.RequestEmails })));
 /** Every name the API writes to a timeline has a label; the type makes a new one impossible to miss. */
 const EVENT_LABELS: Record<RequestTimelineEvent, string> = {
   create: 'Created',
@@ -184,7 +187,9 @@ export function RequestDetailDrawer({
             </Table>
           )}
           <Divider label="Messages" labelPosition="left" />
-          <RequestEmails emails={r.emails} />
+          <Suspense fallback={<Loader size="sm" aria-label="Loading the messages" />}>
+            <RequestEmails emails={r.emails} />
+          </Suspense>
           <Divider label="Timeline" labelPosition="left" />
           <Timeline active={r.timeline.length - 1} bulletSize={18} lineWidth={2}>
             {r.timeline.map((e, index) => (

@@ -1,0 +1,63 @@
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { uniqueEmail } from './support/app';
+import { approvedBusinessAccount, signInThroughForm } from './support/approved-business';
+import { useBrowser } from './support/browser';
+
+const browser = useBrowser();
+const PASSWORD = 'Weight-Password-Strong-1';
+
+/** The sign-in page's budget: the JavaScript a first visit downloads, gzipped. */
+const LOGIN_JS_BUDGET = 150_000;
+
+/** A piece of libphonenumber's country metadata, in whichever file the build put it. */
+const PHONE_METADATA = 'country_calling_codes';
+
+interface Loaded {
+  url: string;
+  gzip: number;
+  body: string;
+}
+
+/** Every script a page fetches from now on, with its size gzipped and its text. */
+function scriptsOf(page: Page): () => Promise<Loaded[]> {
+  const pending: Promise<Loaded>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    pending.push(response.body().then((body) => ({ url: new URL(response.url()).pathname, gzip: gzipSync(body, { level: 9 }).length, body: body.toString() })));
+  });
+  return () => Promise.all(pending);
+}
+
+describe('what a first visit downloads', () => {
+  it('the sign-in page stays within its budget and loads none of the pages behind it', async () => {
+    const page = await browser.newPage();
+    const scripts = scriptsOf(page);
+    await page.goto('/login', { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { name: 'Sign in to Tay' }).waitFor();
+    const loaded = await scripts();
+
+    const total = loaded.reduce((sum, s) => sum + s.gzip, 0);
+    expect(total, loaded.map((s) => `${s.url} ${s.gzip}`).join('\n')).toBeLessThanOrEqual(LOGIN_JS_BUDGET);
+    // The pages behind sign-in, the form library and the schemas come with the pages that use them.
+    for (const script of loaded) {
+      expect(script.body.includes('Transaction history'), `${script.url} has the history page`).toBe(false);
+      expect(script.body.includes(PHONE_METADATA), `${script.url} has libphonenumber`).toBe(false);
+    }
+  });
+
+  it('the transaction history does not load libphonenumber: the numbers it shows are in a request’s detail, loaded when opened', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('weight-owner'), PASSWORD, { businessName: 'Harbor Music' });
+    const page = await browser.newPage();
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL('**/business/**');
+    const scripts = scriptsOf(page);
+    await page.goto('/business/payment/transactions/history', { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { name: 'Transaction history', level: 1 }).waitFor();
+    const loaded = await scripts();
+
+    expect(loaded.length).toBeGreaterThan(0);
+    for (const script of loaded) expect(script.body.includes(PHONE_METADATA), `${script.url} has libphonenumber`).toBe(false);
+  });
+});
