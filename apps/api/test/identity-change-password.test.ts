@@ -8,6 +8,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+// Each test hashes and checks several passwords (about a second each on a busy machine).
+const SLOW = 120_000;
+
 describe('change password', () => {
   it('needs the current password, then the new one is the only one that works', async () => {
     const email = 'change@example.com';
@@ -33,7 +36,7 @@ describe('change password', () => {
     expect(ok.json()).toEqual({ status: true });
     expect((await signIn(t.app, email)).statusCode).toBe(401);
     expect((await signIn(t.app, email, 'Next-Secret-88')).statusCode).toBe(200);
-  });
+  }, SLOW);
 
   it('ends every other session by default; the one that changed it stays signed in', async () => {
     const email = 'two-devices@example.com';
@@ -45,7 +48,7 @@ describe('change password', () => {
     expect(ok.statusCode).toBe(200);
     expect((await get(t.app, '/api/user', phone)).statusCode).toBe(401);
     expect((await get(t.app, '/api/user', laptop)).statusCode).toBe(200);
-  });
+  }, SLOW);
 
   it('keeps the other sessions when asked to with revokeOtherSessions: false', async () => {
     const email = 'keep-devices@example.com';
@@ -63,5 +66,5 @@ describe('change password', () => {
     const bad = await post(t.app, '/api/auth/change-password', { currentPassword: 'Next-Secret-88', newPassword: 'Third-Secret-77', revokeOtherSessions: 'no' }, laptop);
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(errorOf(bad).fields ?? {})).toEqual(['revokeOtherSessions']);
-  });
+  }, SLOW);
 });
