@@ -187,7 +187,13 @@ describe('files that cannot be imported: 400 with a sentence', () => {
   it.each([
     ['an empty file', '', 'The file is empty. Choose a CSV file with a header row and one payer per line.'],
     ['a header without rows', 'Email,Name\r\n', 'The file has a header row but no payers. Add one payer per line under the header.'],
-    ['a binary file', '%PDF-1.7\n\u0000\u0001\u0002binary', 'This file is not a CSV text file. In your spreadsheet, choose "Save as" or "Export" → CSV (comma-separated values), then import that file.'],
+    ['a binary file', '%PDF-1.7\n\u0001\u0002binary', 'This file is not a CSV text file. In your spreadsheet, choose "Save as" or "Export" → CSV (comma-separated values), then import that file.'],
+    // U+0000 is refused before the import sees the file, naming the line (ADR 023).
+    [
+      'a binary file with U+0000',
+      '%PDF-1.7\n\u0000\u0001\u0002binary',
+      'This is not a text file: line 2 has a NUL character (U+0000), which cannot be saved. If it is a spreadsheet, choose "Save as" or "Export" → CSV (comma-separated values) in it and use that file; if you typed it, remove the character.',
+    ],
     ['an unclosed quote', 'Email\n"broken@example.com\n', 'This file is not valid CSV: a quoted value that starts on line 2 is never closed (a " is missing).'],
     ['no e-mail column', 'Name,Phone\nAna,123\n', 'We could not find an e-mail column in the file. Name the column "Email", or choose the column that holds the e-mail addresses.'],
     [

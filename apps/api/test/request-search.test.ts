@@ -148,7 +148,7 @@ describe('search over a long history', () => {
   }
 
   it('refuses control characters in the search text, naming the field', async () => {
-    const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?search=${encodeURIComponent('casey\u0000')}`, biz.token);
+    const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?search=${encodeURIComponent('casey\u0007')}`, biz.token);
     expect(res.statusCode).toBe(400);
     expect(res.json().errorDetails.fields.search).toBe('Search text cannot contain control characters.');
   });

@@ -10,7 +10,8 @@ describe('unstorable', () => {
 
   it('names U+0000, and the line it is on in text of several lines', () => {
     expect(unstorable('a\u0000b')).toBe('This text has an invisible NUL character (U+0000), which cannot be saved. Remove it.');
-    expect(unstorable('name,email\r\nAna,ana@x.example\r\nBo\u0000,bo@x.example')).toMatch(/^Line 3 has an invisible NUL character \(U\+0000\), which cannot be saved\. If you chose a file, it is not a text file/);
+    expect(unstorable('name,email\r\nAna,ana@x.example\r\nBo\u0000,bo@x.example')).toMatch(/^This is not a text file: line 3 has a NUL character \(U\+0000\), which cannot be saved\. If it is a spreadsheet, choose "Save as"/);
+    expect(unstorable('a\nb\ud800')).toBe('Line 2 has a broken character (an unpaired surrogate, U+D800), which cannot be saved. Type or paste it again.');
   });
 
   it('names an unpaired surrogate, high or low', () => {

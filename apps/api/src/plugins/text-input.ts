@@ -28,11 +28,9 @@ export function unstorable(text: string): string | null {
     : `a broken character (an unpaired surrogate, U+${text.charCodeAt(at).toString(16).toUpperCase()})`;
   if (!/[\r\n]/.test(text)) return `This text has ${char}, which cannot be saved. ${isNul ? 'Remove it' : 'Type or paste it again'}.`;
   const line = text.slice(0, at).split(/\r\n|\r|\n/).length;
-  // Text of several lines may be a chosen file, and a file holding U+0000 is not text (a spreadsheet).
-  const remedy = isNul
-    ? 'If you chose a file, it is not a text file: save it as CSV (comma-separated values) and choose that; otherwise remove the character.'
-    : 'Type or paste it again.';
-  return `Line ${line} has ${char}, which cannot be saved. ${remedy}`;
+  if (!isNul) return `Line ${line} has ${char}, which cannot be saved. Type or paste it again.`;
+  // Text of several lines is most likely a chosen file, and a file holding U+0000 is not text.
+  return `This is not a text file: line ${line} has a NUL character (U+0000), which cannot be saved. If it is a spreadsheet, choose "Save as" or "Export" → CSV (comma-separated values) in it and use that file; if you typed it, remove the character.`;
 }
 
 /**
@@ -84,7 +82,7 @@ export const textInput = fp(
         return;
       }
       // One field: its own sentence, for screens that show only the message (the payer import).
-      const message = names.length === 1 ? `${names[0]}: ${fields[names[0]!]}` : `Please correct the highlighted fields: ${names.join(', ')}.`;
+      const message = names.length === 1 ? fields[names[0]!]! : `Please correct the highlighted fields: ${names.join(', ')}.`;
       reply.status(400).send(errorBody(ErrorCode.ValidationFailed, message, fields));
     });
   },
