@@ -57,13 +57,12 @@ async function rowAction(page: Page, rowText: string, action: string) {
   await page.getByRole('menuitem', { name: action, exact: true }).click();
 }
 
-/** The wall-clock text a datetime-local input takes for an instant, on the browser's clock. */
-async function localInput(page: Page, iso: string): Promise<string> {
-  return page.evaluate((value) => {
-    const d = new Date(value);
-    const pad = (n: number) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  }, iso);
+/** The wall-clock text the Send later input takes for an instant: on the clock of the business's time zone. */
+async function businessClock(owner: ApprovedAccount, iso: string): Promise<string> {
+  const { config } = await api<{ config: { timeZone: string } }>(owner, 'GET', `/businesses/${owner.businessId}`);
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: config.timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(new Date(iso));
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
 }
 
 describe('transactions: the request form and the row actions', () => {
@@ -92,7 +91,7 @@ describe('transactions: the request form and the row actions', () => {
     await page.getByLabel('Amount (USD)').fill('85');
     const sendAt = new Date(Date.now() + 3 * 86_400_000);
     sendAt.setUTCSeconds(0, 0);
-    await page.getByLabel('Send later (optional)').fill(await localInput(page, sendAt.toISOString()));
+    await page.getByLabel('Send later (optional)').fill(await businessClock(owner, sendAt.toISOString()));
     await page.getByRole('button', { name: 'Schedule' }).click();
     await page.getByText('Request scheduled').waitFor();
     await page.waitForURL(/\/business\/payment\/transactions\/history\?transid=req_/);
@@ -103,7 +102,7 @@ describe('transactions: the request form and the row actions', () => {
     // Opening the scheduled request for editing shows the same time, and saving keeps it.
     await page.goto(`/business/payment/request?transid=${draft!.transactionId}`);
     await page.getByRole('heading', { name: `Edit ${draft!.referenceNumber}` }).waitFor();
-    expect(await page.getByLabel('Send later (optional)').inputValue()).toBe(await localInput(page, sendAt.toISOString()));
+    expect(await page.getByLabel('Send later (optional)').inputValue()).toBe(await businessClock(owner, sendAt.toISOString()));
     await page.getByRole('button', { name: 'Schedule' }).click();
     await page.getByText('Request scheduled').waitFor();
     [scheduled] = await requests(owner, 'history');
