@@ -73,7 +73,12 @@ function Live() {
 /** The header as the business layout renders it, from the signed-in person's record. */
 function Header() {
   const session = useSession();
-  return <SignedInHeader user={session.currentUser} business={session.currentUser?.businesses[0]} onSignOut={() => {}} />;
+  return (
+    <SignedInHeader
+      user={session.currentUser} business={session.currentUser?.businesses[0]} onSignOut={() => {}}
+      navigation={{ opened: false, onToggle: () => {}, hiddenFrom: 'lg', controls: 'navigation' }}
+    />
+  );
 }
 
 async function connected(n: number): Promise<ServerStream> {
