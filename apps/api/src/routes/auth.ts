@@ -149,7 +149,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         summary: 'Change the password; every other session of the person ends unless revokeOtherSessions is false',
         security: [{ bearer: [] }],
         body: ChangePasswordBody,
-        response: { 200: IdentityOkResponse },
+        response: { 200: IdentityOkResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request) => {

@@ -131,6 +131,7 @@ export const liveUpdateRoutes: FastifyPluginAsyncZod<LiveUpdateOptions> = async 
         params: BusinessIdParams,
         response: {
           200: z.string().describe('text/event-stream'),
+          400: ErrorResponse,
           401: ErrorResponse,
           403: ErrorResponse,
           404: ErrorResponse,
