@@ -53,8 +53,10 @@ describe('what a first visit downloads', () => {
     await signInThroughForm(page, owner.email, PASSWORD);
     await page.waitForURL('**/business/**');
     const scripts = scriptsOf(page);
-    await page.goto('/business/payment/transactions/history', { waitUntil: 'networkidle' });
+    // Not `networkidle`: the portal keeps its live-updates stream open.
+    await page.goto('/business/payment/transactions/history');
     await page.getByRole('heading', { name: 'Transaction history', level: 1 }).waitFor();
+    await page.getByText(/^(Showing \d+ to \d+ of \d+ Results|No results)$/).first().waitFor();
     const loaded = await scripts();
 
     expect(loaded.length).toBeGreaterThan(0);

@@ -5,7 +5,6 @@ import { LoadError } from '../components/ui/load-error';
 import { PageLoader } from '../components/ui/page-loader';
 import { SessionProvider, useSession } from '../lib/session';
 import { decideAccess, type AccessSession } from './access-rules';
-import { LiveUpdates } from './live-updates';
 
 function AccessGuard() {
   const session = useSession();
@@ -36,11 +35,10 @@ function AccessGuard() {
   return <Outlet />;
 }
 
-/** The root of every route: the session, live updates while signed in, then the spec §2 access rules. */
+/** The root of every route: the session, then the spec §2 access rules. */
 export function RootRoute() {
   return (
     <SessionProvider>
-      <LiveUpdates />
       <AccessGuard />
     </SessionProvider>
   );

@@ -1,4 +1,4 @@
-import { colorsTuple, createTheme, DEFAULT_THEME, Drawer, Modal, Notification, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { colorsTuple, createTheme, DEFAULT_THEME, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /**
  * Mantine's palettes with their darkest shades darkened where its defaults fail WCAG AA (4.5:1
@@ -29,9 +29,11 @@ export const theme = createTheme({
   },
   components: {
     // Mantine's close buttons are an icon alone, with no name for screen readers or speech input.
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // Plain objects, not `Modal.extend(…)`: importing the components here would put the dialogs,
+    // and the positioning library under them, in the sign-in page's bundle.
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } },
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
   defaultRadius: 'md',
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',

@@ -1,13 +1,16 @@
 import { ModalsProvider } from '@mantine/modals';
 import { BusinessLayout } from '../../components/layout/business-layout';
+import { LiveUpdates } from '../live-updates';
 
 /**
- * The portal's layout with the confirmation dialogs its pages open (`modals.openConfirmModal`):
- * loaded with the portal, so the sign-in page carries no dialog code.
+ * The portal's layout with the confirmation dialogs its pages open (`modals.openConfirmModal`)
+ * and the live updates of its screens: loaded with the portal, so the sign-in page carries
+ * neither.
  */
 export function BusinessShell() {
   return (
     <ModalsProvider>
+      <LiveUpdates />
       <BusinessLayout />
     </ModalsProvider>
   );
