@@ -22,6 +22,14 @@ afterEach(() => {
 const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the payers list', () => {
+  it('labels its filters where they can be read, as the history does', async () => {
+    fake.on('GET', LIST, ok({ items: [payer('Fran First')], page: 1, pageSize: 25, total: 1 }));
+    renderAt(PAYERS, { [PAYERS]: <PayersPage /> });
+    const filters = await screen.findByRole('group', { name: 'Filters' });
+    expect(within(filters).getByText('Status', { selector: 'label' })).toBeVisible();
+    expect(within(filters).getByText('Verification', { selector: 'label' })).toBeVisible();
+  });
+
   it('deleting the last payer on the last page moves to the page before, instead of "No payers yet"', async () => {
     const first = Array.from({ length: 25 }, () => payer('Fran First'));
     const last = payer('Lou Last');

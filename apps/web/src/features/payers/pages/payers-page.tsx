@@ -177,7 +177,7 @@ export function PayersPage() {
         filters={
           <>
             <Select
-              aria-label="Status"
+              label="Status"
               placeholder="Any status"
               data={[
                 { value: 'active', label: 'Active' },
@@ -189,7 +189,7 @@ export function PayersPage() {
               w={150}
             />
             <Select
-              aria-label="Verification"
+              label="Verification"
               placeholder="Any verification"
               data={[
                 { value: 'verified', label: 'Verified' },

@@ -62,6 +62,18 @@ describe('the request timeline', () => {
   });
 });
 
+describe('a scheduled request', () => {
+  it('reads its send time by the business’s clock, naming the zone', async () => {
+    fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, businessName: 'Harbor Music', config: { timeZone: 'America/Los_Angeles', defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true } }));
+    const r = request({ transactionState: 'Pending', payerName: 'Sam Scheduled' });
+    fake.on('GET', `${LIST}/${r.transactionId}`, ok({ ...detail(r), sendAt: '2099-06-01T16:30:00.000Z' }));
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+    const row = (await within(dialog).findByText('Scheduled for')).closest('tr')!;
+    expect(await within(row).findByText('Jun 01, 2099 9:30 (America/Los_Angeles)')).toBeInTheDocument();
+  });
+});
+
 describe('the request’s messages', () => {
   it('show each e-mail’s delivery, and why one was not delivered', async () => {
     const r = request({ transactionState: 'Sent', payerName: 'Dee Down' });

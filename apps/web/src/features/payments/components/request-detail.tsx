@@ -5,7 +5,7 @@ import { formatDateTime, formatDay, formatMoney, REQUEST_CHANNEL_LABELS, type Pa
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useWriteAccess } from '../../../lib/write-access';
-import { useRequestDetail } from '../api/requests-api';
+import { useBusinessTimeZone, useRequestDetail } from '../api/requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
 
@@ -135,7 +135,9 @@ export function RequestDetailDrawer({
               {r.sendAt && (
                 <Table.Tr>
                   <Table.Th>Scheduled for</Table.Th>
-                  <Table.Td>{formatDateTime(r.sendAt)}</Table.Td>
+                  <Table.Td>
+                    <ScheduledFor sendAt={r.sendAt} />
+                  </Table.Td>
                 </Table.Tr>
               )}
             </Table.Tbody>
@@ -206,4 +208,14 @@ export function RequestDetailDrawer({
       )}
     </Drawer>
   );
+}
+
+/**
+ * A scheduled send goes out by the business's clock (the form takes the time in its zone), so it
+ * reads in that zone, named, whatever the viewer's own clock says.
+ */
+function ScheduledFor({ sendAt }: { sendAt: string }) {
+  const timeZone = useBusinessTimeZone();
+  if (!timeZone.data) return <>{formatDateTime(sendAt)}</>;
+  return <>{`${formatDateTime(sendAt, timeZone.data)} (${timeZone.data})`}</>;
 }
