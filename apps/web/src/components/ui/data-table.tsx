@@ -233,7 +233,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           )}
           {props.loading && !rows && (
             <Center py="xl">
-              <Loader aria-label="Loading" />
+              <Loader role="status" aria-label="Loading" />
             </Center>
           )}
           {rows && rows.length === 0 && !pastTheEnd && (

@@ -16,7 +16,7 @@ export function VerifyPayerPage() {
       <Paper withBorder radius="md" p="xl" maw={520} w="100%">
         {verification.isPending ? (
           <Stack align="center" gap="sm" role="status">
-            <Loader aria-label="Confirming" />
+            <Loader role="status" aria-label="Confirming" />
             <Text>Confirming your e-mail address…</Text>
           </Stack>
         ) : verification.error ? (

@@ -189,7 +189,7 @@ export function RequestDetailDrawer({
             </Table>
           )}
           <Divider label="Messages" labelPosition="left" />
-          <Suspense fallback={<Loader size="sm" aria-label="Loading the messages" />}>
+          <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the messages" />}>
             <RequestEmails emails={r.emails} />
           </Suspense>
           <Divider label="Timeline" labelPosition="left" />
