@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { errorDetailsOf } from './error-shape';
 import { ErrorResponse } from './errors';
-import { PublicConfig } from './public-config';
-import { isPublicConfig } from './public-config-meta';
+import { PublicConfig } from '../platform/public-config';
+import { isPublicConfig } from '../platform/public-config-meta';
 
 // The hand-written checks stand in for the schemas where the web app must not load zod: they
 // accept exactly what the schemas accept.

@@ -9,7 +9,7 @@ import {
   requestActions,
   showingSummary,
   type RequestEvent,
-} from './payments';
+} from '../index';
 
 describe('request state machine', () => {
   const allowed: Record<RequestEvent, [string[], string[]]> = {

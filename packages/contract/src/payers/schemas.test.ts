@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PayerImportBody, payerDisplayName, PayerUpdateBody, suggestPayerMapping } from './payers';
+import { PayerImportBody, payerDisplayName, PayerUpdateBody, suggestPayerMapping } from './schemas';
 
 describe('suggestPayerMapping (import header names)', () => {
   it('recognises the usual names in any case, spacing or punctuation', () => {

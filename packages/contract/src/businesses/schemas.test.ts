@@ -11,7 +11,7 @@ import {
   maskNumber,
   Owners,
   UpdateBusinessBody,
-} from './business';
+} from './schemas';
 
 const STATES = BusinessState.options;
 

@@ -1,16 +1,104 @@
 import { z } from 'zod';
-import { FieldErrors } from './errors';
-import { listResponse, PAYER_FIELD_LIMITS, Payer, payerName } from './payments';
+import { FieldErrors } from '../common/errors';
+import { listResponse, PageQuery } from '../common/lists';
 
-/* Payers API (issue 5): request and response shapes beyond `Payer`/`PayerInput` in payments.ts. */
+/* ------------------------------------------------------------------ payers */
+
+export const PayerStatus = z.enum(['active', 'Disabled']);
+export type PayerStatus = z.infer<typeof PayerStatus>;
+export const VerificationState = z.enum(['unverified', 'verified']);
+export type VerificationState = z.infer<typeof VerificationState>;
+
+/** The longest each payer field may be, in characters: the API refuses more, the form takes no more. */
+export const PAYER_FIELD_LIMITS = { firstName: 100, lastName: 100, companyName: 200, email: 320, reference: 64 } as const;
+
+export const payerName = (max: number) => z.string().trim().max(max, `Use at most ${max} characters.`);
+const name = payerName;
+
+/** A payer as the merchant enters it: a person (first/last name) or a company. */
+export const PayerInput = z
+  .object({
+    firstName: name(PAYER_FIELD_LIMITS.firstName).optional().default(''),
+    lastName: name(PAYER_FIELD_LIMITS.lastName).optional().default(''),
+    companyName: name(PAYER_FIELD_LIMITS.companyName).optional().default(''),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.email('Enter a valid e-mail address.'))
+      .pipe(z.string().max(PAYER_FIELD_LIMITS.email, `Use at most ${PAYER_FIELD_LIMITS.email} characters.`)),
+    mobileNumber: z
+      .string()
+      .trim()
+      .regex(/^\+[1-9]\d{7,14}$/, 'Enter a valid mobile number.')
+      .nullable()
+      .optional(),
+    reference: name(PAYER_FIELD_LIMITS.reference).nullable().optional(),
+  })
+  .refine((p) => (p.firstName && p.lastName) || p.companyName, {
+    message: 'Enter a first and last name, or a company name.',
+    path: ['firstName'],
+  });
+export type PayerInput = z.input<typeof PayerInput>;
+
+export const Payer = z.object({
+  payerId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  companyName: z.string(),
+  displayName: z.string(),
+  email: z.string(),
+  mobileNumber: z.string().nullable(),
+  reference: z.string().nullable(),
+  status: PayerStatus,
+  verification: VerificationState,
+  verificationSentAt: z.string().nullable(),
+  verifiedAt: z.string().nullable(),
+  /** Every request to pay naming the payer, drafts included: while there is one, the payer cannot be deleted. */
+  transactionCount: z.number().int(),
+  /** The requests the payer's Transactions page lists: every state but Draft. */
+  historyCount: z.number().int(),
+  /** Drafts naming the payer: not sent, not in the history, but they keep the payer from being deleted. */
+  draftCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Payer = z.infer<typeof Payer>;
+
+/** Payer row actions (domain.md). */
+export type PayerAction =
+  | 'Edit'
+  | 'Request to Pay'
+  | 'Transactions'
+  | 'Activate'
+  | 'Deactivate'
+  | 'Resend verification'
+  | 'Re-verify'
+  | 'Delete';
+
+export function payerActions(payer: Pick<Payer, 'status' | 'verification' | 'transactionCount'>): PayerAction[] {
+  const actions: PayerAction[] = ['Edit'];
+  if (payer.status === 'active') actions.push('Request to Pay');
+  actions.push('Transactions', payer.status === 'active' ? 'Deactivate' : 'Activate');
+  actions.push(payer.verification === 'unverified' ? 'Resend verification' : 'Re-verify');
+  if (payer.transactionCount === 0) actions.push('Delete');
+  return actions;
+}
+
+export const PayerListQuery = PageQuery.extend({
+  status: PayerStatus.optional(),
+  verification: VerificationState.optional(),
+  sortBy: z.enum(['name', 'email', 'createdAt', 'status']).default('createdAt'),
+});
+export type PayerListQuery = z.input<typeof PayerListQuery>;
+
+/* ------------------------------------------------------------ the API's shapes */
 
 export const PayerIdParams = z.object({ id: z.string().min(1).max(64), payerId: z.string().min(1).max(64) });
 
 export const PayerResponse = z.object({ status: z.literal('Success'), data: Payer });
 export const PayerListResponse = listResponse(Payer);
 export const PayerDeletedResponse = z.object({ status: z.literal('Success'), data: z.object({ payerId: z.string() }) });
-
-const name = payerName;
 
 /**
  * PATCH …/payers/:payerId: an absent field keeps its value, `null` clears an optional one. The

@@ -1,4 +1,4 @@
-import { US_STATES } from './business';
+import { US_STATES } from './schemas';
 
 type UsState = (typeof US_STATES)[number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { US_STATES } from './business';
+import { US_STATES } from './schemas';
 import { searchUsStates, timeZoneForState, US_STATE_NAMES, US_STATE_TIME_ZONES } from './us-states';
 
 describe('US states', () => {

@@ -1,89 +1,7 @@
 import { z } from 'zod';
-import { boundedDateTime, boundedDay } from './dates';
-import { MAX_AMOUNT_CENTS } from './money';
-
-/* ------------------------------------------------------------------ payers */
-
-export const PayerStatus = z.enum(['active', 'Disabled']);
-export type PayerStatus = z.infer<typeof PayerStatus>;
-export const VerificationState = z.enum(['unverified', 'verified']);
-export type VerificationState = z.infer<typeof VerificationState>;
-
-/** The longest each payer field may be, in characters: the API refuses more, the form takes no more. */
-export const PAYER_FIELD_LIMITS = { firstName: 100, lastName: 100, companyName: 200, email: 320, reference: 64 } as const;
-
-export const payerName = (max: number) => z.string().trim().max(max, `Use at most ${max} characters.`);
-const name = payerName;
-
-/** A payer as the merchant enters it: a person (first/last name) or a company. */
-export const PayerInput = z
-  .object({
-    firstName: name(PAYER_FIELD_LIMITS.firstName).optional().default(''),
-    lastName: name(PAYER_FIELD_LIMITS.lastName).optional().default(''),
-    companyName: name(PAYER_FIELD_LIMITS.companyName).optional().default(''),
-    email: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .pipe(z.email('Enter a valid e-mail address.'))
-      .pipe(z.string().max(PAYER_FIELD_LIMITS.email, `Use at most ${PAYER_FIELD_LIMITS.email} characters.`)),
-    mobileNumber: z
-      .string()
-      .trim()
-      .regex(/^\+[1-9]\d{7,14}$/, 'Enter a valid mobile number.')
-      .nullable()
-      .optional(),
-    reference: name(PAYER_FIELD_LIMITS.reference).nullable().optional(),
-  })
-  .refine((p) => (p.firstName && p.lastName) || p.companyName, {
-    message: 'Enter a first and last name, or a company name.',
-    path: ['firstName'],
-  });
-export type PayerInput = z.input<typeof PayerInput>;
-
-export const Payer = z.object({
-  payerId: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  companyName: z.string(),
-  displayName: z.string(),
-  email: z.string(),
-  mobileNumber: z.string().nullable(),
-  reference: z.string().nullable(),
-  status: PayerStatus,
-  verification: VerificationState,
-  verificationSentAt: z.string().nullable(),
-  verifiedAt: z.string().nullable(),
-  /** Every request to pay naming the payer, drafts included: while there is one, the payer cannot be deleted. */
-  transactionCount: z.number().int(),
-  /** The requests the payer's Transactions page lists: every state but Draft. */
-  historyCount: z.number().int(),
-  /** Drafts naming the payer: not sent, not in the history, but they keep the payer from being deleted. */
-  draftCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type Payer = z.infer<typeof Payer>;
-
-/** Payer row actions (domain.md). */
-export type PayerAction =
-  | 'Edit'
-  | 'Request to Pay'
-  | 'Transactions'
-  | 'Activate'
-  | 'Deactivate'
-  | 'Resend verification'
-  | 'Re-verify'
-  | 'Delete';
-
-export function payerActions(payer: Pick<Payer, 'status' | 'verification' | 'transactionCount'>): PayerAction[] {
-  const actions: PayerAction[] = ['Edit'];
-  if (payer.status === 'active') actions.push('Request to Pay');
-  actions.push('Transactions', payer.status === 'active' ? 'Deactivate' : 'Activate');
-  actions.push(payer.verification === 'unverified' ? 'Resend verification' : 'Re-verify');
-  if (payer.transactionCount === 0) actions.push('Delete');
-  return actions;
-}
+import { listResponse, PageQuery } from '../common/lists';
+import { boundedDateTime, boundedDay } from '../common/dates';
+import { MAX_AMOUNT_CENTS } from '../common/money';
 
 /* ------------------------------------------------------- payment requests */
 
@@ -299,25 +217,6 @@ export const PaymentRequestDetail = PaymentRequest.extend({
 });
 export type PaymentRequestDetail = z.infer<typeof PaymentRequestDetail>;
 
-/* ----------------------------------------------------------------- lists */
-
-export const SortDirection = z.enum(['asc', 'desc']);
-
-/** Spec §9: the first page is 1. */
-export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
-  search: z.string().trim().max(100).regex(/^\P{Cc}*$/u, 'Search text cannot contain control characters.').optional(),
-  sortDirection: SortDirection.default('desc'),
-});
-
-export const PayerListQuery = PageQuery.extend({
-  status: PayerStatus.optional(),
-  verification: VerificationState.optional(),
-  sortBy: z.enum(['name', 'email', 'createdAt', 'status']).default('createdAt'),
-});
-export type PayerListQuery = z.input<typeof PayerListQuery>;
-
 export const RequestListQuery = PageQuery.extend({
   /** Comma-separated states. */
   status: z.string().max(300).optional(),
@@ -339,79 +238,45 @@ export const RequestListQuery = PageQuery.extend({
 });
 export type RequestListQuery = z.input<typeof RequestListQuery>;
 
-export function listResponse<T extends z.ZodType>(item: T) {
-  return z.object({
-    status: z.literal('Success'),
-    data: z.object({ items: z.array(item), page: z.number(), pageSize: z.number(), total: z.number() }),
-  });
-}
-
-/**
- * Spec §9: 'Showing X to Y of Z Results'. A page past the last one (rows deleted under it) shows
- * no rows, and says so instead of a range that cannot be, such as 26 to 25.
- */
-export function showingSummary(page: number, pageSize: number, total: number): string {
-  const from = (Math.max(1, page) - 1) * pageSize + 1;
-  if (total <= 0 || from > total) return `Showing 0 to 0 of ${Math.max(0, total)} Results`;
-  const to = Math.min(from + pageSize - 1, total);
-  return `Showing ${from} to ${to} of ${total} Results`;
-}
-
-/* ------------------------------------------------------------------- CSV */
-
-/**
- * One CSV cell, safe against formula injection: a value a spreadsheet would run (= + - @, tab,
- * carriage return) is prefixed with an apostrophe; quotes are doubled.
- */
-export function csvCell(value: string | number | null | undefined): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  // Numbers are data, not formulas; text that starts like a formula is neutralised.
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvRow(values: (string | number | null | undefined)[]): string {
-  return values.map(csvCell).join(',');
-}
-
-/* ------------------------------------------------------ hosted payment page */
-
-/** What the payer's page says about a request (public, by link token). */
-export const PayPageStatus = z.enum(['payable', 'processing', 'paid', 'expired', 'withdrawn', 'cancelled', 'declined', 'unavailable']);
-export type PayPageStatus = z.infer<typeof PayPageStatus>;
-
-export const PublicPayPage = z.object({
+/** What the payer's receipt shows (the fee is the business's, never the payer's). */
+export const PaymentReceipt = z.object({
+  paymentId: z.string(),
   businessName: z.string(),
-  businessLogoUrl: z.string().nullable(),
+  /** TRX-10234 */
   referenceNumber: z.string(),
-  payerName: z.string(),
+  method: PaymentMethod,
+  /** "Visa •••• 4242" */
+  methodLabel: z.string(),
   amountCents: z.number().int(),
+  paymentState: PaymentState,
+  /** When the payment was processed (ISO). */
+  paidAt: z.string(),
+  requestAmountCents: z.number().int(),
+  remainingCents: z.number().int(),
+});
+export type PaymentReceipt = z.infer<typeof PaymentReceipt>;
+export const ReceiptResponse = z.object({ status: z.literal('Success'), data: PaymentReceipt });
+
+/**
+ * GET /api/businesses/:id/payments/:requestId/receipt — the business's receipt of a request:
+ * every processed (or later returned) payment, each exactly as the payer's receipt shows it.
+ */
+export const RequestReceipt = z.object({
+  transactionId: z.string(),
+  /** TRX-10234 */
+  referenceNumber: z.string(),
+  businessName: z.string(),
+  /** The business's time zone (IANA): the receipt's times are on its clock. */
+  timeZone: z.string(),
+  payerName: z.string(),
+  payerEmail: z.string(),
+  memo: z.string(),
+  reference: z.string(),
+  transactionState: RequestState,
+  requestAmountCents: z.number().int(),
   amountPaidCents: z.number().int(),
   remainingCents: z.number().int(),
-  memo: z.string(),
-  dueDate: z.string(),
-  expiresOn: z.string(),
-  allowPartial: z.boolean(),
-  transactionState: RequestState,
-  status: PayPageStatus,
-  /** One sentence for the payer when the page takes no money. */
-  statusMessage: z.string().nullable(),
-  /**
-   * Whether the payer may decline now (the state machine's `payerDeclines`, on a page that is
-   * open): not once part is paid or a payment was tried. The API refuses a decline otherwise.
-   */
-  declinable: z.boolean(),
-  payments: z.array(
-    z.object({
-      paymentId: z.string(),
-      instrument: z.string(),
-      amountCents: z.number().int(),
-      state: PaymentState,
-      failureReason: z.string().nullable(),
-      createdAt: z.string(),
-    }),
-  ),
+  payments: z.array(PaymentReceipt),
 });
-export type PublicPayPage = z.infer<typeof PublicPayPage>;
-
-export const DeclineBody = z.object({ reason: z.string().trim().min(1, 'Tell the business why you decline.').max(500) });
+export type RequestReceipt = z.infer<typeof RequestReceipt>;
+export const RequestReceiptResponse = z.object({ status: z.literal('Success'), data: RequestReceipt });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDENTITY_EMPTY_MESSAGES } from './identity-messages';
+import { IDENTITY_EMPTY_MESSAGES } from './messages';
 
 export const UserState = z.enum(['Incomplete', 'complete']);
 export type UserState = z.infer<typeof UserState>;

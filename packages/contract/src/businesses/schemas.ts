@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedDay } from './dates';
+import { boundedDay } from '../common/dates';
 
 /** Domain: `Incomplete → Pending` (submit) `→ Approved | Disabled` (operations); `Approved ⇄ Disabled`. */
 export const BusinessState = z.enum(['Incomplete', 'Pending', 'Approved', 'Disabled']);

@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+
+/**
+ * The endpoint table: every API endpoint is declared once, here in the contract, with its method,
+ * path, inputs, response and the access it needs. The API mounts it (`apps/api/src/http/mount.ts`),
+ * the OpenAPI document and the web client (`apps/web/src/lib/endpoint-client.ts`) are derived from
+ * it, and `apps/api/test/endpoints.test.ts` walks it. See ARCHITECTURE.md, "Adding an endpoint".
+ */
+
+/**
+ * Who may call an endpoint.
+ * - `public`: anyone (the payer's pages, health, reference lists).
+ * - `user`: a signed-in person who has no temporary password left to replace.
+ * - `business:read`: a member of the business in the path, any role.
+ * - `business:write`: a member whose role may change the business ({@link roleAllows}).
+ */
+export type Access = 'public' | 'user' | 'business:read' | 'business:write';
+
+/** The roles a member of a business can hold. */
+export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** The one table of which role may do what. Everything that asks "may this member…" asks here. */
+const ROLE_ACCESS: Record<MemberRole, readonly Access[]> = {
+  owner: ['public', 'user', 'business:read', 'business:write'],
+  admin: ['public', 'user', 'business:read', 'business:write'],
+  member: ['public', 'user', 'business:read'],
+};
+
+export function roleAllows(role: MemberRole, access: Access): boolean {
+  return ROLE_ACCESS[role].includes(access);
+}
+
+/**
+ * Conditions on the business's state, checked after access. Each refuses with its own code:
+ * - `approved`: the business is Approved (403 `BUSINESS_NOT_APPROVED`).
+ * - `editable`: the business is Incomplete or Approved (409 `CONFLICT`, see `BUSINESS_EDITABLE_STATES`).
+ * - `payoutsEnabled`: operations enabled payouts for it (403 `PAYOUTS_NOT_ENABLED`).
+ */
+export type BusinessRule = 'approved' | 'editable' | 'payoutsEnabled';
+
+export const BUSINESS_RULE_CODES: Record<BusinessRule, { status: number; code: string }> = {
+  approved: { status: 403, code: 'BUSINESS_NOT_APPROVED' },
+  editable: { status: 409, code: 'CONFLICT' },
+  payoutsEnabled: { status: 403, code: 'PAYOUTS_NOT_ENABLED' },
+};
+
+/** What an endpoint says when its business is not Approved: before approval, and once disabled. */
+export interface NotApprovedMessages {
+  pending: string;
+  disabled: string;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A response body other than JSON: a file download or a stream. */
+export interface FileBody {
+  description: string;
+  contentTypes: readonly string[];
+  /** Text (CSV) rather than binary (PDF). */
+  text?: boolean;
+}
+
+type Schema = z.ZodType;
+
+export interface EndpointSpec {
+  method: HttpMethod;
+  /** Fastify-style path (`/api/businesses/:id/payers/:payerId`). */
+  path: string;
+  /** A short sentence for the OpenAPI document. */
+  summary: string;
+  /** The OpenAPI tag: the area. */
+  tag: string;
+  access: Access;
+  /** State rules for `business:*` endpoints. */
+  rules?: readonly BusinessRule[];
+  /** The `approved` rule's messages, in this endpoint's words. */
+  notApproved?: NotApprovedMessages;
+  params?: Schema;
+  query?: Schema;
+  body?: Schema;
+  /** The success status; 200 unless said. */
+  status?: 200 | 201 | 202 | 204;
+  /** The JSON body of a success, or a file. */
+  response: Schema | FileBody;
+  /** Error statuses this endpoint can answer besides those its access and rules imply. */
+  errors?: readonly number[];
+}
+
+/** Declares an endpoint, keeping every literal type so the server and client infer from it. */
+export function defineEndpoint<const E extends EndpointSpec>(spec: E): E {
+  return spec;
+}
+
+export function isFileBody(response: EndpointSpec['response']): response is FileBody {
+  return typeof (response as FileBody).contentTypes !== 'undefined';
+}
+
+type InferOr<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
+type InputOr<S, Fallback> = S extends z.ZodType ? z.input<S> : Fallback;
+
+/** What the server's handler receives (parsed). */
+export type ParamsOf<E extends EndpointSpec> = InferOr<E['params'], Record<string, never>>;
+export type QueryOf<E extends EndpointSpec> = InferOr<E['query'], Record<string, never>>;
+export type BodyOf<E extends EndpointSpec> = InferOr<E['body'], undefined>;
+/** What a caller sends (before defaults and transforms). */
+export type ParamsInputOf<E extends EndpointSpec> = InputOr<E['params'], Record<string, never>>;
+export type QueryInputOf<E extends EndpointSpec> = InputOr<E['query'], Record<string, never>>;
+export type BodyInputOf<E extends EndpointSpec> = InputOr<E['body'], undefined>;
+/** The success body (JSON endpoints). */
+export type ResponseOf<E extends EndpointSpec> = E['response'] extends z.ZodType ? z.output<E['response']> : never;
+export type ResponseInputOf<E extends EndpointSpec> = E['response'] extends z.ZodType ? z.input<E['response']> : never;
+
+/** The statuses an endpoint can answer on failure, from its access, rules and own errors. */
+export function errorStatusesOf(endpoint: EndpointSpec): number[] {
+  const statuses = new Set<number>(endpoint.errors ?? []);
+  if (endpoint.params || endpoint.query || endpoint.body) statuses.add(400);
+  if (endpoint.access !== 'public') statuses.add(401).add(403);
+  if (endpoint.access.startsWith('business:')) statuses.add(404);
+  for (const rule of endpoint.rules ?? []) statuses.add(BUSINESS_RULE_CODES[rule].status);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** The path with its `:params` filled in, each encoded. */
+export function pathOf(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
