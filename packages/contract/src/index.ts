@@ -21,3 +21,4 @@ export * from './payment-requests/schemas';
 export * from './payer-pages/schemas';
 export * from './balances/schemas';
 export * from './live/schemas';
+export * from './payers/endpoints';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   BUSINESS_RULE_CODES,
   ErrorCode,
@@ -13,28 +13,18 @@ import {
   type BusinessRule,
   type BusinessState,
   type EndpointSpec,
-  type MemberRole,
   type NotApprovedMessages,
   type ParamsOf,
   type QueryOf,
   type ResponseInputOf,
 } from '@tay/contract';
 import type { DB } from '../db/schema';
+import type { ScopedBusiness } from '../domain/businesses/business-scope';
 import { shapedQuery, type Params } from '../db/shaped-query';
 import { AppError } from '../lib/app-error';
 import { fileResponse } from '../plugins/openapi';
 import { requireBearer, requireUser, type AuthSession } from '../plugins/authenticate';
 
-/** The business an endpoint acts on, resolved once per request with the caller's membership. */
-export interface ScopedBusiness {
-  id: string;
-  name: string;
-  state: BusinessState;
-  timeZone: string;
-  defaultExpiryDays: number;
-  payoutEnabled: boolean;
-  role: MemberRole;
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -59,6 +49,8 @@ export interface HandlerInput<E extends EndpointSpec> {
 export type Handler<E extends EndpointSpec> = (
   input: HandlerInput<E>,
 ) => Promise<E['response'] extends z.ZodType ? ResponseInputOf<E> | FastifyReply : FastifyReply>;
+
+export type { ScopedBusiness };
 
 export interface MountOptions {
   /** Fastify route config (rate limits, body limit). */
@@ -166,6 +158,12 @@ async function resolveBusiness(app: FastifyInstance, db: Kysely<DB>, request: Fa
   };
 }
 
+/** The business a request names: the path's `:id`, or `?businessId=` (the payer typeahead). */
+function businessIdOf(request: FastifyRequest): string {
+  const params = request.params as { id?: string };
+  return params.id ?? (request.query as { businessId: string }).businessId;
+}
+
 /** The OpenAPI and validation schema of an endpoint, from its table entry. */
 export function routeSchema(endpoint: EndpointSpec) {
   const success = isFileBody(endpoint.response)
@@ -199,8 +197,8 @@ export function mountEndpoint<E extends EndpointSpec>(
 ): void {
   if (!app.hasRequestDecorator('business')) app.decorateRequest('business', null);
   const scoped = endpoint.access.startsWith('business:');
-  if (scoped && !endpoint.path.startsWith('/api/businesses/:id')) {
-    throw new Error(`${endpoint.method} ${endpoint.path}: a business endpoint's path starts with /api/businesses/:id`);
+  if (scoped && !endpoint.path.startsWith('/api/businesses/:id') && !(endpoint.query as { shape?: Record<string, unknown> } | undefined)?.shape?.businessId) {
+    throw new Error(`${endpoint.method} ${endpoint.path}: a business endpoint names its business as /api/businesses/:id or ?businessId=`);
   }
   if (options.checkedInStatement && endpoint.access !== 'business:read') {
     throw new Error(`${endpoint.method} ${endpoint.path}: only reads may check access in their own statement`);
@@ -209,7 +207,7 @@ export function mountEndpoint<E extends EndpointSpec>(
     if (endpoint.access === 'public') return;
     if (!scoped) return requireUser.call(this, request);
     if (options.checkedInStatement) return requireBearer.call(this, request);
-    await resolveBusiness(this, db, request, (request.params as { id: string }).id);
+    await resolveBusiness(this, db, request, businessIdOf(request));
     admit(endpoint, request.business!);
   };
   app.route({
@@ -234,6 +232,11 @@ export function mountEndpoint<E extends EndpointSpec>(
       return endpoint.status === 204 ? reply.send() : result;
     },
   });
+}
+
+/** {@link mountEndpoint} bound to an app and its database: what each area's routes file calls. */
+export function endpointMounter(app: FastifyInstance, db: Kysely<DB>) {
+  return <E extends EndpointSpec>(endpoint: E, handler: Handler<E>, options?: MountOptions) => mountEndpoint(app, db, endpoint, handler, options);
 }
 
 /** `{ status: 'Success', data }`: the envelope of every JSON success. */

@@ -1,26 +1,7 @@
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
-import {
-  BusinessIdParams,
-  ErrorResponse,
-  PayerDeletedResponse,
-  PayerHistoryResponse,
-  PayerIdParams,
-  PayerImportBody,
-  PayerImportPreviewResponse,
-  PayerImportResultResponse,
-  PayerInput,
-  PayerListQuery,
-  PayerListResponse,
-  PayerResponse,
-  PayerTypeaheadQuery,
-  PayerTypeaheadResponse,
-  PayerUpdateBody,
-  PayerVerificationResponse,
-  PayerVerifyParams,
-} from '@tay/contract';
+import { payerEndpoints as e } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { userActor } from '../domain/businesses/audit';
 import { createPayer } from '../domain/payers/create-payer';
@@ -37,9 +18,8 @@ import { searchPayers } from '../domain/payers/search-payers';
 import { setPayerStatus } from '../domain/payers/set-payer-status';
 import { updatePayer } from '../domain/payers/update-payer';
 import { verifyPayer } from '../domain/payers/verify-payer';
+import { endpointMounter, success } from '../http/mount';
 import type { Mailer } from '../mail/mailer';
-import { requireUser, sessionOf } from '../plugins/authenticate';
-import { fileResponse } from '../plugins/openapi';
 
 export interface PayerRoutesOptions {
   db: Kysely<DB>;
@@ -48,252 +28,69 @@ export interface PayerRoutesOptions {
   publicUrl: string;
 }
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
-const signedIn = { security: [{ bearer: [] }] };
-const tags = ['payers'];
-const success = <T>(data: T) => ({ status: 'Success' as const, data });
-
 /** A 2 MB file grows when it is escaped into JSON; the contract limits the file itself. */
 const IMPORT_BODY_LIMIT = 6 * 1024 * 1024;
 
-/**
- * Payers (issue 5, domain.md "Payer"): `/api/businesses/:id/payers…` for members of the business
- * (another business's ids answer 404; changes need an Approved business), the request form's
- * typeahead, and the payer's public e-mail confirmation.
- */
-export const payerRoutes: FastifyPluginAsyncZod<PayerRoutesOptions> = async (app, { db, mailer, publicUrl }) => {
-  const actorOf = (request: Parameters<typeof sessionOf>[0]) => userActor(sessionOf(request).user);
+/** The payers area (`packages/contract/src/payers/endpoints.ts`). */
+export const payerRoutes: FastifyPluginAsync<PayerRoutesOptions> = async (app, { db, mailer, publicUrl }) => {
+  const mount = endpointMounter(app, db);
+  const mailing = { db, mailer, publicUrl };
 
-  app.get(
-    '/api/businesses/:id/payers',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Payers: search (begins-with name or e-mail, exact reference), filters, sort, pages',
-        ...signedIn,
-        params: BusinessIdParams,
-        querystring: PayerListQuery,
-        response: { 200: PayerListResponse, ...errors },
-      },
-    },
-    async (request) => success(await listPayers({ db, businessId: request.params.id, userId: sessionOf(request).user.id, query: request.query })),
+  mount(e.list, async ({ business, query }) => success(await listPayers({ db, businessId: business.id, query })));
+
+  mount(e.exportCsv, async ({ business, query, reply }) => {
+    const { filename, lines } = await exportPayers({ db, businessId: business.id, query });
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(lines));
+  });
+
+  mount(e.create, async ({ business, session, body }) =>
+    success(await createPayer({ ...mailing, businessId: business.id, businessName: business.name, actor: userActor(session.user), body })),
   );
 
-  app.get(
-    '/api/businesses/:id/payers/export.csv',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'CSV of every payer the list query matches (filters, search, sort)',
-        ...signedIn,
-        params: BusinessIdParams,
-        querystring: PayerListQuery,
-        response: { 200: fileResponse('The payers, one per line, under a header row', ['text/csv'], { text: true }), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const { filename, lines } = await exportPayers({ db, businessId: request.params.id, userId: sessionOf(request).user.id, query: request.query });
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(Readable.from(lines));
-    },
+  mount(e.previewImport, async ({ business, body }) => success(await previewPayerImport({ db, businessId: business.id, body })), {
+    bodyLimit: IMPORT_BODY_LIMIT,
+  });
+
+  mount(e.import, async ({ business, session, body }) => success(await importPayers({ db, businessId: business.id, actor: userActor(session.user), body })), {
+    bodyLimit: IMPORT_BODY_LIMIT,
+  });
+
+  mount(e.get, async ({ business, params }) => success(await getPayer({ db, businessId: business.id, payerId: params.payerId })));
+
+  mount(e.history, async ({ business, params }) => success(await payerHistory({ db, businessId: business.id, payerId: params.payerId })));
+
+  mount(e.update, async ({ business, session, params, body }) =>
+    success(
+      await updatePayer({ ...mailing, businessId: business.id, businessName: business.name, payerId: params.payerId, actor: userActor(session.user), body }),
+    ),
   );
 
-  app.post(
-    '/api/businesses/:id/payers',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Add a payer; they are e-mailed a link to confirm their address',
-        ...signedIn,
-        params: BusinessIdParams,
-        body: PayerInput,
-        response: { 201: PayerResponse, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const payer = await createPayer({ db, mailer, publicUrl, businessId: request.params.id, actor: actorOf(request), body: request.body });
-      return reply.status(201).send(success(payer));
-    },
+  mount(e.delete, async ({ business, session, params }) =>
+    success(await deletePayer({ db, businessId: business.id, payerId: params.payerId, actor: userActor(session.user) })),
   );
 
-  app.post(
-    '/api/businesses/:id/payers/import/preview',
-    {
-      preHandler: requireUser,
-      bodyLimit: IMPORT_BODY_LIMIT,
-      schema: {
-        tags,
-        summary: 'Read a CSV of payers: headers, suggested mapping, and what each row would do (nothing is saved)',
-        ...signedIn,
-        params: BusinessIdParams,
-        body: PayerImportBody,
-        response: { 200: PayerImportPreviewResponse, ...errors },
-      },
-    },
-    async (request) =>
-      success(await previewPayerImport({ db, businessId: request.params.id, userId: sessionOf(request).user.id, body: request.body })),
+  mount(e.activate, async ({ business, session, params }) =>
+    success(await setPayerStatus({ db, businessId: business.id, payerId: params.payerId, to: 'active', actor: userActor(session.user) })),
+  );
+  mount(e.deactivate, async ({ business, session, params }) =>
+    success(await setPayerStatus({ db, businessId: business.id, payerId: params.payerId, to: 'Disabled', actor: userActor(session.user) })),
+  );
+  mount(e.resendVerification, async ({ business, session, params }) =>
+    success(
+      await resendVerification({ ...mailing, businessId: business.id, businessName: business.name, payerId: params.payerId, actor: userActor(session.user) }),
+    ),
+  );
+  mount(e.reverify, async ({ business, session, params }) =>
+    success(await reverifyPayer({ ...mailing, businessId: business.id, businessName: business.name, payerId: params.payerId, actor: userActor(session.user) })),
   );
 
-  app.post(
-    '/api/businesses/:id/payers/import',
-    {
-      preHandler: requireUser,
-      bodyLimit: IMPORT_BODY_LIMIT,
-      schema: {
-        tags,
-        summary: 'Import a CSV of payers: all or nothing; existing payers are skipped',
-        ...signedIn,
-        params: BusinessIdParams,
-        body: PayerImportBody,
-        response: { 200: PayerImportResultResponse, ...errors },
-      },
-    },
-    async (request) => success(await importPayers({ db, businessId: request.params.id, actor: actorOf(request), body: request.body })),
+  mount(e.typeahead, async ({ business, query }) =>
+    success(await searchPayers({ db, businessId: business.id, q: query.q, limit: query.limit, includeDisabled: query.includeDisabled })),
   );
 
-  app.get(
-    '/api/businesses/:id/payers/:payerId',
-    {
-      preHandler: requireUser,
-      schema: { tags, summary: 'One payer', ...signedIn, params: PayerIdParams, response: { 200: PayerResponse, ...errors } },
-    },
-    async (request) =>
-      success(await getPayer({ db, businessId: request.params.id, payerId: request.params.payerId, userId: sessionOf(request).user.id })),
-  );
-
-  app.get(
-    '/api/businesses/:id/payers/:payerId/history',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: "Who changed the payer and when, newest first, from the business's audit trail",
-        ...signedIn,
-        params: PayerIdParams,
-        response: { 200: PayerHistoryResponse, ...errors },
-      },
-    },
-    async (request) =>
-      success(await payerHistory({ db, businessId: request.params.id, payerId: request.params.payerId, userId: sessionOf(request).user.id })),
-  );
-
-  app.patch(
-    '/api/businesses/:id/payers/:payerId',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Change a payer (absent fields keep their value; a new e-mail must be confirmed again)',
-        ...signedIn,
-        params: PayerIdParams,
-        body: PayerUpdateBody,
-        response: { 200: PayerResponse, ...errors },
-      },
-    },
-    async (request) =>
-      success(
-        await updatePayer({
-          db,
-          mailer,
-          publicUrl,
-          businessId: request.params.id,
-          payerId: request.params.payerId,
-          actor: actorOf(request),
-          body: request.body,
-        }),
-      ),
-  );
-
-  app.delete(
-    '/api/businesses/:id/payers/:payerId',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Delete a payer no request to pay names (409 otherwise)',
-        ...signedIn,
-        params: PayerIdParams,
-        response: { 200: PayerDeletedResponse, ...errors },
-      },
-    },
-    async (request) =>
-      success(await deletePayer({ db, businessId: request.params.id, payerId: request.params.payerId, actor: actorOf(request) })),
-  );
-
-  const actions = {
-    activate: {
-      summary: 'Activate a deactivated payer',
-      run: (p: z.infer<typeof PayerIdParams>, actor: ReturnType<typeof actorOf>) =>
-        setPayerStatus({ db, businessId: p.id, payerId: p.payerId, to: 'active', actor }),
-    },
-    deactivate: {
-      summary: 'Deactivate a payer (kept with its history, left out of the request form)',
-      run: (p: z.infer<typeof PayerIdParams>, actor: ReturnType<typeof actorOf>) =>
-        setPayerStatus({ db, businessId: p.id, payerId: p.payerId, to: 'Disabled', actor }),
-    },
-    'resend-verification': {
-      summary: 'E-mail an unverified payer a new confirmation link',
-      run: (p: z.infer<typeof PayerIdParams>, actor: ReturnType<typeof actorOf>) =>
-        resendVerification({ db, mailer, publicUrl, businessId: p.id, payerId: p.payerId, actor }),
-    },
-    reverify: {
-      summary: 'Ask a verified payer to confirm their address again (unverified until they do)',
-      run: (p: z.infer<typeof PayerIdParams>, actor: ReturnType<typeof actorOf>) =>
-        reverifyPayer({ db, mailer, publicUrl, businessId: p.id, payerId: p.payerId, actor }),
-    },
-  } as const;
-  for (const [name, action] of Object.entries(actions)) {
-    app.post(
-      `/api/businesses/:id/payers/:payerId/${name}`,
-      {
-        preHandler: requireUser,
-        schema: { tags, summary: action.summary, ...signedIn, params: PayerIdParams, response: { 200: PayerResponse, ...errors } },
-      },
-      async (request) => success(await action.run(request.params, actorOf(request))),
-    );
-  }
-
-  app.get(
-    '/api/directory/payers/beginsWith',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: "Typeahead: the business's active payers (includeDisabled=true: all) whose name, e-mail or reference begins with q",
-        ...signedIn,
-        querystring: PayerTypeaheadQuery,
-        response: { 200: PayerTypeaheadResponse, ...errors },
-      },
-    },
-    async (request) =>
-      success(
-        await searchPayers({
-          db,
-          businessId: request.query.businessId,
-          userId: sessionOf(request).user.id,
-          q: request.query.q,
-          limit: request.query.limit,
-          includeDisabled: request.query.includeDisabled,
-        }),
-      ),
-  );
-
-  app.post(
-    '/api/public/payers/verify/:token',
-    {
-      schema: {
-        tags,
-        summary: "The payer confirms their e-mail address with the link's token (no sign-in)",
-        params: PayerVerifyParams,
-        response: { 200: PayerVerificationResponse, 400: ErrorResponse, 404: ErrorResponse },
-      },
-    },
-    async (request) => success(await verifyPayer({ db, token: request.params.token })),
-  );
+  mount(e.verify, async ({ params }) => success(await verifyPayer({ db, token: params.token })));
 };

@@ -112,3 +112,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
+
+/** The selected business: the person's first (docs/product.md, "Businesses"). */
+export function useBusinessId(): string | undefined {
+  return useSession().currentUser?.businesses[0]?.businessId;
+}

@@ -96,17 +96,22 @@ export function isFileBody(response: EndpointSpec['response']): response is File
   return typeof (response as FileBody).contentTypes !== 'undefined';
 }
 
-type InferOr<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
-type InputOr<S, Fallback> = S extends z.ZodType ? z.input<S> : Fallback;
+type Part = 'params' | 'query' | 'body';
+type Parsed<E, K extends Part, Fallback> = E extends { [P in K]: infer S extends z.ZodType } ? z.output<S> : Fallback;
+type Sent<E, K extends Part, Fallback> = E extends { [P in K]: infer S extends z.ZodType } ? z.input<S> : Fallback;
 
 /** What the server's handler receives (parsed). */
-export type ParamsOf<E extends EndpointSpec> = InferOr<E['params'], Record<string, never>>;
-export type QueryOf<E extends EndpointSpec> = InferOr<E['query'], Record<string, never>>;
-export type BodyOf<E extends EndpointSpec> = InferOr<E['body'], undefined>;
+export type ParamsOf<E extends EndpointSpec> = Parsed<E, 'params', Record<string, never>>;
+export type QueryOf<E extends EndpointSpec> = Parsed<E, 'query', Record<string, never>>;
+export type BodyOf<E extends EndpointSpec> = Parsed<E, 'body', undefined>;
 /** What a caller sends (before defaults and transforms). */
-export type ParamsInputOf<E extends EndpointSpec> = InputOr<E['params'], Record<string, never>>;
-export type QueryInputOf<E extends EndpointSpec> = InputOr<E['query'], Record<string, never>>;
-export type BodyInputOf<E extends EndpointSpec> = InputOr<E['body'], undefined>;
+export type ParamsInputOf<E extends EndpointSpec> = Sent<E, 'params', never>;
+export type QueryInputOf<E extends EndpointSpec> = Sent<E, 'query', never>;
+export type BodyInputOf<E extends EndpointSpec> = Sent<E, 'body', never>;
+/** What a call sends: each part the endpoint declares, and nothing it does not. */
+export type EndpointInputOf<E extends EndpointSpec> = (E extends { params: z.ZodType } ? { params: ParamsInputOf<E> } : { params?: undefined }) &
+  (E extends { query: z.ZodType } ? { query: QueryInputOf<E> } : { query?: undefined }) &
+  (E extends { body: z.ZodType } ? { body: BodyInputOf<E> } : { body?: undefined });
 /** The success body (JSON endpoints). */
 export type ResponseOf<E extends EndpointSpec> = E['response'] extends z.ZodType ? z.output<E['response']> : never;
 export type ResponseInputOf<E extends EndpointSpec> = E['response'] extends z.ZodType ? z.input<E['response']> : never;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listResponse, PageQuery } from '../common/lists';
+import { PageQuery } from '../common/lists';
 import { boundedDateTime, boundedDay } from '../common/dates';
 import { MAX_AMOUNT_CENTS } from '../common/money';
 

@@ -3,7 +3,6 @@ import { ErrorCode } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordEvent, type Actor } from '../businesses/audit';
-import { requirePayerWriter } from './payer-access';
 import { lockPayerRow } from './payer-record';
 
 function hasTransactions(count: number): AppError {
@@ -25,7 +24,6 @@ export async function deletePayer({
   payerId: string;
   actor: Actor & { userId: string };
 }): Promise<{ payerId: string }> {
-  await requirePayerWriter(db, { businessId, userId: actor.userId });
   try {
     return await db.transaction().execute(async (trx) => {
       const row = await lockPayerRow(trx, businessId, payerId);

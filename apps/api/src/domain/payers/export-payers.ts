@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { csvRow, formatDateTime } from '@tay/contract';
 import type { DB } from '../../db/schema';
-import { requirePayerReader } from './payer-access';
 import { filterPayers, sortExpression, type PayerQuery } from './payer-query';
 import { selectPayers, toPayer } from './payer-record';
 
@@ -44,17 +43,14 @@ function localDate(now: Date, timeZone: string): string {
 export async function exportPayers({
   db,
   businessId,
-  userId,
   query,
   now = new Date(),
 }: {
   db: Kysely<DB>;
   businessId: string;
-  userId: string;
   query: PayerQuery;
   now?: Date;
 }): Promise<{ filename: string; lines: AsyncGenerator<string> }> {
-  await requirePayerReader(db, { businessId, userId });
   const business = await db.selectFrom('businesses').select('time_zone').where('id', '=', businessId).executeTakeFirstOrThrow();
   const filename = `payers-${localDate(now, business.time_zone)}.csv`;
   const asc = query.sortDirection === 'asc';

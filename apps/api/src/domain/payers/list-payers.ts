@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Payer } from '@tay/contract';
 import type { DB } from '../../db/schema';
-import { requirePayerReader } from './payer-access';
 import { filterPayers, sortExpression, type PayerQuery } from './payer-query';
 import { selectPayers, toPayer } from './payer-record';
 
@@ -16,15 +15,12 @@ export interface PayerPage {
 export async function listPayers({
   db,
   businessId,
-  userId,
   query,
 }: {
   db: Kysely<DB>;
   businessId: string;
-  userId: string;
   query: PayerQuery;
 }): Promise<PayerPage> {
-  await requirePayerReader(db, { businessId, userId });
   const direction = query.sortDirection === 'asc' ? sql`asc` : sql`desc`;
   const rows = await filterPayers(selectPayers(db), businessId, query)
     .orderBy(sql`${sortExpression(query.sortBy)} ${direction}`)

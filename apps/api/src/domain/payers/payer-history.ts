@@ -2,7 +2,6 @@ import { sql, type Kysely } from 'kysely';
 import { PAYER_HISTORY_LIMIT, type PayerHistory, type PayerHistoryAction, type PayerImportField } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { requirePayerReader } from './payer-access';
 
 /** How a changed field reads in "Changed the …" (the audit event names fields, never values). */
 const FIELD_NAMES: Record<PayerImportField, string> = {
@@ -63,8 +62,7 @@ export function payerEventText(action: PayerHistoryAction, details: Record<strin
  * first, from the business's append-only audit trail — the events that name the payer, and the
  * import that added it. Any member may read it; another business's payer is 404.
  */
-export async function payerHistory({ db, businessId, payerId, userId }: { db: Kysely<DB>; businessId: string; payerId: string; userId: string }): Promise<PayerHistory> {
-  await requirePayerReader(db, { businessId, userId });
+export async function payerHistory({ db, businessId, payerId }: { db: Kysely<DB>; businessId: string; payerId: string }): Promise<PayerHistory> {
   const payer = await db.selectFrom('payers').select(['id', 'import_batch_id']).where('business_id', '=', businessId).where('id', '=', payerId).executeTakeFirst();
   if (!payer) throw AppError.notFound('Payer');
   const rows = await db

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { PayerImportBody, PayerImportPreview } from '@tay/contract';
 import type { DB } from '../../db/schema';
-import { requirePayerWriter } from './payer-access';
 import { countRows, markExistingPayers, readImportFile } from './import-file';
 
 /**
@@ -11,15 +10,12 @@ import { countRows, markExistingPayers, readImportFile } from './import-file';
 export async function previewPayerImport({
   db,
   businessId,
-  userId,
   body,
 }: {
   db: Kysely<DB>;
   businessId: string;
-  userId: string;
   body: PayerImportBody;
 }): Promise<PayerImportPreview> {
-  await requirePayerWriter(db, { businessId, userId });
   const file = readImportFile({ businessId, csv: body.csv, ...(body.mapping ? { mapping: body.mapping } : {}) });
   await markExistingPayers(db, businessId, file.rows);
   return { headers: file.headers, suggestedMapping: file.suggestedMapping, mapping: file.mapping, rows: file.rows, counts: countRows(file.rows) };

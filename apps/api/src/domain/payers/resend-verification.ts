@@ -4,7 +4,6 @@ import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { recordEvent, type Actor } from '../businesses/audit';
-import { requirePayerWriter } from './payer-access';
 import { loadPayer, lockPayerRow } from './payer-record';
 import { sendVerificationLink } from './verification';
 
@@ -13,6 +12,8 @@ export interface VerificationActionOptions {
   mailer: Pick<Mailer, 'send'>;
   publicUrl: string;
   businessId: string;
+  /** The e-mails name the business. */
+  businessName: string;
   payerId: string;
   actor: Actor & { userId: string };
 }
@@ -21,8 +22,7 @@ export interface VerificationActionOptions {
  * POST …/payers/:payerId/resend-verification: a new link for an unverified payer (also the first
  * one for a payer that came from an import). The previous link stops working.
  */
-export async function resendVerification({ db, mailer, publicUrl, businessId, payerId, actor }: VerificationActionOptions): Promise<Payer> {
-  const { businessName } = await requirePayerWriter(db, { businessId, userId: actor.userId });
+export async function resendVerification({ db, mailer, publicUrl, businessId, businessName, payerId, actor }: VerificationActionOptions): Promise<Payer> {
   return db.transaction().execute(async (trx) => {
     const row = await lockPayerRow(trx, businessId, payerId);
     if (row.verification === 'verified') {

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { ErrorCode, type Payer } from '@tay/contract';
 import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../businesses/audit';
-import { requirePayerWriter } from './payer-access';
 import { loadPayer, lockPayerRow } from './payer-record';
 import type { VerificationActionOptions } from './resend-verification';
 import { sendVerificationLink } from './verification';
@@ -12,8 +11,7 @@ import { sendVerificationLink } from './verification';
  * is unverified from this moment until they open the new link (ADR 005): a merchant re-verifies
  * because they doubt the address, so it should not keep counting as confirmed meanwhile.
  */
-export async function reverifyPayer({ db, mailer, publicUrl, businessId, payerId, actor }: VerificationActionOptions): Promise<Payer> {
-  const { businessName } = await requirePayerWriter(db, { businessId, userId: actor.userId });
+export async function reverifyPayer({ db, mailer, publicUrl, businessId, businessName, payerId, actor }: VerificationActionOptions): Promise<Payer> {
   return db.transaction().execute(async (trx) => {
     const row = await lockPayerRow(trx, businessId, payerId);
     if (row.verification !== 'verified') {

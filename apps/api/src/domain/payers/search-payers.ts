@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { PayerSuggestion } from '@tay/contract';
 import type { DB } from '../../db/schema';
-import { requirePayerReader } from './payer-access';
 import { likePrefix } from './payer-query';
 
 /**
@@ -12,19 +11,16 @@ import { likePrefix } from './payer-query';
 export async function searchPayers({
   db,
   businessId,
-  userId,
   q,
   limit,
   includeDisabled = false,
 }: {
   db: Kysely<DB>;
   businessId: string;
-  userId: string;
   q: string;
   limit: number;
   includeDisabled?: boolean;
 }): Promise<PayerSuggestion[]> {
-  await requirePayerReader(db, { businessId, userId });
   const prefix = likePrefix(q.trim().toLowerCase());
   const rows = await db
     .selectFrom('payers')

@@ -3,7 +3,6 @@ import { ErrorCode, type Payer, type PayerStatus } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordEvent, type Actor } from '../businesses/audit';
-import { requirePayerWriter } from './payer-access';
 import { loadPayer, lockPayerRow } from './payer-record';
 
 /**
@@ -24,7 +23,6 @@ export async function setPayerStatus({
   to: PayerStatus;
   actor: Actor & { userId: string };
 }): Promise<Payer> {
-  await requirePayerWriter(db, { businessId, userId: actor.userId });
   return db.transaction().execute(async (trx) => {
     const row = await lockPayerRow(trx, businessId, payerId);
     if (row.status === to) {

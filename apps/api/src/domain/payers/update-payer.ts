@@ -3,7 +3,6 @@ import type { Payer, PayerUpdateBody, RequestState } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { Mailer } from '../../mail/mailer';
 import { recordEvent, type Actor } from '../businesses/audit';
-import { requirePayerWriter } from './payer-access';
 import { assertNoDuplicate, duplicateFromUniqueViolation, invalidPayer, validatePayerFields, type PayerFields } from './payer-input';
 import { loadPayer, lockPayerRow } from './payer-record';
 import { sendVerificationLink } from './verification';
@@ -13,6 +12,8 @@ export interface UpdatePayerOptions {
   mailer: Pick<Mailer, 'send'>;
   publicUrl: string;
   businessId: string;
+  /** The e-mails name the business. */
+  businessName: string;
   payerId: string;
   actor: Actor & { userId: string };
   body: PayerUpdateBody;
@@ -35,8 +36,7 @@ const COLUMNS: Record<Exclude<keyof PayerFields, 'displayName'>, 'first_name' | 
  * A new e-mail address is unconfirmed: the payer becomes unverified and the new address gets a
  * verification link. The audit event names the changed fields, not their values.
  */
-export async function updatePayer({ db, mailer, publicUrl, businessId, payerId, actor, body }: UpdatePayerOptions): Promise<Payer> {
-  const { businessName } = await requirePayerWriter(db, { businessId, userId: actor.userId });
+export async function updatePayer({ db, mailer, publicUrl, businessId, businessName, payerId, actor, body }: UpdatePayerOptions): Promise<Payer> {
   try {
     return await db.transaction().execute(async (trx) => {
       const row = await lockPayerRow(trx, businessId, payerId);

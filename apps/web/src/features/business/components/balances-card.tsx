@@ -37,7 +37,7 @@ export function BalancesCard({ balances, loading, error, onRetry }: BalancesCard
     return (
       <Card withBorder radius="md" padding="lg">
         <Group justify="center" py="md" role="status" aria-live="polite">
-          <Loader size="sm" role="status" aria-label="Loading your balances" />
+          <Loader size="sm" aria-hidden />
           <Text size="sm" c="dimmed">
             Loading your balances
           </Text>

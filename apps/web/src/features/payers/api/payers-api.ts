@@ -1,39 +1,15 @@
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
-import type {
-  Payer,
-  PayerHistory,
-  PayerImportBody,
-  PayerImportPreview,
-  PayerImportResult,
-  PayerInput,
-  PayerListQuery,
-  PayerUpdateBody,
-  PayerVerification,
-} from '@tay/contract';
-import { api } from '../../../lib/api-client';
-import { downloadFile } from '../../../lib/download';
-import { useSession } from '../../../lib/session';
+import { payerEndpoints as e, type PayerImportBody, type PayerInput, type PayerListQuery, type PayerUpdateBody } from '@tay/contract';
+import { areaKey, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessId } from '../../../lib/session';
 
-type Ok<T> = { status: 'Success'; data: T };
-type Page<T> = { items: T[]; page: number; pageSize: number; total: number };
-
-/** The selected business: the first one (spec §3). */
-export function useBusinessId(): string | undefined {
-  return useSession().currentUser?.businesses[0]?.businessId;
-}
-
-const base = (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/payers`;
-export const payersKey = (businessId: string | undefined) => ['payers', businessId ?? 'none'] as const;
-
-function toQuery(query: object): Record<string, string | number | undefined> {
-  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string | number>;
-}
+/** Everything cached of the business's payers (live updates and every change invalidate it). */
+export const payersKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
 
 export function usePayerList(query: PayerListQuery) {
   const businessId = useBusinessId();
   return useQuery({
-    queryKey: [...payersKey(businessId), 'list', query],
-    queryFn: () => api.get<Ok<Page<Payer>>>(base(businessId!), { query: toQuery(query) }).then((r) => r.data),
+    ...endpointQuery(e.list, { params: { id: businessId ?? '' }, query }),
     enabled: Boolean(businessId),
     placeholderData: keepPreviousData,
   });
@@ -42,8 +18,7 @@ export function usePayerList(query: PayerListQuery) {
 export function usePayer(payerId: string | null) {
   const businessId = useBusinessId();
   return useQuery({
-    queryKey: [...payersKey(businessId), 'one', payerId],
-    queryFn: () => api.get<Ok<Payer>>(`${base(businessId!)}/${encodeURIComponent(payerId!)}`).then((r) => r.data),
+    ...endpointQuery(e.get, { params: { id: businessId ?? '', payerId: payerId ?? '' } }),
     enabled: Boolean(businessId && payerId),
   });
 }
@@ -52,8 +27,7 @@ export function usePayer(payerId: string | null) {
 export function usePayerHistory(payerId: string | null) {
   const businessId = useBusinessId();
   return useQuery({
-    queryKey: [...payersKey(businessId), 'history', payerId],
-    queryFn: () => api.get<Ok<PayerHistory>>(`${base(businessId!)}/${encodeURIComponent(payerId!)}/history`).then((r) => r.data),
+    ...endpointQuery(e.history, { params: { id: businessId ?? '', payerId: payerId ?? '' } }),
     enabled: Boolean(businessId && payerId),
   });
 }
@@ -64,34 +38,44 @@ function useInvalidatePayers() {
   return () => queryClient.invalidateQueries({ queryKey: payersKey(businessId) });
 }
 
+function requireBusinessId(businessId: string | undefined): string {
+  if (!businessId) throw new Error('Create your business first.');
+  return businessId;
+}
+
 /** Creates a payer, or changes one when `payerId` is given. */
 export function useSavePayer() {
   const businessId = useBusinessId();
   const invalidate = useInvalidatePayers();
   return useMutation({
     mutationFn: ({ payerId, body }: { payerId?: string | null; body: PayerInput & PayerUpdateBody }) => {
-      if (!businessId) throw new Error('Create your business first.');
-      return payerId
-        ? api.patch<Ok<Payer>>(`${base(businessId)}/${encodeURIComponent(payerId)}`, body).then((r) => r.data)
-        : api.post<Ok<Payer>>(base(businessId), body).then((r) => r.data);
+      const id = requireBusinessId(businessId);
+      return payerId ? callForData(e.update, { params: { id, payerId }, body }) : callForData(e.create, { params: { id }, body });
     },
     onSuccess: () => invalidate(),
   });
 }
 
-export type PayerCommand = 'activate' | 'deactivate' | 'resend-verification' | 'reverify' | 'delete';
+const commands = {
+  activate: e.activate,
+  deactivate: e.deactivate,
+  'resend-verification': e.resendVerification,
+  reverify: e.reverify,
+} as const;
+
+export type PayerCommand = keyof typeof commands | 'delete';
 
 export function usePayerCommand() {
   const businessId = useBusinessId();
   const invalidate = useInvalidatePayers();
   return useMutation({
     mutationFn: async ({ payerId, command }: { payerId: string; command: PayerCommand }) => {
-      const url = `${base(businessId!)}/${encodeURIComponent(payerId)}`;
+      const params = { id: requireBusinessId(businessId), payerId };
       if (command === 'delete') {
-        await api.delete<unknown>(url);
+        await callForData(e.delete, { params });
         return null;
       }
-      return api.post<Ok<Payer>>(`${url}/${command}`, {}).then((r) => r.data);
+      return callForData(commands[command], { params });
     },
     onSuccess: () => invalidate(),
   });
@@ -100,7 +84,7 @@ export function usePayerCommand() {
 export function useImportPreview() {
   const businessId = useBusinessId();
   return useMutation({
-    mutationFn: (body: PayerImportBody) => api.post<Ok<PayerImportPreview>>(`${base(businessId!)}/import/preview`, body).then((r) => r.data),
+    mutationFn: (body: PayerImportBody) => callForData(e.previewImport, { params: { id: requireBusinessId(businessId) }, body }),
   });
 }
 
@@ -108,7 +92,7 @@ export function useImportPayers() {
   const businessId = useBusinessId();
   const invalidate = useInvalidatePayers();
   return useMutation({
-    mutationFn: (body: PayerImportBody) => api.post<Ok<PayerImportResult>>(`${base(businessId!)}/import`, body).then((r) => r.data),
+    mutationFn: (body: PayerImportBody) => callForData(e.import, { params: { id: requireBusinessId(businessId) }, body }),
     onSuccess: () => invalidate(),
   });
 }
@@ -117,7 +101,7 @@ export function useImportPayers() {
 export function useVerifyPayer(token: string) {
   return useQuery({
     queryKey: ['payer-verification', token],
-    queryFn: () => api.post<Ok<PayerVerification>>(`/public/payers/verify/${encodeURIComponent(token)}`, {}).then((r) => r.data),
+    queryFn: () => callForData(e.verify, { params: { token } }),
     retry: false,
     staleTime: Infinity,
   });
@@ -126,5 +110,5 @@ export function useVerifyPayer(token: string) {
 /** Downloads the CSV of the list's query (the bearer token cannot ride on a plain link). */
 export async function downloadPayersCsv(businessId: string, query: PayerListQuery): Promise<void> {
   const { page: _page, pageSize: _size, ...rest } = query;
-  await downloadFile(`${base(businessId)}/export.csv`, toQuery(rest), 'payers.csv');
+  await downloadEndpoint(e.exportCsv, { params: { id: businessId }, query: rest }, 'payers.csv');
 }

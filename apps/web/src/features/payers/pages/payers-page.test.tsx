@@ -41,7 +41,7 @@ describe('the payers list', () => {
     });
     fake.on('DELETE', `${LIST}/${last.payerId}`, () => {
       deleted = true;
-      return ok(null);
+      return ok({ payerId: last.payerId });
     });
     const u = userEvent.setup();
     renderAt(`${PAYERS}?page=2`, { [PAYERS]: <PayersPage /> });

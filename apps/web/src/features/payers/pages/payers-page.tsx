@@ -8,7 +8,8 @@ import { DataTable, type Column, type RowAction } from '../../../components/ui/d
 import { formatPhone } from '../../../lib/phone';
 import { useWriteAccess } from '../../../lib/write-access';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
-import { downloadPayersCsv, useBusinessId, usePayerCommand, usePayerList, type PayerCommand } from '../api/payers-api';
+import { useBusinessId } from '../../../lib/session';
+import { downloadPayersCsv, usePayerCommand, usePayerList, type PayerCommand } from '../api/payers-api';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
 import { RequestCount } from '../components/request-count';
 import { PayersPageHeader } from '../components/payers-page-header';

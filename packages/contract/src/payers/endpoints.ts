@@ -1,0 +1,151 @@
+import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
+import { BusinessIdParams } from '../businesses/schemas';
+import {
+  PayerDeletedResponse,
+  PayerHistoryResponse,
+  PayerIdParams,
+  PayerImportBody,
+  PayerImportPreviewResponse,
+  PayerImportResultResponse,
+  PayerInput,
+  PayerListQuery,
+  PayerListResponse,
+  PayerResponse,
+  PayerTypeaheadQuery,
+  PayerTypeaheadResponse,
+  PayerUpdateBody,
+  PayerVerificationResponse,
+  PayerVerifyParams,
+} from './schemas';
+
+const tag = 'payers';
+
+/** Changing payers takes an Approved business: only Approved unlocks payments (docs/product.md). */
+const notApproved: NotApprovedMessages = {
+  pending: 'Payers can be added or changed once your business is approved. Finish and submit your business setup first.',
+  disabled: 'Your business is disabled, so its payers cannot be added or changed. Contact Tay support to enable it again.',
+};
+const change = { access: 'business:write', rules: ['approved'], notApproved } as const;
+
+const payerAction = (name: string, summary: string) =>
+  defineEndpoint({ method: 'POST', path: `/api/businesses/:id/payers/:payerId/${name}`, summary, tag, ...change, params: PayerIdParams, response: PayerResponse, errors: [409] });
+
+/** The payers area: the business's payers, their import, the request form's typeahead, and the payer's e-mail confirmation. */
+export const payerEndpoints = {
+  list: defineEndpoint({
+    method: 'GET',
+    path: '/api/businesses/:id/payers',
+    summary: 'Payers: search (begins-with name or e-mail, exact reference), filters, sort, pages',
+    tag,
+    access: 'business:read',
+    params: BusinessIdParams,
+    query: PayerListQuery,
+    response: PayerListResponse,
+  }),
+  exportCsv: defineEndpoint({
+    method: 'GET',
+    path: '/api/businesses/:id/payers/export.csv',
+    summary: 'CSV of every payer the list query matches (filters, search, sort)',
+    tag,
+    access: 'business:read',
+    params: BusinessIdParams,
+    query: PayerListQuery,
+    response: { description: 'The payers, one per line, under a header row', contentTypes: ['text/csv'], text: true },
+  }),
+  create: defineEndpoint({
+    method: 'POST',
+    path: '/api/businesses/:id/payers',
+    summary: 'Add a payer; they are e-mailed a link to confirm their address',
+    tag,
+    ...change,
+    params: BusinessIdParams,
+    body: PayerInput,
+    status: 201,
+    response: PayerResponse,
+    errors: [409],
+  }),
+  previewImport: defineEndpoint({
+    method: 'POST',
+    path: '/api/businesses/:id/payers/import/preview',
+    summary: 'Read a CSV of payers: headers, suggested mapping, and what each row would do (nothing is saved)',
+    tag,
+    ...change,
+    params: BusinessIdParams,
+    body: PayerImportBody,
+    response: PayerImportPreviewResponse,
+    errors: [413],
+  }),
+  import: defineEndpoint({
+    method: 'POST',
+    path: '/api/businesses/:id/payers/import',
+    summary: 'Import a CSV of payers: all or nothing; existing payers are skipped',
+    tag,
+    ...change,
+    params: BusinessIdParams,
+    body: PayerImportBody,
+    response: PayerImportResultResponse,
+    errors: [409, 413],
+  }),
+  get: defineEndpoint({
+    method: 'GET',
+    path: '/api/businesses/:id/payers/:payerId',
+    summary: 'One payer',
+    tag,
+    access: 'business:read',
+    params: PayerIdParams,
+    response: PayerResponse,
+  }),
+  history: defineEndpoint({
+    method: 'GET',
+    path: '/api/businesses/:id/payers/:payerId/history',
+    summary: "Who changed the payer and when, newest first, from the business's audit trail",
+    tag,
+    access: 'business:read',
+    params: PayerIdParams,
+    response: PayerHistoryResponse,
+  }),
+  update: defineEndpoint({
+    method: 'PATCH',
+    path: '/api/businesses/:id/payers/:payerId',
+    summary: 'Change a payer (absent fields keep their value; a new e-mail must be confirmed again)',
+    tag,
+    ...change,
+    params: PayerIdParams,
+    body: PayerUpdateBody,
+    response: PayerResponse,
+    errors: [409],
+  }),
+  delete: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/businesses/:id/payers/:payerId',
+    summary: 'Delete a payer no request to pay names (409 otherwise)',
+    tag,
+    ...change,
+    params: PayerIdParams,
+    response: PayerDeletedResponse,
+    errors: [409],
+  }),
+  activate: payerAction('activate', 'Activate a deactivated payer'),
+  deactivate: payerAction('deactivate', 'Deactivate a payer (kept with its history, left out of the request form)'),
+  resendVerification: payerAction('resend-verification', 'E-mail an unverified payer a new confirmation link'),
+  reverify: payerAction('reverify', 'Ask a verified payer to confirm their address again (unverified until they do)'),
+  typeahead: defineEndpoint({
+    method: 'GET',
+    path: '/api/directory/payers/beginsWith',
+    summary: "Typeahead: the business's active payers (includeDisabled=true: all) whose name, e-mail or reference begins with q",
+    tag,
+    access: 'business:read',
+    query: PayerTypeaheadQuery,
+    response: PayerTypeaheadResponse,
+  }),
+  verify: defineEndpoint({
+    method: 'POST',
+    path: '/api/public/payers/verify/:token',
+    summary: "The payer confirms their e-mail address with the link's token (no sign-in)",
+    tag,
+    access: 'public',
+    params: PayerVerifyParams,
+    response: PayerVerificationResponse,
+    errors: [404],
+  }),
+};
