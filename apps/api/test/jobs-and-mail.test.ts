@@ -81,6 +81,22 @@ describe('background jobs', () => {
     const left = await db.selectFrom('mail_outbox').select('id').where('id', 'in', ['msg_old', 'msg_new']).execute();
     expect(left.map((r) => r.id)).toEqual(['msg_new']);
   });
+
+  it('the hourly purge drops rate-limit counters whose window has ended, and keeps running ones', async () => {
+    const { db } = t.runtime.database;
+    const hour = 3600 * 1000;
+    await db
+      .insertInto('rate_limits')
+      .values([
+        { key: 'test:ended', count: 9, window_ends_at: new Date(Date.now() - hour) },
+        { key: 'test:running', count: 3, window_ends_at: new Date(Date.now() + hour) },
+      ])
+      .execute();
+    const jobId = await t.runtime.jobs.send('maintenance.purge-rate-limits', {});
+    await eventually(async () => (await t.runtime.jobs.boss.getJobById('maintenance.purge-rate-limits', jobId!))?.state === 'completed');
+    const left = await db.selectFrom('rate_limits').select('key').where('key', 'like', 'test:%').execute();
+    expect(left.map((r) => r.key)).toEqual(['test:running']);
+  });
 });
 
 describe('standalone worker (npm run worker)', () => {

@@ -3,6 +3,7 @@ import type { DB } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import type { JobHandlers, Jobs } from './queue';
 import { purgeOutbox } from '../mail/purge-outbox';
+import { purgeExpiredRateLimits } from '../lib/rate-limiter';
 import { autoApproveBusiness } from '../domain/businesses/auto-approve-business';
 import { purgeChanges } from '../domain/changes/purge-changes';
 import { expireRequests, sendReminders, sendScheduledRequests } from '../domain/requests/background';
@@ -42,6 +43,9 @@ export function createJobHandlers({ db, mailer, authSecret, previousAuthSecrets,
     },
     'maintenance.purge-changes': async () => {
       await purgeChanges({ db });
+    },
+    'maintenance.purge-rate-limits': async () => {
+      await purgeExpiredRateLimits(db);
     },
     'business.auto-approve': async ({ businessId }) => {
       await autoApproveBusiness({ db, businessId, mail: { mailer, publicUrl } });

@@ -10,6 +10,8 @@ export interface JobPayloads {
   'maintenance.purge-outbox': Record<string, never>;
   /** Drops live-update notices past their hour (ADR 025). */
   'maintenance.purge-changes': Record<string, never>;
+  /** Drops rate-limit counters whose window has ended (they would only be reset on next use). */
+  'maintenance.purge-rate-limits': Record<string, never>;
   /** SANDBOX_AUTO_APPROVE: approve a submitted business that is still Pending and complete. */
   'business.auto-approve': { businessId: string };
   /** Requests to pay: scheduled sends, expiry and reminders (cron). */
@@ -37,6 +39,7 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
   'mail.deliver': { retryLimit: MAIL_DELIVERY_ATTEMPTS - 1, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
   'maintenance.purge-outbox': { retryLimit: 2, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
   'maintenance.purge-changes': { retryLimit: 2, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
+  'maintenance.purge-rate-limits': { retryLimit: 2, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
   'business.auto-approve': { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 60 },
   'requests.send-scheduled': { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300 },
   'requests.expire': { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
@@ -50,6 +53,7 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
 export const SCHEDULES: Partial<Record<JobName, string>> = {
   'maintenance.purge-outbox': '17 3 * * *',
   'maintenance.purge-changes': '*/10 * * * *',
+  'maintenance.purge-rate-limits': '41 * * * *',
   'requests.send-scheduled': '* * * * *',
   'requests.expire': '*/10 * * * *',
   'requests.remind': '7 * * * *',

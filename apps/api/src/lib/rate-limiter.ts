@@ -46,6 +46,11 @@ export async function releaseRateLimit(db: Executor, key: string): Promise<void>
     .execute();
 }
 
+/**
+ * Deletes the counters whose window has ended (the hourly job `maintenance.purge-rate-limits`):
+ * an ended window counts from 1 again on its next use, so the row only takes space. Every
+ * address and source that was ever tried leaves one, so without this the table only grows.
+ */
 export async function purgeExpiredRateLimits(db: Executor): Promise<number> {
   const result = await db.deleteFrom('rate_limits').where('window_ends_at', '<', new Date()).executeTakeFirst();
   return Number(result.numDeletedRows);

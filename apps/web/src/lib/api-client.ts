@@ -50,7 +50,6 @@ export function authHeaders(): Record<string, string> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const token = readIdentityToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  else console.log('no auth token found!');
   return headers;
 }
 

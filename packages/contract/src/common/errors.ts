@@ -32,7 +32,3 @@ export const ErrorResponse = z.object({
   }),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
-
-export function isErrorResponse(value: unknown): value is ErrorResponse {
-  return ErrorResponse.safeParse(value).success;
-}
