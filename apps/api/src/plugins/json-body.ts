@@ -15,7 +15,7 @@ export const jsonBody = fp(
         done(null, undefined);
         return;
       }
-      parseJson(request, text, done);
+      void parseJson(request, text, done);
     });
   },
   { name: 'json-body' },

@@ -60,7 +60,7 @@ export const businessRoutes: FastifyPluginAsyncZod<BusinessRoutesOptions> = asyn
       done(null, undefined);
       return;
     }
-    parseJson(request, text, done);
+    void parseJson(request, text, done);
   });
 
   app.post(

@@ -66,7 +66,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       queryClient.removeQueries({ queryKey: currentUserKey });
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] });
       if (reason) notifications.show({ color: 'yellow', title: 'Signed out', message: reason });
-      navigate(paths.login, { replace: true });
+      void navigate(paths.login, { replace: true });
     },
     [navigate, queryClient],
   );

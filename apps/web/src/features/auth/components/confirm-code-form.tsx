@@ -34,7 +34,7 @@ export function ConfirmCodeForm({ email, password: knownPassword }: Props) {
     setFailure(null);
     const result = await identity.confirmSignUp(email, code, password);
     setBusy(false);
-    if (result.status === true) navigate(paths.signupVerified, { state: { email }, replace: true });
+    if (result.status === true) void navigate(paths.signupVerified, { state: { email }, replace: true });
     else setFailure(describeFailure(result));
   };
 
@@ -43,7 +43,7 @@ export function ConfirmCodeForm({ email, password: knownPassword }: Props) {
     await identity.resendSignUp(email);
     setResending(false);
     setCode('');
-    navigate(paths.signupConfirmation, { state: { email, password: password || knownPassword, resent: true } });
+    void navigate(paths.signupConfirmation, { state: { email, password: password || knownPassword, resent: true } });
   };
 
   return (

@@ -22,7 +22,7 @@ export function ForgotPasswordPage() {
   const onSubmit = form.handleSubmit(async ({ email }) => {
     setFailure(null);
     const result = await identity.forgotPassword(email);
-    if (result.status === true) navigate(paths.newPassword, { state: { email: email.trim().toLowerCase(), mode: 'reset' } });
+    if (result.status === true) void navigate(paths.newPassword, { state: { email: email.trim().toLowerCase(), mode: 'reset' } });
     else setFailure(describeFailure(result));
   });
 

@@ -73,8 +73,8 @@ export function LoginPage() {
       return;
     }
     queryClient.setQueryData(sessionKey, result.data.user);
-    if (result.data.challenge === 'NEW_PASSWORD_REQUIRED') navigate(paths.newPassword, { replace: true });
-    else navigate(state.from ?? paths.business.setup, { replace: true });
+    if (result.data.challenge === 'NEW_PASSWORD_REQUIRED') void navigate(paths.newPassword, { replace: true });
+    else void navigate(state.from ?? paths.business.setup, { replace: true });
   };
 
   /** Checks the fields; false (with the first wrong field focused) when they are not right. */
@@ -126,7 +126,7 @@ export function LoginPage() {
     setResending(true);
     await identity.resendSignUp(email);
     setResending(false);
-    navigate(paths.signupConfirmation, { state: { email: email.trim().toLowerCase(), password } });
+    void navigate(paths.signupConfirmation, { state: { email: email.trim().toLowerCase(), password } });
   };
 
   return (

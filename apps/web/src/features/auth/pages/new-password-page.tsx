@@ -91,7 +91,7 @@ function ResetForm() {
       title: 'Password changed',
       message: 'Sign in with your new password. You were signed out everywhere else.',
     });
-    navigate(paths.login, { replace: true, state: { email: email.trim().toLowerCase() } });
+    void navigate(paths.login, { replace: true, state: { email: email.trim().toLowerCase() } });
   });
 
   return (

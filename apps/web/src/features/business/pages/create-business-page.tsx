@@ -29,7 +29,7 @@ export function CreateBusinessPage() {
       onSuccess: () => {
         notifications.show({ color: 'teal', title: 'Business created', message: 'Next, fill in its details and submit them for review.' });
         // With a business, /business/profile leads home (spec §2); home lists the next steps.
-        navigate(paths.business.home, { replace: true });
+        void navigate(paths.business.home, { replace: true });
       },
       onError: (error) => {
         applyFieldErrors(error, form.setError);

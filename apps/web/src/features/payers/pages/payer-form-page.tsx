@@ -85,7 +85,7 @@ export function PayerFormPage() {
             title: editing ? 'Payer saved' : 'Payer added',
             message: emailed ? `${saved.displayName} was e-mailed a link to confirm ${saved.email}.` : saved.displayName,
           });
-          navigate(payerPaths.list);
+          void navigate(payerPaths.list);
         },
         onError: (error) => {
           if (error instanceof ApiError && error.fields) {

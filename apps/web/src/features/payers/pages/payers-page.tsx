@@ -66,9 +66,9 @@ export function PayersPage() {
     );
 
   const handlers: Record<PayerAction, (payer: Payer) => void> = {
-    Edit: (p) => navigate(`${payerPaths.add}?payerId=${encodeURIComponent(p.payerId)}`),
-    'Request to Pay': (p) => navigate(`/business/payment/request?payerId=${encodeURIComponent(p.payerId)}`),
-    Transactions: (p) => navigate(`${payerPaths.transactions}?payerId=${encodeURIComponent(p.payerId)}`),
+    Edit: (p) => void navigate(`${payerPaths.add}?payerId=${encodeURIComponent(p.payerId)}`),
+    'Request to Pay': (p) => void navigate(`/business/payment/request?payerId=${encodeURIComponent(p.payerId)}`),
+    Transactions: (p) => void navigate(`${payerPaths.transactions}?payerId=${encodeURIComponent(p.payerId)}`),
     Activate: (p) => run(p, 'activate', 'Payer activated', 'Payer not activated'),
     Deactivate: (p) =>
       modals.openConfirmModal({

@@ -95,9 +95,9 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
   const request = (row: PaymentRequest, copy: boolean) =>
     navigate(`/business/payment/request?transid=${encodeURIComponent(row.transactionId)}${copy ? '&copy=1' : ''}`);
   const actionHandlers: Record<RequestAction, (row: PaymentRequest) => void> = {
-    Edit: (row) => request(row, false),
+    Edit: (row) => void request(row, false),
     // Always a new request, whatever the source's state: a Draft's copy never edits the Draft.
-    Copy: (row) => request(row, true),
+    Copy: (row) => void request(row, true),
     Delete: (row) => confirm(row, 'delete', 'deleted', 'The draft is removed for good.', true),
     Cancel: (row) => confirm(row, 'cancel', 'cancelled', 'The scheduled request will not be sent.', true),
     Resend: (row) => confirm(row, 'resend', 'resent', `${row.payerName} gets a new e-mail with a new link; earlier links stop working.`),

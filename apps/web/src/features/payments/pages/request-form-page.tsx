@@ -206,7 +206,7 @@ function RequestForm({
             title: `Request ${what}`,
             message: `${saved.referenceNumber}: ${formatMoney(saved.amountCents)} from ${saved.payerName}.`,
           });
-          navigate(
+          void navigate(
             mode === 'draft'
               ? '/business/payment/transactions/draft'
               : `/business/payment/transactions/history?transid=${encodeURIComponent(saved.transactionId)}`,
