@@ -134,10 +134,11 @@ const sessionAndBusiness = shapedQuery((_: null, p: Params<{ token: string; now:
     .where('s.expires_at', '>', p.now),
 );
 
-async function resolveBusiness(app: FastifyInstance, db: Kysely<DB>, request: FastifyRequest, businessId: string): Promise<void> {
+async function resolveBusiness(app: FastifyInstance, db: Kysely<DB>, request: FastifyRequest, businessId: string | undefined): Promise<void> {
   const token = app.sessions.token(request);
   if (!token) throw AppError.signInRequired();
-  const row = (await db.executeQuery(sessionAndBusiness(db, null, { token, now: new Date(), businessId }))).rows[0];
+  // No business named: the same as a business the person is not a member of.
+  const row = (await db.executeQuery(sessionAndBusiness(db, null, { token, now: new Date(), businessId: businessId ?? '' }))).rows[0];
   if (!row) throw AppError.signInRequired();
   if (row.must_change_password) throw AppError.newPasswordRequired();
   request.session = {
@@ -159,9 +160,9 @@ async function resolveBusiness(app: FastifyInstance, db: Kysely<DB>, request: Fa
 }
 
 /** The business a request names: the path's `:id`, or `?businessId=` (the payer typeahead). */
-function businessIdOf(request: FastifyRequest): string {
-  const params = request.params as { id?: string };
-  return params.id ?? (request.query as { businessId: string }).businessId;
+function businessIdOf(request: FastifyRequest): string | undefined {
+  const id = (request.params as { id?: unknown }).id ?? (request.query as { businessId?: unknown } | undefined)?.businessId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 /** The OpenAPI and validation schema of an endpoint, from its table entry. */
@@ -185,8 +186,8 @@ export function routeSchema(endpoint: EndpointSpec) {
 }
 
 /**
- * Mounts one endpoint of the table: its schema (validation, serialisation, OpenAPI), its access
- * check and rules, then the handler with typed input. Handlers never check access again.
+ * Mounts one endpoint of the table: its access check and rules, then its schema (validation,
+ * serialisation, OpenAPI), then the handler with typed input. Handlers never check access again.
  */
 export function mountEndpoint<E extends EndpointSpec>(
   app: FastifyInstance,
@@ -203,7 +204,9 @@ export function mountEndpoint<E extends EndpointSpec>(
   if (options.checkedInStatement && endpoint.access !== 'business:read') {
     throw new Error(`${endpoint.method} ${endpoint.path}: only reads may check access in their own statement`);
   }
-  const preHandler = async function (this: FastifyInstance, request: FastifyRequest) {
+  // Access is checked before the inputs are validated: a caller who may not use the endpoint
+  // learns nothing from it, not even which body it would take (the edge's text check runs first).
+  const preValidation = async function (this: FastifyInstance, request: FastifyRequest) {
     if (endpoint.access === 'public') return;
     if (!scoped) return requireUser.call(this, request);
     if (options.checkedInStatement) return requireBearer.call(this, request);
@@ -214,7 +217,7 @@ export function mountEndpoint<E extends EndpointSpec>(
     method: endpoint.method,
     url: endpoint.path,
     schema: routeSchema(endpoint) as RouteOptions['schema'],
-    preHandler,
+    preValidation,
     ...(options.config ? { config: options.config } : {}),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     handler: async (request, reply) => {
