@@ -1,6 +1,7 @@
 /**
- * Route paths of the web app (spec §2), in one module shared by the router, the links and
- * the API server's history fallback.
+ * The web app's pages, each path written once (docs/product.md, "Pages"): the router, the
+ * navigation, every link and the API server's history fallback read them from here. Build a
+ * link with {@link getHref}, which adds the query and encodes it.
  */
 export const paths = {
   home: '/',
@@ -11,25 +12,102 @@ export const paths = {
   forgotPassword: '/forgot-password',
   newPassword: '/new-password',
   business: {
+    root: '/business',
     home: '/business/home',
     userProfile: '/business/user/profile',
     profile: '/business/profile',
     settingsProfile: '/business/settings/profile',
     setup: '/business/setup',
+    setupProfile: '/business/setup/profile',
+    owners: '/business/owner',
+    setupAddress: '/business/setup/address',
+    setupConfig: '/business/setup/config',
+    setupAutomations: '/business/setup/automations',
+    setupPayments: '/business/setup/payments',
+    setupIntegrations: '/business/setup/integrations',
+    linkAccount: '/business/setup/payment/link-account',
+    addBankAccount: '/business/setup/payment/add-bank-account',
+    paymentProfile: '/business/setup/payment/profile',
   },
+  payments: {
+    landing: '/business/payment',
+    /** Query: `transid` (edit or copy a request), `copy`, `payerId`. */
+    request: '/business/payment/request',
+    requestImport: '/business/payment/request/import',
+    bulkReview: '/business/payment/request/bulkreview',
+    bulkImport: '/business/payment/request/bulkimport',
+    bulkRtp: '/business/payment/request/bulkrtp',
+    /** Query: `transid` opens that request's details. */
+    history: '/business/payment/transactions/history',
+    drafts: '/business/payment/transactions/draft',
+    invoices: '/business/payment/invoices',
+    qrCodes: '/business/payment/qrcode',
+  },
+  payers: {
+    list: '/business/payment/payers',
+    /** Query: `payerId` edits that payer. */
+    add: '/business/payment/payers/add',
+    import: '/business/payment/payers/import',
+    /** Query: `payerId`. */
+    transactions: '/business/payment/payers/transactions',
+  },
+  analytics: {
+    root: '/business/analytics',
+    daily: '/business/analytics/billing/daily',
+    monthly: '/business/analytics/billing/monthly',
+    custom: '/business/analytics/billing/custom',
+  },
+  entity: {
+    root: '/business/entity',
+    students: '/business/entity/students',
+    /** With `entity=true`. */
+    studentRequest: '/business/entity/students/payment/request',
+    bulkStudents: '/business/entity/billing/bulkstudents',
+    programs: '/business/entity/program',
+    programBilling: '/business/entity/program/billing',
+    billingCycles: '/business/entity/billingcycle',
+    healthcareClients: '/business/healthcare-clients',
+    /** With `entity=true`. */
+    healthcareRequest: '/business/healthcare-clients/payment/request',
+    healthcareBulk: '/business/entity/billing/healthcare-clients/bulk',
+  },
+  payouts: {
+    root: '/business/payouts',
+    transactions: '/business/payouts/payment/transactions',
+    request: '/business/payouts/payment/request',
+    bulkRtp: '/business/payouts/payment/request/bulkrtp',
+    receivers: '/business/payouts/receivers',
+    events: '/business/payouts/qrcode',
+  },
+  /** The payer's pages (no sign-in): `/pay/:token`, its receipts, and the e-mail confirmation. */
   pay: '/pay',
+  payPage: '/pay/:token',
+  payReceipt: '/pay/:token/receipt/:paymentId',
+  payerVerify: '/pay/verify/:token',
 } as const;
+
+type QueryValue = string | number | boolean | null | undefined;
+
+/**
+ * A link to a page: `:params` in the path filled in and encoded, then the query (empty values
+ * left out). `getHref(paths.payments.history, undefined, { transid: 'req_1' })`.
+ */
+export function getHref(path: string, params?: Record<string, string>, query?: Record<string, QueryValue>): string {
+  const filled = path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`Missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(value);
+  });
+  const text = Object.entries(query ?? {})
+    .filter(([, value]) => value !== undefined && value !== null && value !== '' && value !== false)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+    .join('&');
+  return text ? `${filled}?${text}` : filled;
+}
 
 /** Prefixes (and exact paths) the single-page app answers; anything else is a 404 page. */
 const CLIENT_ROUTE_PREFIXES = ['/business/', '/pay/', '/signup/'];
-const CLIENT_ROUTE_EXACT = new Set<string>([
-  paths.home,
-  paths.login,
-  paths.signup,
-  paths.forgotPassword,
-  paths.newPassword,
-  '/business',
-]);
+const CLIENT_ROUTE_EXACT = new Set<string>([paths.home, paths.login, paths.signup, paths.forgotPassword, paths.newPassword, paths.business.root]);
 
 /** Whether the web app has a page at this path (the server answers 404 otherwise). */
 export function isClientRoute(pathname: string): boolean {
@@ -37,11 +115,8 @@ export function isClientRoute(pathname: string): boolean {
   return CLIENT_ROUTE_EXACT.has(path) || CLIENT_ROUTE_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
-/** Payers (spec §2 "Payers: /business/payment/payers with add, import, transactions") and the payer's confirmation page. */
+/** The payers' pages and the payer's confirmation link. */
 export const payerPaths = {
-  list: '/business/payment/payers',
-  add: '/business/payment/payers/add',
-  import: '/business/payment/payers/import',
-  transactions: '/business/payment/payers/transactions',
-  verify: (token: string) => `${paths.pay}/verify/${encodeURIComponent(token)}`,
+  ...paths.payers,
+  verify: (token: string) => getHref(paths.payerVerify, { token }),
 } as const;

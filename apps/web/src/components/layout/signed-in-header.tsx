@@ -16,9 +16,9 @@ export function signedInMenu(business: UserBusinessSummary | undefined): MenuLin
     { label: 'Profile', to: paths.business.userProfile },
   ];
   if (business?.businessState === 'Approved') {
-    links.push({ label: 'Payments In', to: '/business/payment' });
-    if (business.payoutEnabled === 1) links.push({ label: 'Payouts', to: '/business/payouts' });
-    links.push({ label: 'Analytics', to: '/business/analytics' }, { label: 'Setup & Administration', to: paths.business.setup });
+    links.push({ label: 'Payments In', to: paths.payments.landing });
+    if (business.payoutEnabled === 1) links.push({ label: 'Payouts', to: paths.payouts.root });
+    links.push({ label: 'Analytics', to: paths.analytics.root }, { label: 'Setup & Administration', to: paths.business.setup });
   }
   return links;
 }
