@@ -13,7 +13,7 @@ const TOKEN = '\u0000token';
  * (the time of the request) or `{ value }`. Throws unless the page is one statement.
  */
 export async function historyStatement(search) {
-  const { listRequests } = await tsImport('../../apps/api/src/domain/requests/list-requests.ts', import.meta.url);
+  const { listRequests } = await tsImport('../../apps/api/src/domain/payment-requests/list-requests.ts', import.meta.url);
   const { RequestListQuery } = await tsImport('../../packages/contract/src/index.ts', import.meta.url);
   const query = RequestListQuery.parse(Object.fromEntries(new URLSearchParams(search)));
   const kysely = new Kysely({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendScheduledRequests } from '../src/domain/requests/background';
+import { sendScheduledRequests } from '../src/domain/payment-requests/background';
 import { approvedBusiness, insertPayer } from './support/approved-business';
 import { ADDRESS, createBusiness, request } from './support/businesses';
 import { registeredUser } from './support/identity';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { formatDateTime, formatDay } from '@tay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireRequests, sendReminders, sendScheduledRequests } from '../src/domain/requests/background';
-import { todayIn } from '../src/domain/requests/request-record';
+import { expireRequests, sendReminders, sendScheduledRequests } from '../src/domain/payment-requests/background';
+import { todayIn } from '../src/domain/payment-requests/request-record';
 import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { createBusiness, request } from './support/businesses';
 import { errorOf, get, registeredUser } from './support/identity';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendScheduledRequests } from '../src/domain/requests/background';
+import { sendScheduledRequests } from '../src/domain/payment-requests/background';
 import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { request } from './support/businesses';
 import { errorOf, get } from './support/identity';

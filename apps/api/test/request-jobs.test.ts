@@ -1,12 +1,12 @@
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import { formatDay } from '@tay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireRequests, SEND_HELD_EVENT, sendReminders, sendScheduledRequests } from '../src/domain/requests/background';
+import { expireRequests, SEND_HELD_EVENT, sendReminders, sendScheduledRequests } from '../src/domain/payment-requests/background';
 import { OPERATIONS_ACTOR } from '../src/domain/businesses/audit';
 import { setBusinessState } from '../src/domain/businesses/set-business-state';
 import type { DB } from '../src/db/schema';
-import type { RequestContext } from '../src/domain/requests/request-context';
-import { addDays, todayIn } from '../src/domain/requests/request-record';
+import type { RequestContext } from '../src/domain/payment-requests/request-context';
+import { addDays, todayIn } from '../src/domain/payment-requests/request-record';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { configureBusiness, dayIn, middayOf, outbox, requestContext, requestsApi, setPayerActive } from './support/requests';
 import { createTestApp, type TestApp } from './support/test-app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendReminders, sendScheduledRequests } from '../src/domain/requests/background';
+import { sendReminders, sendScheduledRequests } from '../src/domain/payment-requests/background';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { get } from './support/identity';
 import { configureBusiness, dayIn, forceStateForTest, middayOf, outbox, requestContext, requestsApi } from './support/requests';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_MOBILE_MESSAGE, type RequestEmail } from '@tay/contract';
-import { sendReminders } from '../src/domain/requests/background';
+import { sendReminders } from '../src/domain/payment-requests/background';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { errorOf, get } from './support/identity';
 import { dayIn, requestContext, requestsApi } from './support/requests';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestState } from '@tay/contract';
-import { expireRequests } from '../src/domain/requests/background';
+import { expireRequests } from '../src/domain/payment-requests/background';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { errorOf, get } from './support/identity';
 import { dayIn, forceStateForTest, middayOf, outbox, requestContext, requestsApi, snapshot } from './support/requests';

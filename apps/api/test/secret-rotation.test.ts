@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountNumberContext, bankAccountNumberBox } from '../src/domain/businesses/add-bank-account';
 import { resealBankAccounts } from '../src/domain/businesses/reseal-bank-accounts';
-import { sendReminders } from '../src/domain/requests/background';
-import { getRequest } from '../src/domain/requests/get-request';
-import type { RequestContext } from '../src/domain/requests/request-context';
-import { payToken, payTokenHash, todayIn } from '../src/domain/requests/request-record';
+import { sendReminders } from '../src/domain/payment-requests/background';
+import { getRequest } from '../src/domain/payment-requests/get-request';
+import type { RequestContext } from '../src/domain/payment-requests/request-context';
+import { payToken, payTokenHash, todayIn } from '../src/domain/payment-requests/request-record';
 import { COMMANDS } from '../src/ops/commands';
 import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from './support/approved-business';
 import { BANK, request } from './support/businesses';

@@ -6,7 +6,7 @@ import { purgeOutbox } from '../mail/purge-outbox';
 import { purgeExpiredRateLimits } from '../lib/rate-limiter';
 import { autoApproveBusiness } from '../domain/businesses/auto-approve-business';
 import { purgeChanges } from '../domain/changes/purge-changes';
-import { expireRequests, sendReminders, sendScheduledRequests } from '../domain/requests/background';
+import { expireRequests, sendReminders, sendScheduledRequests } from '../domain/payment-requests/background';
 import { reconcilePayment } from '../domain/payments/reconcile-payment';
 import type { ProcessorConfig } from '../config';
 import type { PaymentProcessor } from '../processor/port';

@@ -7,7 +7,7 @@ import { getReceipt } from '../domain/payments/get-receipt';
 import { payRequest } from '../domain/payments/pay-request';
 import { resumePayment } from '../domain/payments/resume-payment';
 import type { PaymentDeps } from '../domain/payments/apply-charge-result';
-import { declineRequest, findByPayToken, getPayPage } from '../domain/requests/public-pay-page';
+import { declineRequest, findByPayToken, getPayPage } from '../domain/payment-requests/public-pay-page';
 import { withIdempotency } from '../lib/idempotency';
 
 const TokenParams = z.object({ token: z.string().min(1).max(200) });

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { RequestState } from '@tay/contract';
 import type { DB } from '../../src/db/schema';
-import { payTokenHash } from '../../src/domain/requests/request-record';
+import { payTokenHash } from '../../src/domain/payment-requests/request-record';
 import { newId } from '../../src/lib/ids';
 import type { Runtime } from '../../src/runtime';
 import { inDays } from './approved-business';

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '@tay/contract';
 import { SignedInHeader } from '../components/layout/signed-in-header';
-import { RequestDetailDrawer } from '../features/payments/components/request-detail';
+import { RequestDetailDrawer } from '../features/payment-requests/components/request-detail';
 import { useSession } from '../lib/session';
 import { detail, request } from '../test/fixtures';
 import { BUSINESS_ID, FakeApi, ok, renderAt, type ApiCall } from '../test/page-harness';

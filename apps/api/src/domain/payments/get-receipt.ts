@@ -2,7 +2,7 @@ import type { PaymentReceipt } from '@tay/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { findByPayToken } from '../requests/public-pay-page';
+import { findByPayToken } from '../payment-requests/public-pay-page';
 import { buildReceipt } from './receipt';
 
 /** The receipt of a payment made through this payer link; only processed (or later returned) payments have one. */

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { ErrorCode, type RequestReceipt } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { businessForRequests } from '../requests/request-context';
-import { referenceNumber } from '../requests/request-record';
+import { businessForRequests } from '../payment-requests/request-context';
+import { referenceNumber } from '../payment-requests/request-record';
 import { toReceipt } from './receipt';
 
 /**

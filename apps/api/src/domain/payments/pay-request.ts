@@ -6,9 +6,9 @@ import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import type { ChargeRequest, ChargeResult } from '../../processor/port';
 import { computeFee } from '../ledger/fees';
-import { PAY_BUSINESS_COLUMNS, payStatus } from '../requests/public-pay-page';
-import type { RequestRow } from '../requests/request-record';
-import { transitionRequest } from '../requests/transition';
+import { PAY_BUSINESS_COLUMNS, payStatus } from '../payment-requests/public-pay-page';
+import type { RequestRow } from '../payment-requests/request-record';
+import { transitionRequest } from '../payment-requests/transition';
 import { applyChargeResult, type PaymentDeps } from './apply-charge-result';
 import { payerActor, toPaymentSummary, type PaymentRow } from './payment-record';
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { Mailer, MailMessage, TextMessage } from '../../mail/mailer';
 import { recordEvent } from '../businesses/audit';
-import { referenceNumber, type RequestRow } from '../requests/request-record';
+import { referenceNumber, type RequestRow } from '../payment-requests/request-record';
 import type { PaymentRow } from './payment-record';
 
 /** The business as the "payment received" messages name it. */

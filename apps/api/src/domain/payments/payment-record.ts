@@ -2,8 +2,8 @@ import type { Selectable } from 'kysely';
 import type { PaymentSummary } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import type { PaymentsTable } from '../../db/schema/payments';
-import type { RequestRow } from '../requests/request-record';
-import type { Actor } from '../requests/transition';
+import type { RequestRow } from '../payment-requests/request-record';
+import type { Actor } from '../payment-requests/transition';
 
 export type PaymentRow = Selectable<PaymentsTable>;
 

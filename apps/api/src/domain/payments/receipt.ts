@@ -1,7 +1,7 @@
 import { formatDateTime, formatMoney, type PaymentReceipt } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import type { MailMessage } from '../../mail/mailer';
-import { referenceNumber, type RequestRow } from '../requests/request-record';
+import { referenceNumber, type RequestRow } from '../payment-requests/request-record';
 import type { PaymentRow } from './payment-record';
 
 /** What a receipt needs to know about the business that was paid. */

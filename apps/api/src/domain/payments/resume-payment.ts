@@ -1,5 +1,5 @@
 import type { PaymentOutcome } from '@tay/contract';
-import type { RequestRow } from '../requests/request-record';
+import type { RequestRow } from '../payment-requests/request-record';
 import type { PaymentDeps } from './apply-charge-result';
 import { chargePayment, outcome } from './pay-request';
 

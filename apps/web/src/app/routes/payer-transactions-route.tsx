@@ -1,5 +1,5 @@
 import { PayerTransactionsPage } from '../../features/payers/pages/payer-transactions-page';
-import { RequestsTable } from '../../features/payments/components/requests-table';
+import { RequestsTable } from '../../features/payment-requests/components/requests-table';
 
 /** /business/payment/payers/transactions: the payer (payers feature) over their requests (payments feature). */
 export function PayerTransactionsRoute() {
