@@ -69,7 +69,7 @@ async function againstBare(tay, main, rows, { connections, duration }) {
   });
   try {
     const headers = { authorization: `Bearer ${main.token}` };
-    const path = `/api/businesses/${main.businessId}/payments?${PAGE_1}`;
+    const path = `/api/businesses/${main.businessId}/payment-requests?${PAGE_1}`;
     const [fromTay, fromBare] = await Promise.all([tay.baseUrl, bare.baseUrl].map(async (base) => (await fetch(`${base}${path}`, { headers })).json()));
     if (JSON.stringify(fromTay) !== JSON.stringify(fromBare)) throw new Error(`The bare route answers page 1 differently from Tay:\n${JSON.stringify(fromTay).slice(0, 600)}\n${JSON.stringify(fromBare).slice(0, 600)}`);
     const postgres = tay.database === 'postgres';
@@ -123,7 +123,7 @@ export async function run({ duration = 10, connections = 50 } = {}) {
     await client.end();
 
     const headers = { authorization: `Bearer ${main.token}` };
-    const base = `${tay.baseUrl}/api/businesses/${main.businessId}/payments`;
+    const base = `${tay.baseUrl}/api/businesses/${main.businessId}/payment-requests`;
     const middle = Math.floor(MAIN_ROWS / 25 / 2);
     // The row the web app pages from when the person clicks "next" on the page before the middle.
     const beforeMiddle = await (await fetch(`${base}?page=${middle - 1}&pageSize=25`, { headers })).json();

@@ -70,7 +70,7 @@ describe('open screens follow changes made elsewhere, without a reload', () => {
     const owner = await approvedBusinessAccount(uniqueEmail('live-pay'), PASSWORD, { businessName: 'Harbor Music' });
     const payerEmail = uniqueEmail('live-payer');
     const payer = await api(owner, 'POST', `/businesses/${owner.businessId}/payers`, { firstName: 'Lena', lastName: 'Live', email: payerEmail });
-    const sent = await api(owner, 'POST', `/businesses/${owner.businessId}/payments`, {
+    const sent = await api(owner, 'POST', `/businesses/${owner.businessId}/payment-requests`, {
       payerId: payer.data.payerId,
       amountCents: 4_200,
       memo: 'Guitar lesson',

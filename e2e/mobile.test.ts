@@ -87,7 +87,7 @@ describe('the portal on a phone (390 × 844)', () => {
     const owner = await approvedBusinessAccount(uniqueEmail('phone-history'), PASSWORD, { businessName: 'Harbor Music' });
     const payerEmail = uniqueEmail('nora');
     const payer = await api(owner, 'POST', '/payers', { firstName: 'Nora', lastName: 'Quinn', email: payerEmail });
-    const sent = await api(owner, 'POST', '/payments', { payerId: payer.payerId, amountCents: 12_550, memo: 'Piano lessons', dueDate: '2030-01-15', mode: 'send' });
+    const sent = await api(owner, 'POST', '/payment-requests', { payerId: payer.payerId, amountCents: 12_550, memo: 'Piano lessons', dueDate: '2030-01-15', mode: 'send' });
     const page = await phonePage();
     await signInThroughForm(page, owner.email, PASSWORD);
     await page.waitForURL(/\/business\/setup$/);

@@ -145,7 +145,7 @@ describe('payers: add, list, export, import, verify', () => {
     // The payer's transactions page: their card, and the table of their requests.
     const found = await fetch(`${baseUrl()}/api/businesses/${owner.businessId}/payers?search=lena`, { headers: { authorization: `Bearer ${owner.token}` } });
     const lenaId = ((await found.json()) as { data: { items: { payerId: string }[] } }).data.items[0]!.payerId;
-    const sent = await fetch(`${baseUrl()}/api/businesses/${owner.businessId}/payments`, {
+    const sent = await fetch(`${baseUrl()}/api/businesses/${owner.businessId}/payment-requests`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
       body: JSON.stringify({ payerId: lenaId, amountCents: 1250, memo: 'Piano lessons', dueDate: '2030-01-15', mode: 'send' }),
@@ -207,9 +207,9 @@ describe('payer row actions', () => {
     await api(owner.token, 'POST', `${base}/payers`, { firstName: 'Rosa', lastName: 'Vale', email: rosa });
     const samId = (await api(owner.token, 'POST', `${base}/payers`, { firstName: 'Sam', lastName: 'Holt', email: sam })).payerId as string;
     // Sam has a request sent and a draft; Quinn only a draft; Rosa nothing.
-    await api(owner.token, 'POST', `${base}/payments`, { payerId: samId, amountCents: 1_500, dueDate: '2030-01-15', mode: 'send' });
-    await api(owner.token, 'POST', `${base}/payments`, { payerId: samId, amountCents: 1_600, dueDate: '2030-01-15', mode: 'draft' });
-    await api(owner.token, 'POST', `${base}/payments`, { payerId: quinnId, amountCents: 1_700, dueDate: '2030-01-15', mode: 'draft' });
+    await api(owner.token, 'POST', `${base}/payment-requests`, { payerId: samId, amountCents: 1_500, dueDate: '2030-01-15', mode: 'send' });
+    await api(owner.token, 'POST', `${base}/payment-requests`, { payerId: samId, amountCents: 1_600, dueDate: '2030-01-15', mode: 'draft' });
+    await api(owner.token, 'POST', `${base}/payment-requests`, { payerId: quinnId, amountCents: 1_700, dueDate: '2030-01-15', mode: 'draft' });
     // Rosa confirms her e-mail through the link she was sent.
     const rosaLink = (await verificationMails(rosa))[0]?.text.match(/\/pay\/verify\/(\S+)/)?.[1];
     expect(rosaLink).toBeDefined();

@@ -29,7 +29,7 @@ function inDays(n: number): string {
 }
 
 async function sendRequest(owner: ApprovedAccount, payerId: string, amountCents: number, allowPartial = false) {
-  const created = await api(owner, 'POST', `/businesses/${owner.businessId}/payments`, {
+  const created = await api(owner, 'POST', `/businesses/${owner.businessId}/payment-requests`, {
     payerId,
     amountCents,
     memo: 'Piano lessons, March',
@@ -88,7 +88,7 @@ const LOGO_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAf
 
 async function waitForState(owner: ApprovedAccount, transactionId: string, state: string) {
   for (let i = 0; i < 80; i++) {
-    const detail = await api(owner, 'GET', `/businesses/${owner.businessId}/payments/${transactionId}`);
+    const detail = await api(owner, 'GET', `/businesses/${owner.businessId}/payment-requests/${transactionId}`);
     if (detail.data.transactionState === state) return detail.data;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -241,7 +241,7 @@ describe('payments in, end to end', () => {
     await tab.getByText('The payment did not go through').waitFor();
     await tab.getByText('Your card was declined.').waitFor();
     expect(await tab.getByRole('button', { name: 'Pay $40.00' }).isVisible()).toBe(true);
-    const failed = await api(owner, 'GET', `/businesses/${owner.businessId}/payments/${transactionId}`);
+    const failed = await api(owner, 'GET', `/businesses/${owner.businessId}/payment-requests/${transactionId}`);
     expect(failed.data.amountPaidCents).toBe(0);
 
     // The server takes the payment but the answer is lost: the page cannot say whether it went through.
@@ -327,7 +327,7 @@ describe('payments in, end to end', () => {
     const dialog = other.getByRole('dialog', { name: 'Decline this request?' });
     await dialog.getByRole('button', { name: 'Decline request' }).click();
     await dialog.getByText('Tell the business why you decline.').waitFor();
-    expect((await api(owner, 'GET', `/businesses/${owner.businessId}/payments/${declined.transactionId}`)).data.transactionState).toBe('Sent');
+    expect((await api(owner, 'GET', `/businesses/${owner.businessId}/payment-requests/${declined.transactionId}`)).data.transactionState).toBe('Sent');
     await dialog.getByLabel(/Tell the business why/).fill('We paid at the front desk');
     await dialog.getByRole('button', { name: 'Decline request' }).click();
     await other.getByText('You declined this request').first().waitFor();
@@ -378,7 +378,7 @@ describe('payments in, end to end', () => {
       code: 'CONFLICT',
       message: 'Harbor Music withdrew this request; there is nothing to pay.',
     });
-    const detail = await api(owner, 'GET', `/businesses/${owner.businessId}/payments/${transactionId}`);
+    const detail = await api(owner, 'GET', `/businesses/${owner.businessId}/payment-requests/${transactionId}`);
     expect(detail.data).toMatchObject({ transactionState: 'Withdrawn', amountPaidCents: 0, payments: [] });
     const balances = await api(owner, 'GET', `/businesses/${owner.businessId}/balances`);
     expect(balances.data).toEqual({ pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0 });

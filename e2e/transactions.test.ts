@@ -41,7 +41,7 @@ interface Row {
 }
 
 async function requests(owner: ApprovedAccount, view: 'draft' | 'history'): Promise<Row[]> {
-  return (await api<{ items: Row[] }>(owner, 'GET', `/businesses/${owner.businessId}/payments?view=${view}&pageSize=100`)).items;
+  return (await api<{ items: Row[] }>(owner, 'GET', `/businesses/${owner.businessId}/payment-requests?view=${view}&pageSize=100`)).items;
 }
 
 async function signedIn(owner: ApprovedAccount): Promise<Page> {
@@ -149,7 +149,7 @@ describe('transactions: the request form and the row actions', () => {
   it('Resend e-mails a new link; a paid request’s receipt opens and downloads as a PDF', async () => {
     const owner = await approvedBusinessAccount(uniqueEmail('receipt-owner'), PASSWORD, { businessName: 'Harbor Music' });
     const wren = await addPayer(owner, 'Wren', 'Payer');
-    const sent = await api<Row>(owner, 'POST', `/businesses/${owner.businessId}/payments`, { payerId: wren.payerId, amountCents: 4_250, memo: 'Flute, July', dueDate: inDays(7), mode: 'send' });
+    const sent = await api<Row>(owner, 'POST', `/businesses/${owner.businessId}/payment-requests`, { payerId: wren.payerId, amountCents: 4_250, memo: 'Flute, July', dueDate: inDays(7), mode: 'send' });
     const [firstLink] = await payLinks(wren.email);
     expect(firstLink).toBeDefined();
     const page = await signedIn(owner);

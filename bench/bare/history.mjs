@@ -13,7 +13,7 @@ const pool = new pg.Pool({ ...JSON.parse(process.env.BARE_DATABASE), max: Number
 pool.on('error', () => {});
 
 const app = Fastify({ logger: false });
-app.get('/api/businesses/:id/payments', async (request, reply) => {
+app.get('/api/businesses/:id/payment-requests', async (request, reply) => {
   // The session token of better-auth's signed bearer `<token>.<signature>`, its signature unchecked.
   const token = decodeURIComponent((request.headers.authorization ?? '').replace(/^Bearer /i, '')).split('.')[0];
   const values = statement.params.map((p) => (p.business ? request.params.id : p.token ? token : p.now ? new Date() : p.value));

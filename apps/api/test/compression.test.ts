@@ -103,7 +103,7 @@ describe('API responses are compressed when large and accepted', () => {
   const list = (acceptEncoding?: string) =>
     t.app.inject({
       method: 'GET',
-      url: `/api/businesses/${biz.businessId}/payments?pageSize=50`,
+      url: `/api/businesses/${biz.businessId}/payment-requests?pageSize=50`,
       headers: { authorization: `Bearer ${biz.token}`, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
     });
 
@@ -136,7 +136,7 @@ describe('API responses are compressed when large and accepted', () => {
   });
 
   it('streams the CSV export compressed, every row intact', async () => {
-    const url = `/api/businesses/${biz.businessId}/payments/export.csv`;
+    const url = `/api/businesses/${biz.businessId}/payment-requests/export.csv`;
     const headers = { authorization: `Bearer ${biz.token}` };
     const plain = await t.app.inject({ method: 'GET', url, headers });
     expect(plain.statusCode, plain.body).toBe(200);

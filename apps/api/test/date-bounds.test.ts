@@ -81,12 +81,12 @@ describe('date of birth', () => {
 });
 
 describe('history filters', () => {
-  const list = (query: string, path = 'payments') => t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/${path}?${query}`, headers: auth() });
+  const list = (query: string, path = 'payment-requests') => t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/${path}?${query}`, headers: auth() });
 
   it('refuses `from` and `to` outside 1900 through 2099, in the list and its CSV export', async () => {
     expectField(await list('from=0000-01-01'), 'from', TOO_EARLY('From date'));
     expectField(await list('to=9999-12-31'), 'to', TOO_LATE('To date'));
-    const csv = await list('from=0000-01-01', 'payments/export.csv');
+    const csv = await list('from=0000-01-01', 'payment-requests/export.csv');
     expectField(csv, 'from', TOO_EARLY('From date'));
     const ok = await list('from=1900-01-01&to=2099-12-31');
     expect(ok.statusCode, ok.body).toBe(200);

@@ -23,7 +23,7 @@ const endpoints = tables.flatMap(([table, entries]) => Object.entries(entries).m
 const OUTSIDE_THE_TABLE = [/^\/api\/auth\/\*$/, /^\/api\/webhooks\//, /^\/api\/sandbox\//, /^\/api\/docs/, /^\/api\/openapi\.json$/, /^\/api\/public-config$/];
 
 /** Not in the table yet: moved by the areas' own changes (each removed as its area moves). */
-const NOT_YET_IN_TABLE: RegExp[] = [/^\/api\/(businesses|user|enrollReminder|mcc|corpStruct|nonProfitCode|directory\/banks|public\/pay|health|ready|dev|auth\/(complete-new-password|change-password))/];
+const NOT_YET_IN_TABLE: RegExp[] = [/^\/api\/businesses(?!\/:id\/(payers|payment-requests))/, /^\/api\/(user|enrollReminder|mcc|corpStruct|nonProfitCode|directory\/banks|public\/pay|health|ready|dev|auth\/(complete-new-password|change-password))/];
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 

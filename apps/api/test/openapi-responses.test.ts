@@ -34,8 +34,8 @@ const codes = (method: string, path: string) => Object.keys(operation(method, pa
 describe('the OpenAPI document', () => {
   it.each([
     ['get', '/api/businesses/{id}/logo', ['200', '400', '404']],
-    ['get', '/api/businesses/{id}/payments/{requestId}/receipt.pdf', ['200', '400', '401', '403', '404']],
-    ['get', '/api/businesses/{id}/payments/export.csv', ['200', '400', '401', '403', '404']],
+    ['get', '/api/businesses/{id}/payment-requests/{requestId}/receipt.pdf', ['200', '400', '401', '403', '404']],
+    ['get', '/api/businesses/{id}/payment-requests/export.csv', ['200', '400', '401', '403', '404']],
     ['get', '/api/businesses/{id}/payers/export.csv', ['200', '400', '401', '403', '404']],
     ['post', '/api/auth/complete-new-password', ['200', '400', '401', '409', '429']],
     ['get', '/sandbox-processor/v1/charges/{id}', ['200', '400', '401', '404']],
@@ -45,8 +45,8 @@ describe('the OpenAPI document', () => {
 
   it('names the media type of the routes that answer with a file', () => {
     const media = (method: string, path: string) => operation(method, path).responses['200']?.content ?? {};
-    expect(media('get', '/api/businesses/{id}/payments/{requestId}/receipt.pdf')).toEqual({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
-    expect(Object.keys(media('get', '/api/businesses/{id}/payments/export.csv'))).toEqual(['text/csv']);
+    expect(media('get', '/api/businesses/{id}/payment-requests/{requestId}/receipt.pdf')).toEqual({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
+    expect(Object.keys(media('get', '/api/businesses/{id}/payment-requests/export.csv'))).toEqual(['text/csv']);
     expect(Object.keys(media('get', '/api/businesses/{id}/payers/export.csv'))).toEqual(['text/csv']);
     expect(Object.keys(media('get', '/api/businesses/{id}/logo'))).toEqual(['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml']);
   });
@@ -87,12 +87,12 @@ describe('what the routes answer is what the document lists', () => {
 
     const payerId = await insertPayer(t.runtime.database.db, biz.businessId);
     const draft = await requestsApi(t.app, biz).create(payerId);
-    const pdf = '/api/businesses/{id}/payments/{requestId}/receipt.pdf';
-    expect(await listed('get', pdf, `${base}/payments/${draft.transactionId}/receipt.pdf`, auth())).toBe(404);
-    expect(await listed('get', pdf, `${base}/payments/${'x'.repeat(65)}/receipt.pdf`, auth())).toBe(400);
-    expect(await listed('get', pdf, `${base}/payments/${draft.transactionId}/receipt.pdf`)).toBe(401);
+    const pdf = '/api/businesses/{id}/payment-requests/{requestId}/receipt.pdf';
+    expect(await listed('get', pdf, `${base}/payment-requests/${draft.transactionId}/receipt.pdf`, auth())).toBe(404);
+    expect(await listed('get', pdf, `${base}/payment-requests/${'x'.repeat(65)}/receipt.pdf`, auth())).toBe(400);
+    expect(await listed('get', pdf, `${base}/payment-requests/${draft.transactionId}/receipt.pdf`)).toBe(401);
 
-    expect(await listed('get', '/api/businesses/{id}/payments/export.csv', `${base}/payments/export.csv?from=2026-02-01&to=2026-01-01`, auth())).toBe(400);
+    expect(await listed('get', '/api/businesses/{id}/payment-requests/export.csv', `${base}/payment-requests/export.csv?from=2026-02-01&to=2026-01-01`, auth())).toBe(400);
     expect(await listed('get', '/api/businesses/{id}/payers/export.csv', `${base}/payers/export.csv?pageSize=0`, auth())).toBe(400);
     expect(await listed('get', '/api/businesses/{id}/payers/export.csv', `/api/businesses/biz_someone_else/payers/export.csv`, auth())).toBe(404);
 

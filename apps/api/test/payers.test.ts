@@ -302,7 +302,7 @@ describe('how many requests a payer has', () => {
     expect(one).toMatchObject({ transactionCount: 3, historyCount: 2, draftCount: 1 });
 
     // The Transactions page asks the history view for this payer: the same number.
-    const history = await send(t.app, 'GET', `/api/businesses/${a.businessId}/payments?payerId=${payerId}&view=history`, a.token);
+    const history = await send(t.app, 'GET', `/api/businesses/${a.businessId}/payment-requests?payerId=${payerId}&view=history`, a.token);
     expect(history.statusCode, history.body).toBe(200);
     expect(history.json().data.total).toBe(2);
     // A draft still keeps the payer from being deleted (its history must stay once sent).

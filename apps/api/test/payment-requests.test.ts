@@ -31,13 +31,13 @@ function body(over: Record<string, unknown> = {}) {
 }
 
 async function create(over: Record<string, unknown> = {}, as = biz) {
-  const res = await request(t.app, 'POST', `/api/businesses/${as.businessId}/payments`, as.token, body(over));
+  const res = await request(t.app, 'POST', `/api/businesses/${as.businessId}/payment-requests`, as.token, body(over));
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data as { transactionId: string; transactionState: string; referenceNumber: string; actions: string[] };
 }
 
 async function command(id: string, name: string, as = biz) {
-  return request(t.app, 'POST', `/api/businesses/${as.businessId}/payments/${id}/${name}`, as.token, {});
+  return request(t.app, 'POST', `/api/businesses/${as.businessId}/payment-requests/${id}/${name}`, as.token, {});
 }
 
 /** The link in the newest e-mail to the payer. */
@@ -54,9 +54,9 @@ describe('creating requests to pay', () => {
     expect(draft.transactionState).toBe('Draft');
     expect(draft.referenceNumber).toMatch(/^TRX-\d+$/);
     expect(draft.actions).toEqual(['Edit', 'Copy', 'Delete']);
-    const drafts = (await get(t.app, `/api/businesses/${biz.businessId}/payments?view=draft`, biz.token)).json().data;
+    const drafts = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?view=draft`, biz.token)).json().data;
     expect(drafts.items.map((r: { transactionId: string }) => r.transactionId)).toContain(draft.transactionId);
-    const history = (await get(t.app, `/api/businesses/${biz.businessId}/payments`, biz.token)).json().data;
+    const history = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests`, biz.token)).json().data;
     expect(history.items.map((r: { transactionId: string }) => r.transactionId)).not.toContain(draft.transactionId);
   });
 
@@ -81,16 +81,16 @@ describe('creating requests to pay', () => {
     [{ expiresOn: '2020-01-01' }, 'expiresOn'],
     [{ payerId: 'pyr_nope' }, 'payerId'],
   ])('refuses %j with an error on %s', async (over, field) => {
-    const res = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payments`, biz.token, body(over));
+    const res = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payment-requests`, biz.token, body(over));
     expect(res.statusCode, res.body).toBe(400);
     expect(Object.keys(errorOf(res).fields ?? {})).toContain(field);
   });
 
   it("refuses another business's payer and a deactivated payer", async () => {
-    const foreign = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payments`, biz.token, body({ payerId: otherPayerId }));
+    const foreign = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payment-requests`, biz.token, body({ payerId: otherPayerId }));
     expect(errorOf(foreign).fields).toEqual({ payerId: 'Choose one of your payers.' });
     const disabled = await insertPayer(t.runtime.database.db, biz.businessId, { status: 'Disabled' });
-    const res = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payments`, biz.token, body({ payerId: disabled }));
+    const res = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payment-requests`, biz.token, body({ payerId: disabled }));
     expect(errorOf(res).fields).toEqual({ payerId: 'This payer is deactivated; activate them first.' });
   });
 
@@ -99,7 +99,7 @@ describe('creating requests to pay', () => {
     await request(t.app, 'PATCH', '/api/user', token, { firstName: 'U', lastName: 'N', mobileNumber: '+14155552671' });
     const { businessId } = await createBusiness(t.app, token, { businessName: 'Not Yet', entityType: 'standard' });
     const pid = await insertPayer(t.runtime.database.db, businessId);
-    const res = await request(t.app, 'POST', `/api/businesses/${businessId}/payments`, token, body({ payerId: pid }));
+    const res = await request(t.app, 'POST', `/api/businesses/${businessId}/payment-requests`, token, body({ payerId: pid }));
     expect(res.statusCode).toBe(403);
     expect(errorOf(res).message).toBe('Requests to pay can be created and sent once your business is approved.');
   });
@@ -108,7 +108,7 @@ describe('creating requests to pay', () => {
     const send = (payload: unknown) =>
       t.app.inject({
         method: 'POST',
-        url: `/api/businesses/${biz.businessId}/payments`,
+        url: `/api/businesses/${biz.businessId}/payment-requests`,
         headers: { authorization: `Bearer ${biz.token}`, 'content-type': 'application/json', 'idempotency-key': 'create-abc-1' },
         payload: JSON.stringify(payload),
       });
@@ -130,7 +130,7 @@ describe('idempotency keys left behind', () => {
     const send = () =>
       t.app.inject({
         method: 'POST',
-        url: `/api/businesses/${biz.businessId}/payments`,
+        url: `/api/businesses/${biz.businessId}/payment-requests`,
         headers: { authorization: `Bearer ${biz.token}`, 'content-type': 'application/json', 'idempotency-key': 'crashed-1' },
         payload: JSON.stringify(body({ amountCents: 4_321 })),
       });
@@ -177,10 +177,10 @@ describe('the request state machine through the API', () => {
     const { transactionId: sent } = await create({ mode: 'send' });
     expect((await command(sent, 'send')).statusCode).toBe(409);
     expect((await command(sent, 'cancel')).statusCode).toBe(409);
-    const edit = await request(t.app, 'PATCH', `/api/businesses/${biz.businessId}/payments/${sent}`, biz.token, body());
+    const edit = await request(t.app, 'PATCH', `/api/businesses/${biz.businessId}/payment-requests/${sent}`, biz.token, body());
     expect(edit.statusCode).toBe(409);
     expect(errorOf(edit).message).toBe('A request that is Sent cannot be edited. Copy it to make a new one.');
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/businesses/${biz.businessId}/payments/${sent}`, headers: { authorization: `Bearer ${biz.token}` } });
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/businesses/${biz.businessId}/payment-requests/${sent}`, headers: { authorization: `Bearer ${biz.token}` } });
     expect(del.statusCode).toBe(409);
     expect((await command(sent, 'withdraw')).statusCode).toBe(200);
     expect((await command(sent, 'resend')).statusCode).toBe(409);
@@ -189,11 +189,11 @@ describe('the request state machine through the API', () => {
 
   it('edits and deletes drafts', async () => {
     const { transactionId } = await create();
-    const edited = await request(t.app, 'PATCH', `/api/businesses/${biz.businessId}/payments/${transactionId}`, biz.token, body({ amountCents: 9_999, memo: 'Changed' }));
+    const edited = await request(t.app, 'PATCH', `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token, body({ amountCents: 9_999, memo: 'Changed' }));
     expect(edited.json().data).toMatchObject({ amountCents: 9_999, memo: 'Changed', transactionState: 'Draft' });
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/businesses/${biz.businessId}/payments/${transactionId}`, headers: { authorization: `Bearer ${biz.token}` } });
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, headers: { authorization: `Bearer ${biz.token}` } });
     expect(del.statusCode).toBe(204);
-    expect((await get(t.app, `/api/businesses/${biz.businessId}/payments/${transactionId}`, biz.token)).statusCode).toBe(404);
+    expect((await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token)).statusCode).toBe(404);
   });
 
   it('schedules: Pending until its time, then sent by the job; a scheduled request can be cancelled', async () => {
@@ -203,7 +203,7 @@ describe('the request state machine through the API', () => {
     expect(scheduled.actions).toEqual(['Edit', 'Cancel', 'Copy']);
     expect(await sendScheduledRequests(ctx(), new Date())).toBe(0);
     expect(await sendScheduledRequests(ctx(), new Date(Date.now() + 2 * 3600_000))).toBeGreaterThanOrEqual(1);
-    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payments/${scheduled.transactionId}`, biz.token)).json().data;
+    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${scheduled.transactionId}`, biz.token)).json().data;
     expect(detail.transactionState).toBe('Sent');
     expect(detail.timeline.map((e: { event: string }) => e.event)).toEqual(['create', 'schedule', 'scheduledSend']);
     expect(detail.timeline[2].actor).toBe('System');
@@ -220,10 +220,10 @@ describe('the request state machine through the API', () => {
     const expiresOn = dayIn(2);
     const nextDay = dayIn(3);
     // 20:00 at UTC-5 is 20:00 or 21:00 in New York, still the expiry day there; in UTC it is the next day.
-    const evening = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payments`, biz.token, body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${expiresOn}T20:00:00-05:00` }));
+    const evening = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payment-requests`, biz.token, body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${expiresOn}T20:00:00-05:00` }));
     expect(evening.statusCode, evening.body).toBe(201);
     expect(evening.json().data.transactionState).toBe('Pending');
-    const late = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payments`, biz.token, body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${nextDay}T12:00:00-05:00` }));
+    const late = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payment-requests`, biz.token, body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${nextDay}T12:00:00-05:00` }));
     expect(late.statusCode).toBe(400);
     expect(errorOf(late)).toMatchObject({ message: 'It would expire before it is sent.', fields: { sendAt: 'Send it before it expires.' } });
   });
@@ -234,13 +234,13 @@ describe('the request state machine through the API', () => {
     await t.runtime.database.db.updateTable('payment_requests').set({ due_date: inDays(-10), expires_on: inDays(-3) }).where('id', '=', transactionId).execute();
     expect((await get(t.app, `/api/public/pay/${token}`)).json().data.status).toBe('expired');
     expect(await expireRequests(ctx())).toBeGreaterThanOrEqual(1);
-    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payments/${transactionId}`, biz.token)).json().data;
+    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token)).json().data;
     expect(detail.transactionState).toBe('Expired');
     expect(detail.actions).toEqual(['Resend', 'Copy']);
     const resent = (await command(transactionId, 'resend')).json().data;
     expect(resent.transactionState).toBe('Resent');
     expect(resent.expiresOn >= inDays(0)).toBe(true);
-    const resentEvent = (await get(t.app, `/api/businesses/${biz.businessId}/payments/${transactionId}`, biz.token)).json().data.timeline.at(-1);
+    const resentEvent = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token)).json().data.timeline.at(-1);
     expect(resentEvent.detail).toBe(`E-mailed to pat@payers.example; now payable until ${formatDay(resent.expiresOn)}`);
     expect((await get(t.app, `/api/public/pay/${await latestLinkToken()}`)).json().data.status).toBe('payable');
   });
@@ -259,7 +259,7 @@ describe('the request state machine through the API', () => {
     const before = mail.length;
     await sendReminders(ctx());
     expect((await get(t.app, `/api/dev/outbox?to=${email}`)).json()).toHaveLength(before);
-    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payments/${transactionId}`, biz.token)).json().data;
+    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token)).json().data;
     expect(detail.timeline.at(-1)).toMatchObject({ event: 'reminder', actor: 'System', detail: `Reminder e-mailed to ${email} on the due date` });
   });
 
@@ -270,7 +270,7 @@ describe('the request state machine through the API', () => {
     expect(errorOf(empty).fields).toEqual({ reason: 'Tell the business why you decline.' });
     const declined = await request(t.app, 'POST', `/api/public/pay/${token}/decline`, undefined, { reason: 'Already paid by cheque' });
     expect(declined.json().data.status).toBe('declined');
-    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payments/${transactionId}`, biz.token)).json().data;
+    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token)).json().data;
     expect(detail.transactionState).toBe('Rejected');
     expect(detail.timeline.at(-1)).toMatchObject({ event: 'payerDeclines', actor: 'Payer (pat@payers.example)', detail: 'Already paid by cheque' });
     expect((await request(t.app, 'POST', `/api/public/pay/${token}/decline`, undefined, { reason: 'again' })).statusCode).toBe(409);
@@ -290,7 +290,7 @@ describe('lists, search, export, tenant isolation', () => {
     const pid = await insertPayer(t.runtime.database.db, biz.businessId, { email: 'quinn@list.example', displayName: 'Quinn Lister' });
     const made = [];
     for (const amount of [1_000, 2_000, 3_000]) made.push(await create({ payerId: pid, amountCents: amount, mode: 'send' }));
-    const base = `/api/businesses/${biz.businessId}/payments`;
+    const base = `/api/businesses/${biz.businessId}/payment-requests`;
     const q = async (query: string) => (await get(t.app, `${base}?${query}`, biz.token)).json().data;
 
     const byPayer = await q(`payerId=${pid}&sortBy=amount&sortDirection=asc`);
@@ -318,7 +318,7 @@ describe('lists, search, export, tenant isolation', () => {
   it('exports the same query as CSV, safe against formulas', async () => {
     const pid = await insertPayer(t.runtime.database.db, biz.businessId, { email: 'csv@list.example', displayName: '=HYPERLINK("http://evil")' });
     await create({ payerId: pid, amountCents: 5_050, memo: '+SUM(A1)', mode: 'send' });
-    const res = await t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/payments/export.csv?payerId=${pid}`, headers: { authorization: `Bearer ${biz.token}` } });
+    const res = await t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/payment-requests/export.csv?payerId=${pid}`, headers: { authorization: `Bearer ${biz.token}` } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"/);
@@ -338,7 +338,7 @@ describe('lists, search, export, tenant isolation', () => {
   it("another business's ids are 404 everywhere, and so are unknown ids", async () => {
     const mine = await create({ mode: 'send' });
     const theirs = await create({ payerId: otherPayerId, mode: 'send' }, other);
-    const base = (b: ApprovedBusiness) => `/api/businesses/${b.businessId}/payments`;
+    const base = (b: ApprovedBusiness) => `/api/businesses/${b.businessId}/payment-requests`;
     // Their business id with my token.
     for (const url of [base(other), `${base(other)}/${theirs.transactionId}`, `${base(other)}/summary`, `${base(other)}/export.csv`]) {
       expect((await get(t.app, url, biz.token)).statusCode, url).toBe(404);
@@ -358,13 +358,13 @@ describe('lists, search, export, tenant isolation', () => {
 
   it('shows who did what in the timeline, and the landing figures', async () => {
     const { transactionId } = await create({ mode: 'send', amountCents: 2_500 });
-    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payments/${transactionId}`, biz.token)).json().data;
+    const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token)).json().data;
     expect(detail.timeline.map((e: { event: string; actor: string; toState: string }) => [e.event, e.actor, e.toState])).toEqual([
       ['create', biz.email, 'Draft'],
       ['send', biz.email, 'Sent'],
     ]);
     expect(detail.payLink).toMatch(/\/pay\/[\w-]{43}$/);
-    const summary = (await get(t.app, `/api/businesses/${biz.businessId}/payments/summary`, biz.token)).json().data;
+    const summary = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/summary`, biz.token)).json().data;
     expect(summary.openCount).toBeGreaterThan(0);
     expect(summary.openCents).toBeGreaterThanOrEqual(2_500);
     expect(summary.draftCount).toBeGreaterThan(0);
@@ -377,7 +377,7 @@ describe('the per-state counts behind exact totals', () => {
     const { transactionId } = await create();
     await command(transactionId, 'send');
     const { transactionId: draft } = await create();
-    await t.app.inject({ method: 'DELETE', url: `/api/businesses/${biz.businessId}/payments/${draft}`, headers: { authorization: `Bearer ${biz.token}` } });
+    await t.app.inject({ method: 'DELETE', url: `/api/businesses/${biz.businessId}/payment-requests/${draft}`, headers: { authorization: `Bearer ${biz.token}` } });
     const counted = await db
       .selectFrom('payment_requests')
       .select(['business_id', 'state', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('amount_cents').as('amount_cents'), (eb) => eb.fn.sum<number>('amount_paid_cents').as('amount_paid_cents')])
@@ -387,7 +387,7 @@ describe('the per-state counts behind exact totals', () => {
     const norm = (rows: { business_id: string; state: string; n: number | string | bigint; amount_cents: number | string | bigint; amount_paid_cents: number | string | bigint }[]) =>
       rows.map((r) => `${r.business_id}:${r.state}:${Number(r.n)}:${Number(r.amount_cents)}:${Number(r.amount_paid_cents)}`).sort();
     expect(norm(kept)).toEqual(norm(counted));
-    const history = (await get(t.app, `/api/businesses/${biz.businessId}/payments?pageSize=1`, biz.token)).json().data;
+    const history = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?pageSize=1`, biz.token)).json().data;
     const real = counted.filter((r) => r.business_id === biz.businessId && r.state !== 'Draft').reduce((s, r) => s + Number(r.n), 0);
     expect(history.total).toBe(real);
   });
@@ -407,7 +407,7 @@ describe('deep pages', () => {
              CASE WHEN g % 10 = 0 THEN 'Paid' ELSE 'Sent' END, timestamptz '2026-01-01' + make_interval(mins => g)
       FROM generate_series(1, ${rows}) g`.execute(db);
     const list = async (query: string) => {
-      const res = await get(t.app, `/api/businesses/${deep.businessId}/payments?pageSize=25&${query}`, deep.token);
+      const res = await get(t.app, `/api/businesses/${deep.businessId}/payment-requests?pageSize=25&${query}`, deep.token);
       expect(res.statusCode, res.body).toBe(200);
       return res.json().data as { items: { transactionId: string; amountCents: number }[]; total: number; page: number };
     };
@@ -460,7 +460,7 @@ describe('deep pages', () => {
     const after = await deep.list(`page=3&after=${anchor}`);
     expect(after.items).toEqual((await deep.list('page=3')).items);
     // Both at once is a mistake the client is told about.
-    const both = await get(t.app, `/api/businesses/${deep.businessId}/payments?page=2&after=${anchor}&before=${anchor}`, deep.token);
+    const both = await get(t.app, `/api/businesses/${deep.businessId}/payment-requests?page=2&after=${anchor}&before=${anchor}`, deep.token);
     expect(both.statusCode).toBe(400);
     expect(both.json().errorDetails.fields.before).toMatch(/either/);
   });

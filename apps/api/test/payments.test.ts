@@ -156,7 +156,7 @@ describe('paying by card', () => {
 
   it("the landing page's figures count a payment while it settles, as the ledger does", async () => {
     const { own, ownPayer } = await ownBusiness('summary');
-    const summary = async () => (await request(t.app, 'GET', `/api/businesses/${own.businessId}/payments/summary`, own.token)).json().data;
+    const summary = async () => (await request(t.app, 'GET', `/api/businesses/${own.businessId}/payment-requests/summary`, own.token)).json().data;
     const { requestId, payToken } = await insertRequest(db(), own.businessId, ownPayer, { amountCents: 10_000, allowPartial: true });
     expect(await summary()).toMatchObject({ openCount: 1, openCents: 10_000, paidCents: 0, paidCount: 0 });
     const first = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 4_000 });

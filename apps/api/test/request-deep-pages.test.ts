@@ -44,7 +44,7 @@ async function truth(view: 'history' | 'draft', states: string[], direction: 'as
 }
 
 async function listed(query: string): Promise<{ ids: string[]; total: number }> {
-  const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?pageSize=${PAGE}&${query}`, biz.token);
+  const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?pageSize=${PAGE}&${query}`, biz.token);
   expect(res.statusCode, res.body).toBe(200);
   const data = res.json().data as { items: { transactionId: string }[]; total: number };
   return { ids: data.items.map((i) => i.transactionId), total: data.total };

@@ -20,7 +20,7 @@ afterAll(async () => t?.close());
 
 const inHours = (n: number) => new Date(Date.now() + n * 3600_000).toISOString();
 const body = (over: Record<string, unknown> = {}) => ({ payerId, amountCents: 12_500, memo: 'Spring term', reference: 'INV-7', dueDate: inDays(5), allowPartial: false, mode: 'draft', ...over });
-const url = (id?: string) => `/api/businesses/${biz.businessId}/payments${id ? `/${id}` : ''}`;
+const url = (id?: string) => `/api/businesses/${biz.businessId}/payment-requests${id ? `/${id}` : ''}`;
 
 async function create(over: Record<string, unknown> = {}) {
   const res = await request(t.app, 'POST', url(), biz.token, body(over));

@@ -19,7 +19,7 @@ async function insert(number: number, over: { payer: string; amountCents: number
 
 /** The TRX numbers of an export, in its order. */
 async function exported(query: string): Promise<string[]> {
-  const res = await t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/payments/export.csv?${query}`, headers: { authorization: `Bearer ${biz.token}` } });
+  const res = await t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/payment-requests/export.csv?${query}`, headers: { authorization: `Bearer ${biz.token}` } });
   expect(res.statusCode, res.body).toBe(200);
   return res.body
     .replace(/^\ufeff/, '')
@@ -30,7 +30,7 @@ async function exported(query: string): Promise<string[]> {
 }
 
 async function listed(query: string): Promise<string[]> {
-  const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?pageSize=100&${query}`, biz.token);
+  const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?pageSize=100&${query}`, biz.token);
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().data.items as { referenceNumber: string }[]).map((r) => r.referenceNumber);
 }
@@ -67,7 +67,7 @@ describe('CSV export of requests follows the list’s sort', () => {
   });
 
   it('refuses an unknown sort with a clear error, as the list does', async () => {
-    const res = await get(t.app, `/api/businesses/${biz.businessId}/payments/export.csv?sortBy=colour`, biz.token);
+    const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/export.csv?sortBy=colour`, biz.token);
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toMatch(/sortBy/);
   });

@@ -32,9 +32,9 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const list = (businessId: string, query: string, authorization?: string) =>
-  t.app.inject({ method: 'GET', url: `/api/businesses/${businessId}/payments?${query}`, headers: authorization ? { authorization } : {} });
+  t.app.inject({ method: 'GET', url: `/api/businesses/${businessId}/payment-requests?${query}`, headers: authorization ? { authorization } : {} });
 const summary = (businessId: string, authorization?: string) =>
-  t.app.inject({ method: 'GET', url: `/api/businesses/${businessId}/payments/summary`, headers: authorization ? { authorization } : {} });
+  t.app.inject({ method: 'GET', url: `/api/businesses/${businessId}/payment-requests/summary`, headers: authorization ? { authorization } : {} });
 
 /** Every way a page is found: from the counts, by counting rows, by keyset, and far down by number. */
 async function everyPath(businessId: string, authorization?: string) {

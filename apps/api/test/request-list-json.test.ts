@@ -67,7 +67,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function listAll(view: 'history' | 'draft', extra = '') {
-  const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?view=${view}&pageSize=100${extra}`, biz.token);
+  const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?view=${view}&pageSize=100${extra}`, biz.token);
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   return res;
@@ -80,7 +80,7 @@ describe('list items written by PostgreSQL', () => {
     for (const item of items) {
       // The contract's own schema accepts it, with nothing more and nothing less.
       expect(PaymentRequest.strict().parse(item)).toEqual(item);
-      const detail = await get(t.app, `/api/businesses/${biz.businessId}/payments/${item.transactionId}`, biz.token);
+      const detail = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${item.transactionId}`, biz.token);
       expect(detail.statusCode, detail.body).toBe(200);
       // What only the detail has: its link, timeline, payments, channel and messages.
       const { payLink: _link, timeline: _timeline, payments: _payments, channel: _channel, emails: _emails, ...fields } = detail.json().data as Record<string, unknown>;
@@ -111,13 +111,13 @@ describe('list items written by PostgreSQL', () => {
   it('come in the list order, each page its own rows, in either direction', async () => {
     const pages: string[] = [];
     for (const page of [1, 2, 3, 4, 5]) {
-      const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?sortBy=amount&sortDirection=desc&pageSize=20&page=${page}`, biz.token);
+      const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?sortBy=amount&sortDirection=desc&pageSize=20&page=${page}`, biz.token);
       const items = res.json().data.items as PaymentRequest[];
       expect(items.map((i) => i.amountCents)).toEqual([...items.map((i) => i.amountCents)].sort((a, b) => b - a));
       pages.push(...items.map((i) => i.transactionId));
     }
     expect(new Set(pages).size).toBe(pages.length);
-    const empty = await get(t.app, `/api/businesses/${biz.businessId}/payments?search=nobody-matches&pageSize=20`, biz.token);
+    const empty = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?search=nobody-matches&pageSize=20`, biz.token);
     expect(empty.json()).toEqual({ status: 'Success', data: { items: [], page: 1, pageSize: 20, total: 0 } });
   });
 });

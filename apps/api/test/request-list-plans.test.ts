@@ -50,7 +50,7 @@ describe.runIf(process.env.DATABASE_URL)('history list plans on PostgreSQL', () 
     // Each matches a few dozen of the 20,000 requests: far fewer than a generic plan assumes.
     const texts = ['Casey Payer 122', 'Avery Payer 100', 'devon33@', 'Jules Payer 99', 'Gray Payer 496', 'harper17@', 'Blake Payer 11', 'Emery Payer 244', 'Indy Payer 8', 'finley45@', 'Casey Payer 2', 'Avery Payer 490'];
     for (const search of texts) {
-      const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?search=${encodeURIComponent(search)}`, biz.token);
+      const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?search=${encodeURIComponent(search)}`, biz.token);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data.total, search).toBeGreaterThan(0);
     }
@@ -63,7 +63,7 @@ describe.runIf(process.env.DATABASE_URL)('history list plans on PostgreSQL', () 
   it('so do page 1, a status filter and a far page', async () => {
     for (let i = 0; i < 8; i++) {
       for (const query of ['', 'status=Paid', `page=${300 + i}`]) {
-        const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?${query}`, biz.token);
+        const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?${query}`, biz.token);
         expect(res.statusCode, res.body).toBe(200);
       }
     }

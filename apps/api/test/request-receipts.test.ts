@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 const card = (number = CARDS.visa) => tokenize(t.app, t.runtime, { card: number });
-const receiptUrl = (requestId: string, as = biz) => `/api/businesses/${as.businessId}/payments/${requestId}/receipt`;
+const receiptUrl = (requestId: string, as = biz) => `/api/businesses/${as.businessId}/payment-requests/${requestId}/receipt`;
 
 /** `MMM dd, yyyy H:mm` in a time zone, worked out here with Intl rather than the app's formatter. */
 function expectedDateTime(at: Date, timeZone: string): string {

@@ -70,7 +70,7 @@ async function expectSearchCountsTrue() {
 }
 
 async function listed(query: string) {
-  const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?${query}`, biz.token);
+  const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?${query}`, biz.token);
   expect(res.statusCode, res.body).toBe(200);
   const data = res.json().data as { items: { transactionId: string }[]; total: number };
   return { ids: data.items.map((i) => i.transactionId), total: data.total };
@@ -148,7 +148,7 @@ describe('search over a long history', () => {
   }
 
   it('refuses control characters in the search text, naming the field', async () => {
-    const res = await get(t.app, `/api/businesses/${biz.businessId}/payments?search=${encodeURIComponent('casey\u0007')}`, biz.token);
+    const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?search=${encodeURIComponent('casey\u0007')}`, biz.token);
     expect(res.statusCode).toBe(400);
     expect(res.json().errorDetails.fields.search).toBe('Search text cannot contain control characters.');
   });

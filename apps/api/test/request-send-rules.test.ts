@@ -83,7 +83,7 @@ describe('only an Approved business may send', () => {
     for (const mode of ['draft', 'send', 'schedule']) {
       const res = await api.post(api.body(payerId, { mode, sendAt: new Date(Date.now() + 3_600_000).toISOString(), dueDate: dayIn(5) }));
       expect(res.statusCode, mode).toBe(403);
-      expect(errorOf(res)).toEqual({ code: 'FORBIDDEN', message });
+      expect(errorOf(res)).toEqual({ code: 'BUSINESS_NOT_APPROVED', message });
     }
     expect(await requests()).toHaveLength(countBefore);
 
@@ -94,7 +94,7 @@ describe('only an Approved business may send', () => {
       const before = await snapshot(db(), id);
       const res = await api.command(id, command);
       expect(res.statusCode, command).toBe(403);
-      expect(errorOf(res)).toEqual({ code: 'FORBIDDEN', message });
+      expect(errorOf(res)).toEqual({ code: 'BUSINESS_NOT_APPROVED', message });
       expect(await snapshot(db(), id)).toEqual(before);
     }
     expect(await outbox(t.app, email)).toHaveLength(1);

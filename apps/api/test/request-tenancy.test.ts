@@ -54,9 +54,9 @@ interface Call {
   body?: unknown;
 }
 
-/** Every /api/businesses/:id/payments* endpoint and the balances, as a member of `as` calls them. */
+/** Every /api/businesses/:id/payment-requests* endpoint and the balances, as a member of `as` calls them. */
 function calls(businessId: string, requests: Record<'draft' | 'pending' | 'sent', { transactionId: string }>, payerId: string): Call[] {
-  const base = `/api/businesses/${businessId}/payments`;
+  const base = `/api/businesses/${businessId}/payment-requests`;
   const edit = requestsApi(t.app, { businessId, token: '' }).body(payerId, { amountCents: 1 });
   return [
     { name: 'list', method: 'GET', url: base },
@@ -108,12 +108,12 @@ describe("a member of business A reaching for business B's payments", () => {
 
   it("with A's business id and B's request ids: 404, nothing changes", async () => {
     const edit = requestsApi(t.app, a).body(aPayer, { amountCents: 1 });
-    for (const call of requestCalls(`/api/businesses/${a.businessId}/payments`, theirs, edit)) await expectNotFound(call, a.token);
+    for (const call of requestCalls(`/api/businesses/${a.businessId}/payment-requests`, theirs, edit)) await expectNotFound(call, a.token);
   });
 
   it("with B's business id and A's own request ids: 404, nothing changes", async () => {
     const edit = requestsApi(t.app, b).body(bPayer, { amountCents: 1 });
-    for (const call of requestCalls(`/api/businesses/${b.businessId}/payments`, mine, edit)) await expectNotFound(call, a.token);
+    for (const call of requestCalls(`/api/businesses/${b.businessId}/payment-requests`, mine, edit)) await expectNotFound(call, a.token);
   });
 
   it("creating under A with B's payer is refused as an unknown payer, nothing changes", async () => {

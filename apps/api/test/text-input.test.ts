@@ -43,8 +43,8 @@ describe('text that cannot be stored', () => {
     const api = requestsApi(t.app, biz);
     expectRefused(await api.post(api.body(payerId, { memo: `Spring${NUL} term` })), 'memo');
     expectRefused(await api.post(api.body(payerId, { memo: 'ok', mode: 'send', reference: `INV${NUL}` })), 'reference');
-    const drafts = await call('GET', `${base()}/payments?view=draft`);
-    const history = await call('GET', `${base()}/payments`);
+    const drafts = await call('GET', `${base()}/payment-requests?view=draft`);
+    const history = await call('GET', `${base()}/payment-requests`);
     expect(drafts.json().data.total + history.json().data.total).toBe(0);
   });
 
@@ -68,8 +68,8 @@ describe('text that cannot be stored', () => {
   });
 
   it('is refused in a query string, the CSV export included', async () => {
-    expectRefused(await call('GET', `${base()}/payments?payerId=pyr%00x`), 'payerId');
-    const res = await call('GET', `${base()}/payments/export.csv?payerId=pyr%00x`);
+    expectRefused(await call('GET', `${base()}/payment-requests?payerId=pyr%00x`), 'payerId');
+    const res = await call('GET', `${base()}/payment-requests/export.csv?payerId=pyr%00x`);
     expectRefused(res, 'payerId');
     expect(res.headers['content-type']).toContain('application/json');
     expectRefused(await call('GET', `${base()}/payers/export.csv?search=a%00`), 'search');

@@ -22,3 +22,4 @@ export * from './payer-pages/schemas';
 export * from './balances/schemas';
 export * from './live/schemas';
 export * from './payers/endpoints';
+export * from './payment-requests/endpoints';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   BUSINESS_RULE_CODES,
   ErrorCode,
@@ -167,20 +167,23 @@ function businessIdOf(request: FastifyRequest): string | undefined {
 
 /** The OpenAPI and validation schema of an endpoint, from its table entry. */
 export function routeSchema(endpoint: EndpointSpec) {
-  const success = isFileBody(endpoint.response)
-    ? fileResponse(endpoint.response.description, endpoint.response.contentTypes, { text: endpoint.response.text ?? false })
-    : endpoint.status === 204
-      ? { description: 'Done; no body.', type: 'null' }
-      : endpoint.response;
+  const success =
+    endpoint.status === 204
+      ? z.undefined()
+      : isFileBody(endpoint.response)
+        ? fileResponse(endpoint.response.description, endpoint.response.contentTypes, { text: endpoint.response.text ?? false })
+        : endpoint.response;
   const response: Record<number, unknown> = { [endpoint.status ?? 200]: success };
   for (const status of errorStatusesOf(endpoint)) response[status] = ErrorResponse;
   return {
     tags: [endpoint.tag],
     summary: endpoint.summary,
+    ...(endpoint.description ? { description: endpoint.description } : {}),
     ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }] }),
     ...(endpoint.params ? { params: endpoint.params } : {}),
     ...(endpoint.query ? { querystring: endpoint.query } : {}),
     ...(endpoint.body ? { body: endpoint.body } : {}),
+    ...(endpoint.headers ? { headers: endpoint.headers } : {}),
     response,
   };
 }

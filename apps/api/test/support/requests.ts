@@ -47,7 +47,7 @@ function call(app: FastifyInstance, method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
 
 /** The request API as one business's owner uses it. */
 export function requestsApi(app: FastifyInstance, biz: Pick<ApprovedBusiness, 'businessId' | 'token'>) {
-  const base = `/api/businesses/${biz.businessId}/payments`;
+  const base = `/api/businesses/${biz.businessId}/payment-requests`;
   const body = (payerId: string, over: Record<string, unknown> = {}) => ({
     payerId,
     amountCents: 12_500,

@@ -89,7 +89,7 @@ async function connected(n: number): Promise<ServerStream> {
 const Sent = request({ transactionState: 'Sent', payerName: 'Nora Quinn' });
 
 function drawer() {
-  fake.on('GET', `/api/businesses/${BUSINESS_ID}/payments/${Sent.transactionId}`, ok(detail(Sent)));
+  fake.on('GET', `/api/businesses/${BUSINESS_ID}/payment-requests/${Sent.transactionId}`, ok(detail(Sent)));
   renderAt('/r', {
     '/r': (
       <>
@@ -110,7 +110,7 @@ describe('live updates', () => {
     stream.send('ready', {});
     await waitFor(async () => expect(await badge()).toHaveTextContent('Sent'));
 
-    fake.on('GET', `/api/businesses/${BUSINESS_ID}/payments/${Sent.transactionId}`, ok(detail({ ...Sent, transactionState: 'Paid', amountPaidCents: Sent.amountCents })));
+    fake.on('GET', `/api/businesses/${BUSINESS_ID}/payment-requests/${Sent.transactionId}`, ok(detail({ ...Sent, transactionState: 'Paid', amountPaidCents: Sent.amountCents })));
     stream.send('change', { kind: 'request', id: Sent.transactionId });
     await waitFor(async () => expect(await badge()).toHaveTextContent('Paid'));
   });
@@ -157,7 +157,7 @@ describe('live updates', () => {
     const first = await connected(1);
     first.send('ready', {});
     await badge();
-    const reads = () => fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payments/${Sent.transactionId}`).length;
+    const reads = () => fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payment-requests/${Sent.transactionId}`).length;
     const before = reads();
 
     first.end();
@@ -172,7 +172,7 @@ describe('live updates', () => {
     const first = await connected(1);
     first.send('ready', {});
     await badge();
-    const reads = () => fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payments/${Sent.transactionId}`).length;
+    const reads = () => fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payment-requests/${Sent.transactionId}`).length;
     const before = reads();
 
     setVisibility('hidden');

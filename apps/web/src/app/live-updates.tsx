@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { LiveChangeKind } from '@tay/contract';
 import { businessKey } from '../features/business/api/business-api';
 import { payersKey } from '../features/payers/api/payers-api';
-import { requestsKey } from '../features/payment-requests/api/requests-api';
+import { requestsKey } from '../features/payment-requests/api/payment-requests-api';
 import { balancesKey } from '../lib/balances';
 import { openLiveStream, type LiveStreamOptions } from '../lib/live-stream';
 import { currentUserKey, useSession } from '../lib/session';

@@ -50,6 +50,8 @@ export function authHeaders(): Record<string, string> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const token = readIdentityToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  // The product asks for this console line when no token can be read (docs/product.md, "Sessions").
+  else console.log('no auth token found!');
   return headers;
 }
 

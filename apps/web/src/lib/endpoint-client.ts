@@ -19,7 +19,7 @@ import { downloadFile } from './download';
 type Query = NonNullable<RequestOptions['query']>;
 
 /** What a call sends; each part is there when the endpoint declares it. */
-export type EndpointInput<E extends EndpointSpec> = EndpointInputOf<E> & { signal?: AbortSignal };
+export type EndpointInput<E extends EndpointSpec> = EndpointInputOf<E> & { signal?: AbortSignal; headers?: Record<string, string> };
 
 /** Checked in development and tests only: production trusts the server and ships no extra work. */
 const checkResponses = import.meta.env.DEV || import.meta.env.MODE === 'test';
@@ -37,12 +37,13 @@ function relativePath(endpoint: EndpointSpec, params: object | undefined): strin
 
 /** Calls an endpoint of the table. Resolves with its JSON success body; throws `ApiError`. */
 export async function callEndpoint<E extends EndpointSpec>(endpoint: E, input: EndpointInput<E>): Promise<ResponseOf<E>> {
-  const { params, query, body, signal } = input as { params?: object; query?: object; body?: unknown; signal?: AbortSignal };
+  const { params, query, body, signal, headers } = input as { params?: object; query?: object; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> };
   const result = await apiRequest<unknown>(relativePath(endpoint, params), {
     method: endpoint.method,
     query: queryOf(query),
     ...(endpoint.method === 'GET' ? {} : { body: body ?? {} }),
     ...(signal ? { signal } : {}),
+    ...(headers ? { headers } : {}),
   });
   if (checkResponses && !isFileBody(endpoint.response) && endpoint.status !== 204) {
     const checked = endpoint.response.safeParse(result);

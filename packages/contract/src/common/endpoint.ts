@@ -69,6 +69,8 @@ export interface EndpointSpec {
   path: string;
   /** A short sentence for the OpenAPI document. */
   summary: string;
+  /** More for the OpenAPI document, when the summary cannot say it. */
+  description?: string;
   /** The OpenAPI tag: the area. */
   tag: string;
   access: Access;
@@ -79,6 +81,8 @@ export interface EndpointSpec {
   params?: Schema;
   query?: Schema;
   body?: Schema;
+  /** Request headers the endpoint reads (`Idempotency-Key`). */
+  headers?: Schema;
   /** The success status; 200 unless said. */
   status?: 200 | 201 | 202 | 204;
   /** The JSON body of a success, or a file. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery } from '../common/lists';
+import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { boundedDateTime, boundedDay } from '../common/dates';
 import { MAX_AMOUNT_CENTS } from '../common/money';
 
@@ -126,6 +126,8 @@ export const PaymentRequestInput = z
   .refine((r) => r.mode !== 'schedule' || Boolean(r.sendAt), { message: 'Choose when to send it.', path: ['sendAt'] })
   .refine((r) => !r.expiresOn || r.expiresOn >= r.dueDate, { message: 'The expiry cannot be before the due date.', path: ['expiresOn'] });
 export type PaymentRequestInput = z.input<typeof PaymentRequestInput>;
+/** A request's input as the API has parsed it (defaults applied). */
+export type PaymentRequestValues = z.output<typeof PaymentRequestInput>;
 
 export const RequestTimelineEntry = z.object({
   at: z.string(),
@@ -280,3 +282,23 @@ export const RequestReceipt = z.object({
 });
 export type RequestReceipt = z.infer<typeof RequestReceipt>;
 export const RequestReceiptResponse = z.object({ status: z.literal('Success'), data: RequestReceipt });
+
+/* ------------------------------------------------------------ the API's shapes */
+
+export const PaymentRequestIdParams = z.object({ id: z.string().min(1).max(64), requestId: z.string().min(1).max(64) });
+/** `Idempotency-Key` on money-moving writes (ADR 024): the same key and body get the stored answer. */
+export const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().optional() });
+export const PaymentRequestResponse = okResponse(PaymentRequest);
+export const PaymentRequestDetailResponse = okResponse(PaymentRequestDetail);
+export const PaymentRequestListResponse = listResponse(PaymentRequest);
+export const PaymentRequestSummary = z.object({
+  openCount: z.number(),
+  openCents: z.number(),
+  paidCount: z.number(),
+  paidCents: z.number(),
+  draftCount: z.number(),
+  scheduledCount: z.number(),
+  needsAttentionCount: z.number(),
+});
+export type PaymentRequestSummary = z.infer<typeof PaymentRequestSummary>;
+export const PaymentRequestSummaryResponse = okResponse(PaymentRequestSummary);

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { csvRow, formatDateTime, formatDay } from '@tay/contract';
 import type { DB } from '../../db/schema';
-import { businessForRequests } from './request-context';
 import { requestFilter, SORT_COLUMN, type ListQuery } from './list-requests';
 import { referenceNumber } from './request-record';
 
@@ -15,8 +14,7 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
  * The CSV of exactly what the list shows (same filters, search, sort and direction), produced in
  * batches by keyset on (sort column, id) so memory stays flat however many rows match.
  */
-export async function* exportRequests({ db, businessId, userId, query }: { db: Kysely<DB>; businessId: string; userId: string; query: ListQuery }): AsyncGenerator<string> {
-  const { time_zone: timeZone } = await businessForRequests(db, { businessId, userId, access: 'read' });
+export async function* exportRequests({ db, businessId, timeZone, query }: { db: Kysely<DB>; businessId: string; timeZone: string; query: ListQuery }): AsyncGenerator<string> {
   const where = requestFilter(businessId, query);
   const column = SORT_COLUMN[query.sortBy];
   const direction = query.sortDirection;

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import { canApply, ErrorCode, formatDay, type PaymentRequest, type RequestEvent, type RequestState } from '@tay/contract';
 import { AppError } from '../../lib/app-error';
-import { businessForRequests, userActor, type ActingUser, type RequestContext } from './request-context';
+import type { ScopedBusiness } from '../businesses/business-scope';
+import { userActor, type ActingUser, type RequestContext } from './request-context';
 import type { DB } from '../../db/schema';
 import { expiryAfter, todayIn, toPaymentRequest, type RequestRow } from './request-record';
 import { lockRequest, selectRequest } from './save-request';
@@ -17,10 +18,10 @@ const VERB: Record<RequestCommand, string> = { send: 'sent', resend: 'resent', w
 /** Send, Resend, Withdraw and Cancel row actions, each allowed only where domain.md allows it. */
 export async function runRequestCommand(
   ctx: RequestContext,
-  { businessId, requestId, user, command }: { businessId: string; requestId: string; user: ActingUser; command: RequestCommand },
+  { business, requestId, user, command }: { business: ScopedBusiness; requestId: string; user: ActingUser; command: RequestCommand },
 ): Promise<PaymentRequest> {
+  const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
-    const business = await businessForRequests(trx, { businessId, userId: user.userId, access: 'write' });
     const row = await lockRequest(trx, businessId, requestId);
     const event = EVENT[command];
     if (!canApply(event, row.state)) {
@@ -30,13 +31,13 @@ export async function runRequestCommand(
     if (command === 'send' || command === 'resend') {
       await requireActivePayer(trx, row, command);
       // Resending an expired request gives the payer a new payable window.
-      const today = todayIn(business.time_zone);
-      const extend = row.expires_on < today ? { expires_on: expiryAfter(today, business.default_expiry_days) } : {};
+      const today = todayIn(business.timeZone);
+      const extend = row.expires_on < today ? { expires_on: expiryAfter(today, business.defaultExpiryDays) } : {};
       if (extend.expires_on) {
         await trx.updateTable('payment_requests').set(extend).where('business_id', '=', businessId).where('id', '=', requestId).execute();
         row.expires_on = extend.expires_on;
       }
-      const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.business_name, command === 'send' ? 'request' : 'resend');
+      const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.name, command === 'send' ? 'request' : 'resend');
       await transitionRequest({ db: trx, businessId, requestId, event, from: row.state, to: TARGET[command], actor, set: { sent_at: sentAt, send_at: null }, detail: `${capitalized(how)}${extend.expires_on ? `; now payable until ${formatDay(extend.expires_on)}` : ''}` });
     } else {
       await transitionRequest({
@@ -79,9 +80,8 @@ function insteadOfDeleting(state: RequestState): string {
 }
 
 /** Deletes a draft (domain.md: Draft ─▶ deleted); anything sent stays on record. */
-export async function deleteDraft(ctx: RequestContext, { businessId, requestId, user }: { businessId: string; requestId: string; user: ActingUser }): Promise<void> {
+export async function deleteDraft(ctx: RequestContext, { businessId, requestId }: { businessId: string; requestId: string }): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    await businessForRequests(trx, { businessId, userId: user.userId, access: 'write' });
     const row = await lockRequest(trx, businessId, requestId);
     if (row.state !== 'Draft') {
       throw new AppError(ErrorCode.Conflict, `Only drafts can be deleted; this request is ${row.state}. ${insteadOfDeleting(row.state)}`);

@@ -1,14 +1,15 @@
-import { ErrorCode, formatDateTime, NO_MOBILE_MESSAGE, PaymentRequestInput, type PaymentRequest, type RequestState } from '@tay/contract';
+import { ErrorCode, formatDateTime, NO_MOBILE_MESSAGE, type PaymentRequest, type PaymentRequestValues, type RequestState } from '@tay/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
-import { businessForRequests, nextNumber, userActor, type ActingUser, type BusinessForRequests, type RequestContext } from './request-context';
+import type { ScopedBusiness } from '../businesses/business-scope';
+import { nextNumber, userActor, type ActingUser, type RequestContext } from './request-context';
 import { expiryAfter, todayIn, toPaymentRequest, type RequestRow } from './request-record';
 import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { recordRequestEvent, transitionRequest } from './transition';
 
-type Input = ReturnType<typeof PaymentRequestInput.parse>;
+type Input = PaymentRequestValues;
 
 interface Checked {
   payer: { id: string; display_name: string; email: string; mobile_number: string | null };
@@ -16,7 +17,7 @@ interface Checked {
   sendAt: Date | null;
 }
 
-async function check(trx: Transaction<DB>, business: BusinessForRequests, input: Input): Promise<Checked> {
+async function check(trx: Transaction<DB>, business: ScopedBusiness, input: Input): Promise<Checked> {
   const payer = await trx
     .selectFrom('payers')
     .select(['id', 'display_name', 'email', 'mobile_number', 'status'])
@@ -32,11 +33,11 @@ async function check(trx: Transaction<DB>, business: BusinessForRequests, input:
   if (input.channel === 'sms' && !payer.mobile_number) {
     throw AppError.validation(`${payer.display_name} has no mobile number to text the request to.`, { channel: NO_MOBILE_MESSAGE });
   }
-  const today = todayIn(business.time_zone);
+  const today = todayIn(business.timeZone);
   if (input.dueDate < today) {
     throw AppError.validation('The due date cannot be in the past.', { dueDate: 'Choose today or a later date.' });
   }
-  const expiresOn = input.expiresOn ?? expiryAfter(input.dueDate, business.default_expiry_days);
+  const expiresOn = input.expiresOn ?? expiryAfter(input.dueDate, business.defaultExpiryDays);
   let sendAt: Date | null = null;
   if (input.mode === 'schedule') {
     sendAt = new Date(input.sendAt!);
@@ -44,7 +45,7 @@ async function check(trx: Transaction<DB>, business: BusinessForRequests, input:
       throw AppError.validation('The send time must be in the future.', { sendAt: 'Choose a time in the future.' });
     }
     // The day it goes out, as the business counts days (its expiry date is one of those days).
-    if (todayIn(business.time_zone, sendAt) > expiresOn) {
+    if (todayIn(business.timeZone, sendAt) > expiresOn) {
       throw AppError.validation('It would expire before it is sent.', { sendAt: 'Send it before it expires.' });
     }
   }
@@ -69,7 +70,7 @@ function columns(input: Input, checked: Checked) {
 async function applyMode(
   ctx: RequestContext,
   trx: Transaction<DB>,
-  business: BusinessForRequests,
+  business: ScopedBusiness,
   row: RequestRow,
   input: Input,
   checked: Checked,
@@ -77,18 +78,17 @@ async function applyMode(
 ): Promise<void> {
   const actor = userActor(user);
   if (input.mode === 'send') {
-    const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.business_name, 'request');
+    const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.name, 'request');
     await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: capitalized(how) });
   } else if (input.mode === 'schedule' && row.state === 'Draft') {
-    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${formatDateTime(checked.sendAt, business.time_zone)} (${business.time_zone})` });
+    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${formatDateTime(checked.sendAt, business.timeZone)} (${business.timeZone})` });
   }
 }
 
 /** Creates a request to pay: saved as a draft, sent now, or scheduled (domain.md). */
-export async function createRequest(ctx: RequestContext, { businessId, user, body }: { businessId: string; user: ActingUser; body: unknown }): Promise<PaymentRequest> {
-  const input = PaymentRequestInput.parse(body);
+export async function createRequest(ctx: RequestContext, { business, user, body: input }: { business: ScopedBusiness; user: ActingUser; body: PaymentRequestValues }): Promise<PaymentRequest> {
+  const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
-    const business = await businessForRequests(trx, { businessId, userId: user.userId, access: 'write' });
     const checked = await check(trx, business, input);
     const id = newId('req');
     const number = await nextNumber(trx, businessId, 'request', 10001);
@@ -106,11 +106,10 @@ export async function createRequest(ctx: RequestContext, { businessId, user, bod
 /** Edits a Draft (any mode) or a Pending request (its details and its send time). */
 export async function updateRequest(
   ctx: RequestContext,
-  { businessId, requestId, user, body }: { businessId: string; requestId: string; user: ActingUser; body: unknown },
+  { business, requestId, user, body: input }: { business: ScopedBusiness; requestId: string; user: ActingUser; body: PaymentRequestValues },
 ): Promise<PaymentRequest> {
-  const input = PaymentRequestInput.parse(body);
+  const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
-    const business = await businessForRequests(trx, { businessId, userId: user.userId, access: 'write' });
     const current = await lockRequest(trx, businessId, requestId);
     if (current.state !== 'Draft' && current.state !== 'Pending') {
       throw new AppError(ErrorCode.Conflict, `A request that is ${current.state} cannot be edited. Copy it to make a new one.`);
@@ -128,7 +127,7 @@ export async function updateRequest(
     await recordRequestEvent({ db: trx, businessId, requestId, actor: userActor(user), event: 'edit', from: current.state, to: current.state, detail: null });
     const row = await selectRequest(trx, businessId, requestId);
     if (current.state === 'Pending' && input.mode === 'send') {
-      const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.business_name, 'request');
+      const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.name, 'request');
       await transitionRequest({ db: trx, businessId, requestId, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: userActor(user), set: { sent_at: sentAt, send_at: null }, detail: capitalized(how) });
     } else {
       await applyMode(ctx, trx, business, row, input, checked, user);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { ErrorCode, type RequestReceipt } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { businessForRequests } from '../payment-requests/request-context';
+import type { ScopedBusiness } from '../businesses/business-scope';
 import { referenceNumber } from '../payment-requests/request-record';
 import { toReceipt } from './receipt';
 
@@ -10,8 +10,8 @@ import { toReceipt } from './receipt';
  * The business's receipt of one of its requests: each processed (or later returned) payment as
  * the payer's receipt shows it. Members only; another business's request is 404 like a missing one.
  */
-export async function getRequestReceipt({ db, businessId, requestId, userId }: { db: Kysely<DB>; businessId: string; requestId: string; userId: string }): Promise<RequestReceipt> {
-  const business = await businessForRequests(db, { businessId, userId, access: 'read' });
+export async function getRequestReceipt({ db, business, requestId }: { db: Kysely<DB>; business: ScopedBusiness; requestId: string }): Promise<RequestReceipt> {
+  const businessId = business.id;
   const request = await db.selectFrom('payment_requests').selectAll().where('business_id', '=', businessId).where('id', '=', requestId).executeTakeFirst();
   if (!request) throw AppError.notFound('Request');
   const payments = await db
@@ -29,8 +29,8 @@ export async function getRequestReceipt({ db, businessId, requestId, userId }: {
   return {
     transactionId: request.id,
     referenceNumber: referenceNumber(request.number),
-    businessName: business.business_name,
-    timeZone: business.time_zone,
+    businessName: business.name,
+    timeZone: business.timeZone,
     payerName: request.payer_display_name,
     payerEmail: request.payer_email,
     memo: request.memo,
@@ -39,6 +39,6 @@ export async function getRequestReceipt({ db, businessId, requestId, userId }: {
     requestAmountCents: request.amount_cents,
     amountPaidCents: request.amount_paid_cents,
     remainingCents: request.amount_cents - request.amount_paid_cents,
-    payments: payments.map((payment) => toReceipt(business, request, payment)),
+    payments: payments.map((payment) => toReceipt({ business_name: business.name, time_zone: business.timeZone }, request, payment)),
   };
 }

@@ -8,7 +8,7 @@ import { PayerTransactionsRoute } from './payer-transactions-route';
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const LIST = `/api/businesses/${BUSINESS_ID}/payments`;
+const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const PAGE = '/business/payment/payers/transactions';
 
 let fake: FakeApi;

@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { PayerSuggestion } from '@tay/contract';
-import { usePayerSuggestions } from '../api/requests-api';
+import { usePayerSuggestions } from '../api/payment-requests-api';
 
 export interface PickedPayer {
   payerId: string;

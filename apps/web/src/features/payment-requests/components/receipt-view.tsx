@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { formatDateTime, formatMoney } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { downloadReceiptPdf, useBusinessId, useRequestReceipt } from '../api/requests-api';
+import { useBusinessId } from '../../../lib/session';
+import { downloadReceiptPdf, useRequestReceipt } from '../api/payment-requests-api';
 
 /**
  * The business's receipt of a request (the "View/Download receipt" row action of Paid and

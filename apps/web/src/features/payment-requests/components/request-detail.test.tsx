@@ -5,7 +5,7 @@ import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
 import { detail, request } from '../../../test/fixtures';
 import { RequestDetailDrawer } from './request-detail';
 
-const LIST = `/api/businesses/${BUSINESS_ID}/payments`;
+const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 
 let fake: FakeApi;
 beforeEach(() => {

@@ -5,7 +5,7 @@ import { formatDateTime, formatDay, formatMoney, REQUEST_CHANNEL_LABELS, type Pa
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useWriteAccess } from '../../../lib/write-access';
-import { useBusinessTimeZone, useRequestDetail } from '../api/requests-api';
+import { useBusinessTimeZone, useRequestDetail } from '../api/payment-requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
 

@@ -8,7 +8,8 @@ import { formatDateTime, formatDay, formatMoney, parseMoney, RequestState, type 
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { useWriteAccess } from '../../../lib/write-access';
-import { downloadRequestsCsv, useBusinessId, useRequestCommand, useRequestList, type RequestCommand } from '../api/requests-api';
+import { useBusinessId } from '../../../lib/session';
+import { downloadRequestsCsv, useRequestCommand, useRequestList, type RequestCommand } from '../api/payment-requests-api';
 import { pageMove } from '../page-move';
 import { ACTION_LABELS, permittedRequestActions } from '../request-guidance';
 import { hasFilters, nextParams, requestQueryFromParams, withoutFilters } from '../transactions-query';

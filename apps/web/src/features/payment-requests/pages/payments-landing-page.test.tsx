@@ -8,7 +8,7 @@ import { TransactionsPage } from './transactions-page';
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const LIST = `/api/businesses/${BUSINESS_ID}/payments`;
+const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const BALANCES = `/api/businesses/${BUSINESS_ID}/balances`;
 
 let fake: FakeApi;

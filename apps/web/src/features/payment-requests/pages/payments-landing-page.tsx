@@ -8,7 +8,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBalances } from '../../../lib/balances';
 import { useWriteAccess } from '../../../lib/write-access';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
-import { useRequestSummary } from '../api/requests-api';
+import { useRequestSummary } from '../api/payment-requests-api';
 
 function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (

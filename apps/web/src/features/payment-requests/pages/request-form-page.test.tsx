@@ -8,7 +8,7 @@ import { RequestFormPage } from './request-form-page';
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const LIST = `/api/businesses/${BUSINESS_ID}/payments`;
+const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const FORM = '/business/payment/request';
 
 let fake: FakeApi;
@@ -172,7 +172,7 @@ describe('Idempotency-Key from the form', () => {
 
   it('a changed body is a new intent with a new key', async () => {
     fake.on('POST', LIST, { status: 503, text: '' });
-    fake.on('GET', `/api/businesses/${BUSINESS_ID}/payers/pyr_pat`, ok({ payerId: 'pyr_pat', displayName: 'Pat Payer', email: 'pat@payers.example' }));
+    fake.on('GET', `/api/businesses/${BUSINESS_ID}/payers/pyr_pat`, ok(payer('Pat Payer', { payerId: 'pyr_pat', email: 'pat@payers.example' })));
     const u = userEvent.setup();
     form(`${FORM}?payerId=pyr_pat`);
     await u.type(await screen.findByLabelText('Amount (USD)'), '10');

@@ -9,6 +9,7 @@ import {
   MAX_AMOUNT_CENTS,
   NO_MOBILE_MESSAGE,
   parseMoney,
+  payerEndpoints,
   REQUEST_CHANNEL_LABELS,
   type EntityType,
   type Payer,
@@ -18,11 +19,13 @@ import {
 } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { api, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
+import { endpointQuery } from '../../../lib/endpoint-client';
 import { formatPhone } from '../../../lib/phone';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useBusinessId, useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/requests-api';
+import { useBusinessId } from '../../../lib/session';
+import { useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/payment-requests-api';
 import { PayerPicker, type PickedPayer } from '../components/payer-picker';
 import { isoToZonedInput, zonedInputToIso } from '../send-at';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
@@ -113,8 +116,7 @@ export function RequestFormPage() {
   // The request's payer, for its mobile number; else the `?payerId=` one.
   const payerId = transid ? source.data?.payerId : presetPayerId;
   const payer = useQuery({
-    queryKey: ['payer', businessId, payerId],
-    queryFn: () => api.get<{ data: Payer }>(`/businesses/${encodeURIComponent(businessId!)}/payers/${encodeURIComponent(payerId!)}`).then((r) => r.data),
+    ...endpointQuery(payerEndpoints.get, { params: { id: businessId ?? '', payerId: payerId ?? '' } }),
     enabled: Boolean(businessId && payerId),
   });
   if (timeZone.error) return <LoadError title="We could not load your business" error={timeZone.error} onRetry={() => void timeZone.refetch()} />;

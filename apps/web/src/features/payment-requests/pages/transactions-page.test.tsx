@@ -8,7 +8,7 @@ import { TransactionsPage } from './transactions-page';
 // Whole pages with typing, menus and modals: slower than a unit test on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-const LIST = `/api/businesses/${BUSINESS_ID}/payments`;
+const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const EXPORT = `${LIST}/export.csv`;
 const HISTORY = '/business/payment/transactions/history';
 

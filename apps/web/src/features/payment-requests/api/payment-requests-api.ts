@@ -1,40 +1,21 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type {
-  Business,
-  PaymentRequest,
-  PaymentRequestDetail,
-  PaymentRequestInput,
-  PayerSuggestion,
-  RequestListQuery,
-  RequestReceipt,
+import {
+  payerEndpoints,
+  paymentRequestEndpoints as e,
+  type Business,
+  type PaymentRequestInput,
+  type RequestListQuery,
 } from '@tay/contract';
 import { api } from '../../../lib/api-client';
 import { balancesKey } from '../../../lib/balances';
-import { downloadFile } from '../../../lib/download';
-import { useSession } from '../../../lib/session';
+import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessId } from '../../../lib/session';
 import { IntentKeys } from '../idempotency-keys';
 
-type Ok<T> = { status: 'Success'; data: T };
-export interface Page<T> {
-  items: T[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
-export interface RequestSummary {
-  openCount: number;
-  openCents: number;
-  paidCount: number;
-  paidCents: number;
-  draftCount: number;
-  scheduledCount: number;
-  needsAttentionCount: number;
-}
+export type { PaymentRequestSummary as RequestSummary } from '@tay/contract';
 
-export function useBusinessId(): string | undefined {
-  return useSession().currentUser?.businesses[0]?.businessId;
-}
+type Ok<T> = { status: 'Success'; data: T };
 
 /**
  * The business's configured time zone, the clock its scheduled sends are on. It reads the same
@@ -50,18 +31,18 @@ export function useBusinessTimeZone() {
   });
 }
 
-const base = (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/payments`;
-export const requestsKey = (businessId: string | undefined) => ['requests', businessId ?? 'none'] as const;
+/** Everything cached of the business's payment requests (live updates and every change invalidate it). */
+export const requestsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
 
-function toQuery(query: RequestListQuery): Record<string, string | number | undefined> {
-  return { ...query } as Record<string, string | number | undefined>;
+function requireBusinessId(businessId: string | undefined): string {
+  if (!businessId) throw new Error('Create your business first.');
+  return businessId;
 }
 
 export function useRequestList(query: RequestListQuery) {
   const businessId = useBusinessId();
   return useQuery({
-    queryKey: [...requestsKey(businessId), 'list', query],
-    queryFn: () => api.get<Ok<Page<PaymentRequest>>>(base(businessId!), { query: toQuery(query) }).then((r) => r.data),
+    ...endpointQuery(e.list, { params: { id: businessId ?? '' }, query }),
     enabled: Boolean(businessId),
     placeholderData: keepPreviousData,
   });
@@ -70,8 +51,7 @@ export function useRequestList(query: RequestListQuery) {
 export function useRequestDetail(requestId: string | null) {
   const businessId = useBusinessId();
   return useQuery({
-    queryKey: [...requestsKey(businessId), 'detail', requestId],
-    queryFn: () => api.get<Ok<PaymentRequestDetail>>(`${base(businessId!)}/${encodeURIComponent(requestId!)}`).then((r) => r.data),
+    ...endpointQuery(e.get, { params: { id: businessId ?? '', requestId: requestId ?? '' } }),
     enabled: Boolean(businessId && requestId),
   });
 }
@@ -79,8 +59,7 @@ export function useRequestDetail(requestId: string | null) {
 export function useRequestSummary() {
   const businessId = useBusinessId();
   return useQuery({
-    queryKey: [...requestsKey(businessId), 'summary'],
-    queryFn: () => api.get<Ok<RequestSummary>>(`${base(businessId!)}/summary`).then((r) => r.data),
+    ...endpointQuery(e.summary, { params: { id: businessId ?? '' } }),
     enabled: Boolean(businessId),
   });
 }
@@ -95,15 +74,14 @@ function useInvalidateRequests() {
 export function useRequestReceipt(requestId: string | null) {
   const businessId = useBusinessId();
   return useQuery({
-    queryKey: [...requestsKey(businessId), 'receipt', requestId],
-    queryFn: () => api.get<Ok<RequestReceipt>>(`${base(businessId!)}/${encodeURIComponent(requestId!)}/receipt`).then((r) => r.data),
+    ...endpointQuery(e.receipt, { params: { id: businessId ?? '', requestId: requestId ?? '' } }),
     enabled: Boolean(businessId && requestId),
   });
 }
 
 /** Downloads the receipt PDF the server makes (with the bearer token a plain link cannot carry). */
 export async function downloadReceiptPdf(businessId: string, requestId: string): Promise<void> {
-  await downloadFile(`${base(businessId)}/${encodeURIComponent(requestId)}/receipt.pdf`, {}, 'receipt.pdf');
+  await downloadEndpoint(e.receiptPdf, { params: { id: businessId, requestId } }, 'receipt.pdf');
 }
 
 /**
@@ -119,12 +97,13 @@ export function useSaveRequest() {
     mutationFn: async ({ body, requestId }: { body: PaymentRequestInput; requestId?: string }) => {
       const intent = JSON.stringify([requestId ?? 'new', body]);
       const headers = { 'Idempotency-Key': keys.keyFor(intent) };
+      const id = requireBusinessId(businessId);
       try {
         const saved = requestId
-          ? await api.patch<Ok<PaymentRequest>>(`${base(businessId!)}/${encodeURIComponent(requestId)}`, body, { headers })
-          : await api.post<Ok<PaymentRequest>>(base(businessId!), body, { headers });
+          ? await callForData(e.update, { params: { id, requestId }, body, headers })
+          : await callForData(e.create, { params: { id }, body, headers });
         keys.settle(intent);
-        return saved.data;
+        return saved;
       } catch (error) {
         keys.settle(intent, error);
         throw error;
@@ -149,17 +128,17 @@ export function useRequestCommand() {
   const [keys] = useState(() => new IntentKeys());
   return useMutation({
     mutationFn: async ({ requestId, command }: { requestId: string; command: RequestCommand }) => {
-      const url = `${base(businessId!)}/${encodeURIComponent(requestId)}`;
+      const params = { id: requireBusinessId(businessId), requestId };
       if (command === 'delete') {
-        await api.delete<void>(url);
+        await callEndpoint(e.deleteDraft, { params });
         return null;
       }
-      if (command !== 'send' && command !== 'resend') return api.post<Ok<PaymentRequest>>(`${url}/${command}`, {}).then((r) => r.data);
+      if (command !== 'send' && command !== 'resend') return callForData(e[command], { params });
       const intent = `${command}:${requestId}`;
       try {
-        const done = await api.post<Ok<PaymentRequest>>(`${url}/${command}`, {}, { headers: { 'Idempotency-Key': keys.keyFor(intent) } });
+        const done = await callForData(e[command], { params, headers: { 'Idempotency-Key': keys.keyFor(intent) } });
         keys.settle(intent);
-        return done.data;
+        return done;
       } catch (error) {
         keys.settle(intent, error);
         throw error;
@@ -175,9 +154,7 @@ export function usePayerSuggestions(search: string, includeDisabled = false) {
   return useQuery({
     queryKey: ['payer-suggestions', businessId, search, includeDisabled],
     queryFn: () =>
-      api
-        .get<Ok<PayerSuggestion[]>>('/directory/payers/beginsWith', { query: { businessId, q: search, limit: 10, ...(includeDisabled ? { includeDisabled: 'true' } : {}) } })
-        .then((r) => r.data),
+      callForData(payerEndpoints.typeahead, { query: { businessId: businessId ?? '', q: search, limit: 10, ...(includeDisabled ? { includeDisabled: 'true' } : {}) } }),
     enabled: Boolean(businessId) && search.trim().length > 0,
     placeholderData: keepPreviousData,
   });
@@ -189,5 +166,5 @@ export function usePayerSuggestions(search: string, includeDisabled = false) {
  */
 export async function downloadRequestsCsv(businessId: string, query: RequestListQuery): Promise<void> {
   const { page: _page, pageSize: _size, after: _after, before: _before, ...rest } = query;
-  await downloadFile(`${base(businessId)}/export.csv`, toQuery(rest), 'transactions.csv');
+  await downloadEndpoint(e.exportCsv, { params: { id: businessId }, query: rest }, 'transactions.csv');
 }
