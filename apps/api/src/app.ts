@@ -30,7 +30,6 @@ import { liveUpdateRoutes } from './routes/live-updates';
 import { payerRoutes } from './routes/payers';
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { publicPayRoutes } from './routes/public-pay';
-import { referenceDataRoutes } from './routes/reference-data';
 import { userRoutes } from './routes/user';
 import { webhookRoutes } from './routes/webhooks';
 
@@ -91,7 +90,6 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     authSecrets: authSecretsOf(config),
     sandboxAutoApprove: config.sandboxAutoApprove,
   });
-  await app.register(referenceDataRoutes);
   await app.register(payerRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(paymentRequestRoutes, {
     db: database.db,

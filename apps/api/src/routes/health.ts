@@ -1,30 +1,18 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
-import { ErrorResponse, HealthResponse, ReadyResponse } from '@tay/contract';
+import { platformEndpoints as e } from '@tay/contract';
 import type { Database } from '../db/database';
+import { endpointMounter } from '../http/mount';
 import { AppError } from '../lib/app-error';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
-  app.get(
-    '/api/health',
-    {
-      config: { rateLimit: false },
-      schema: { tags: ['system'], summary: 'Liveness: the process answers', response: { 200: HealthResponse } },
-    },
-    async () => ({ status: 'ok' as const }),
-  );
-
-  app.get(
-    '/api/ready',
-    {
-      config: { rateLimit: false },
-      schema: {
-        tags: ['system'],
-        summary: 'Readiness: the database answers',
-        response: { 200: ReadyResponse, 503: ErrorResponse },
-      },
-    },
-    async (request) => {
+/** Liveness and readiness, for the load balancer and the orchestrator: never rate limited. */
+export const healthRoutes: FastifyPluginAsync<{ database: Database }> = async (app, { database }) => {
+  const mount = endpointMounter(app, database.db);
+  const unlimited = { config: { rateLimit: false as const } };
+  mount(e.health, async () => ({ status: 'ok' as const }), unlimited);
+  mount(
+    e.ready,
+    async ({ request }) => {
       try {
         await sql`SELECT 1`.execute(database.db);
       } catch (error) {
@@ -33,5 +21,6 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
       }
       return { status: 'ok' as const, database: database.kind };
     },
+    unlimited,
   );
 };

@@ -1,13 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
-import { BusinessIdParams, ErrorCode, ErrorResponse, LIVE_EVENTS, type LiveChange } from '@tay/contract';
+import { ErrorCode, LIVE_EVENTS, liveEndpoints, type LiveChange } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { ChangeFeed } from '../domain/changes/change-feed';
 import { mayWatchBusiness, watchBusinessChanges } from '../domain/changes/watch-business-changes';
 import { AppError } from '../lib/app-error';
-import { requireUser, sessionOf } from '../plugins/authenticate';
+import { endpointMounter } from '../http/mount';
 
 /** Open streams a person may have on one server process (a tab each; a reload briefly holds two). */
 export const MAX_STREAMS_PER_USER = 8;
@@ -102,7 +101,7 @@ class EventStream {
  * hijacked (it outlives the handler); every stream ends before the server closes, so shutting
  * down, and `inject` in tests, never wait on one.
  */
-export const liveUpdateRoutes: FastifyPluginAsyncZod<LiveUpdateOptions> = async (app, { db, feedIntervalMs }) => {
+export const liveUpdateRoutes: FastifyPluginAsync<LiveUpdateOptions> = async (app, { db, feedIntervalMs }) => {
   const feed = new ChangeFeed({
     db,
     ...(feedIntervalMs === undefined ? {} : { intervalMs: feedIntervalMs }),
@@ -116,89 +115,61 @@ export const liveUpdateRoutes: FastifyPluginAsyncZod<LiveUpdateOptions> = async 
     await feed.close();
   });
 
-  app.get(
-    '/api/businesses/:id/events',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags: ['businesses'],
-        summary: 'Live notices of the business’s changes (members only; text/event-stream)',
-        description:
-          'A `text/event-stream`: `event: ready` once live, then `event: change` with `{ "kind": "business" | "request" | "payer" | "balances", "id": string | null }` ' +
-          'for each change (`id` null: several changed). Notices say what changed, never what it is now: read that from the usual endpoints. ' +
-          'Comment lines every 25 s keep the connection open. After a reconnect, read everything shown afresh: notices are not replayed.',
-        security: [{ bearer: [] }],
-        params: BusinessIdParams,
-        response: {
-          200: z.string().describe('text/event-stream'),
-          400: ErrorResponse,
-          401: ErrorResponse,
-          403: ErrorResponse,
-          404: ErrorResponse,
-          429: ErrorResponse,
-          503: ErrorResponse,
-        },
-      },
-    },
-    async (request, reply) => {
-      const session = sessionOf(request);
-      const userId = session.user.id;
-      const businessId = request.params.id;
-      const open = streamsPerUser.get(userId) ?? 0;
-      if (open >= MAX_STREAMS_PER_USER) {
-        throw new AppError(
-          ErrorCode.RateLimited,
-          `You have ${MAX_STREAMS_PER_USER} live connections open already. Close a tab of Tay, or wait a moment and try again.`,
-        ).withHeader('retry-after', '30');
-      }
+  endpointMounter(app, db)(liveEndpoints.events, async ({ business, session, request, reply }) => {
+    const userId = session.user.id;
+    const businessId = business.id;
+    const open = streamsPerUser.get(userId) ?? 0;
+    if (open >= MAX_STREAMS_PER_USER) {
+      throw new AppError(
+        ErrorCode.RateLimited,
+        `You have ${MAX_STREAMS_PER_USER} live connections open already. Close a tab of Tay, or wait a moment and try again.`,
+      ).withHeader('retry-after', '30');
+    }
 
-      const timers: ReturnType<typeof setInterval>[] = [];
-      let unsubscribe = () => {};
-      streamsPerUser.set(userId, open + 1);
-      const stream = new EventStream(reply.raw, () => {
-        streams.delete(stream);
-        unsubscribe();
-        for (const timer of timers) clearInterval(timer);
-        const left = (streamsPerUser.get(userId) ?? 1) - 1;
-        if (left > 0) streamsPerUser.set(userId, left);
-        else streamsPerUser.delete(userId);
+    const timers: ReturnType<typeof setInterval>[] = [];
+    let unsubscribe = () => {};
+    streamsPerUser.set(userId, open + 1);
+    const stream = new EventStream(reply.raw, () => {
+      streams.delete(stream);
+      unsubscribe();
+      for (const timer of timers) clearInterval(timer);
+      const left = (streamsPerUser.get(userId) ?? 1) - 1;
+      if (left > 0) streamsPerUser.set(userId, left);
+      else streamsPerUser.delete(userId);
+    });
+    streams.add(stream);
+
+    try {
+      const subscription = watchBusinessChanges({
+        feed,
+        businessId,
+        listener: (change: LiveChange) => stream.event(LIVE_EVENTS.change, change),
       });
-      streams.add(stream);
+      unsubscribe = subscription.unsubscribe;
+      if (stream.isEnded) unsubscribe();
+      else await subscription.ready;
+    } catch (error) {
+      if (stream.isEnded) return reply.hijack();
+      stream.release();
+      if (error instanceof AppError) throw error;
+      request.log.warn({ err: error }, 'live updates could not start');
+      throw new AppError(ErrorCode.Unavailable, 'Live updates are not available right now. Try again in a moment.');
+    }
 
-      try {
-        const subscription = await watchBusinessChanges({
-          db,
-          feed,
-          businessId,
-          userId,
-          listener: (change: LiveChange) => stream.event(LIVE_EVENTS.change, change),
-        });
-        unsubscribe = subscription.unsubscribe;
-        if (stream.isEnded) unsubscribe();
-        else await subscription.ready;
-      } catch (error) {
-        if (stream.isEnded) return reply.hijack();
-        stream.release();
-        if (error instanceof AppError) throw error;
-        request.log.warn({ err: error }, 'live updates could not start');
-        throw new AppError(ErrorCode.Unavailable, 'Live updates are not available right now. Try again in a moment.');
-      }
-
-      reply.hijack();
-      if (stream.isEnded) return reply;
-      stream.open(reply.getHeaders());
-      stream.event(LIVE_EVENTS.ready, {});
-      timers.push(setInterval(() => stream.comment('ping'), HEARTBEAT_MS));
-      timers.push(
-        setInterval(() => {
-          void (async () => {
-            const current = await app.sessions.read(request);
-            const allowed = current?.sessionId === session.sessionId && (await mayWatchBusiness({ db, businessId, userId }));
-            if (!allowed) stream.end();
-          })().catch((error: unknown) => request.log.warn({ err: error }, 'rechecking a live stream failed'));
-        }, RECHECK_MS),
-      );
-      return reply;
-    },
-  );
+    reply.hijack();
+    if (stream.isEnded) return reply;
+    stream.open(reply.getHeaders());
+    stream.event(LIVE_EVENTS.ready, {});
+    timers.push(setInterval(() => stream.comment('ping'), HEARTBEAT_MS));
+    timers.push(
+      setInterval(() => {
+        void (async () => {
+          const current = await app.sessions.read(request);
+          const allowed = current?.sessionId === session.sessionId && (await mayWatchBusiness({ db, businessId, userId }));
+          if (!allowed) stream.end();
+        })().catch((error: unknown) => request.log.warn({ err: error }, 'rechecking a live stream failed'));
+      }, RECHECK_MS),
+    );
+    return reply;
+  });
 };

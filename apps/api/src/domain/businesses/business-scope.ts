@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/executor';
 import type { BusinessState, MemberRole } from '@tay/contract';
 
 /**
@@ -13,4 +14,13 @@ export interface ScopedBusiness {
   defaultExpiryDays: number;
   payoutEnabled: boolean;
   role: MemberRole;
+}
+
+/**
+ * Whether the person is still a member of the business: a long-lived stream (live updates)
+ * re-checks this now and then, after the endpoint's own check let it in.
+ */
+export async function isMember(db: Executor, businessId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('business_members').select('role').where('business_id', '=', businessId).where('user_id', '=', userId).executeTakeFirst();
+  return row !== undefined;
 }

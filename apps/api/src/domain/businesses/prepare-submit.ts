@@ -1,6 +1,5 @@
 import type { MissingItem } from '@tay/contract';
 import type { Executor } from '../../db/executor';
-import { requireMember } from './access';
 import { loadBusiness } from './business-record';
 import { missingItems } from './completeness';
 
@@ -8,13 +7,10 @@ import { missingItems } from './completeness';
 export async function prepareSubmit({
   db,
   businessId,
-  userId,
 }: {
   db: Executor;
   businessId: string;
-  userId: string;
 }): Promise<{ ready: boolean; missing: MissingItem[] }> {
-  await requireMember(db, { businessId, userId, access: 'read' });
   const missing = missingItems(await loadBusiness(db, businessId));
   return { ready: missing.length === 0, missing };
 }

@@ -5,7 +5,6 @@ import { jobDb } from '../../db/executor';
 import type { DB } from '../../db/schema';
 import type { Jobs } from '../../jobs/queue';
 import { AppError } from '../../lib/app-error';
-import { requireMember } from './access';
 import { recordEvent, type Actor } from './audit';
 import { loadBusiness, lockBusinessRow } from './business-record';
 import { missingFields, missingItems } from './completeness';
@@ -34,7 +33,6 @@ const NOT_SUBMITTABLE: Record<string, string> = {
  * in the same transaction, so it exists exactly when the submission does (ADR 002, 003).
  */
 export async function submitBusiness({ db, businessId, actor, autoApprove, jobs }: SubmitBusinessOptions): Promise<Business> {
-  await requireMember(db, { businessId, userId: actor.userId, access: 'write' });
   return db.transaction().execute(async (trx) => {
     const row = await lockBusinessRow(trx, businessId);
     if (!canTransition(row.state, 'Pending')) {

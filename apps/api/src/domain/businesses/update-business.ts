@@ -15,7 +15,7 @@ import { newId } from '../../lib/ids';
 import { isKnownCorporateStructure } from '../reference/corporate-structures';
 import { isKnownMcc } from '../reference/mcc-codes';
 import { isKnownNonProfitCode } from '../reference/non-profit-codes';
-import { assertEditable, requireMember } from './access';
+import { assertEditable } from './access';
 import { recordEvent, type Actor } from './audit';
 import { loadBusiness, lockBusinessRow, selectOwners, type BusinessRow } from './business-record';
 import { isKnownTimeZone, missingFields, missingItems } from './completeness';
@@ -58,7 +58,6 @@ function ageOn(dateOfBirth: string, now: Date): number {
  * must stay complete. Each call that changes something writes one audit event naming the fields.
  */
 export async function updateBusiness({ db, businessId, actor, body, now = new Date() }: UpdateBusinessOptions): Promise<Business> {
-  await requireMember(db, { businessId, userId: actor.userId, access: 'write' });
   return db.transaction().execute(async (trx) => {
     const row = await lockBusinessRow(trx, businessId);
     assertEditable(row);
