@@ -53,6 +53,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const currentUser = useQuery({
     queryKey: currentUserKey,
+    // The plain client with the contract's types only: the session is in the sign-in page's
+    // bundle, and the endpoint table would bring zod with it (the page's weight budget).
     queryFn: () => api.get<CurrentUserResponse>('/user').then((r) => r.data),
     enabled: Boolean(user) && !user?.mustChangePassword,
     staleTime: 60_000,

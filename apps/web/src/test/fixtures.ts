@@ -1,5 +1,5 @@
-import { requestActions, type Payer, type PaymentRequest, type PaymentRequestDetail, type RequestState } from '@tay/contract';
-import { ok } from './page-harness';
+import { requestActions, type Business, type Payer, type PaymentRequest, type PaymentRequestDetail, type RequestState } from '@tay/contract';
+import { BUSINESS_ID, ok } from './page-harness';
 
 // What the API answers, for page tests: contract types with plausible values and unique ids.
 let seq = 0;
@@ -59,6 +59,39 @@ export function payer(displayName: string, over: Partial<Payer> = {}): Payer {
     transactionCount: 0,
     historyCount: 0,
     draftCount: 0,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+export const OWNER = { id: 'own_1', firstName: 'Maya', lastName: 'Lopez', title: 'Owner', ownershipPercent: 100, dateOfBirth: '1985-04-12', ssnLast4: '1234', email: 'maya@harbor.example', phone: null };
+
+/** A business being set up: every section filled in unless `over` says otherwise. */
+export function business(over: Partial<Business> = {}): Business {
+  return {
+    businessId: BUSINESS_ID,
+    businessName: 'Harbor Music',
+    businessState: 'Incomplete',
+    payoutEnabled: 0,
+    entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }],
+    businessProfile: { legalName: 'Harbor Music LLC', ein: '12-3456789', mcc: '8299', corporateStructure: 'llc', phone: '(415) 555-0100', email: 'hello@harbor.example', logoUrl: null },
+    address: { line1: '100 Market Street', line2: null, city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
+    owners: [OWNER],
+    config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [-3, 0, 3], invoiceTerms: null, timeZoneChosen: true },
+    automations: { autoReminders: true, autoExpire: true },
+    bankAccount: {
+      directoryId: 'sandbox-tay',
+      accountNumber: '••••6789',
+      routingNumber: '••••6656',
+      bankName: 'Tay Sandbox Bank',
+      institutionLogo: null,
+      accountType: 'checking',
+      accountHolderName: 'Harbor Music LLC',
+    },
+    submittedAt: null,
+    approvedAt: null,
+    stateReason: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...over,

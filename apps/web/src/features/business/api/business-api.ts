@@ -1,47 +1,33 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  AddBankAccountBody,
-  Business,
-  CodeLabel,
-  CreateBusinessBody,
-  DirectoryBank,
-  MissingItem,
-  UpdateBusinessBody,
+import {
+  businessEndpoints as e,
+  referenceEndpoints,
+  type AddBankAccountBody,
+  type Business,
+  type CreateBusinessBody,
+  type MissingItem,
+  type UpdateBusinessBody,
 } from '@tay/contract';
-import { api } from '../../../lib/api-client';
-import { useSession } from '../../../lib/session';
+import { areaKey, callForData, endpointKey, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessId, useSession } from '../../../lib/session';
 
-type Ok<T> = { status: 'Success'; data: T };
+/** Everything cached of one business (its record, what is missing); live updates invalidate it. */
+export const businessKey = (id: string) => areaKey(e.get.tag, id);
+const recordKey = (id: string) => endpointKey(e.get, { params: { id } });
+const prepareSubmitQuery = (id: string) => endpointQuery(e.prepareSubmit, { params: { id } });
 
-export const businessKey = (id: string) => ['business', id] as const;
-export const prepareSubmitKey = (id: string) => ['business', id, 'prepareSubmit'] as const;
-
-/** The selected business: the first one (spec §3), with all its setup details. */
-export function useSelectedBusinessId(): string | undefined {
-  return useSession().currentUser?.businesses[0]?.businessId;
-}
+/** The selected business: the first one (docs/product.md, "Businesses"). */
+export const useSelectedBusinessId = useBusinessId;
 
 export function useBusiness() {
   const id = useSelectedBusinessId();
-  return useQuery({
-    queryKey: businessKey(id ?? 'none'),
-    queryFn: () => api.get<Ok<Business>>(`/businesses/${encodeURIComponent(id!)}`).then((r) => r.data),
-    enabled: Boolean(id),
-  });
+  return useQuery({ ...endpointQuery(e.get, { params: { id: id ?? '' } }), enabled: Boolean(id) });
 }
 
-function fetchPrepareSubmit(id: string) {
-  return api.patch<Ok<{ ready: boolean; missing: MissingItem[] }>>(`/businesses/${encodeURIComponent(id)}/update/prepareSubmit`).then((r) => r.data);
-}
-
-/** What is still missing before the business can be submitted (spec §4 prepare-submit). */
+/** What is still missing before the business can be submitted. */
 export function usePrepareSubmit() {
   const id = useSelectedBusinessId();
-  return useQuery({
-    queryKey: prepareSubmitKey(id ?? 'none'),
-    queryFn: () => fetchPrepareSubmit(id!),
-    enabled: Boolean(id),
-  });
+  return useQuery({ ...prepareSubmitQuery(id ?? ''), enabled: Boolean(id) });
 }
 
 /** What is missing now, asked afresh (after a save, whatever the cache holds). */
@@ -50,7 +36,7 @@ export function useFreshMissing() {
   const queryClient = useQueryClient();
   return async (): Promise<MissingItem[]> => {
     if (!id) return [];
-    const data = await queryClient.fetchQuery({ queryKey: prepareSubmitKey(id), queryFn: () => fetchPrepareSubmit(id), staleTime: 0 });
+    const data = await queryClient.fetchQuery({ ...prepareSubmitQuery(id), staleTime: 0 });
     return data.missing;
   };
 }
@@ -65,8 +51,8 @@ function useBusinessWrite<Input>(write: (id: string, input: Input) => Promise<Bu
       return write(id, input);
     },
     onSuccess: async (business) => {
-      queryClient.setQueryData(businessKey(business.businessId), business);
-      await queryClient.invalidateQueries({ queryKey: prepareSubmitKey(business.businessId) });
+      queryClient.setQueryData(recordKey(business.businessId), business);
+      await queryClient.invalidateQueries({ queryKey: prepareSubmitQuery(business.businessId).queryKey });
       // The header and menus read the business from the user record.
       await session.refresh();
     },
@@ -74,47 +60,44 @@ function useBusinessWrite<Input>(write: (id: string, input: Input) => Promise<Bu
 }
 
 export function useUpdateBusiness() {
-  return useBusinessWrite<UpdateBusinessBody>((id, body) =>
-    api.patch<Ok<Business>>(`/businesses/${encodeURIComponent(id)}/update`, body).then((r) => r.data),
-  );
+  return useBusinessWrite<UpdateBusinessBody>((id, body) => callForData(e.update, { params: { id }, body }));
 }
 
 export function useSubmitBusiness() {
-  return useBusinessWrite<void>((id) =>
-    api.patch<Ok<Business>>(`/businesses/${encodeURIComponent(id)}/update/submit`, {}).then((r) => r.data),
-  );
+  return useBusinessWrite<void>((id) => callForData(e.submit, { params: { id } }));
 }
 
 export function useUploadLogo() {
-  return useBusinessWrite<string>((id, dataUrl) =>
-    api.post<Ok<Business>>(`/businesses/${encodeURIComponent(id)}/logo`, { dataUrl }).then((r) => r.data),
-  );
+  return useBusinessWrite<string>((id, dataUrl) => callForData(e.uploadLogo, { params: { id }, body: { dataUrl } }));
 }
 
 export function useAddBankAccount() {
-  return useBusinessWrite<AddBankAccountBody>((id, body) =>
-    api.post<Ok<Business>>(`/businesses/${encodeURIComponent(id)}/bank-accounts`, body).then((r) => r.data),
-  );
+  return useBusinessWrite<AddBankAccountBody>((id, body) => callForData(e.addBankAccount, { params: { id }, body }));
 }
 
 export function useCreateBusiness() {
   const session = useSession();
   return useMutation({
-    mutationFn: (body: CreateBusinessBody) => api.post<Ok<Business>>('/businesses', body).then((r) => r.data),
+    mutationFn: (body: CreateBusinessBody) => callForData(e.create, { body }),
     onSuccess: async () => session.refresh(),
   });
 }
 
 const forever = { staleTime: Infinity, gcTime: Infinity } as const;
 
-export function useCodeList(path: '/mcc' | '/corpStruct' | '/nonProfitCode') {
-  return useQuery({ queryKey: ['codes', path], queryFn: () => api.get<Ok<CodeLabel[]>>(path).then((r) => r.data), ...forever });
+const codeLists = {
+  '/mcc': referenceEndpoints.mcc,
+  '/corpStruct': referenceEndpoints.corporateStructures,
+  '/nonProfitCode': referenceEndpoints.nonProfitCodes,
+} as const;
+
+export function useCodeList(path: keyof typeof codeLists) {
+  return useQuery({ ...endpointQuery(codeLists[path], {}), ...forever });
 }
 
 export function useBankDirectory(search: string) {
   return useQuery({
-    queryKey: ['directory', 'banks', search],
-    queryFn: () => api.get<Ok<DirectoryBank[]>>('/directory/banks', { query: { search } }).then((r) => r.data),
+    ...endpointQuery(referenceEndpoints.banks, { query: { search } }),
     staleTime: 300_000,
     placeholderData: (previous) => previous,
   });

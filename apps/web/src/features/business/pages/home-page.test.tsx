@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Business } from '@tay/contract';
+import { business as fullBusiness } from '../../../test/fixtures';
 import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
 import { HomePage } from './home-page';
 
@@ -20,15 +21,7 @@ afterEach(() => {
 });
 
 function business(businessState: Business['businessState']) {
-  return {
-    businessId: BUSINESS_ID,
-    businessName: 'Harbor Music',
-    businessState,
-    payoutEnabled: 0,
-    entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }],
-    businessProfile: { logoUrl: null },
-    stateReason: businessState === 'Disabled' ? 'Documents expired' : null,
-  } as unknown as Business;
+  return fullBusiness({ businessState, stateReason: businessState === 'Disabled' ? 'Documents expired' : null });
 }
 
 describe('the home page', () => {

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Business, CurrentUser, MissingItem } from '@tay/contract';
+import { business } from '../../../test/fixtures';
 import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
 import { AddressPage } from './address-page';
 import { ConfigPage } from './config-page';
@@ -13,38 +14,6 @@ import { SetupProfilePage } from './setup-profile-page';
 vi.setConfig({ testTimeout: 30_000 });
 
 const BUSINESS = `/api/businesses/${BUSINESS_ID}`;
-const OWNER = { id: 'own_1', firstName: 'Maya', lastName: 'Lopez', title: 'Owner', ownershipPercent: 100, dateOfBirth: '1985-04-12', ssnLast4: '1234', email: 'maya@harbor.example', phone: null };
-
-/** A business being set up: every section filled in unless `over` says otherwise. */
-function business(over: Partial<Business> = {}): Business {
-  return {
-    businessId: BUSINESS_ID,
-    businessName: 'Harbor Music',
-    businessState: 'Incomplete',
-    payoutEnabled: 0,
-    entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }],
-    businessProfile: { legalName: 'Harbor Music LLC', ein: '12-3456789', mcc: '8299', corporateStructure: 'llc', phone: '(415) 555-0100', email: 'hello@harbor.example', logoUrl: null },
-    address: { line1: '100 Market Street', line2: null, city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
-    owners: [OWNER],
-    config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [-3, 0, 3], invoiceTerms: null, timeZoneChosen: true },
-    automations: { autoReminders: true, autoExpire: true },
-    bankAccount: {
-      directoryId: 'sandbox-tay',
-      accountNumber: '••••6789',
-      routingNumber: '••••6656',
-      bankName: 'Tay Sandbox Bank',
-      institutionLogo: null,
-      accountType: 'checking',
-      accountHolderName: 'Harbor Music LLC',
-    },
-    submittedAt: null,
-    approvedAt: null,
-    stateReason: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...over,
-  };
-}
 
 const missingBank: MissingItem = { section: 'bankAccount', field: 'settlementAccount', message: 'Link the bank account where Tay should send the money you collect.' };
 const missingEin: MissingItem = { section: 'profile', field: 'ein', message: 'Enter the 9-digit Employer Identification Number (EIN), like 12-3456789.' };

@@ -1,16 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PaymentOutcome, PaymentReceipt, PublicPayPage } from '@tay/contract';
-import { api, ApiError } from '../../../lib/api-client';
+import { payerPageEndpoints as e } from '@tay/contract';
+import { ApiError } from '../../../lib/api-client';
+import { callForData } from '../../../lib/endpoint-client';
 import { publicConfig } from '../../../config/public-config';
 import type { PaymentAttempt } from './payment-attempt';
 
-type Ok<T> = { status: 'Success'; data: T };
-const base = (token: string) => `/public/pay/${encodeURIComponent(token)}`;
 
 export function usePayPage(token: string) {
   return useQuery({
     queryKey: ['pay', token],
-    queryFn: () => api.get<Ok<PublicPayPage>>(base(token)).then((r) => r.data),
+    queryFn: () => callForData(e.get, { params: { token } }),
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
     // While a payment settles, keep the page current.
     refetchInterval: (query) => (query.state.data?.status === 'processing' ? 3000 : false),
@@ -21,7 +20,7 @@ export function usePay(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ idempotencyKey, body }: PaymentAttempt) =>
-      api.post<Ok<PaymentOutcome>>(`${base(token)}/payments`, body, { headers: { 'Idempotency-Key': idempotencyKey } }).then((r) => r.data),
+      callForData(e.pay, { params: { token }, body, headers: { 'Idempotency-Key': idempotencyKey } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['pay', token] }),
   });
 }
@@ -29,7 +28,7 @@ export function usePay(token: string) {
 export function useDecline(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (reason: string) => api.post<Ok<PublicPayPage>>(`${base(token)}/decline`, { reason }).then((r) => r.data),
+    mutationFn: (reason: string) => callForData(e.decline, { params: { token }, body: { reason } }),
     onSuccess: (page) => queryClient.setQueryData(['pay', token], page),
   });
 }
@@ -37,7 +36,7 @@ export function useDecline(token: string) {
 export function useReceipt(token: string, paymentId: string) {
   return useQuery({
     queryKey: ['pay', token, 'receipt', paymentId],
-    queryFn: () => api.get<Ok<PaymentReceipt>>(`${base(token)}/receipt/${encodeURIComponent(paymentId)}`).then((r) => r.data),
+    queryFn: () => callForData(e.receipt, { params: { token, paymentId } }),
   });
 }
 

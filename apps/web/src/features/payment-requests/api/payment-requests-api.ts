@@ -1,21 +1,18 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
+  businessEndpoints,
   payerEndpoints,
   paymentRequestEndpoints as e,
-  type Business,
   type PaymentRequestInput,
   type RequestListQuery,
 } from '@tay/contract';
-import { api } from '../../../lib/api-client';
 import { balancesKey } from '../../../lib/balances';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessId } from '../../../lib/session';
 import { IntentKeys } from '../idempotency-keys';
 
 export type { PaymentRequestSummary as RequestSummary } from '@tay/contract';
-
-type Ok<T> = { status: 'Success'; data: T };
 
 /**
  * The business's configured time zone, the clock its scheduled sends are on. It reads the same
@@ -24,8 +21,7 @@ type Ok<T> = { status: 'Success'; data: T };
 export function useBusinessTimeZone() {
   const businessId = useBusinessId();
   return useQuery({
-    queryKey: ['business', businessId ?? 'none'],
-    queryFn: () => api.get<Ok<Business>>(`/businesses/${encodeURIComponent(businessId!)}`).then((r) => r.data),
+    ...endpointQuery(businessEndpoints.get, { params: { id: businessId ?? '' } }),
     enabled: Boolean(businessId),
     select: (business) => business.config.timeZone,
   });

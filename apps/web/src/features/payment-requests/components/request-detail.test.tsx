@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_TIMELINE_EVENTS } from '@tay/contract';
 import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
-import { detail, request } from '../../../test/fixtures';
+import { business, detail, request } from '../../../test/fixtures';
 import { RequestDetailDrawer } from './request-detail';
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
@@ -64,7 +64,7 @@ describe('the request timeline', () => {
 
 describe('a scheduled request', () => {
   it('reads its send time by the business’s clock, naming the zone', async () => {
-    fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, businessName: 'Harbor Music', config: { timeZone: 'America/Los_Angeles', defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true } }));
+    fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok(business({ businessState: 'Approved', config: { timeZone: 'America/Los_Angeles', defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true } })));
     const r = request({ transactionState: 'Pending', payerName: 'Sam Scheduled' });
     fake.on('GET', `${LIST}/${r.transactionId}`, ok({ ...detail(r), sendAt: '2099-06-01T16:30:00.000Z' }));
     renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });

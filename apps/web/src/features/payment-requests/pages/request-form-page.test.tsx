@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_MOBILE_MESSAGE, type PaymentRequest, type PayerSuggestion } from '@tay/contract';
 import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
-import { detail, payer, request } from '../../../test/fixtures';
+import { business as businessRecord, detail, payer, request } from '../../../test/fixtures';
 import { RequestFormPage } from './request-form-page';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -21,7 +21,7 @@ beforeEach(() => {
 
 /** The business, with the time zone scheduled sends are on. */
 function business(timeZone: string) {
-  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, businessName: 'Harbor Music', config: { timeZone, defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true } }));
+  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok(businessRecord({ businessState: 'Approved', config: { timeZone, defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true } })));
 }
 afterEach(() => {
   vi.unstubAllGlobals();

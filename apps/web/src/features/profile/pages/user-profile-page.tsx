@@ -6,8 +6,9 @@ import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { paths, type CurrentUserResponse } from '@tay/contract';
-import { api, ApiError } from '../../../lib/api-client';
+import { paths, userEndpoints } from '@tay/contract';
+import { ApiError } from '../../../lib/api-client';
+import { callEndpoint } from '../../../lib/endpoint-client';
 import { formatPhone, toE164 } from '../../../lib/phone';
 import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -43,14 +44,14 @@ export function UserProfilePage() {
 
   const save = useMutation({
     mutationFn: async (values: Values) => {
-      await api.patch<CurrentUserResponse>('/user', {
-        firstName: values.firstName,
-        lastName: values.lastName,
-        mobileNumber: toE164(values.mobileNumber),
+      await callEndpoint(userEndpoints.updateProfile, {
+        body: { firstName: values.firstName, lastName: values.lastName, mobileNumber: toE164(values.mobileNumber) ?? values.mobileNumber },
       });
-      await api.patch<CurrentUserResponse>('/enrollReminder', {
-        enrollNotificationViaEmail: values.enrollNotificationViaEmail,
-        enrollNotificationViaMobileNumber: values.enrollNotificationViaMobileNumber,
+      await callEndpoint(userEndpoints.enrollReminder, {
+        body: {
+          enrollNotificationViaEmail: values.enrollNotificationViaEmail,
+          enrollNotificationViaMobileNumber: values.enrollNotificationViaMobileNumber,
+        },
       });
     },
     onSuccess: async () => {
