@@ -20,7 +20,7 @@ const allow: AccessDecision = { type: 'allow' };
 const redirect = (to: string): AccessDecision => ({ type: 'redirect', to });
 
 function isBusinessPath(pathname: string): boolean {
-  return pathname === '/business' || pathname.startsWith('/business/');
+  return pathname === paths.business.root || pathname.startsWith('/business/');
 }
 
 /** Public pages a signed-in person may still open: the payer pages and the challenge screen. */

@@ -52,7 +52,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        path: '/business',
+        path: paths.business.root,
         ...page(() => import('./routes/business-shell'), 'BusinessShell'),
         children: [
           { index: true, element: <Navigate to={paths.business.home} replace /> },

@@ -5,7 +5,7 @@ import { paths, type UserBusinessSummary } from '@tay/contract';
 
 /** The setup overview and its pages, where the steps and the submission are the page itself. */
 function isSetupPage(pathname: string): boolean {
-  return pathname === paths.business.setup || pathname.startsWith(`${paths.business.setup}/`) || pathname === '/business/owner';
+  return pathname === paths.business.setup || pathname.startsWith(`${paths.business.setup}/`) || pathname === paths.business.owners;
 }
 
 /** Why the menus are locked and what happens next, for any business that is not Approved. */

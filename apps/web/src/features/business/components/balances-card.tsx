@@ -1,7 +1,7 @@
 import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconInbox } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatMoney, type Balances } from '@tay/contract';
+import { type Balances, formatMoney, paths } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 
 export interface BalancesCardProps {
@@ -57,7 +57,7 @@ export function BalancesCard({ balances, loading, error, onRetry }: BalancesCard
           <Text size="sm" c="dimmed">
             Money you collect will show here, pending and available, as soon as your first payer pays.
           </Text>
-          <Button component={Link} to="/business/payment/request" variant="light" size="xs">
+          <Button component={Link} to={paths.payments.request} variant="light" size="xs">
             Request a payment
           </Button>
         </Stack>

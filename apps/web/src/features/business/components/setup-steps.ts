@@ -1,4 +1,4 @@
-import { timeZoneForState, US_STATE_NAMES, type Business, type MissingItem } from '@tay/contract';
+import { type Business, type MissingItem, paths, timeZoneForState, US_STATE_NAMES } from '@tay/contract';
 
 export interface SetupStep {
   key: MissingItem['section'] | 'automations';
@@ -11,12 +11,12 @@ export interface SetupStep {
 
 /** The setup pages in the order a business fills them in. */
 export const SETUP_STEPS: SetupStep[] = [
-  { key: 'profile', label: 'Business profile', description: 'Legal name, EIN, category, contact details and logo', to: '/business/setup/profile' },
-  { key: 'owners', label: 'Owners', description: 'Everyone who owns 25 % or more, and who runs the business', to: '/business/owner' },
-  { key: 'address', label: 'Address', description: 'Where the business is registered', to: '/business/setup/address' },
-  { key: 'config', label: 'Configuration', description: 'Time zone, request expiry and reminder schedule', to: '/business/setup/config' },
-  { key: 'automations', label: 'Automations', description: 'Automatic reminders and expiry', to: '/business/setup/automations', optional: true },
-  { key: 'bankAccount', label: 'Settlement bank account', description: 'Where the money you collect is paid out', to: '/business/setup/payments' },
+  { key: 'profile', label: 'Business profile', description: 'Legal name, EIN, category, contact details and logo', to: paths.business.setupProfile },
+  { key: 'owners', label: 'Owners', description: 'Everyone who owns 25 % or more, and who runs the business', to: paths.business.owners },
+  { key: 'address', label: 'Address', description: 'Where the business is registered', to: paths.business.setupAddress },
+  { key: 'config', label: 'Configuration', description: 'Time zone, request expiry and reminder schedule', to: paths.business.setupConfig },
+  { key: 'automations', label: 'Automations', description: 'Automatic reminders and expiry', to: paths.business.setupAutomations, optional: true },
+  { key: 'bankAccount', label: 'Settlement bank account', description: 'Where the money you collect is paid out', to: paths.business.setupPayments },
 ];
 
 export function missingFor(step: SetupStep, missing: MissingItem[]): MissingItem[] {

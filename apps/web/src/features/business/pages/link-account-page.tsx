@@ -2,7 +2,7 @@ import { Avatar, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Unstyl
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBuildingBank, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { DirectoryBank } from '@tay/contract';
+import { type DirectoryBank, paths } from '@tay/contract';
 import { useBankDirectory, useBusiness } from '../api/business-api';
 import { BankAccountForm } from '../components/bank-account-form';
 import { isReadOnly } from '../components/read-only-notice';
@@ -21,7 +21,7 @@ export function LinkAccountPage() {
       title="Link your bank"
       description="Choose your bank, then enter the account the money you collect is paid out to."
       business={business}
-      back={{ to: '/business/setup/payments', label: 'Back to payments' }}
+      back={{ to: paths.business.setupPayments, label: 'Back to payments' }}
     >
       {chosen ? (
         <Stack gap="md">

@@ -4,6 +4,7 @@ import { useBusiness } from '../api/business-api';
 import { BankAccountCard } from '../components/bank-account-card';
 import { isReadOnly } from '../components/read-only-notice';
 import { SetupPage } from '../components/setup-page';
+import { paths } from '@tay/contract';
 
 /** /business/setup/payment/profile: the settlement account as the spec's bank display record. */
 export function PaymentProfilePage() {
@@ -15,14 +16,14 @@ export function PaymentProfilePage() {
       description="Payouts of the money you collect go to this account."
       business={business}
       lockNotice={false}
-      back={{ to: '/business/setup/payments', label: 'Back to payments' }}
+      back={{ to: paths.business.setupPayments, label: 'Back to payments' }}
     >
       {account ? (
         <Stack gap="lg">
           <BankAccountCard account={account} />
           {!isReadOnly(business.data) && (
             <Group>
-              <Button component={Link} to="/business/setup/payment/link-account" variant="default">
+              <Button component={Link} to={paths.business.linkAccount} variant="default">
                 Change account
               </Button>
             </Group>
@@ -31,7 +32,7 @@ export function PaymentProfilePage() {
       ) : (
         <Stack gap="sm" align="flex-start">
           <Text c="dimmed">There is no settlement account yet.</Text>
-          <Button component={Link} to="/business/setup/payments">
+          <Button component={Link} to={paths.business.setupPayments}>
             Add a bank account
           </Button>
         </Stack>

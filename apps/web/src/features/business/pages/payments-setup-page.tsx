@@ -5,6 +5,7 @@ import { useBusiness } from '../api/business-api';
 import { BankAccountCard } from '../components/bank-account-card';
 import { isReadOnly } from '../components/read-only-notice';
 import { SetupPage } from '../components/setup-page';
+import { paths } from '@tay/contract';
 
 /** /business/setup/payments: the settlement account, and the two ways to add one. */
 export function PaymentsSetupPage() {
@@ -18,7 +19,7 @@ export function PaymentsSetupPage() {
           <>
             <BankAccountCard account={account} />
             <Group>
-              <Button component={Link} to="/business/setup/payment/profile" variant="default">
+              <Button component={Link} to={paths.business.paymentProfile} variant="default">
                 View settlement account
               </Button>
             </Group>
@@ -37,7 +38,7 @@ export function PaymentsSetupPage() {
                 <Text size="sm" c="dimmed">
                   Find your bank in our directory; we fill in its routing number.
                 </Text>
-                <Button component={Link} to="/business/setup/payment/link-account" w="fit-content" mt="xs">
+                <Button component={Link} to={paths.business.linkAccount} w="fit-content" mt="xs">
                   {account ? 'Link another bank' : 'Link your bank'}
                 </Button>
               </Stack>
@@ -51,7 +52,7 @@ export function PaymentsSetupPage() {
                 <Text size="sm" c="dimmed">
                   Type the routing and account numbers from a cheque or your bank.
                 </Text>
-                <Button component={Link} to="/business/setup/payment/add-bank-account" variant="default" w="fit-content" mt="xs">
+                <Button component={Link} to={paths.business.addBankAccount} variant="default" w="fit-content" mt="xs">
                   Enter account details
                 </Button>
               </Stack>

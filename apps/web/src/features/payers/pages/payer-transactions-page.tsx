@@ -1,6 +1,6 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router';
-import { formatDate, payerPaths, type Payer } from '@tay/contract';
+import { formatDate, getHref, paths, type Payer, payerPaths } from '@tay/contract';
 import type { ReactNode } from 'react';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -39,7 +39,7 @@ export function PayerTransactionsPage({ requests }: { requests: (payer: Payer) =
         description="Every request to pay sent to this payer."
         actions={
           p?.status === 'active' && canRequest ? (
-            <Button onClick={() => navigate(`/business/payment/request?payerId=${encodeURIComponent(p.payerId)}`)}>Request to Pay</Button>
+            <Button onClick={() => navigate(getHref(paths.payments.request, undefined, { payerId: p.payerId }))}>Request to Pay</Button>
           ) : undefined
         }
       />

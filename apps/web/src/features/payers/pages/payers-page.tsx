@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { formatDate, payerActions, payerPaths, type Payer, type PayerAction, type PayerListQuery } from '@tay/contract';
+import { formatDate, getHref, paths, type Payer, type PayerAction, payerActions, type PayerListQuery, payerPaths } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { formatPhone } from '../../../lib/phone';
 import { useWriteAccess } from '../../../lib/write-access';
@@ -67,7 +67,7 @@ export function PayersPage() {
 
   const handlers: Record<PayerAction, (payer: Payer) => void> = {
     Edit: (p) => void navigate(`${payerPaths.add}?payerId=${encodeURIComponent(p.payerId)}`),
-    'Request to Pay': (p) => void navigate(`/business/payment/request?payerId=${encodeURIComponent(p.payerId)}`),
+    'Request to Pay': (p) => void navigate(getHref(paths.payments.request, undefined, { payerId: p.payerId })),
     Transactions: (p) => void navigate(`${payerPaths.transactions}?payerId=${encodeURIComponent(p.payerId)}`),
     Activate: (p) => run(p, 'activate', 'Payer activated', 'Payer not activated'),
     Deactivate: (p) =>

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconFilterOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatDateTime, formatDay, formatMoney, parseMoney, RequestState, type PaymentRequest, type RequestAction } from '@tay/contract';
+import { formatDateTime, formatDay, formatMoney, getHref, parseMoney, paths, type PaymentRequest, type RequestAction, RequestState } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { useWriteAccess } from '../../../lib/write-access';
@@ -94,7 +94,7 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
     });
 
   const request = (row: PaymentRequest, copy: boolean) =>
-    navigate(`/business/payment/request?transid=${encodeURIComponent(row.transactionId)}${copy ? '&copy=1' : ''}`);
+    navigate(getHref(paths.payments.request, undefined, { transid: row.transactionId, copy: copy ? 1 : undefined }));
   const actionHandlers: Record<RequestAction, (row: PaymentRequest) => void> = {
     Edit: (row) => void request(row, false),
     // Always a new request, whatever the source's state: a Draft's copy never edits the Draft.
@@ -214,18 +214,18 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
       ? {
           title: 'No requests yet',
           description: `Requests to pay you send ${payer.displayName} show here with their status.`,
-          action: payer.active ? newRequest('Request to Pay', `/business/payment/request?payerId=${encodeURIComponent(payer.payerId)}`) : undefined,
+          action: payer.active ? newRequest('Request to Pay', getHref(paths.payments.request, undefined, { payerId: payer.payerId })) : undefined,
         }
       : view === 'draft'
         ? {
             title: 'No drafts',
             description: 'Requests you save as drafts wait here until you send them.',
-            action: newRequest('Request a payment', '/business/payment/request'),
+            action: newRequest('Request a payment', paths.payments.request),
           }
         : {
             title: 'No requests yet',
             description: 'Send your first request to pay; it shows here with its status.',
-            action: newRequest('Request a payment', '/business/payment/request'),
+            action: newRequest('Request a payment', paths.payments.request),
           };
 
   return (

@@ -1,7 +1,7 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconFileInvoice, IconHistory, IconSend, IconUsers } from '@tabler/icons-react';
 import { Link, useOutletContext } from 'react-router';
-import { formatMoney, type EntityType } from '@tay/contract';
+import { type EntityType, formatMoney, paths } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -44,7 +44,7 @@ export function PaymentsLandingPage() {
       <Group justify="space-between" align="flex-end">
         <Title order={1}>{heading}</Title>
         {access.allowed ? (
-          <Button component={Link} to="/business/payment/request" leftSection={<IconSend size={16} />}>
+          <Button component={Link} to={paths.payments.request} leftSection={<IconSend size={16} />}>
             Request a payment
           </Button>
         ) : (
@@ -65,13 +65,13 @@ export function PaymentsLandingPage() {
         <Figure label="Needs attention" value={s ? String(s.needsAttentionCount) : '—'} hint="Failed, declined or expired" />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Button component={Link} to="/business/payment/transactions/history" variant="light" leftSection={<IconHistory size={16} />}>
+        <Button component={Link} to={paths.payments.history} variant="light" leftSection={<IconHistory size={16} />}>
           Transaction history
         </Button>
-        <Button component={Link} to="/business/payment/transactions/draft" variant="light" leftSection={<IconFileInvoice size={16} />}>
+        <Button component={Link} to={paths.payments.drafts} variant="light" leftSection={<IconFileInvoice size={16} />}>
           Drafts
         </Button>
-        <Button component={Link} to="/business/payment/payers" variant="light" leftSection={<IconUsers size={16} />}>
+        <Button component={Link} to={paths.payers.list} variant="light" leftSection={<IconUsers size={16} />}>
           Payers
         </Button>
       </SimpleGrid>

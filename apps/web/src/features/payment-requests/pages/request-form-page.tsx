@@ -4,19 +4,7 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useOutletContext, useSearchParams } from 'react-router';
-import {
-  formatMoney,
-  MAX_AMOUNT_CENTS,
-  NO_MOBILE_MESSAGE,
-  parseMoney,
-  payerEndpoints,
-  REQUEST_CHANNEL_LABELS,
-  type EntityType,
-  type Payer,
-  type PaymentRequestDetail,
-  type PaymentRequestInput,
-  type RequestChannel,
-} from '@tay/contract';
+import { type EntityType, formatMoney, getHref, MAX_AMOUNT_CENTS, NO_MOBILE_MESSAGE, parseMoney, paths, type Payer, payerEndpoints, type PaymentRequestDetail, type PaymentRequestInput, REQUEST_CHANNEL_LABELS, type RequestChannel } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { ApiError } from '../../../lib/api-client';
@@ -210,8 +198,8 @@ function RequestForm({
           });
           void navigate(
             mode === 'draft'
-              ? '/business/payment/transactions/draft'
-              : `/business/payment/transactions/history?transid=${encodeURIComponent(saved.transactionId)}`,
+              ? paths.payments.drafts
+              : getHref(paths.payments.history, undefined, { transid: saved.transactionId }),
           );
         },
         onError: (error) => {

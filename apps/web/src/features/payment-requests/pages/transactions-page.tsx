@@ -5,6 +5,7 @@ import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { RequestsTable } from '../components/requests-table';
+import { paths } from '@tay/contract';
 
 /**
  * /business/payment/transactions/history and /draft: every request, with status badges, row
@@ -27,10 +28,10 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
           </Text>
         </div>
         <Group>
-          <Button variant="default" onClick={() => navigate(view === 'draft' ? '/business/payment/transactions/history' : '/business/payment/transactions/draft')}>
+          <Button variant="default" onClick={() => navigate(view === 'draft' ? paths.payments.history : paths.payments.drafts)}>
             {view === 'draft' ? 'Transaction history' : 'Drafts'}
           </Button>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => navigate('/business/payment/request')} disabled={!access.allowed}>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => navigate(paths.payments.request)} disabled={!access.allowed}>
             New request
           </Button>
         </Group>
