@@ -47,7 +47,7 @@ export interface BuildAppOptions {
   logger?: boolean;
 }
 
-/** Composes the HTTP application: external plugins, then app plugins, then routes (conventions §5). */
+/** Composes the HTTP application: external plugins, then app plugins, then routes (ARCHITECTURE.md §3). */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config, database, auth } = deps;
   const app = Fastify({

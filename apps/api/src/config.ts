@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * The one place that reads the environment (conventions §6). Every variable is documented in
+ * The one place that reads the environment (ARCHITECTURE.md §2). Every variable is documented in
  * `.env.example`; a bad value stops the boot with a readable list of what is wrong.
  */
 const bool = z
@@ -113,9 +113,9 @@ export interface Config {
   fees: FeeSchedule;
 }
 
-/** The payment processor's keys and the sandbox processor's timing (architecture §5). */
+/** The payment processor's keys and the sandbox processor's timing (ARCHITECTURE.md §5). */
 export interface ProcessorConfig {
-  /** Given to the browser's card field (spec §7: the key is chosen by environment). */
+  /** Given to the browser's card field (docs/product.md §7: the key is chosen by environment). */
   publishableKey: string;
   secretKey: string;
   /** Signs the webhooks the processor sends us (`Tay-Signature`). */

@@ -371,7 +371,7 @@ describe('prepare-submit, submit, review by operations', () => {
     const ready = await request(t.app, 'PATCH', url(id, '/update/prepareSubmit'), token);
     expect(ready.json().data).toEqual({ ready: true, missing: [] });
 
-    // The web app sends the business payload along with submit (spec §7.3); it is not needed.
+    // The web app sends the business payload along with submit (docs/product.md §7); it is not needed.
     const res = await request(t.app, 'PATCH', url(id, '/update/submit'), token, { businessName: 'ignored' });
     expect(res.statusCode, res.body).toBe(200);
     const business = res.json().data;

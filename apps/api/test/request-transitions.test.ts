@@ -23,7 +23,7 @@ type Action = 'send' | 'resend' | 'withdraw' | 'cancel' | 'edit' | 'delete' | 'd
 const ACTIONS: Action[] = ['send', 'resend', 'withdraw', 'cancel', 'edit', 'delete', 'decline'];
 
 /**
- * domain.md, written out here rather than read from the contract: where each business command and
+ * docs/product.md §4, written out here rather than read from the contract: where each business command and
  * the payer's decline is allowed, and what it leads to.
  */
 const ALLOWED: Record<Action, Partial<Record<RequestState, RequestState | 'deleted'>>> = {

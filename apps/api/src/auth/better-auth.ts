@@ -43,7 +43,7 @@ function policyError(password: unknown, email?: unknown): void {
 }
 
 /**
- * better-auth configured for Tay (architecture §4): e-mail + password where the username is the
+ * better-auth configured for Tay (ARCHITECTURE.md §4): e-mail + password where the username is the
  * e-mail, 6-digit codes by e-mail for confirmation and password reset (keyed hashes, 10 minutes,
  * single use, 3 tries), bearer tokens, sessions revoked on reset. Rate limits are ours (per IP
  * and per account, in the database): see `routes/auth.ts`.
@@ -173,7 +173,7 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
           case '/sign-up/email': {
             policyError(body.password, email);
             if (!email) return;
-            // The username is the e-mail address (spec §5).
+            // The username is the e-mail address (docs/product.md §5).
             body.name = email;
             // The real owner of an address always wins: a new sign-up replaces a registration
             // that was never confirmed (its password never worked), codes included.

@@ -47,7 +47,7 @@ export const COMMANDS: Record<string, Command> = {
       );
     },
   },
-  // Business review and payouts: only operations approve, disable and turn payouts on (domain.md).
+  // Business review and payouts: only operations approve, disable and turn payouts on (docs/product.md §4).
   'approve-business': businessCommand('approve-business', 'Approve a submitted (Pending) business', async (runtime, businessId) => {
     const { business, from } = await approveBusiness({
       db: runtime.database.db,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * The web client sends `Content-Type: application/json` on every request (spec §7), also on
+ * The web client sends `Content-Type: application/json` on every request (docs/product.md §7), also on
  * actions without a payload (send, withdraw…): an empty JSON body means "no body".
  */
 export const jsonBody = fp(

@@ -1,13 +1,13 @@
 import type { PaymentMethod } from '@tay/contract';
 
 /**
- * The payment processor as the rest of the API sees it (architecture §5). The built-in sandbox
+ * The payment processor as the rest of the API sees it (ARCHITECTURE.md §5). The built-in sandbox
  * processor implements it; a real processor plugs in by configuration. Card and account numbers
  * never pass through this port: the payer's browser exchanges them for a token with the
  * processor directly (its hosted card field), and we only ever handle that token.
  */
 export interface PaymentProcessor {
-  /** Shown to the browser to create tokens; which key depends on the environment (spec §7). */
+  /** Shown to the browser to create tokens; which key depends on the environment (docs/product.md §7). */
   readonly publishableKey: string;
   /** Where the browser loads the processor's script / hosted field from. */
   readonly elementsUrl: string;

@@ -38,7 +38,7 @@ export const businessRoutes: FastifyPluginAsync<BusinessRoutesOptions> = async (
   const mount = endpointMounter(app, db);
 
   // prepareSubmit and submit have no payload, yet the web client sends `Content-Type:
-  // application/json` on every request (spec §7): an empty JSON body means "no body" here.
+  // application/json` on every request (docs/product.md §7): an empty JSON body means "no body" here.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

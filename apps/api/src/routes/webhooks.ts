@@ -30,7 +30,7 @@ const EventSchema = z.object({
 }) satisfies z.ZodType<ProcessorEvent>;
 
 /**
- * `POST /api/webhooks/processor`: the processor's signed events (architecture §5). The signature
+ * `POST /api/webhooks/processor`: the processor's signed events (ARCHITECTURE.md §5). The signature
  * covers the exact bytes sent, so this plugin keeps the body as the raw string (its own JSON
  * parser, scoped to this plugin) and parses it only after verifying.
  */

@@ -35,7 +35,7 @@ function AccessGuard() {
   return <Outlet />;
 }
 
-/** The root of every route: the session, then the spec §2 access rules. */
+/** The root of every route: the session, then the docs/product.md §2 access rules. */
 export function RootRoute() {
   return (
     <SessionProvider>

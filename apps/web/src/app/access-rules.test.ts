@@ -12,7 +12,7 @@ const user = (over: Partial<Extract<AccessSession, { status: 'authenticated' }>>
   ...over,
 });
 
-describe('decideAccess (spec §2 access rules)', () => {
+describe('decideAccess (docs/product.md §2 access rules)', () => {
   it.each<[string, AccessSession, ReturnType<typeof decideAccess>]>([
     // A spinner while loading, wherever the person is.
     ['/business/home', loading, { type: 'spinner' }],

@@ -32,7 +32,7 @@ function isOpenToSignedIn(pathname: string): boolean {
  * Spec §2 access rules, in one place:
  * - every /business/… path needs a signed-in user; anonymous visitors go to /login;
  * - a failed session check sends the user from business paths to /login;
- * - a user held by the new-password challenge stays on /new-password (spec §4);
+ * - a user held by the new-password challenge stays on /new-password (docs/product.md §4);
  * - a user whose userState is Incomplete goes to /business/user/profile from anywhere else;
  * - a user with at least one business on a /business/profile path goes to /business/home;
  * - a signed-in user on a non-business path goes to setup;

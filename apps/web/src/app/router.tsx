@@ -43,7 +43,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        // The payer's pages: outside the portal, no sign-in (spec §2 access rules allow /pay/*).
+        // The payer's pages: outside the portal, no sign-in (docs/product.md §2 access rules allow /pay/*).
         path: '/pay',
         ...page(() => import('../components/layout/pay-layout'), 'PayLayout'),
         children: [

@@ -21,7 +21,7 @@ export function readPublicConfig(doc: Document = document): PublicConfig {
 
 export const publicConfig = readPublicConfig();
 
-/** External marketing pages (spec §2, anonymous header and footer). */
+/** External marketing pages (docs/product.md §2, anonymous header and footer). */
 export function marketingUrl(page: string): string {
   return `${publicConfig.marketingSiteUrl.replace(/\/$/, '')}/${page}`;
 }

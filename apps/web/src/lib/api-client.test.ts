@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authHeaders, buildUrl } from './api-client';
 import { writeIdentityToken } from './session-token';
 
-describe('API client headers (spec §7)', () => {
+describe('API client headers (docs/product.md §7)', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('sends JSON and the identity token as a bearer token', () => {
@@ -32,7 +32,7 @@ describe('buildUrl', () => {
   });
 });
 
-describe('a request through the auth handler that gets no response (spec §8)', () => {
+describe('a request through the auth handler that gets no response (docs/product.md §8)', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();

@@ -45,7 +45,7 @@ export function buildUrl(path: string, query?: RequestOptions['query']): string 
   return `/api${path}${search ? `?${search}` : ''}`;
 }
 
-/** The headers of every product request (spec §7): JSON, and the bearer token when there is one. */
+/** The headers of every product request (docs/product.md §7): JSON, and the bearer token when there is one. */
 export function authHeaders(): Record<string, string> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const token = readIdentityToken();
@@ -60,7 +60,7 @@ const noResponseListeners = new Set<NoResponseListener>();
 
 /**
  * Called when a request that carried the session's token got no response at all, after its
- * retries: the auth handler then signs the person out (spec §8).
+ * retries: the auth handler then signs the person out (docs/product.md §8).
  */
 export function onNoResponse(listener: NoResponseListener): () => void {
   noResponseListeners.add(listener);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { identity, onSessionLost, RETRY_DELAYS_MS } from './identity';
 import { readIdentityToken, writeIdentityToken } from './session-token';
 
-describe('identity wrapper: empty inputs are refused before any request (spec §5)', () => {
+describe('identity wrapper: empty inputs are refused before any request (docs/product.md §5)', () => {
   const fetchSpy = vi.fn();
   beforeEach(() => vi.stubGlobal('fetch', fetchSpy));
   afterEach(() => {
@@ -44,7 +44,7 @@ describe('identity wrapper: network failures', () => {
     expect(result).toEqual({ status: false, error: { code: 'NETWORK_ERROR', message: 'Network error', title: 'Network error' } });
   });
 
-  it('a signed-in request that gets no response at all signs the person out (spec §8)', async () => {
+  it('a signed-in request that gets no response at all signs the person out (docs/product.md §8)', async () => {
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
     writeIdentityToken('tok.sig');
     const lost = vi.fn();

@@ -3,7 +3,7 @@ import { readIdentityToken, writeIdentityToken } from './session-token';
 import { isLeavingPage } from './page-lifecycle';
 
 /**
- * The client-side identity service (spec §5, §7, §8, §9): every identity action of the app goes
+ * The client-side identity service (docs/product.md §5, §7, §8, §9): every identity action of the app goes
  * through here. Inputs are checked before any request; failures resolve to
  * `{ status: false, error }` (the identity service said no, or it could not be reached) or
  * `{ status: 'Error', errorDetails }` (our API's error shape); change password resolves to
@@ -21,7 +21,7 @@ export interface SessionUser {
 export interface IdentityError {
   code: string;
   message: string;
-  /** The spec §8 identity message this failure falls under. */
+  /** The docs/product.md §8 identity message this failure falls under. */
   title: IdentityMessage;
 }
 
@@ -37,7 +37,7 @@ export const SIGN_OUT_TIMEOUT_MS = 3000;
 const BASE = '/api/auth';
 
 let sessionLostListener: (() => void) | null = null;
-/** Called when a signed-in identity request gets no response at all (spec §8). */
+/** Called when a signed-in identity request gets no response at all (docs/product.md §8). */
 export function onSessionLost(listener: () => void): () => void {
   sessionLostListener = listener;
   return () => {
@@ -125,7 +125,7 @@ function requireValue(value: string | undefined | null, message: string): void {
 export interface SignInData {
   token: string;
   user: SessionUser;
-  /** Present when the person must set a new password before anything else (spec §4). */
+  /** Present when the person must set a new password before anything else (docs/product.md §4). */
   challenge?: 'NEW_PASSWORD_REQUIRED';
 }
 
@@ -152,7 +152,7 @@ export const identity = {
     };
   },
 
-  /** Sign-up sends the username and password; the e-mail attribute equals the username (spec §5). */
+  /** Sign-up sends the username and password; the e-mail attribute equals the username (docs/product.md §5). */
   async signUp(username: string, password: string): Promise<IdentityResult<{ email: string }>> {
     requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
     requireValue(password, IDENTITY_EMPTY_MESSAGES.password);
@@ -174,7 +174,7 @@ export const identity = {
     return result.status === true ? { status: true, data: { confirmed: true } } : result;
   },
 
-  /** Sends a new confirmation code. Failures are only logged (spec §8). */
+  /** Sends a new confirmation code. Failures are only logged (docs/product.md §8). */
   async resendSignUp(username: string): Promise<void> {
     requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
     const result = await call<unknown>(
@@ -203,7 +203,7 @@ export const identity = {
     return result.status === true ? { status: true, data: { reset: true } } : result;
   },
 
-  /** Meets the new-password-required challenge (spec §4). */
+  /** Meets the new-password-required challenge (docs/product.md §4). */
   async completeNewPassword(newPassword: string): Promise<IdentityResult<{ done: true }>> {
     requireValue(newPassword, IDENTITY_EMPTY_MESSAGES.challengeResponse);
     let response: Response;
@@ -221,7 +221,7 @@ export const identity = {
     };
   },
 
-  /** Resolves to 'SUCCESS', or the string 'Error' on any failure (spec §8). */
+  /** Resolves to 'SUCCESS', or the string 'Error' on any failure (docs/product.md §8). */
   async changePassword(oldPassword: string, newPassword: string): Promise<'SUCCESS' | 'Error'> {
     requireValue(oldPassword, IDENTITY_EMPTY_MESSAGES.password);
     requireValue(newPassword, IDENTITY_EMPTY_MESSAGES.password);
@@ -276,7 +276,7 @@ export const identity = {
   },
 };
 
-/** The sentence shown next to a form for a failure (spec §8 messages made helpful). */
+/** The sentence shown next to a form for a failure (docs/product.md §8 messages made helpful). */
 export function describeFailure(failure: IdentityFailure): { title: string; message: string; code: string } {
   if (failure.status === 'Error') {
     return { title: 'Authentication Error', message: failure.errorDetails.message, code: failure.errorDetails.code };

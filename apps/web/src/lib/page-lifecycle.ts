@@ -3,7 +3,7 @@
  *
  * Chromium cancels the fetches of a page it is leaving and rejects them as network failures
  * ("Failed to fetch"), exactly like a dead connection. Without this flag the auth handler would
- * take such a cancelled request for "no response at all" (spec §8) and sign the person out —
+ * take such a cancelled request for "no response at all" (docs/product.md §8) and sign the person out —
  * forgetting the token and ending the session on the server — just because they reloaded.
  *
  * `beforeunload` and `pagehide` mark the page as leaving. If the page is still here a few seconds

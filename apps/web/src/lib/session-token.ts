@@ -1,5 +1,5 @@
 /**
- * The session's identity token (spec §3 "the identity token"), kept in local storage so a
+ * The session's identity token (docs/product.md §3 "the identity token"), kept in local storage so a
  * reload keeps the person signed in. Every read is guarded: private modes and locked-down
  * browsers can refuse storage, and then the app behaves as signed out.
  */

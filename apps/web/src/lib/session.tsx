@@ -45,7 +45,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     },
     staleTime: Infinity,
     retry: false,
-    // The session is refreshed before it can lapse, while the app is open (spec §9).
+    // The session is refreshed before it can lapse, while the app is open (docs/product.md §9).
     refetchInterval: SESSION_REFRESH_MS,
     refetchIntervalInBackground: true,
   });

@@ -13,7 +13,7 @@ const school: UserBusinessSummary = {
   businessProfile: { logoUrl: null },
 };
 
-describe('template choice (spec §2, §9)', () => {
+describe('template choice (docs/product.md §2, §9)', () => {
   it('offers Standard plus the business entity template', () => {
     expect(templateOptions(school)).toEqual([
       { value: 'standard', label: 'Standard' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A business's money as the ledger derives it (architecture §5). Pending: captured, not yet
+ * A business's money as the ledger derives it (ARCHITECTURE.md §5). Pending: captured, not yet
  * settled; available: settled, minus returns (it can go below zero after a return, and is shown
  * so). Collected and fees are totals over all payments, net of returns.
  */

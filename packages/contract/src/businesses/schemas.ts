@@ -5,7 +5,7 @@ import { boundedDay } from '../common/dates';
 export const BusinessState = z.enum(['Incomplete', 'Pending', 'Approved', 'Disabled']);
 export type BusinessState = z.infer<typeof BusinessState>;
 
-/** The three templates (spec §1); the first entity's type decides the template. */
+/** The three templates (docs/product.md §1); the first entity's type decides the template. */
 export const EntityType = z.enum(['standard', 'student', 'healthCare']);
 export type EntityType = z.infer<typeof EntityType>;
 export const ENTITY_TEMPLATE_NAMES: Record<EntityType, string> = {
@@ -238,7 +238,7 @@ export const UpdateUserProfileBody = z.object({
 export type UpdateUserProfileBody = z.infer<typeof UpdateUserProfileBody>;
 
 /**
- * The business state machine (domain.md): the owner submits (`Incomplete → Pending`), operations
+ * The business state machine (docs/product.md §4): the owner submits (`Incomplete → Pending`), operations
  * approve or decline (`Pending → Approved | Disabled`) and may disable and re-enable an approved
  * business (`Approved ⇄ Disabled`). Nothing else moves; the API refuses every other change.
  */

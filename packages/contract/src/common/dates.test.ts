@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { boundedDateTime, boundedDay, formatDate, formatDateTime, formatDay } from './dates';
 
-describe('dates (spec §9 formats)', () => {
+describe('dates (docs/product.md §9 formats)', () => {
   const when = new Date(2026, 0, 5, 9, 7);
 
   it('formats date-times as MMM dd, yyyy H:mm', () => {

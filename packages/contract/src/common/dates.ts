@@ -22,7 +22,7 @@ export function formatDay(day: string | null | undefined): string {
 }
 
 /**
- * `MMM dd, yyyy H:mm`; a missing or invalid value reads `Invalid Date` (spec §8). The wall-clock
+ * `MMM dd, yyyy H:mm`; a missing or invalid value reads `Invalid Date` (docs/product.md §8). The wall-clock
  * time is the viewer's, or that of `timeZone` (an IANA name) when given — what the server uses
  * for a business's receipts, whatever zone the server itself runs in.
  */
@@ -32,7 +32,7 @@ export function formatDateTime(value: Date | string | number | null | undefined,
   return timeZone ? format(date, DATE_TIME_FORMAT, { in: tz(timeZone) }) : format(date, DATE_TIME_FORMAT);
 }
 
-/** `MMM dd, yyyy`; a missing or invalid value reads `Invalid Date` (spec §8). */
+/** `MMM dd, yyyy`; a missing or invalid value reads `Invalid Date` (docs/product.md §8). */
 export function formatDate(value: Date | string | number | null | undefined): string {
   const date = toDate(value);
   return date ? format(date, DATE_FORMAT) : INVALID_DATE;

@@ -1,5 +1,5 @@
 /**
- * Money is held as integer cents (architecture §5). These helpers are the only way the
+ * Money is held as integer cents (ARCHITECTURE.md §5). These helpers are the only way the
  * product turns cents into text or text into cents.
  */
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });

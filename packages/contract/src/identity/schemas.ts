@@ -28,7 +28,7 @@ export const UserBusinessSummary = z.object({
 });
 export type UserBusinessSummary = z.infer<typeof UserBusinessSummary>;
 
-/** GET /api/user (spec §3, §7.5). */
+/** GET /api/user (docs/product.md §3, §7.5). */
 export const CurrentUser = z.object({
   name: z.string(),
   userId: z.string(),

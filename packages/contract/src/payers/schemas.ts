@@ -65,7 +65,7 @@ export const Payer = z.object({
 });
 export type Payer = z.infer<typeof Payer>;
 
-/** Payer row actions (domain.md). */
+/** Payer row actions (docs/product.md §4). */
 export type PayerAction =
   | 'Edit'
   | 'Request to Pay'
@@ -170,7 +170,7 @@ export type PayerHistory = z.infer<typeof PayerHistoryResponse>['data'];
 
 /* ---------------------------------------------------------- typeahead */
 
-/** GET /api/directory/payers/beginsWith (spec §7 segments "directory" and "beginsWith"). */
+/** GET /api/directory/payers/beginsWith (docs/product.md §7 segments "directory" and "beginsWith"). */
 export const PayerTypeaheadQuery = z.object({
   businessId: z.string().min(1).max(64),
   q: z.string().trim().min(1, 'Type at least one character.').max(100),

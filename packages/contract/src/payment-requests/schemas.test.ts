@@ -27,7 +27,7 @@ describe('request state machine', () => {
     expire: [['Sent', 'Resent', 'Error'], ['Expired']],
   };
 
-  it('allows exactly the moves of domain.md, for every event and every pair of states', () => {
+  it('allows exactly the moves of docs/product.md §4, for every event and every pair of states', () => {
     for (const [event, [from, to]] of Object.entries(allowed) as [RequestEvent, [string[], string[]]][]) {
       for (const a of RequestState.options) {
         expect(canApply(event, a), `${event} from ${a}`).toBe(from.includes(a));
@@ -79,7 +79,7 @@ describe('payer actions', () => {
   });
 });
 
-describe('table summary (spec §9)', () => {
+describe('table summary (docs/product.md §9)', () => {
   it.each([
     [1, 25, 0, 'Showing 0 to 0 of 0 Results'],
     [1, 25, 7, 'Showing 1 to 7 of 7 Results'],

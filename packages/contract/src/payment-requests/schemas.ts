@@ -37,7 +37,7 @@ export type RequestEvent =
   | 'expire';
 
 /**
- * The request state machine (domain.md), one table used by the API to refuse illegal moves and
+ * The request state machine (docs/product.md §4), one table used by the API to refuse illegal moves and
  * by the web app to decide which row actions to show. Where an event can lead to two states,
  * the API picks by the amounts (e.g. `paymentSettles` → Paid or PartiallyPaid).
  */
@@ -74,7 +74,7 @@ export const PAYABLE_STATES: readonly RequestState[] = REQUEST_TRANSITIONS.payer
 
 export type RequestAction = 'Edit' | 'Copy' | 'Delete' | 'Cancel' | 'Resend' | 'Withdraw' | 'View/Download';
 
-/** Row actions by state (domain.md). */
+/** Row actions by state (docs/product.md §4). */
 export function requestActions(state: RequestState): RequestAction[] {
   switch (state) {
     case 'Draft':

@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const PublicConfig = z.object({
   environment: z.enum(['development', 'production', 'test']),
   marketingSiteUrl: z.string(),
-  /** The payment processor's publishable key for this environment (spec §7). */
+  /** The payment processor's publishable key for this environment (docs/product.md §7). */
   processorPublishableKey: z.string(),
   /** The processor's hosted card field, framed by the pay page (with `?pk=<publishable key>`). */
   processorElementsUrl: z.string(),

@@ -111,7 +111,7 @@ export function selectOwners(executor: Executor, businessId: string) {
     .execute();
 }
 
-/** The business as the API returns it (spec §3): owners in their order, the settlement account masked. */
+/** The business as the API returns it (docs/product.md §3): owners in their order, the settlement account masked. */
 export async function loadBusiness(executor: Executor, businessId: string): Promise<Business> {
   const row = await selectBusinessRow(executor, businessId);
   if (!row) throw AppError.notFound('Business');
@@ -180,7 +180,7 @@ export async function loadBusiness(executor: Executor, businessId: string): Prom
   };
 }
 
-/** The short form in GET /api/user (spec §3). */
+/** The short form in GET /api/user (docs/product.md §3). */
 export function summaryOf(row: {
   id: string;
   business_name: string;

@@ -12,7 +12,7 @@ export interface CreateBusinessOptions {
   body: CreateBusinessBody;
 }
 
-/** Onboarding starts here: an Incomplete business with one entity of the chosen template (spec §1). */
+/** Onboarding starts here: an Incomplete business with one entity of the chosen template (docs/product.md §1). */
 export async function createBusiness({ db, actor, body }: CreateBusinessOptions): Promise<Business> {
   const businessId = newId('biz');
   return db.transaction().execute(async (trx) => {

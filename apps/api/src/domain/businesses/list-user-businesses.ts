@@ -2,7 +2,7 @@ import type { UserBusinessSummary } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { summaryOf } from './business-record';
 
-/** The businesses a person belongs to, oldest first: the first one is selected by default (spec §3). */
+/** The businesses a person belongs to, oldest first: the first one is selected by default (docs/product.md §3). */
 export async function listUserBusinesses({ db, userId }: { db: Executor; userId: string }): Promise<UserBusinessSummary[]> {
   const rows = await db
     .selectFrom('business_members as m')

@@ -7,7 +7,7 @@ import { recordEvent, type Actor } from './audit';
 import { loadBusiness, lockBusinessRow, nameOf } from './business-record';
 
 /**
- * Operations turn payouts on or off (`payoutEnabled`, spec §3). Payouts go on only for an
+ * Operations turn payouts on or off (`payoutEnabled`, docs/product.md §3). Payouts go on only for an
  * approved business; they can always be turned off. Asking for the current setting changes
  * nothing and records nothing.
  */

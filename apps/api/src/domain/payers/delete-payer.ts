@@ -12,7 +12,7 @@ function hasTransactions(count: number): AppError {
   );
 }
 
-/** DELETE /api/businesses/:id/payers/:payerId: only a payer no request to pay names (domain.md). */
+/** DELETE /api/businesses/:id/payers/:payerId: only a payer no request to pay names (docs/product.md §4). */
 export async function deletePayer({
   db,
   businessId,

@@ -11,7 +11,10 @@ export interface PayerPage {
   total: number;
 }
 
-/** GET /api/businesses/:id/payers: one page (spec §9: first page 1) with the exact total. */
+/**
+ * GET /api/businesses/:id/payers: one page (first page 1) with the exact total. A plain list
+ * (offset paging and a count), not the history engine: ADR 029.
+ */
 export async function listPayers({
   db,
   businessId,

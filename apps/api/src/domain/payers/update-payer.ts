@@ -19,7 +19,7 @@ export interface UpdatePayerOptions {
   body: PayerUpdateBody;
 }
 
-/** Requests that will never be e-mailed again (domain.md): they keep the payer they were made for. */
+/** Requests that will never be e-mailed again (docs/product.md §4): they keep the payer they were made for. */
 const CLOSED_REQUEST_STATES: RequestState[] = ['Paid', 'Withdrawn', 'Cancelled'];
 
 const COLUMNS: Record<Exclude<keyof PayerFields, 'displayName'>, 'first_name' | 'last_name' | 'company_name' | 'email' | 'mobile_number' | 'reference'> = {

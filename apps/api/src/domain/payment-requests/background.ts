@@ -82,7 +82,7 @@ function afterCursor(keyColumn: string, after: Cursor | null, keyType: 'timestam
 
 /**
  * Pending requests that can go out now: their time has come, the business is Approved, the payer
- * is active, and they have not expired while held (domain.md: Pending ─(time)─▶ Sent). The state
+ * is active, and they have not expired while held (docs/product.md §4: Pending ─(time)─▶ Sent). The state
  * is literal SQL to match the partial index the walk uses (migration 0011) in any plan.
  */
 function sendable(db: Executor, now: Date) {

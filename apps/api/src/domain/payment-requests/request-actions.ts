@@ -15,7 +15,7 @@ const EVENT: Record<RequestCommand, RequestEvent> = { send: 'send', resend: 'res
 const TARGET: Record<RequestCommand, RequestState> = { send: 'Sent', resend: 'Resent', withdraw: 'Withdrawn', cancel: 'Cancelled' };
 const VERB: Record<RequestCommand, string> = { send: 'sent', resend: 'resent', withdraw: 'withdrawn', cancel: 'cancelled' };
 
-/** Send, Resend, Withdraw and Cancel row actions, each allowed only where domain.md allows it. */
+/** Send, Resend, Withdraw and Cancel row actions, each allowed only where docs/product.md §4 allows it. */
 export async function runRequestCommand(
   ctx: RequestContext,
   { business, requestId, user, command }: { business: ScopedBusiness; requestId: string; user: ActingUser; command: RequestCommand },
@@ -56,7 +56,7 @@ export async function runRequestCommand(
   });
 }
 
-/** Only an active payer is e-mailed (domain.md: a deactivated payer gets no new requests). */
+/** Only an active payer is e-mailed (docs/product.md §4: a deactivated payer gets no new requests). */
 async function requireActivePayer(trx: Transaction<DB>, row: RequestRow, command: 'send' | 'resend'): Promise<void> {
   const payer = await trx
     .selectFrom('payers')
@@ -79,7 +79,7 @@ function insteadOfDeleting(state: RequestState): string {
   return 'It stays on record.';
 }
 
-/** Deletes a draft (domain.md: Draft ─▶ deleted); anything sent stays on record. */
+/** Deletes a draft (docs/product.md §4: Draft ─▶ deleted); anything sent stays on record. */
 export async function deleteDraft(ctx: RequestContext, { businessId, requestId }: { businessId: string; requestId: string }): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const row = await lockRequest(trx, businessId, requestId);

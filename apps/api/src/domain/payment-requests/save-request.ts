@@ -85,7 +85,7 @@ async function applyMode(
   }
 }
 
-/** Creates a request to pay: saved as a draft, sent now, or scheduled (domain.md). */
+/** Creates a request to pay: saved as a draft, sent now, or scheduled (docs/product.md §4). */
 export async function createRequest(ctx: RequestContext, { business, user, body: input }: { business: ScopedBusiness; user: ActingUser; body: PaymentRequestValues }): Promise<PaymentRequest> {
   const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {

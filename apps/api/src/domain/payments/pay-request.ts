@@ -26,7 +26,7 @@ export interface PayRequestOptions extends PaymentDeps {
 }
 
 /**
- * The payer pays on the hosted page (architecture §5, domain.md "Payment"). No processor call
+ * The payer pays on the hosted page (ARCHITECTURE.md §5, docs/product.md §4 "Payment"). No processor call
  * ever happens inside a transaction:
  *
  * 1. tx1 — lock the request, check it can take this amount, insert the payment (Pending, with its

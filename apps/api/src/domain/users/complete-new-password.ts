@@ -11,7 +11,7 @@ export interface CompleteNewPasswordOptions {
   newPassword: string;
 }
 
-/** The new-password-required challenge (spec §4): a temporary password is replaced for good. */
+/** The new-password-required challenge (docs/product.md §4): a temporary password is replaced for good. */
 export async function completeNewPassword({ db, userId, keepSessionId, newPassword }: CompleteNewPasswordOptions): Promise<void> {
   const user = await db.selectFrom('users').select(['email', 'must_change_password']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw new AppError(ErrorCode.Unauthorized, 'Sign in to continue.');

@@ -22,7 +22,7 @@ export interface CreatedUser {
 }
 
 /**
- * A user created by someone else (spec §4 new-password challenge): confirmed, with a temporary
+ * A user created by someone else (docs/product.md §4 new-password challenge): confirmed, with a temporary
  * password that works for 7 days and must be replaced at first sign-in. Running it again for a
  * user who has not yet chosen a password issues a new temporary password.
  */

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor';
 import { AppError } from '../../lib/app-error';
 import { listUserBusinesses } from '../businesses/list-user-businesses';
 
-/** The signed-in person as spec §3 describes them, with the businesses they belong to. */
+/** The signed-in person as docs/product.md §3 describes them, with the businesses they belong to. */
 export async function getCurrentUser({ db, userId }: { db: Executor; userId: string }): Promise<CurrentUser> {
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!user) throw AppError.notFound('User');

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor';
 import { AppError } from '../../lib/app-error';
 import { getCurrentUser } from './get-current-user';
 
-/** PATCH /api/enrollReminder (spec §7.9): whether reminders reach the person by e-mail and by text message. */
+/** PATCH /api/enrollReminder (docs/product.md §7): whether reminders reach the person by e-mail and by text message. */
 export async function updateNotificationPreferences({
   db,
   userId,

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor';
 import { AppError } from '../../lib/app-error';
 import { getCurrentUser } from './get-current-user';
 
-/** PATCH /api/user: names and mobile number; filling them in completes the profile (spec §4). */
+/** PATCH /api/user: names and mobile number; filling them in completes the profile (docs/product.md §4). */
 export async function updateUserProfile({
   db,
   userId,

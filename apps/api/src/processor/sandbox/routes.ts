@@ -78,7 +78,7 @@ function asset(reply: FastifyReply, type: string, body: string) {
 
 /**
  * The built-in sandbox processor's own HTTP surface, standing in for an external processor
- * (architecture §5): tokens made from card or bank details with the publishable key, the hosted
+ * (ARCHITECTURE.md §5): tokens made from card or bank details with the publishable key, the hosted
  * card field, and charges readable with the secret key. Card numbers stop here: a token keeps
  * only the brand, the last four digits and the test behaviour.
  */

@@ -15,7 +15,7 @@ const NAVIGATION_ID = 'business-navigation';
 const BREAKPOINT = 'lg';
 
 /**
- * Every /business page (spec §2): the header, the left navigation beside the content — except
+ * Every /business page (docs/product.md §2): the header, the left navigation beside the content — except
  * /business/user/profile, which is full width — and the footer.
  *
  * Below the large breakpoint the navigation is a drawer behind the header's burger, with the

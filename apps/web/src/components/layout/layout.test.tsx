@@ -27,7 +27,7 @@ function renderAt(ui: React.ReactNode, path = '/business/home') {
   );
 }
 
-describe('signed-in menu (spec §2)', () => {
+describe('signed-in menu (docs/product.md §2)', () => {
   it('shows only Home and Profile until the business is Approved', () => {
     for (const state of ['Incomplete', 'Pending', 'Disabled'] as const) {
       expect(signedInMenu(business({ businessState: state })).map((l) => l.label)).toEqual(['Home', 'Profile']);
@@ -90,7 +90,7 @@ function NavHarness({ approved, payoutEnabled, initial = 'standard' as EntityTyp
   );
 }
 
-describe('left navigation (spec §2)', () => {
+describe('left navigation (docs/product.md §2)', () => {
   it('greys every item unless the business is Approved', () => {
     renderAt(<NavHarness approved={false} payoutEnabled={false} />);
     expect(screen.queryAllByRole('link')).toHaveLength(0);

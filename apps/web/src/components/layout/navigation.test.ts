@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activeSection, navigationSections } from './navigation';
 
-describe('navigation (spec §2)', () => {
+describe('navigation (docs/product.md §2)', () => {
   it('has the spec labels for each template', () => {
     const labels = (t: Parameters<typeof navigationSections>[0]) => navigationSections(t, false)[0]!.items.map((i) => i.label);
     expect(labels('standard')).toEqual([

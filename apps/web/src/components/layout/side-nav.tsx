@@ -13,7 +13,7 @@ interface Props {
 }
 
 /**
- * The left navigation (spec §2): sections per template, items greyed unless the business is
+ * The left navigation (docs/product.md §2): sections per template, items greyed unless the business is
  * Approved. Greyed items are text, not disabled links: readable (dimmed text meets AA contrast)
  * and explained by a note, where a disabled control would be skipped by keyboards and hidden from
  * some screen readers without saying why.

@@ -9,7 +9,7 @@ import { Logo } from './logo';
 import { MARKETING_LINKS } from './marketing-links';
 
 export interface SiteHeaderProps {
-  /** Where the logo leads (spec §2); the marketing site when omitted. */
+  /** Where the logo leads (docs/product.md §2); the marketing site when omitted. */
   logoHref?: string;
   /** The signed-in part of the header; when absent the anonymous links and Login button show. */
   children?: ReactNode;
@@ -20,7 +20,7 @@ export interface SiteHeaderProps {
   inShell?: boolean;
 }
 
-/** The header on every page (spec §2). The link menu collapses into a drawer below the large breakpoint. */
+/** The header on every page (docs/product.md §2). The link menu collapses into a drawer below the large breakpoint. */
 export function SiteHeader({ logoHref, children, inShell = false }: SiteHeaderProps) {
   const { pathname } = useLocation();
   const [opened, { toggle, close }] = useDisclosure(false);

@@ -34,7 +34,7 @@ function table(props: Partial<DataTableProps<Row>> = {}) {
 /** The page list: numbered pages between previous and next. */
 const pageList = () => screen.queryByRole('button', { name: 'next page' });
 
-describe('DataTable pagination (spec §9)', () => {
+describe('DataTable pagination (docs/product.md §9)', () => {
   it("reads 'Showing X to Y of Z Results' for the first, a middle and the last page", () => {
     const { rerender } = render(table({ rows: rows(25), total: 62, pageSize: 25, page: 1 }));
     expect(screen.getByText('Showing 1 to 25 of 62 Results')).toBeInTheDocument();

@@ -16,7 +16,7 @@ const COLORS: Record<RequestState, string> = {
   Cancelled: 'dark',
 };
 
-/** A request's transactionState as a status badge (spec §3), wherever requests are listed. */
+/** A request's transactionState as a status badge (docs/product.md §3), wherever requests are listed. */
 export function StatusBadge({ state }: { state: RequestState }) {
   return (
     <Badge color={COLORS[state]} variant="light" radius="sm" data-state={state}>

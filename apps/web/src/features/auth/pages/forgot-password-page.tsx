@@ -13,7 +13,7 @@ const schema = z.object({
   email: z.string().trim().min(1, IDENTITY_EMPTY_MESSAGES.username).email('Enter your e-mail address, like name@example.com.'),
 });
 
-/** Forgot password, step 1 (spec §4): ask for a code by e-mail. Step 2 is /new-password. */
+/** Forgot password, step 1 (docs/product.md §4): ask for a code by e-mail. Step 2 is /new-password. */
 export function ForgotPasswordPage() {
   const navigate = useNavigate();
   const [failure, setFailure] = useState<ReturnType<typeof describeFailure> | null>(null);

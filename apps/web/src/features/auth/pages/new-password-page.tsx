@@ -15,7 +15,7 @@ import { NewPasswordFields, newPasswordSchema } from '../components/new-password
 type Values = { password: string; confirmPassword: string };
 
 /**
- * New password, for both flows (spec §4): the forgot-password code with a new password, and the
+ * New password, for both flows (docs/product.md §4): the forgot-password code with a new password, and the
  * new-password-required challenge of a signed-in person with a temporary password.
  */
 export function NewPasswordPage() {

@@ -5,7 +5,7 @@ import { paths } from '@tay/contract';
 import { AuthCard } from '../components/auth-card';
 import { ConfirmCodeForm } from '../components/confirm-code-form';
 
-/** Reached after the sign-up code is resent (spec §2); also where an unconfirmed sign-in leads. */
+/** Reached after the sign-up code is resent (docs/product.md §2); also where an unconfirmed sign-in leads. */
 export function SignupConfirmationPage() {
   const state = (useLocation().state ?? {}) as { email?: string; password?: string; resent?: boolean };
   const [email, setEmail] = useState(state.email ?? '');

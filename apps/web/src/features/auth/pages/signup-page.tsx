@@ -16,7 +16,7 @@ const schema = z
   .and(newPasswordSchema);
 type Values = z.infer<typeof schema>;
 
-/** Sign-up (spec §4): e-mail and password, then the e-mailed 6-digit code on the same page. */
+/** Sign-up (docs/product.md §4): e-mail and password, then the e-mailed 6-digit code on the same page. */
 export function SignupPage() {
   const [sentTo, setSentTo] = useState<{ email: string; password: string } | null>(null);
   const [failure, setFailure] = useState<ReturnType<typeof describeFailure> | null>(null);

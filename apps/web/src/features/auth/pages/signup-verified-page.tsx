@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { paths } from '@tay/contract';
 import { AuthCard } from '../components/auth-card';
 
-/** Reached after sign-up is confirmed (spec §2): on to sign in. */
+/** Reached after sign-up is confirmed (docs/product.md §2): on to sign in. */
 export function SignupVerifiedPage() {
   const state = (useLocation().state ?? {}) as { email?: string };
   return (

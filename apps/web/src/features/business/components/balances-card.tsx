@@ -28,7 +28,7 @@ function Figure({ label, cents, hint }: { label: string; cents: number; hint: st
 }
 
 /**
- * The business's money on its home page, as the ledger derives it (architecture §5): pending
+ * The business's money on its home page, as the ledger derives it (ARCHITECTURE.md §5): pending
  * (paid, waiting to settle) and available (settled). Fees are already taken out of both.
  */
 export function BalancesCard({ balances, loading, error, onRetry }: BalancesCardProps) {

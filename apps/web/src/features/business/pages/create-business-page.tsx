@@ -28,7 +28,7 @@ export function CreateBusinessPage() {
     create.mutate(values, {
       onSuccess: () => {
         notifications.show({ color: 'teal', title: 'Business created', message: 'Next, fill in its details and submit them for review.' });
-        // With a business, /business/profile leads home (spec §2); home lists the next steps.
+        // With a business, /business/profile leads home (docs/product.md §2); home lists the next steps.
         void navigate(paths.business.home, { replace: true });
       },
       onError: (error) => {

@@ -67,7 +67,7 @@ describe('who may change payers', () => {
     return (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
   }
 
-  it('an owner of an Approved business gets every action domain.md gives the payer', async () => {
+  it('an owner of an Approved business gets every action docs/product.md §4 gives the payer', async () => {
     fake.on('GET', LIST, ok({ items: [payer('Pat Payer')], page: 1, pageSize: 25, total: 1 }));
     renderAt(PAYERS, { [PAYERS]: <PayersPage /> });
     expect(await rowMenu('Pat Payer')).toEqual(['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Re-verify', 'Delete']);

@@ -19,7 +19,7 @@ const SORTS = ['name', 'email', 'createdAt', 'status'] as const;
 /**
  * /business/payment/payers: the business's payers with search (name or e-mail begins with, exact
  * reference), status and verification filters, sort, pages, CSV export of the same query, and the
- * row actions of `payerActions` (domain.md).
+ * row actions of `payerActions` (docs/product.md §4).
  */
 export function PayersPage() {
   const navigate = useNavigate();

@@ -90,7 +90,7 @@ function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean,
 /**
  * /business/payment/request: a single request to pay. `?transid=` edits that request when it is
  * a draft or scheduled, and copies it otherwise; `?transid=…&copy=1` always copies it into a new
- * request (spec §2: the route takes the query transid). `?payerId=` starts with that payer chosen.
+ * request (docs/product.md §2: the route takes the query transid). `?payerId=` starts with that payer chosen.
  */
 export function RequestFormPage() {
   const [params] = useSearchParams();

@@ -26,7 +26,7 @@ const schema = z.object({
 });
 type Values = z.infer<typeof schema>;
 
-/** /business/user/profile: the person's details; saving them completes the profile (spec §4). */
+/** /business/user/profile: the person's details; saving them completes the profile (docs/product.md §4). */
 export function UserProfilePage() {
   useDocumentTitle('Your profile');
   const session = useSession();
