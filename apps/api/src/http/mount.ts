@@ -58,7 +58,7 @@ export interface MountOptions {
   bodyLimit?: number;
   /**
    * The handler's own statement checks the session and membership (the history list, ADR 010):
-   * the request only needs a well-signed bearer token here. `apps/api/test/endpoints.test.ts`
+   * the request only needs a well-signed bearer token here. `apps/api/test/platform/endpoints.test.ts`
    * checks it answers as the shared check would.
    */
   checkedInStatement?: boolean;

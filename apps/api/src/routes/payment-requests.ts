@@ -30,7 +30,7 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
   const mount = endpointMounter(app, db);
 
   // The session and membership are checked by the list's own statement, as the mount would
-  // check them: one round trip for the hottest read (ADR 010; apps/api/test/endpoints.test.ts).
+  // check them: one round trip for the hottest read (ADR 010; apps/api/test/platform/endpoints.test.ts).
   mount(
     e.list,
     async ({ params, query, request, reply }) => {

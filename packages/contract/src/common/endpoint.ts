@@ -4,7 +4,7 @@ import type { z } from 'zod';
  * The endpoint table: every API endpoint is declared once, here in the contract, with its method,
  * path, inputs, response and the access it needs. The API mounts it (`apps/api/src/http/mount.ts`),
  * the OpenAPI document and the web client (`apps/web/src/lib/endpoint-client.ts`) are derived from
- * it, and `apps/api/test/endpoints.test.ts` walks it. See ARCHITECTURE.md, "Adding an endpoint".
+ * it, and `apps/api/test/platform/endpoints.test.ts` walks it. See ARCHITECTURE.md, "Adding an endpoint".
  */
 
 /**
