@@ -8,7 +8,9 @@ import tseslint from 'typescript-eslint';
 
 const featuresDir = 'apps/web/src/features';
 const features = existsSync(featuresDir)
-  ? readdirSync(featuresDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
+  ? readdirSync(featuresDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
   : [];
 
 /**
@@ -67,10 +69,7 @@ export default tseslint.config(
   {
     files: ['apps/api/src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['fastify', 'fastify-*', '@fastify/*'], message: 'Use cases never import Fastify.' }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['fastify', 'fastify-*', '@fastify/*'], message: 'Use cases never import Fastify.' }] }],
     },
   },
   {

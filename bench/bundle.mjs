@@ -11,7 +11,12 @@ const LOGIN_GOAL_KB = 150;
 
 const pages = [
   { name: 'login', path: '/login', signedIn: false, ready: (page) => page.getByRole('heading', { name: 'Sign in to Tay' }).waitFor() },
-  { name: 'history', path: '/business/payment/transactions/history', signedIn: true, ready: (page) => page.getByRole('heading', { name: 'Transaction history', level: 1 }).waitFor() },
+  {
+    name: 'history',
+    path: '/business/payment/transactions/history',
+    signedIn: true,
+    ready: (page) => page.getByRole('heading', { name: 'Transaction history', level: 1 }).waitFor(),
+  },
 ];
 
 /** Kilobytes of 1,000 bytes, as Vite prints them. */
@@ -32,7 +37,14 @@ async function loadPage(browser, baseUrl, { path, signedIn, ready }, token) {
         const response = await request.response();
         const body = await response.body();
         const sizes = await request.sizes();
-        return { url: request.url(), kind, raw: body.length, gzip: gzipSync(body, { level: 9 }).length, wire: sizes.responseBodySize, encoding: response.headers()['content-encoding'] ?? 'identity' };
+        return {
+          url: request.url(),
+          kind,
+          raw: body.length,
+          gzip: gzipSync(body, { level: 9 }).length,
+          wire: sizes.responseBodySize,
+          encoding: response.headers()['content-encoding'] ?? 'identity',
+        };
       })(),
     );
   });
@@ -59,16 +71,34 @@ export async function run() {
       for (const kind of ['JS', 'CSS']) {
         const mine = files.filter((f) => f.kind === kind);
         const sum = (key) => mine.reduce((total, f) => total + f[key], 0);
-        rows.push({ page: target.name, kind, files: mine.length, 'built kB': kb(sum('raw')), 'gzip kB': kb(sum('gzip')), 'wire kB': kb(sum('wire')), encodings: [...new Set(mine.map((f) => f.encoding))].join(',') });
+        rows.push({
+          page: target.name,
+          kind,
+          files: mine.length,
+          'built kB': kb(sum('raw')),
+          'gzip kB': kb(sum('gzip')),
+          'wire kB': kb(sum('wire')),
+          encodings: [...new Set(mine.map((f) => f.encoding))].join(','),
+        });
       }
-      for (const f of files) detail.push({ page: target.name, file: new URL(f.url).pathname, 'built kB': kb(f.raw), 'gzip kB': kb(f.gzip), 'wire kB': kb(f.wire), encoding: f.encoding });
+      for (const f of files)
+        detail.push({
+          page: target.name,
+          file: new URL(f.url).pathname,
+          'built kB': kb(f.raw),
+          'gzip kB': kb(f.gzip),
+          'wire kB': kb(f.wire),
+          encoding: f.encoding,
+        });
     }
     console.log('\nFiles each page loaded');
     console.table(detail);
     console.log('\nJavaScript and CSS a first visit downloads (Chromium, empty cache)');
     console.table(rows);
     const loginJs = rows.find((r) => r.page === 'login' && r.kind === 'JS');
-    console.log(`Login page: ${loginJs['gzip kB']} kB of gzipped JS (goal ≤ ${LOGIN_GOAL_KB} kB). "wire kB" is what came over the connection (brotli or gzip when the server compresses).`);
+    console.log(
+      `Login page: ${loginJs['gzip kB']} kB of gzipped JS (goal ≤ ${LOGIN_GOAL_KB} kB). "wire kB" is what came over the connection (brotli or gzip when the server compresses).`,
+    );
     return rows;
   } finally {
     await browser.close();

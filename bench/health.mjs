@@ -25,7 +25,9 @@ export async function run({ duration = 10, connections = 50 } = {}) {
     );
     rows.push(await scenario(`Tay GET /api/ready (${tay.database})`, `${tay.baseUrl}/api/ready`, tay.pid)());
     printTable('Health endpoints', rows);
-    console.log(`Tay/bare: Tay's /api/health serves ${describeRatios(ratios)} the requests per second of the bare route, each server in a process of its own. server % is the share of a core the measured server took.`);
+    console.log(
+      `Tay/bare: Tay's /api/health serves ${describeRatios(ratios)} the requests per second of the bare route, each server in a process of its own. server % is the share of a core the measured server took.`,
+    );
     return rows;
   } finally {
     await tay.stop();

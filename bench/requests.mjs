@@ -71,7 +71,10 @@ async function againstBare(tay, main, rows, { connections, duration }) {
     const headers = { authorization: `Bearer ${main.token}` };
     const path = `/api/businesses/${main.businessId}/payment-requests?${PAGE_1}`;
     const [fromTay, fromBare] = await Promise.all([tay.baseUrl, bare.baseUrl].map(async (base) => (await fetch(`${base}${path}`, { headers })).json()));
-    if (JSON.stringify(fromTay) !== JSON.stringify(fromBare)) throw new Error(`The bare route answers page 1 differently from Tay:\n${JSON.stringify(fromTay).slice(0, 600)}\n${JSON.stringify(fromBare).slice(0, 600)}`);
+    if (JSON.stringify(fromTay) !== JSON.stringify(fromBare))
+      throw new Error(
+        `The bare route answers page 1 differently from Tay:\n${JSON.stringify(fromTay).slice(0, 600)}\n${JSON.stringify(fromBare).slice(0, 600)}`,
+      );
     const postgres = tay.database === 'postgres';
     const scenario = (name, base, serverPid, databasePid) => async () => {
       const cpu = cpuShare({ serverPid, postgres, databasePid });
@@ -156,8 +159,13 @@ export async function run({ duration = 10, connections = 50 } = {}) {
       rows.push({ ...row, total: body.data.total, ...cpu.stop() });
     }
     printTable(`Transaction history with ${MAIN_ROWS.toLocaleString('en-US')} requests`, rows);
-    if (ratios) console.log(`Tay/bare for the history's page 1: ${describeRatios(ratios)} the requests per second of a bare Fastify + pg route running the same statement, each in a process of its own (goal ≥ 0.6×).`);
-    console.log(`SELECT 1 round trip to ${tay.database}, one client: p50 ${trip.p50} ms, p99 ${trip.p99} ms. idle % and steal % are of the host's CPU time during each scenario (warm-up included); server %, postgres % and load % are shares of one core${tay.database === 'pglite' ? ' (for the bare route, postgres % is the Tay process, where the embedded database runs)' : ''}.`);
+    if (ratios)
+      console.log(
+        `Tay/bare for the history's page 1: ${describeRatios(ratios)} the requests per second of a bare Fastify + pg route running the same statement, each in a process of its own (goal ≥ 0.6×).`,
+      );
+    console.log(
+      `SELECT 1 round trip to ${tay.database}, one client: p50 ${trip.p50} ms, p99 ${trip.p99} ms. idle % and steal % are of the host's CPU time during each scenario (warm-up included); server %, postgres % and load % are shares of one core${tay.database === 'pglite' ? ' (for the bare route, postgres % is the Tay process, where the embedded database runs)' : ''}.`,
+    );
     return rows;
   } catch (error) {
     console.error('The requests benchmark failed:', error);

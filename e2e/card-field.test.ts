@@ -17,20 +17,26 @@ async function hostPage(page: Page): Promise<void> {
   const config = JSON.parse(content!) as { processorPublishableKey: string; processorElementsUrl: string };
   expect(config.processorPublishableKey).toMatch(/^pk_test_/);
   await page.goto('/api/health');
-  await page.evaluate((src) => {
-    const host = window as unknown as HostWindow;
-    host.messages = [];
-    window.addEventListener('message', (event) => host.messages.push({ data: event.data, origin: event.origin }));
-    const frame = document.createElement('iframe');
-    frame.title = 'Card details';
-    frame.src = src;
-    document.body.appendChild(frame);
-  }, `${config.processorElementsUrl}?pk=${encodeURIComponent(config.processorPublishableKey)}`);
+  await page.evaluate(
+    (src) => {
+      const host = window as unknown as HostWindow;
+      host.messages = [];
+      window.addEventListener('message', (event) => host.messages.push({ data: event.data, origin: event.origin }));
+      const frame = document.createElement('iframe');
+      frame.title = 'Card details';
+      frame.src = src;
+      document.body.appendChild(frame);
+    },
+    `${config.processorElementsUrl}?pk=${encodeURIComponent(config.processorPublishableKey)}`,
+  );
   await waitForMessage(page, 'tay:ready');
 }
 
 async function waitForMessage(page: Page, type: string, count = 1): Promise<Message> {
-  await page.waitForFunction(([t, n]) => (window as unknown as HostWindow).messages.filter((m) => m.data.type === t).length >= (n as number), [type, count] as const);
+  await page.waitForFunction(([t, n]) => (window as unknown as HostWindow).messages.filter((m) => m.data.type === t).length >= (n as number), [
+    type,
+    count,
+  ] as const);
   const messages = await page.evaluate(() => (window as unknown as HostWindow).messages);
   return messages.filter((m) => m.data.type === type).at(-1)!;
 }

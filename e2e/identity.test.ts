@@ -178,11 +178,16 @@ describe('identity journeys', () => {
       const held = path === '/business/setup' ? page.waitForRequest('**/update/prepareSubmit') : null;
       await page.goto(path);
       await page.waitForURL((url) => url.pathname === path);
-      await page.getByRole('heading', { name: path.endsWith('history') ? 'Transaction history' : 'Business setup' }).first().waitFor();
+      await page
+        .getByRole('heading', { name: path.endsWith('history') ? 'Transaction history' : 'Business setup' })
+        .first()
+        .waitFor();
       await held;
       expect(new URL(page.url()).pathname).toBe(path);
     }
-    const stillValid = await fetch(`${baseUrl()}/api/user`, { headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('tay.identityToken'))}` } });
+    const stillValid = await fetch(`${baseUrl()}/api/user`, {
+      headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('tay.identityToken'))}` },
+    });
     expect(stillValid.status).toBe(200);
   });
 });

@@ -87,13 +87,22 @@ describe('the portal on a phone (390 × 844)', () => {
     const owner = await approvedBusinessAccount(uniqueEmail('phone-history'), PASSWORD, { businessName: 'Harbor Music' });
     const payerEmail = uniqueEmail('nora');
     const payer = await api(owner, 'POST', '/payers', { firstName: 'Nora', lastName: 'Quinn', email: payerEmail });
-    const sent = await api(owner, 'POST', '/payment-requests', { payerId: payer.payerId, amountCents: 12_550, memo: 'Piano lessons', dueDate: '2030-01-15', mode: 'send' });
+    const sent = await api(owner, 'POST', '/payment-requests', {
+      payerId: payer.payerId,
+      amountCents: 12_550,
+      memo: 'Piano lessons',
+      dueDate: '2030-01-15',
+      mode: 'send',
+    });
     const page = await phonePage();
     await signInThroughForm(page, owner.email, PASSWORD);
     await page.waitForURL(/\/business\/setup$/);
 
     await page.goto('/business/payment/transactions/history');
-    const card = page.getByRole('list', { name: 'Transaction history' }).getByRole('listitem').filter({ hasText: sent.referenceNumber as string });
+    const card = page
+      .getByRole('list', { name: 'Transaction history' })
+      .getByRole('listitem')
+      .filter({ hasText: sent.referenceNumber as string });
     const status = card.locator('[data-state="Sent"]');
     await status.waitFor();
     expect(await onScreen(page, status)).toBe(true);
@@ -105,7 +114,10 @@ describe('the portal on a phone (390 × 844)', () => {
 
     // The reference opens the details, as in the table.
     await card.getByRole('link', { name: `View ${sent.referenceNumber as string}` }).click();
-    await page.getByRole('dialog', { name: `Request ${sent.referenceNumber as string}` }).getByText('Sent to the payer').waitFor();
+    await page
+      .getByRole('dialog', { name: `Request ${sent.referenceNumber as string}` })
+      .getByText('Sent to the payer')
+      .waitFor();
     await expectNoSeriousA11yViolations(page, 'request details on a phone');
     await page.keyboard.press('Escape');
 

@@ -56,7 +56,10 @@ describe('what a first visit downloads', () => {
     // Not `networkidle`: the portal keeps its live-updates stream open.
     await page.goto('/business/payment/transactions/history');
     await page.getByRole('heading', { name: 'Transaction history', level: 1 }).waitFor();
-    await page.getByText(/^(Showing \d+ to \d+ of \d+ Results|No results)$/).first().waitFor();
+    await page
+      .getByText(/^(Showing \d+ to \d+ of \d+ Results|No results)$/)
+      .first()
+      .waitFor();
     const loaded = await scripts();
 
     expect(loaded.length).toBeGreaterThan(0);

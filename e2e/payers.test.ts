@@ -70,8 +70,13 @@ describe('payers: add, list, export, import, verify', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^payers-\d{4}-\d{2}-\d{2}\.csv$/);
     const exported = await readFile((await download.path())!, 'utf8');
-    const lines = exported.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Payer ID,First name,Last name,Company,Display name,E-mail,Mobile number,Reference,Status,Verification,Verified at,Requests,Drafts,Created at');
+    const lines = exported
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'Payer ID,First name,Last name,Company,Display name,E-mail,Mobile number,Reference,Status,Verification,Verified at,Requests,Drafts,Created at',
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`,Lena,Park,,Lena Park,${lena},'+14155550199,HM-1,active,unverified,`);
 
@@ -165,7 +170,10 @@ describe('payers: add, list, export, import, verify', () => {
     await page.keyboard.press('Escape');
     await row(page, 'Piano lessons').click();
     await page.waitForURL('**/business/payment/payers/transactions?payerId=*&transid=*');
-    await page.getByRole('dialog', { name: /^Request TRX-/ }).getByText('Waiting for payment').waitFor();
+    await page
+      .getByRole('dialog', { name: /^Request TRX-/ })
+      .getByText('Waiting for payment')
+      .waitFor();
   });
 });
 
@@ -213,7 +221,11 @@ describe('payer row actions', () => {
     // Rosa confirms her e-mail through the link she was sent.
     const rosaLink = (await verificationMails(rosa))[0]?.text.match(/\/pay\/verify\/(\S+)/)?.[1];
     expect(rosaLink).toBeDefined();
-    const verified = await fetch(`${baseUrl()}/api/public/payers/verify/${rosaLink}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const verified = await fetch(`${baseUrl()}/api/public/payers/verify/${rosaLink}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(verified.status).toBe(200);
 
     const page = await browser.newPage();
@@ -299,7 +311,11 @@ describe('payer row actions', () => {
     const newLink = (await verificationMails(rosa))[0]!.text.match(/\/pay\/verify\/(\S+)/)?.[1];
     expect(newLink).toBeDefined();
     expect(newLink).not.toBe(rosaLink);
-    const oldLink = await fetch(`${baseUrl()}/api/public/payers/verify/${rosaLink}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const oldLink = await fetch(`${baseUrl()}/api/public/payers/verify/${rosaLink}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(oldLink.status).toBe(404);
     expect(await actionsOf(page, 'Rosa Vale')).toEqual(['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Resend verification', 'Delete']);
   });

@@ -203,7 +203,10 @@ describe('payments in, end to end', () => {
     const transactionId = new URL(page.url()).searchParams.get('transid')!;
     const drawer = page.getByRole('dialog');
     await drawer.getByRole('row', { name: 'Sent by Text message (SMS)' }).waitFor();
-    await drawer.getByRole('table', { name: 'Messages' }).getByText(/^Text message to /).waitFor();
+    await drawer
+      .getByRole('table', { name: 'Messages' })
+      .getByText(/^Text message to /)
+      .waitFor();
 
     // The text (in the outbox: no SMS provider here) carries the link; no link went by e-mail (the
     // payer's only e-mail so far asks them to confirm their address).
@@ -318,7 +321,9 @@ describe('payments in, end to end', () => {
     await tab.getByText('Bank payment submitted').waitFor();
     await tab.getByText(/Your bank transfer of \$250\.00 from Tay Sandbox Bank •••• 6789 is being processed/).waitFor();
     const paid = await waitForState(owner, byBank.transactionId, 'Paid');
-    expect(paid.payments).toMatchObject([{ method: 'bank_account', instrument: 'Tay Sandbox Bank •••• 6789', state: 'Processed', amountCents: 25_000, feeCents: 200 }]);
+    expect(paid.payments).toMatchObject([
+      { method: 'bank_account', instrument: 'Tay Sandbox Bank •••• 6789', state: 'Processed', amountCents: 25_000, feeCents: 200 },
+    ]);
 
     // The other payer declines: a reason is required.
     const other = await payerPage(await payLink(decliner.email));
@@ -335,7 +340,10 @@ describe('payments in, end to end', () => {
 
     // The business sees both: Paid, and Rejected with the payer's reason in the timeline.
     const detail = await waitForState(owner, declined.transactionId, 'Rejected');
-    expect((detail.timeline as { event: string; detail: string | null }[]).at(-1)).toMatchObject({ event: 'payerDeclines', detail: 'We paid at the front desk' });
+    expect((detail.timeline as { event: string; detail: string | null }[]).at(-1)).toMatchObject({
+      event: 'payerDeclines',
+      detail: 'We paid at the front desk',
+    });
     const page = await browser.newPage();
     await signInThroughForm(page, owner.email, PASSWORD);
     await page.waitForURL(/\/business\/setup$/);

@@ -60,7 +60,15 @@ async function rowAction(page: Page, rowText: string, action: string) {
 /** The wall-clock text the Send later input takes for an instant: on the clock of the business's time zone. */
 async function businessClock(owner: ApprovedAccount, iso: string): Promise<string> {
   const { config } = await api<{ config: { timeZone: string } }>(owner, 'GET', `/businesses/${owner.businessId}`);
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: config.timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(new Date(iso));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: config.timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(new Date(iso));
   const part = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
 }
@@ -140,7 +148,10 @@ describe('transactions: the request form and the row actions', () => {
     await confirmCancel.waitFor({ state: 'detached' });
     expect((await requests(owner, 'history'))[0]!.transactionState).toBe('Pending');
     await rowAction(page, draft!.referenceNumber, 'Cancel');
-    await page.getByRole('dialog', { name: `Cancel ${draft!.referenceNumber}?` }).getByRole('button', { name: 'Yes, cancel' }).click();
+    await page
+      .getByRole('dialog', { name: `Cancel ${draft!.referenceNumber}?` })
+      .getByRole('button', { name: 'Yes, cancel' })
+      .click();
     await page.getByText('Request cancelled').waitFor();
     await page.getByRole('row').filter({ hasText: draft!.referenceNumber }).locator('[data-state="Cancelled"]').waitFor();
     expect(await payLinks(nora.email)).toEqual([]);
@@ -149,14 +160,23 @@ describe('transactions: the request form and the row actions', () => {
   it('Resend e-mails a new link; a paid request’s receipt opens and downloads as a PDF', async () => {
     const owner = await approvedBusinessAccount(uniqueEmail('receipt-owner'), PASSWORD, { businessName: 'Harbor Music' });
     const wren = await addPayer(owner, 'Wren', 'Payer');
-    const sent = await api<Row>(owner, 'POST', `/businesses/${owner.businessId}/payment-requests`, { payerId: wren.payerId, amountCents: 4_250, memo: 'Flute, July', dueDate: inDays(7), mode: 'send' });
+    const sent = await api<Row>(owner, 'POST', `/businesses/${owner.businessId}/payment-requests`, {
+      payerId: wren.payerId,
+      amountCents: 4_250,
+      memo: 'Flute, July',
+      dueDate: inDays(7),
+      mode: 'send',
+    });
     const [firstLink] = await payLinks(wren.email);
     expect(firstLink).toBeDefined();
     const page = await signedIn(owner);
 
     await page.goto('/business/payment/transactions/history');
     await rowAction(page, sent.referenceNumber, 'Resend');
-    await page.getByRole('dialog', { name: `Resend ${sent.referenceNumber}?` }).getByRole('button', { name: 'Yes, resend' }).click();
+    await page
+      .getByRole('dialog', { name: `Resend ${sent.referenceNumber}?` })
+      .getByRole('button', { name: 'Yes, resend' })
+      .click();
     await page.getByText('Request resent').waitFor();
     await page.getByRole('row').filter({ hasText: sent.referenceNumber }).locator('[data-state="Resent"]').waitFor();
     const links = await payLinks(wren.email);

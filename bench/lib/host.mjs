@@ -21,7 +21,10 @@ function processJiffies(pid) {
   try {
     // The command name may hold spaces; the fields after its closing parenthesis are fixed.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
     // utime, stime, cutime, cstime are fields 14–17 of the file, 12–15 after the name and state.
     return { own: fields[11] + fields[12], children: fields[13] + fields[14] };
   } catch {

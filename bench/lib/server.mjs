@@ -53,23 +53,23 @@ export async function startTay({ env = {} } = {}) {
   }
   const baseUrl = `http://127.0.0.1:${port}`;
   const serverEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-      PUBLIC_URL: baseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      RATE_LIMIT_MAX: '100000000',
-      AUTH_IP_RATE_LIMIT_SCALE: '1000',
-      SANDBOX_AUTO_APPROVE: 'false',
-      // The web process alone, as a deployment runs it beside `npm run worker`: the seeded backlog
-      // (requests past their expiry or due date) would otherwise keep the jobs busy under the load.
-      JOBS_IN_PROCESS: 'false',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
-      ...env,
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+    PUBLIC_URL: baseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    RATE_LIMIT_MAX: '100000000',
+    AUTH_IP_RATE_LIMIT_SCALE: '1000',
+    SANDBOX_AUTO_APPROVE: 'false',
+    // The web process alone, as a deployment runs it beside `npm run worker`: the seeded backlog
+    // (requests past their expiry or due date) would otherwise keep the jobs busy under the load.
+    JOBS_IN_PROCESS: 'false',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
+    ...env,
   };
   const flags = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean) : startFlags();
   const child = spawn('node', [...flags, 'apps/api/dist/main.js', 'serve'], { cwd: root, env: serverEnv, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -34,10 +34,16 @@ export async function approvedTenant(tay, email) {
   await call(tay.baseUrl, 'PATCH', `/api/businesses/${businessId}/update`, token, {
     businessProfile: { legalName: 'Bench LLC', ein: '12-3456789', mcc: '8299', corporateStructure: 'llc', phone: '(555) 123-4567', email: 'bench@example.com' },
     address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
-    owners: [{ firstName: 'Bench', lastName: 'Owner', title: 'CEO', ownershipPercent: 100, dateOfBirth: '1980-01-01', ssnLast4: '1234', email: 'owner@example.com' }],
+    owners: [
+      { firstName: 'Bench', lastName: 'Owner', title: 'CEO', ownershipPercent: 100, dateOfBirth: '1980-01-01', ssnLast4: '1234', email: 'owner@example.com' },
+    ],
   });
   await call(tay.baseUrl, 'POST', `/api/businesses/${businessId}/bank-accounts`, token, {
-    routingNumber: '123456780', accountNumber: '000123456789', confirmAccountNumber: '000123456789', accountType: 'checking', accountHolderName: 'Bench LLC',
+    routingNumber: '123456780',
+    accountNumber: '000123456789',
+    confirmAccountNumber: '000123456789',
+    accountType: 'checking',
+    accountHolderName: 'Bench LLC',
   });
   await call(tay.baseUrl, 'PATCH', `/api/businesses/${businessId}/update/submit`, token, {});
   await ops(tay.env, 'approve-business', businessId);

@@ -69,7 +69,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: 'memory://', AUTH_SECRET: 'c'.repeat(32), AUTH_SECRET_PREVIOUS: ` ${a} , ${b},` }).previousAuthSecrets).toEqual([a, b]);
     // The current secret is not kept twice.
     expect(loadConfig({ DATA_DIR: 'memory://', AUTH_SECRET: a, AUTH_SECRET_PREVIOUS: `${a},${b}` }).previousAuthSecrets).toEqual([b]);
-    expect(() => loadConfig({ DATA_DIR: 'memory://', AUTH_SECRET_PREVIOUS: `${a},short` })).toThrow(/AUTH_SECRET_PREVIOUS: each secret must be at least 32 characters/);
+    expect(() => loadConfig({ DATA_DIR: 'memory://', AUTH_SECRET_PREVIOUS: `${a},short` })).toThrow(
+      /AUTH_SECRET_PREVIOUS: each secret must be at least 32 characters/,
+    );
     expect(() => loadConfig({ DATA_DIR: 'memory://', AUTH_SECRET_PREVIOUS: `${a} ${b}` })).toThrow(/AUTH_SECRET_PREVIOUS: separate the secrets with commas/);
   });
 
@@ -77,9 +79,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: 'memory://' }).sandboxAutoApprove).toBe(true);
     expect(loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://u@db:5432/tay' }).sandboxAutoApprove).toBe(false);
     expect(loadConfig({ DATA_DIR: 'memory://', SANDBOX_AUTO_APPROVE: 'false' }).sandboxAutoApprove).toBe(false);
-    expect(
-      loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://u@db:5432/tay', SANDBOX_AUTO_APPROVE: 'true' }).sandboxAutoApprove,
-    ).toBe(true);
+    expect(loadConfig({ DATA_DIR: 'memory://', DATABASE_URL: 'postgres://u@db:5432/tay', SANDBOX_AUTO_APPROVE: 'true' }).sandboxAutoApprove).toBe(true);
     expect(() => loadConfig({ DATA_DIR: 'memory://', SANDBOX_AUTO_APPROVE: 'maybe' })).toThrow(/SANDBOX_AUTO_APPROVE/);
   });
 

@@ -7,9 +7,7 @@ import { z } from 'zod';
  * The one place that reads the environment (ARCHITECTURE.md §2). Every variable is documented in
  * `.env.example`; a bad value stops the boot with a readable list of what is wrong.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
-  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -32,7 +30,12 @@ const EnvSchema = z.object({
   AUTH_SECRET_PREVIOUS: z
     .string()
     .optional()
-    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .refine((list) => list.every((s) => s.length >= 32), { message: 'each secret must be at least 32 characters' })
     .refine((list) => !list.some((s) => s.includes(' ')), { message: 'separate the secrets with commas' }),
   SMTP_URL: z
@@ -60,8 +63,14 @@ const EnvSchema = z.object({
   MARKETING_SITE_URL: z.url().default('https://tay.com'),
   WEB_DIST_DIR: z.string().optional(),
   SANDBOX_AUTO_APPROVE: bool.optional(),
-  PROCESSOR_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_[A-Za-z0-9]{16,}$/, 'must look like pk_test_… (16+ letters or digits after the prefix)').optional(),
-  PROCESSOR_SECRET_KEY: z.string().regex(/^sk_(test|live)_[A-Za-z0-9]{16,}$/, 'must look like sk_test_… (16+ letters or digits after the prefix)').optional(),
+  PROCESSOR_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_[A-Za-z0-9]{16,}$/, 'must look like pk_test_… (16+ letters or digits after the prefix)')
+    .optional(),
+  PROCESSOR_SECRET_KEY: z
+    .string()
+    .regex(/^sk_(test|live)_[A-Za-z0-9]{16,}$/, 'must look like sk_test_… (16+ letters or digits after the prefix)')
+    .optional(),
   PROCESSOR_WEBHOOK_SECRET: z.string().min(24, 'must be at least 24 characters').optional(),
   PROCESSOR_WEBHOOK_URL: z.url().optional(),
   SANDBOX_SETTLEMENT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
@@ -83,9 +92,7 @@ export interface Config {
    * PostgreSQL: `url` is what the app logs in with; `migrationUrl` the owner's, which migrates.
    * Without `migrationUrl`, `url` is the owner's and the app logs in as its own role (ADR 022).
    */
-  database:
-    | { kind: 'postgres'; url: string; migrationUrl: string | undefined; poolMax: number }
-    | { kind: 'pglite'; dataDir: string; poolMax: number };
+  database: { kind: 'postgres'; url: string; migrationUrl: string | undefined; poolMax: number } | { kind: 'pglite'; dataDir: string; poolMax: number };
   dataDir: string;
   authSecret: string;
   /**
@@ -151,9 +158,7 @@ function clean(source: NodeJS.ProcessEnv): Record<string, string> {
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(clean(source));
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`));
   }
   const env = parsed.data;
   const isProduction = env.NODE_ENV === 'production';

@@ -64,10 +64,7 @@ async function main(argv: string[]): Promise<void> {
   const app = await startServer(runtime);
   onShutdown(async () => app.close(), app.log);
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(
-    { url: config.publicUrl, database: runtime.database.kind, mail: runtime.mailer.transport },
-    `Tay is ready on ${config.publicUrl}`,
-  );
+  app.log.info({ url: config.publicUrl, database: runtime.database.kind, mail: runtime.mailer.transport }, `Tay is ready on ${config.publicUrl}`);
 }
 
 function onShutdown(close: () => Promise<void>, log: { info(msg: string): void; error(obj: object, msg: string): void }) {

@@ -32,7 +32,11 @@ export async function precompress(dir: string, files: readonly string[]): Promis
           [
             '.br',
             await brotli(body, {
-              params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+              },
             }),
           ],
           ['.gz', await gzipAsync(body, { level: constants.Z_BEST_COMPRESSION })],

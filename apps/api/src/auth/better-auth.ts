@@ -192,14 +192,11 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
             if (!found || found.user.emailVerified) return;
             const credential = found.accounts.find((a) => a.providerId === 'credential' && a.accountId === found.user.id);
             if (!credential?.password) return;
-            const ok =
-              typeof body.password === 'string' &&
-              (await verifyPassword({ hash: credential.password, password: body.password }));
+            const ok = typeof body.password === 'string' && (await verifyPassword({ hash: credential.password, password: body.password }));
             if (!ok) {
               throw new APIError('BAD_REQUEST', {
                 code: 'CONFIRMATION_PASSWORD_MISMATCH',
-                message:
-                  'This code belongs to a sign-up made with a different password. Sign up again with your password to get a new code.',
+                message: 'This code belongs to a sign-up made with a different password. Sign up again with your password to get a new code.',
               });
             }
             return;
@@ -268,7 +265,9 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
           async before(_session, ctx) {
             const code = ctx?.path === '/sign-in/email' ? ctx.headers?.get(SIGN_IN_CODE_HEADER) : null;
             if (!code) return;
-            const email = String((ctx?.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase();
+            const email = String((ctx?.body as { email?: unknown } | undefined)?.email ?? '')
+              .trim()
+              .toLowerCase();
             try {
               await checkSignInCode(email, code);
             } catch (error) {

@@ -31,17 +31,7 @@ const CODE_TEXTS = {
   },
 } as const;
 
-export function codeEmail({
-  to,
-  code,
-  purpose,
-  minutes,
-}: {
-  to: string;
-  code: string;
-  purpose: keyof typeof CODE_TEXTS;
-  minutes: number;
-}): MailMessage {
+export function codeEmail({ to, code, purpose, minutes }: { to: string; code: string; purpose: keyof typeof CODE_TEXTS; minutes: number }): MailMessage {
   const { subject, title, lead, ignore } = CODE_TEXTS[purpose];
   return {
     to,
@@ -57,12 +47,10 @@ export function codeEmail({
 
 /** To the owner of an account that many sources are guessing the password of, once an episode. */
 export function signInWarningEmail({ to, publicUrl }: { to: string; publicUrl: string }): MailMessage {
-  const intro =
-    'Someone is trying to sign in to your Tay account: we have seen many sign-in attempts with wrong passwords. Tay has not let anyone in.';
+  const intro = 'Someone is trying to sign in to your Tay account: we have seen many sign-in attempts with wrong passwords. Tay has not let anyone in.';
   const meanwhile =
     'For now, signing in also needs a 6-digit code that we e-mail to you when you sign in, so your account stays yours even if your password were guessed.';
-  const action =
-    'If this was you, there is nothing to do. If it was not, and your password is easy to guess or used on another site, choose a new one:';
+  const action = 'If this was you, there is nothing to do. If it was not, and your password is easy to guess or used on another site, choose a new one:';
   return {
     to,
     subject: 'Someone is trying to sign in to your Tay account',

@@ -138,7 +138,7 @@ async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }
         });
       }
       if (!owner) {
-        await setup.check(database.pool, 'Apply them with `npm run db:migrate`, DATABASE_MIGRATION_URL set to the owner\'s URL.');
+        await setup.check(database.pool, "Apply them with `npm run db:migrate`, DATABASE_MIGRATION_URL set to the owner's URL.");
       }
       await checkAppSession(database.pool, derived ? `Drop or repair the role ${APP_ROLE}, or: ${TWO_URLS}` : TWO_URLS);
     } catch (error) {
@@ -183,7 +183,7 @@ async function openEmbedded(config: Extract<DatabaseConfig, { kind: 'pglite' }>,
     await checkAppSession(
       database.pool,
       embedded.server
-        ? 'The embedded database did not keep the app\'s role (ADR 022).'
+        ? "The embedded database did not keep the app's role (ADR 022)."
         : 'The process that opened the embedded database runs an older version; restart it with this one.',
     );
     return database;
@@ -194,13 +194,7 @@ async function openEmbedded(config: Extract<DatabaseConfig, { kind: 'pglite' }>,
   }
 }
 
-function fromPool(
-  kind: DatabaseKind,
-  connection: ConnectionSettings,
-  role: string,
-  poolMax: number,
-  stop: () => Promise<void>,
-): Database {
+function fromPool(kind: DatabaseKind, connection: ConnectionSettings, role: string, poolMax: number, stop: () => Promise<void>): Database {
   const pool = new pg.Pool({ ...connection, max: poolMax, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -281,4 +275,3 @@ async function answers(connection: ConnectionSettings): Promise<boolean> {
     await client.end().catch(() => {});
   }
 }
-

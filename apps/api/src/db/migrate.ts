@@ -98,9 +98,7 @@ export async function pendingMigrations(client: pg.ClientBase | pg.Pool, migrati
 }
 
 async function appliedMigrations(client: pg.ClientBase | pg.Pool) {
-  const { rows } = await client.query<{ version: string; file: string; checksum: string }>(
-    'SELECT version, file, checksum FROM schema_migrations',
-  );
+  const { rows } = await client.query<{ version: string; file: string; checksum: string }>('SELECT version, file, checksum FROM schema_migrations');
   return new Map(rows.map((r) => [r.version, r]));
 }
 

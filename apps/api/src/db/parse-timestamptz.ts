@@ -18,7 +18,14 @@ function digits(text: string, from: number, count: number): number {
  */
 export function parseTimestamptz(text: string, fallback: (text: string) => unknown): unknown {
   const n = text.length;
-  if (n < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) {
+  if (
+    n < 22 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 32 ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58
+  ) {
     return fallback(text);
   }
   const year = digits(text, 0, 4);

@@ -16,7 +16,9 @@ describe('preparingPool', () => {
     await client.query('select * from payers where business_id = $1', ['b1']);
     await client.query('select * from payers where business_id = $1', ['b2']);
     await client.query('  WITH x AS (select 1) select * from x', []);
-    expect(calls[0]).toEqual([{ name: statementName('select * from payers where business_id = $1'), text: 'select * from payers where business_id = $1', values: ['b1'] }]);
+    expect(calls[0]).toEqual([
+      { name: statementName('select * from payers where business_id = $1'), text: 'select * from payers where business_id = $1', values: ['b1'] },
+    ]);
     expect((calls[1]![0] as { name: string }).name).toBe((calls[0]![0] as { name: string }).name);
     expect((calls[2]![0] as { name: string }).name).toMatch(/^k_[0-9a-f]{20}$/);
   });

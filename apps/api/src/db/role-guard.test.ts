@@ -42,7 +42,7 @@ describe('roleChange: statements that would change the embedded session’s role
   it.each([
     'SELECT 1',
     "UPDATE payment_requests SET state = 'Paid' WHERE id = $1",
-    'SET LOCAL lock_timeout = \'30s\'',
+    "SET LOCAL lock_timeout = '30s'",
     'SET statement_timeout = 0',
     'SET enable_seqscan = off',
     'RESET enable_seqscan',

@@ -80,7 +80,13 @@ export function statementHeads(sql: string): Token[][] {
       push({ kind: 'other', text: '' });
     } else if (c === '"') {
       const end = endOfQuotedName(sql, i);
-      push({ kind: 'quoted', text: sql.slice(i + 1, end - 1).replaceAll('""', '"').toLowerCase() });
+      push({
+        kind: 'quoted',
+        text: sql
+          .slice(i + 1, end - 1)
+          .replaceAll('""', '"')
+          .toLowerCase(),
+      });
       i = end;
     } else if (c === '$') {
       const tag = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(sql.slice(i, i + 64));

@@ -35,9 +35,7 @@ describe('shapedQuery', () => {
     const b = query(db, { byPayer: true, limit: 25 }, { businessId: 'biz_b', states: ['Error', 'Draft'], payerId: 'pyr_b' });
     expect(builds()).toBe(1);
     expect(b.sql).toBe(a.sql);
-    expect(a.sql).toBe(
-      'select "id" from "payment_requests" where "business_id" = $1 and "memo" = $2 and "state" in ($3, $4) and "payer_id" = $5 limit 25',
-    );
+    expect(a.sql).toBe('select "id" from "payment_requests" where "business_id" = $1 and "memo" = $2 and "state" in ($3, $4) and "payer_id" = $5 limit 25');
     // A constant the builder wrote stays as it was; every value is the execution's own.
     expect(a.parameters).toEqual(['biz_a', 'fixed', 'Paid', 'Sent', 'pyr_a']);
     expect(b.parameters).toEqual(['biz_b', 'fixed', 'Error', 'Draft', 'pyr_b']);

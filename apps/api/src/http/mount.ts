@@ -25,7 +25,6 @@ import { AppError } from '../lib/app-error';
 import { fileResponse } from '../plugins/openapi';
 import { requireBearer, requireUser, type AuthSession } from '../plugins/authenticate';
 
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** The business of a `business:*` endpoint, set by {@link mountEndpoint}. */

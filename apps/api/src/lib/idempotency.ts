@@ -139,10 +139,7 @@ export async function withIdempotency<T>(options: IdempotencyOptions<T>): Promis
     return withIdempotency(options);
   }
   if (existing.request_hash !== hash) {
-    throw new AppError(
-      ErrorCode.UnprocessableEntity,
-      'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
-    );
+    throw new AppError(ErrorCode.UnprocessableEntity, 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
   }
   if (existing.state === 'completed') return { status: existing.response_status ?? 200, body: existing.response_body as T, replayed: true };
 
@@ -256,5 +253,7 @@ async function letGo(held: Held) {
     .where('state', '=', 'in_progress')
     .where('recovery_point', 'is', null)
     .execute();
-  await ours(held).set({ lease_expires_at: sql<Date>`now()` }).execute();
+  await ours(held)
+    .set({ lease_expires_at: sql<Date>`now()` })
+    .execute();
 }

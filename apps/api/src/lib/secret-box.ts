@@ -34,7 +34,9 @@ function decrypt(key: Buffer, sealed: string, context: string): string {
 
 /** `secrets`: the current secret, then any it replaced. */
 export function createSecretBox(secrets: string | readonly string[], purpose: string): SecretBox {
-  const keys = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) => Buffer.from(hkdfSync('sha256', secret, 'tay-secret-box', `${purpose}:${VERSION}`, 32)));
+  const keys = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) =>
+    Buffer.from(hkdfSync('sha256', secret, 'tay-secret-box', `${purpose}:${VERSION}`, 32)),
+  );
   const current = keys[0];
   if (!current) throw new Error('A secret box needs a secret');
   return {

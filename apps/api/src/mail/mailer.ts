@@ -62,7 +62,12 @@ export async function postTextMessage(apiUrl: string, from: string, to: string, 
     url.username = '';
     url.password = '';
   }
-  const response = await fetch(url, { method: 'POST', headers, body: new URLSearchParams({ To: to, From: from, Body: body }), signal: AbortSignal.timeout(15_000) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: new URLSearchParams({ To: to, From: from, Body: body }),
+    signal: AbortSignal.timeout(15_000),
+  });
   if (response.ok) return;
   const text = await response.text().catch(() => '');
   let reason = text.slice(0, 300);
@@ -86,7 +91,16 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
    */
   async function record(
     executor: Executor,
-    m: { channel: 'email' | 'sms'; to: string; subject: string; text: string; html: string | null; transport: 'outbox' | 'smtp' | 'sms-api'; queued: boolean; about: MailMessage['about'] },
+    m: {
+      channel: 'email' | 'sms';
+      to: string;
+      subject: string;
+      text: string;
+      html: string | null;
+      transport: 'outbox' | 'smtp' | 'sms-api';
+      queued: boolean;
+      about: MailMessage['about'];
+    },
   ): Promise<string> {
     const id = newId('msg');
     await executor
@@ -133,12 +147,30 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
     transport,
     textTransport,
     async sendText(message, executor = db) {
-      const id = await record(executor, { channel: 'sms', to: message.to, subject: '', text: message.text, html: null, transport: textTransport, queued: Boolean(sms), about: message.about });
+      const id = await record(executor, {
+        channel: 'sms',
+        to: message.to,
+        subject: '',
+        text: message.text,
+        html: null,
+        transport: textTransport,
+        queued: Boolean(sms),
+        about: message.about,
+      });
       if (!sms) log.info({ sms: { id, to: message.to } }, 'text message stored in the outbox (no SMS_API_URL)');
       return id;
     },
     async send(message, executor = db) {
-      const id = await record(executor, { channel: 'email', to: message.to, subject: message.subject, text: message.text, html: message.html ?? null, transport, queued: Boolean(smtp), about: message.about });
+      const id = await record(executor, {
+        channel: 'email',
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? null,
+        transport,
+        queued: Boolean(smtp),
+        about: message.about,
+      });
       if (!smtp) log.info({ mail: { id, to: message.to, subject: message.subject } }, 'e-mail stored in the outbox (no SMTP_URL)');
       return id;
     },

@@ -71,8 +71,7 @@ export const COMMANDS: Record<string, Command> = {
         actor: OPERATIONS_ACTOR,
       });
       console.log(
-        `Disabled ${business.businessName} (${business.businessId}): ${from} → Disabled.` +
-          (business.stateReason ? ` Reason: ${business.stateReason}` : ''),
+        `Disabled ${business.businessName} (${business.businessId}): ${from} → Disabled.` + (business.stateReason ? ` Reason: ${business.stateReason}` : ''),
       );
     },
   },
@@ -107,7 +106,9 @@ export const COMMANDS: Record<string, Command> = {
         process.exitCode = 1;
         return;
       }
-      console.log('Pay links of requests sent before the change still need the earlier secret: keep it in AUTH_SECRET_PREVIOUS until they are paid, closed or resent.');
+      console.log(
+        'Pay links of requests sent before the change still need the earlier secret: keep it in AUTH_SECRET_PREVIOUS until they are paid, closed or resent.',
+      );
     },
   },
 };
@@ -133,9 +134,5 @@ function businessCommand(name: string, summary: string, run: (runtime: Runtime, 
 }
 
 export function usage(): string {
-  return [
-    'Usage: npm run ops -- <command> [options]',
-    '',
-    ...Object.values(COMMANDS).map((c) => `  ${c.usage}\n      ${c.summary}`),
-  ].join('\n');
+  return ['Usage: npm run ops -- <command> [options]', '', ...Object.values(COMMANDS).map((c) => `  ${c.usage}\n      ${c.summary}`)].join('\n');
 }

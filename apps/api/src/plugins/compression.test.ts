@@ -3,7 +3,16 @@ import { compressible } from './compression';
 
 describe('compressible', () => {
   it('compresses JSON, CSV, pages, scripts and SVG', () => {
-    for (const type of ['application/json; charset=utf-8', 'application/problem+json', 'text/csv; charset=utf-8', 'text/html; charset=utf-8', 'text/javascript; charset=utf-8', 'application/javascript', 'text/css', 'image/svg+xml']) {
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/problem+json',
+      'text/csv; charset=utf-8',
+      'text/html; charset=utf-8',
+      'text/javascript; charset=utf-8',
+      'application/javascript',
+      'text/css',
+      'image/svg+xml',
+    ]) {
       expect(compressible(type), type).toBe(true);
     }
   });

@@ -56,11 +56,9 @@ describe('error handler', () => {
 
   it('reports every invalid body field by its path', async () => {
     const app = await appWith((a) =>
-      a.post(
-        '/owners',
-        { schema: { body: z.object({ name: z.string().min(1), owners: z.array(z.object({ email: z.email() })) }) } },
-        async () => ({ ok: true }),
-      ),
+      a.post('/owners', { schema: { body: z.object({ name: z.string().min(1), owners: z.array(z.object({ email: z.email() })) }) } }, async () => ({
+        ok: true,
+      })),
     );
     const res = await app.inject({ method: 'POST', url: '/owners', payload: { name: '', owners: [{ email: 'nope' }] } });
     expect(res.statusCode).toBe(400);

@@ -31,7 +31,9 @@ export function frameworkError(error: FastifyError, _request: unknown, reply: Fa
   if (error.code === 'FST_ERR_BAD_URL') {
     reply.status(400).send(errorBody(ErrorCode.BadRequest, 'The address has a %-encoded character that is not valid text. Check the link and try again.'));
   } else if (status >= 400 && status < 500) {
-    reply.status(status).send(errorBody(FRAMEWORK_CODES[status] ?? ErrorCode.BadRequest, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'The address is too long.' : error.message));
+    reply
+      .status(status)
+      .send(errorBody(FRAMEWORK_CODES[status] ?? ErrorCode.BadRequest, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'The address is too long.' : error.message));
   } else {
     reply.status(500).send(errorBody(ErrorCode.Internal, 'Something went wrong on our side. Please try again.'));
   }
@@ -56,9 +58,7 @@ export const errorHandler = fp(
           fields[key] ??= issue.message ?? 'Invalid value.';
         }
         const names = Object.keys(fields).join(', ');
-        return reply
-          .status(400)
-          .send(errorBody(ErrorCode.ValidationFailed, `Please correct the highlighted fields: ${names}.`, fields));
+        return reply.status(400).send(errorBody(ErrorCode.ValidationFailed, `Please correct the highlighted fields: ${names}.`, fields));
       }
       if (isResponseSerializationError(error)) {
         request.log.error({ err: error }, 'response did not match its schema');
@@ -84,9 +84,7 @@ export const errorHandler = fp(
         .send(
           errorBody(
             unavailable ? ErrorCode.Unavailable : ErrorCode.Internal,
-            unavailable
-              ? 'The service is temporarily unavailable. Please try again shortly.'
-              : 'Something went wrong on our side. Please try again.',
+            unavailable ? 'The service is temporarily unavailable. Please try again shortly.' : 'Something went wrong on our side. Please try again.',
           ),
         );
     });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BusinessResponse, ErrorResponse, listResponse, PaymentRequest, PaymentRequestDetail, requestActions, type Business, type PaymentRequest as Item } from '@tay/contract';
+import {
+  BusinessResponse,
+  ErrorResponse,
+  listResponse,
+  PaymentRequest,
+  PaymentRequestDetail,
+  requestActions,
+  type Business,
+  type PaymentRequest as Item,
+} from '@tay/contract';
 import { responseSerializer } from './response-serializer';
 
 const serializerFor = (schema: z.ZodType) => responseSerializer({ schema, method: 'GET', url: '/test', httpStatus: '200' });
@@ -73,7 +82,10 @@ describe('responseSerializer', () => {
     };
     expect(serializerFor(detail)(one)).toBe(viaZod(detail, one));
 
-    const error = { status: 'Error', errorDetails: { code: 'VALIDATION', message: 'Check the fields.', fields: { amountCents: 'Enter an amount above $0.00.' } } };
+    const error = {
+      status: 'Error',
+      errorDetails: { code: 'VALIDATION', message: 'Check the fields.', fields: { amountCents: 'Enter an amount above $0.00.' } },
+    };
     expect(serializerFor(ErrorResponse)(error)).toBe(viaZod(ErrorResponse, error));
   });
 
@@ -113,10 +125,21 @@ describe('responseSerializer', () => {
     const cases = [
       business({ website: 'https://café.example', email: 'a@b-.com' }),
       business({ website: 'https://example.com/a b', ein: '12-3456789', mcc: '8299', phone: null, dbaName: null }),
-      business({ website: null, email: null }, {
-        address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
-        bankAccount: { directoryId: 'dir_1', accountNumber: '••••6789', routingNumber: '123456780', bankName: 'Tay Sandbox Bank', institutionLogo: null, accountType: 'checking', accountHolderName: 'Café Zoë LLC' },
-      }),
+      business(
+        { website: null, email: null },
+        {
+          address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
+          bankAccount: {
+            directoryId: 'dir_1',
+            accountNumber: '••••6789',
+            routingNumber: '123456780',
+            bankName: 'Tay Sandbox Bank',
+            institutionLogo: null,
+            accountType: 'checking',
+            accountHolderName: 'Café Zoë LLC',
+          },
+        },
+      ),
     ];
     for (const data of cases) {
       expect(() => z.encode(BusinessResponse, data as z.input<typeof BusinessResponse>)).not.toThrow();

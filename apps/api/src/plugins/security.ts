@@ -74,10 +74,7 @@ export const security = fp<SecurityOptions>(
       max: options.rateLimit.max,
       timeWindow: options.rateLimit.windowSeconds * 1000,
       errorResponseBuilder: (_request, context) =>
-        new AppError(
-          ErrorCode.RateLimited,
-          `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
-        ),
+        new AppError(ErrorCode.RateLimited, `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
     });
   },
   { name: 'security' },

@@ -10,7 +10,9 @@ describe('unstorable', () => {
 
   it('names U+0000, and the line it is on in text of several lines', () => {
     expect(unstorable('a\u0000b')).toBe('This text has an invisible NUL character (U+0000), which cannot be saved. Remove it.');
-    expect(unstorable('name,email\r\nAna,ana@x.example\r\nBo\u0000,bo@x.example')).toMatch(/^This is not a text file: line 3 has a NUL character \(U\+0000\), which cannot be saved\. If it is a spreadsheet, choose "Save as"/);
+    expect(unstorable('name,email\r\nAna,ana@x.example\r\nBo\u0000,bo@x.example')).toMatch(
+      /^This is not a text file: line 3 has a NUL character \(U\+0000\), which cannot be saved\. If it is a spreadsheet, choose "Save as"/,
+    );
     expect(unstorable('a\nb\ud800')).toBe('Line 2 has a broken character (an unpaired surrogate, U+D800), which cannot be saved. Type or paste it again.');
   });
 
@@ -45,6 +47,13 @@ describe('unstorableFields', () => {
     for (let i = 0; i < 100_000; i += 1) deep = [deep];
     const fields = unstorableFields(deep, 'body');
     expect(Object.keys(fields)).toHaveLength(1);
-    expect(Object.keys(unstorableFields(Array.from({ length: 50 }, () => '\u0000'), 'body'))).toHaveLength(20);
+    expect(
+      Object.keys(
+        unstorableFields(
+          Array.from({ length: 50 }, () => '\u0000'),
+          'body',
+        ),
+      ),
+    ).toHaveLength(20);
   });
 });

@@ -54,10 +54,7 @@ export const web = fp<WebOptions>(
         globIgnore: ['**/*.br', '**/*.gz'],
         // Hashed assets never change; the index page must always be revalidated.
         setHeaders(reply, filePath) {
-          reply.header(
-            'cache-control',
-            filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-          );
+          reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
         },
       });
     }

@@ -22,7 +22,10 @@ describe('webhook signatures', () => {
   it('allows 300 seconds either way and no more', () => {
     expect(verifySignature(secret, body, signatureHeader(secret, body, now - 300), now).ok).toBe(true);
     expect(verifySignature(secret, body, signatureHeader(secret, body, now + 300), now).ok).toBe(true);
-    expect(verifySignature(secret, body, signatureHeader(secret, body, now - 301), now)).toMatchObject({ ok: false, reason: expect.stringMatching(/tolerance/) });
+    expect(verifySignature(secret, body, signatureHeader(secret, body, now - 301), now)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/tolerance/),
+    });
     expect(verifySignature(secret, body, signatureHeader(secret, body, now + 301), now).ok).toBe(false);
   });
 

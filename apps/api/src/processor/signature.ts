@@ -21,12 +21,7 @@ export type SignatureCheck = { ok: true } | { ok: false; reason: string };
  * time (several may be present while a secret is rotated); the timestamp must be within
  * `SIGNATURE_TOLERANCE_SECONDS` of now, in either direction.
  */
-export function verifySignature(
-  secret: string,
-  body: string,
-  header: string | undefined,
-  now = Math.floor(Date.now() / 1000),
-): SignatureCheck {
+export function verifySignature(secret: string, body: string, header: string | undefined, now = Math.floor(Date.now() / 1000)): SignatureCheck {
   if (!header) return { ok: false, reason: 'The Tay-Signature header is missing.' };
   let timestamp: number | null = null;
   const candidates: string[] = [];

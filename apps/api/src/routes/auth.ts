@@ -47,13 +47,7 @@ function rateLimited(refused: RateDecision[]): AppError {
   ).withHeader('retry-after', String(wait));
 }
 
-async function enforceRateLimits(
-  db: Executor,
-  path: string,
-  request: FastifyRequest,
-  email: string | undefined,
-  ipLimitScale: number,
-): Promise<LimitOutcome> {
+async function enforceRateLimits(db: Executor, path: string, request: FastifyRequest, email: string | undefined, ipLimitScale: number): Promise<LimitOutcome> {
   const outcome: LimitOutcome = { clearOnSuccess: [], releaseOnSuccess: [], codeRequired: false };
   const rules = AUTH_RATE_RULES[path];
   if (!rules) return outcome;

@@ -28,21 +28,18 @@ export const devMailRoutes: FastifyPluginAsyncZod<{ db: Kysely<DB> }> = async (a
     async (request) => listOutbox({ db, to: request.query.to, limit: request.query.limit }),
   );
 
-  app.get(
-    '/dev/mail',
-    { schema: { hide: true, querystring: OutboxQuery } },
-    async (request, reply) => {
-      const messages = await listOutbox({ db, to: request.query.to, limit: request.query.limit });
-      const items = messages
-        .map(
-          (m) => `<article>
+  app.get('/dev/mail', { schema: { hide: true, querystring: OutboxQuery } }, async (request, reply) => {
+    const messages = await listOutbox({ db, to: request.query.to, limit: request.query.limit });
+    const items = messages
+      .map(
+        (m) => `<article>
   <header><strong>${m.channel === 'sms' ? 'Text message' : escapeHtml(m.subject)}</strong><span>to ${escapeHtml(m.to)} · ${escapeHtml(formatDateTime(m.createdAt))}</span></header>
   <pre>${escapeHtml(m.text)}</pre>
   ${m.html ? `<a href="/dev/mail/${encodeURIComponent(m.id)}/html">View the HTML version</a>` : ''}
 </article>`,
-        )
-        .join('\n');
-      reply.type('text/html; charset=utf-8').send(`<!doctype html>
+      )
+      .join('\n');
+    reply.type('text/html; charset=utf-8').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Outbox · Tay (development)</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
@@ -57,23 +54,14 @@ pre{white-space:pre-wrap;font-size:.95rem}
 <form method="get" action="/dev/mail"><label for="to">Recipient</label><input id="to" name="to" type="text" value="${escapeHtml(request.query.to ?? '')}" placeholder="someone@example.com or +15551234567"><button type="submit">Filter</button></form>
 ${items || '<p>No messages yet.</p>'}
 </body></html>`);
-    },
-  );
+  });
 
-  app.get(
-    '/dev/mail/:id/html',
-    { schema: { hide: true, params: z.object({ id: z.string().max(64) }) } },
-    async (request, reply) => {
-      const row = await db
-        .selectFrom('mail_outbox')
-        .select('html_body')
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
-      if (!row?.html_body) throw AppError.notFound('E-mail');
-      reply
-        .header('content-security-policy', "default-src 'none'; img-src data: https:; style-src 'unsafe-inline'")
-        .type('text/html; charset=utf-8')
-        .send(row.html_body);
-    },
-  );
+  app.get('/dev/mail/:id/html', { schema: { hide: true, params: z.object({ id: z.string().max(64) }) } }, async (request, reply) => {
+    const row = await db.selectFrom('mail_outbox').select('html_body').where('id', '=', request.params.id).executeTakeFirst();
+    if (!row?.html_body) throw AppError.notFound('E-mail');
+    reply
+      .header('content-security-policy', "default-src 'none'; img-src data: https:; style-src 'unsafe-inline'")
+      .type('text/html; charset=utf-8')
+      .send(row.html_body);
+  });
 };

@@ -10,7 +10,6 @@ import { declineRequest, findByPayToken, getPayPage } from '../domain/payment-re
 import { endpointMounter, success } from '../http/mount';
 import { withIdempotency } from '../lib/idempotency';
 
-
 /** The payer's side (no sign-in): `/api/public/pay/:token…`, reached from the link in the e-mail. */
 export const publicPayRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omit<PaymentDeps, 'log'> }> = async (app, { db, payments }) => {
   const mount = endpointMounter(app, db);

@@ -99,9 +99,9 @@ describe('the approval e-mail, when the sandbox approves', () => {
       return found.length > 0 ? found : undefined;
     }, 20_000);
     expect(mail!.subject).toBe('auto Studio is approved on Tay');
-    expect(await autoApproveBusiness({ db: t.runtime.database.db, businessId, mail: { mailer: t.runtime.mailer, publicUrl: t.runtime.config.publicUrl } })).toBe(
-      'not-pending',
-    );
+    expect(
+      await autoApproveBusiness({ db: t.runtime.database.db, businessId, mail: { mailer: t.runtime.mailer, publicUrl: t.runtime.config.publicUrl } }),
+    ).toBe('not-pending');
     expect(await approvals(t, 'auto-owner@example.com')).toHaveLength(1);
     expect(await approvals(t, 'auto-co-owner@example.com')).toHaveLength(1);
     expect(await approvals(t, 'auto-member@example.com')).toEqual([]);

@@ -53,10 +53,11 @@ describe('SANDBOX_AUTO_APPROVE=true', () => {
     expect(last).toEqual({ actor: 'sandbox auto-approval', actor_user_id: null, action: 'business.approved' });
 
     // Idempotent: running it again changes nothing and records nothing.
-    const count = async () =>
-      (await t.runtime.database.db.selectFrom('business_events').select('id').where('business_id', '=', businessId).execute()).length;
+    const count = async () => (await t.runtime.database.db.selectFrom('business_events').select('id').where('business_id', '=', businessId).execute()).length;
     const before = await count();
-    expect(await autoApproveBusiness({ db: t.runtime.database.db, businessId, mail: { mailer: t.runtime.mailer, publicUrl: t.runtime.config.publicUrl } })).toBe('not-pending');
+    expect(
+      await autoApproveBusiness({ db: t.runtime.database.db, businessId, mail: { mailer: t.runtime.mailer, publicUrl: t.runtime.config.publicUrl } }),
+    ).toBe('not-pending');
     expect(await count()).toBe(before);
   });
 
@@ -76,7 +77,13 @@ describe('SANDBOX_AUTO_APPROVE=true', () => {
   });
 
   it('does nothing for an unknown business', async () => {
-    expect(await autoApproveBusiness({ db: t.runtime.database.db, businessId: 'biz_gone', mail: { mailer: t.runtime.mailer, publicUrl: t.runtime.config.publicUrl } })).toBe('not-found');
+    expect(
+      await autoApproveBusiness({
+        db: t.runtime.database.db,
+        businessId: 'biz_gone',
+        mail: { mailer: t.runtime.mailer, publicUrl: t.runtime.config.publicUrl },
+      }),
+    ).toBe('not-found');
   });
 });
 

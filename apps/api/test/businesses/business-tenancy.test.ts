@@ -38,15 +38,11 @@ describe('tenant isolation', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
-  it("nothing the stranger tried changed the business or its trail, and they do not see it in their list", async () => {
+  it('nothing the stranger tried changed the business or its trail, and they do not see it in their list', async () => {
     const business = (await request(t.app, 'GET', `/api/businesses/${businessId}`, owner)).json().data;
     expect(business).toMatchObject({ businessName: 'Tenant A', businessState: 'Incomplete', bankAccount: null, address: null });
     expect(business.businessProfile).toMatchObject({ logoUrl: null, ein: null });
-    const actions = await t.runtime.database.db
-      .selectFrom('business_events')
-      .select(['action', 'actor'])
-      .where('business_id', '=', businessId)
-      .execute();
+    const actions = await t.runtime.database.db.selectFrom('business_events').select(['action', 'actor']).where('business_id', '=', businessId).execute();
     expect(actions).toEqual([{ action: 'business.created', actor: 'tenant-a@example.com' }]);
     const theirs = (await request(t.app, 'GET', '/api/user', stranger)).json().data.businesses;
     expect(theirs.map((b: { businessName: string }) => b.businessName)).toEqual(['Tenant B']);

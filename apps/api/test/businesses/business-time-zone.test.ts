@@ -38,14 +38,18 @@ describe('whether the business chose its time zone', () => {
       .where('business_id', '=', businessId)
       .where('action', '=', 'business.updated')
       .execute();
-    expect(updates.map((e) => e.details)).toEqual([{ changes: ['address.line1', 'address.line2', 'address.city', 'address.state', 'address.postalCode', 'address.country'] }]);
+    expect(updates.map((e) => e.details)).toEqual([
+      { changes: ['address.line1', 'address.line2', 'address.city', 'address.state', 'address.postalCode', 'address.country'] },
+    ]);
   });
 });
 
 describe('Send later, in the business’s time zone', () => {
   it('says when in the business’s zone, and sends at that instant', async () => {
     const biz = await approvedBusiness(t.app, t.runtime.database.db, 'owner@la-zone.example');
-    const zone = await request(t.app, 'PATCH', `/api/businesses/${biz.businessId}/update`, biz.token, { config: { ...CONFIG, timeZone: 'America/Los_Angeles' } });
+    const zone = await request(t.app, 'PATCH', `/api/businesses/${biz.businessId}/update`, biz.token, {
+      config: { ...CONFIG, timeZone: 'America/Los_Angeles' },
+    });
     expect(zone.statusCode, zone.body).toBe(200);
     const payerId = await insertPayer(t.runtime.database.db, biz.businessId);
     const api = requestsApi(t.app, biz);

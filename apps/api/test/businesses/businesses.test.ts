@@ -2,18 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS } from '../../src/ops/commands';
 import { errorOf, registeredUser } from '../support/identity';
-import {
-  ACCOUNT_NUMBER,
-  ADDRESS,
-  BANK,
-  completeSetup,
-  createBusiness,
-  OWNER,
-  PNG_BASE64,
-  PROFILE,
-  request,
-  ROUTING_NUMBER,
-} from '../support/businesses';
+import { ACCOUNT_NUMBER, ADDRESS, BANK, completeSetup, createBusiness, OWNER, PNG_BASE64, PROFILE, request, ROUTING_NUMBER } from '../support/businesses';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -261,7 +250,13 @@ describe('update: each setup section', () => {
       automations: { autoReminders: false, autoExpire: true },
     });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().data.config).toEqual({ timeZone: 'America/Chicago', defaultExpiryDays: 14, reminderSchedule: [-7, 0, 3], invoiceTerms: 'Net 15', timeZoneChosen: true });
+    expect(ok.json().data.config).toEqual({
+      timeZone: 'America/Chicago',
+      defaultExpiryDays: 14,
+      reminderSchedule: [-7, 0, 3],
+      invoiceTerms: 'Net 15',
+      timeZoneChosen: true,
+    });
     expect(ok.json().data.automations).toEqual({ autoReminders: false, autoExpire: true });
 
     const bad = await update({ config: { timeZone: 'Mars/Olympus_Mons', defaultExpiryDays: 0, reminderSchedule: [1, 1] } });
@@ -543,9 +538,7 @@ describe('settlement bank account', () => {
     const { rows } = await sql<{ row: string }>`SELECT b::text AS row FROM bank_accounts b`.execute(t.runtime.database.db);
     expect(rows.length).toBeGreaterThan(0);
     for (const { row } of rows) expect(row).not.toContain('123456789');
-    const { rows: trail } = await sql<{ row: string }>`SELECT e::text AS row FROM business_events e WHERE business_id = ${id}`.execute(
-      t.runtime.database.db,
-    );
+    const { rows: trail } = await sql<{ row: string }>`SELECT e::text AS row FROM business_events e WHERE business_id = ${id}`.execute(t.runtime.database.db);
     for (const { row } of trail) expect(row).not.toContain('123456789');
     expect(trail.some(({ row }) => row.includes('bank_account.added'))).toBe(true);
   });
@@ -691,7 +684,9 @@ describe('logo', () => {
   });
 
   it('a clean SVG is served under a policy that runs nothing', async () => {
-    const res = await upload(svg('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle r="4" cx="5" cy="5" style="fill:red"/></svg>'));
+    const res = await upload(
+      svg('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle r="4" cx="5" cy="5" style="fill:red"/></svg>'),
+    );
     expect(res.statusCode, res.body).toBe(200);
     const image = await t.app.inject({ method: 'GET', url: res.json().data.businessProfile.logoUrl });
     expect(image.headers['content-type']).toBe('image/svg+xml');
@@ -703,7 +698,11 @@ describe('logo', () => {
     const cases: [string, number, string][] = [
       ['data:image/gif;base64,R0lGODlhAQABAAAAACw=', 400, 'This file type (image/gif) is not accepted. Upload a PNG, JPEG, WebP or SVG image.'],
       [`data:image/jpeg;base64,${PNG_BASE64}`, 400, 'This file is not a valid JPEG image (it is a PNG). Upload a PNG, JPEG, WebP or SVG image.'],
-      [`data:image/png;base64,${Buffer.from('just text').toString('base64')}`, 400, 'This file is not a valid PNG image. Upload a PNG, JPEG, WebP or SVG image.'],
+      [
+        `data:image/png;base64,${Buffer.from('just text').toString('base64')}`,
+        400,
+        'This file is not a valid PNG image. Upload a PNG, JPEG, WebP or SVG image.',
+      ],
       [
         `data:image/png;base64,${Buffer.concat([Buffer.from(PNG_BASE64, 'base64'), Buffer.alloc(520 * 1024)]).toString('base64')}`,
         413,

@@ -135,8 +135,7 @@ describe('rate limits are held in the database', () => {
     const appOne = await startServer(one, { logger: false });
     const appTwo = await startServer(two, { logger: false });
     try {
-      const reset = (app: typeof appOne) =>
-        post(app, '/api/auth/email-otp/request-password-reset', { email: 'shared@example.com' });
+      const reset = (app: typeof appOne) => post(app, '/api/auth/email-otp/request-password-reset', { email: 'shared@example.com' });
       for (let i = 0; i < 5; i++) expect((await reset(i % 2 ? appOne : appTwo)).statusCode).toBe(200);
       expect((await reset(appOne)).statusCode).toBe(429);
       expect((await reset(appTwo)).statusCode).toBe(429);

@@ -26,12 +26,25 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const db = () => t.runtime.database.db;
-const ctx = (previous: string[]): RequestContext => ({ db: db(), mailer: t.runtime.mailer, authSecret: NEW, previousAuthSecrets: previous, publicUrl: t.runtime.config.publicUrl });
+const ctx = (previous: string[]): RequestContext => ({
+  db: db(),
+  mailer: t.runtime.mailer,
+  authSecret: NEW,
+  previousAuthSecrets: previous,
+  publicUrl: t.runtime.config.publicUrl,
+});
 
 /** A request sent to a new payer, due today, as if it had been sent while AUTH_SECRET was OLD. */
 async function sentBeforeTheRotation(email: string) {
   const payerId = await insertPayer(db(), biz.businessId, { email, displayName: 'Rory Rotation' });
-  const created = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payment-requests`, biz.token, { payerId, amountCents: 4_200, memo: 'Term fees', dueDate: inDays(5), allowPartial: false, mode: 'send' });
+  const created = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payment-requests`, biz.token, {
+    payerId,
+    amountCents: 4_200,
+    memo: 'Term fees',
+    dueDate: inDays(5),
+    allowPartial: false,
+    mode: 'send',
+  });
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().data.transactionId as string;
   const row = await db().selectFrom('payment_requests').select(['sent_at']).where('id', '=', id).executeTakeFirstOrThrow();
@@ -81,12 +94,22 @@ describe('rotating AUTH_SECRET: bank account numbers', () => {
   const number = BANK.accountNumber;
 
   async function account() {
-    return db().selectFrom('bank_accounts').select(['business_id', 'id', 'account_number_encrypted']).where('business_id', '=', biz.businessId).where('is_settlement', '=', true).executeTakeFirstOrThrow();
+    return db()
+      .selectFrom('bank_accounts')
+      .select(['business_id', 'id', 'account_number_encrypted'])
+      .where('business_id', '=', biz.businessId)
+      .where('is_settlement', '=', true)
+      .executeTakeFirstOrThrow();
   }
   async function sealUnder(secret: string) {
     const row = await account();
     const sealed = bankAccountNumberBox([secret]).seal(number, accountNumberContext(row.business_id, row.id));
-    await db().updateTable('bank_accounts').set({ account_number_encrypted: sealed }).where('business_id', '=', row.business_id).where('id', '=', row.id).execute();
+    await db()
+      .updateTable('bank_accounts')
+      .set({ account_number_encrypted: sealed })
+      .where('business_id', '=', row.business_id)
+      .where('id', '=', row.id)
+      .execute();
     return sealed;
   }
 
@@ -122,7 +145,9 @@ describe('rotating AUTH_SECRET: bank account numbers', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
       await COMMANDS['reseal-secrets']!.run(t.runtime, []);
-      expect(error.mock.calls[0]![0]).toContain(`could not be opened with AUTH_SECRET or AUTH_SECRET_PREVIOUS and were left as they are (business:account): ${accountNumberContext(row.business_id, row.id)}`);
+      expect(error.mock.calls[0]![0]).toContain(
+        `could not be opened with AUTH_SECRET or AUTH_SECRET_PREVIOUS and were left as they are (business:account): ${accountNumberContext(row.business_id, row.id)}`,
+      );
       expect(process.exitCode).toBe(1);
     } finally {
       process.exitCode = undefined;

@@ -19,10 +19,20 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const url = (business: ApprovedBusiness, rest = '') => `/api/businesses/${business.businessId}/payers/import${rest}`;
-const preview = (csv: string, mapping?: unknown, business = owner) => send(t.app, 'POST', url(business, '/preview'), business.token, { csv, ...(mapping ? { mapping } : {}) });
-const commit = (csv: string, mapping?: unknown, business = owner) => send(t.app, 'POST', url(business), business.token, { csv, ...(mapping ? { mapping } : {}) });
+const preview = (csv: string, mapping?: unknown, business = owner) =>
+  send(t.app, 'POST', url(business, '/preview'), business.token, { csv, ...(mapping ? { mapping } : {}) });
+const commit = (csv: string, mapping?: unknown, business = owner) =>
+  send(t.app, 'POST', url(business), business.token, { csv, ...(mapping ? { mapping } : {}) });
 const payerCount = async (businessId = owner.businessId) =>
-  Number((await t.runtime.database.db.selectFrom('payers').select((eb) => eb.fn.countAll().as('n')).where('business_id', '=', businessId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.runtime.database.db
+        .selectFrom('payers')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('business_id', '=', businessId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 const GOOD = [
   '\uFEFFFirst Name,Last Name,E-mail,Mobile,Company,Reference',
@@ -34,13 +44,9 @@ const GOOD = [
   'Ref,Clash,ref-clash@example.com,,,EXIST-1',
 ].join('\r\n');
 
-const BAD = [
-  'Email,First name,Last name',
-  'good@example.com,Good,Row',
-  'not-an-email,Bad,Row',
-  'fine@example.com,Fine,Row',
-  'nolast@example.com,Only,',
-].join('\n');
+const BAD = ['Email,First name,Last name', 'good@example.com,Good,Row', 'not-an-email,Bad,Row', 'fine@example.com,Fine,Row', 'nolast@example.com,Only,'].join(
+  '\n',
+);
 
 describe('preview', () => {
   it('shows the headers, the suggested mapping and what each row would do, saving nothing', async () => {
@@ -135,9 +141,36 @@ describe('import (commit)', () => {
       .orderBy('email')
       .execute();
     expect(rows).toEqual([
-      { email: 'accounts@river.example', display_name: 'River, Stone & Co', mobile_number: null, reference: 'N-2', status: 'active', verification: 'unverified', verification_token_hash: null, import_batch_id: result.batchId },
-      { email: 'nora@example.com', display_name: 'Nora Quinn', mobile_number: '+14155552671', reference: 'N-1', status: 'active', verification: 'unverified', verification_token_hash: null, import_batch_id: result.batchId },
-      { email: 'omar@example.com', display_name: 'Omar Said', mobile_number: '+442079460958', reference: null, status: 'active', verification: 'unverified', verification_token_hash: null, import_batch_id: result.batchId },
+      {
+        email: 'accounts@river.example',
+        display_name: 'River, Stone & Co',
+        mobile_number: null,
+        reference: 'N-2',
+        status: 'active',
+        verification: 'unverified',
+        verification_token_hash: null,
+        import_batch_id: result.batchId,
+      },
+      {
+        email: 'nora@example.com',
+        display_name: 'Nora Quinn',
+        mobile_number: '+14155552671',
+        reference: 'N-1',
+        status: 'active',
+        verification: 'unverified',
+        verification_token_hash: null,
+        import_batch_id: result.batchId,
+      },
+      {
+        email: 'omar@example.com',
+        display_name: 'Omar Said',
+        mobile_number: '+442079460958',
+        reference: null,
+        status: 'active',
+        verification: 'unverified',
+        verification_token_hash: null,
+        import_batch_id: result.batchId,
+      },
     ]);
     // Imported payers are not e-mailed until the business chooses to (ADR 005).
     expect((await get(t.app, '/api/dev/outbox?to=nora@example.com')).json()).toEqual([]);
@@ -187,7 +220,11 @@ describe('files that cannot be imported: 400 with a sentence', () => {
   it.each([
     ['an empty file', '', 'The file is empty. Choose a CSV file with a header row and one payer per line.'],
     ['a header without rows', 'Email,Name\r\n', 'The file has a header row but no payers. Add one payer per line under the header.'],
-    ['a binary file', '%PDF-1.7\n\u0001\u0002binary', 'This file is not a CSV text file. In your spreadsheet, choose "Save as" or "Export" → CSV (comma-separated values), then import that file.'],
+    [
+      'a binary file',
+      '%PDF-1.7\n\u0001\u0002binary',
+      'This file is not a CSV text file. In your spreadsheet, choose "Save as" or "Export" → CSV (comma-separated values), then import that file.',
+    ],
     // U+0000 is refused before the import sees the file, naming the line (ADR 023).
     [
       'a binary file with U+0000',
@@ -195,7 +232,11 @@ describe('files that cannot be imported: 400 with a sentence', () => {
       'This is not a text file: line 2 has a NUL character (U+0000), which cannot be saved. If it is a spreadsheet, choose "Save as" or "Export" → CSV (comma-separated values) in it and use that file; if you typed it, remove the character.',
     ],
     ['an unclosed quote', 'Email\n"broken@example.com\n', 'This file is not valid CSV: a quoted value that starts on line 2 is never closed (a " is missing).'],
-    ['no e-mail column', 'Name,Phone\nAna,123\n', 'We could not find an e-mail column in the file. Name the column "Email", or choose the column that holds the e-mail addresses.'],
+    [
+      'no e-mail column',
+      'Name,Phone\nAna,123\n',
+      'We could not find an e-mail column in the file. Name the column "Email", or choose the column that holds the e-mail addresses.',
+    ],
     [
       'over 5,000 rows',
       `Email\n${Array.from({ length: 5001 }, (_, i) => `p${i}@example.com`).join('\n')}\n`,

@@ -28,11 +28,22 @@ async function addPayer(owner: ApprovedBusiness, body: Record<string, unknown>) 
 async function list(owner: ApprovedBusiness, query = '') {
   const res = await send(t.app, 'GET', `${base(owner.businessId)}${query}`, owner.token);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as { items: { payerId: string; displayName: string; email: string; status: string; verification: string; transactionCount: number }[]; page: number; pageSize: number; total: number };
+  return res.json().data as {
+    items: { payerId: string; displayName: string; email: string; status: string; verification: string; transactionCount: number }[];
+    page: number;
+    pageSize: number;
+    total: number;
+  };
 }
 
 async function events(businessId: string) {
-  return db().selectFrom('business_events').select(['action', 'actor', 'details']).where('business_id', '=', businessId).orderBy('created_at').orderBy('id').execute();
+  return db()
+    .selectFrom('business_events')
+    .select(['action', 'actor', 'details'])
+    .where('business_id', '=', businessId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** A request to pay naming the payer, written directly: that engineer's API is not needed here. */
@@ -168,7 +179,14 @@ describe('read and change a payer', () => {
   it('PATCH changes only what is sent; null clears an optional field', async () => {
     const res = await send(t.app, 'PATCH', `${base(a.businessId)}/${payerId}`, a.token, { lastName: 'Nguyen', mobileNumber: null });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ firstName: 'Ben', lastName: 'Nguyen', displayName: 'Ben Nguyen', mobileNumber: null, reference: 'B-1', email: 'ben@example.com' });
+    expect(res.json().data).toMatchObject({
+      firstName: 'Ben',
+      lastName: 'Nguyen',
+      displayName: 'Ben Nguyen',
+      mobileNumber: null,
+      reference: 'B-1',
+      email: 'ben@example.com',
+    });
     const updated = (await events(a.businessId)).filter((e) => e.action === 'payer.updated').at(-1);
     expect(updated?.details).toEqual({ payerId, fields: ['lastName', 'mobileNumber'] });
   });
@@ -277,9 +295,7 @@ describe('activate, deactivate, delete', () => {
     expect(listed?.transactionCount).toBe(1);
     const refused = await send(t.app, 'DELETE', `${base(a.businessId)}/${payerId}`, a.token);
     expect(refused.statusCode).toBe(409);
-    expect(errorOf(refused).message).toBe(
-      'This payer has a request to pay, so it cannot be deleted; its history must stay. Deactivate the payer instead.',
-    );
+    expect(errorOf(refused).message).toBe('This payer has a request to pay, so it cannot be deleted; its history must stay. Deactivate the payer instead.');
 
     const gone = await addPayer(a, { firstName: 'Gus', lastName: 'Hale', email: 'gus@example.com' });
     const res = await send(t.app, 'DELETE', `${base(a.businessId)}/${gone.payerId}`, a.token);
@@ -432,7 +448,13 @@ describe('CSV export', () => {
   let owner: ApprovedBusiness;
   beforeAll(async () => {
     owner = await approvedBusiness(t.app, t.runtime, 'payers-export@example.com', 'Export Co');
-    await addPayer(owner, { firstName: '=HYPERLINK("http://evil.example")', lastName: 'Smith, Jr.', email: 'smith@example.com', mobileNumber: '+14155550111', reference: '@SUM(A1)' });
+    await addPayer(owner, {
+      firstName: '=HYPERLINK("http://evil.example")',
+      lastName: 'Smith, Jr.',
+      email: 'smith@example.com',
+      mobileNumber: '+14155550111',
+      reference: '@SUM(A1)',
+    });
     await addPayer(owner, { companyName: 'Plain "Quoted" Ltd', email: 'plain@example.com' });
     await addPayer(owner, { companyName: 'Other Ltd', email: 'other@example.com' });
   });
@@ -443,8 +465,13 @@ describe('CSV export', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="payers-\d{4}-\d{2}-\d{2}\.csv"$/);
-    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Payer ID,First name,Last name,Company,Display name,E-mail,Mobile number,Reference,Status,Verification,Verified at,Requests,Drafts,Created at');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'Payer ID,First name,Last name,Company,Display name,E-mail,Mobile number,Reference,Status,Verification,Verified at,Requests,Drafts,Created at',
+    );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(',smith@example.com,');
     expect(lines[2]).toMatch(/^pyr_[0-9a-z]{26},,,Other Ltd,Other Ltd,other@example.com,,,active,unverified,,0,0,"[A-Z][a-z]{2} \d{2}, \d{4} \d{1,2}:\d{2}"$/);
@@ -452,9 +479,16 @@ describe('CSV export', () => {
   });
 
   it("counts a payer's requests as the list does: the history, then the drafts", async () => {
-    const payerId = (await exportCsv('?search=other')).body.replace(/^\uFEFF/, '').trimEnd().split('\r\n')[1]!.split(',')[0]!;
+    const payerId = (await exportCsv('?search=other')).body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')[1]!
+      .split(',')[0]!;
     for (const [i, state] of (['Draft', 'Sent', 'Paid'] as const).entries()) await insertRequest(owner.businessId, payerId, 901 + i, state);
-    const row = (await exportCsv('?search=other')).body.replace(/^\uFEFF/, '').trimEnd().split('\r\n')[1]!;
+    const row = (await exportCsv('?search=other')).body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')[1]!;
     expect(row).toMatch(/,active,unverified,,2,1,"/);
     const listed = (await send(t.app, 'GET', `${base(owner.businessId)}?search=other`, owner.token)).json().data.items[0];
     expect(listed).toMatchObject({ historyCount: 2, draftCount: 1 });
@@ -463,7 +497,10 @@ describe('CSV export', () => {
 
   it('neutralises formulas, so a spreadsheet shows them as text', async () => {
     const res = await exportCsv('?search=smith');
-    const row = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n')[1]!;
+    const row = res.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')[1]!;
     expect(row).toContain(`"'=HYPERLINK(""http://evil.example"")","Smith, Jr.",`);
     expect(row).toContain(`,'+14155550111,'@SUM(A1),`);
     expect(row).not.toMatch(/,=|,\+|,@/);
@@ -471,10 +508,18 @@ describe('CSV export', () => {
 
   it('applies the same filters, search and sort as the list, over every page', async () => {
     const res = await exportCsv('?search=o&sortBy=name&sortDirection=desc&page=2&pageSize=1');
-    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(lines.slice(1).map((l) => l.split(',')[4])).toEqual(['Other Ltd']);
     const none = await exportCsv('?status=Disabled');
-    expect(none.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n')).toHaveLength(1);
+    expect(
+      none.body
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n'),
+    ).toHaveLength(1);
   });
 
   it('reads large lists in batches without losing or repeating a row, in the asked order', async () => {
@@ -493,7 +538,11 @@ describe('CSV export', () => {
       verified_at: null,
       import_batch_id: null,
     }));
-    for (let i = 0; i < rows.length; i += 500) await db().insertInto('payers').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await db()
+        .insertInto('payers')
+        .values(rows.slice(i, i + 500))
+        .execute();
     for (const [sortBy, direction] of [
       ['status', 'asc'],
       ['name', 'desc'],
@@ -501,7 +550,12 @@ describe('CSV export', () => {
       ['email', 'desc'],
     ] as const) {
       const res = await send(t.app, 'GET', `${base(big.businessId)}/export.csv?sortBy=${sortBy}&sortDirection=${direction}`, big.token);
-      const ids = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n').slice(1).map((l) => l.split(',')[0]);
+      const ids = res.body
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(',')[0]);
       expect(ids, sortBy).toHaveLength(total);
       expect(new Set(ids).size, sortBy).toBe(total);
       const all = await send(t.app, 'GET', `${base(big.businessId)}?sortBy=${sortBy}&sortDirection=${direction}&pageSize=100&page=3`, big.token);
@@ -631,7 +685,7 @@ describe('tenant isolation: another business’s ids answer 404 on every endpoin
     expect(search.json().data).toEqual([]);
     const exported = await send(t.app, 'GET', `${base(b.businessId)}/export.csv`, b.token);
     expect(exported.body).not.toContain('isolated@example.com');
-    expect((await db().selectFrom('payers').select('id').where('email', '=', 'new-person@example.com').execute())).toEqual([]);
+    expect(await db().selectFrom('payers').select('id').where('email', '=', 'new-person@example.com').execute()).toEqual([]);
   });
 });
 

@@ -119,7 +119,12 @@ describe('creating requests to pay', () => {
     expect(again.json().data.transactionId).toBe(first.json().data.transactionId);
     const changed = await send(body({ amountCents: 778 }));
     expect(changed.statusCode).toBe(422);
-    const count = await t.runtime.database.db.selectFrom('payment_requests').select((eb) => eb.fn.countAll<number>().as('n')).where('business_id', '=', biz.businessId).where('amount_cents', '=', 777).executeTakeFirstOrThrow();
+    const count = await t.runtime.database.db
+      .selectFrom('payment_requests')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('business_id', '=', biz.businessId)
+      .where('amount_cents', '=', 777)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 });
@@ -180,7 +185,11 @@ describe('the request state machine through the API', () => {
     const edit = await request(t.app, 'PATCH', `/api/businesses/${biz.businessId}/payment-requests/${sent}`, biz.token, body());
     expect(edit.statusCode).toBe(409);
     expect(errorOf(edit).message).toBe('A request that is Sent cannot be edited. Copy it to make a new one.');
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/businesses/${biz.businessId}/payment-requests/${sent}`, headers: { authorization: `Bearer ${biz.token}` } });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/businesses/${biz.businessId}/payment-requests/${sent}`,
+      headers: { authorization: `Bearer ${biz.token}` },
+    });
     expect(del.statusCode).toBe(409);
     expect((await command(sent, 'withdraw')).statusCode).toBe(200);
     expect((await command(sent, 'resend')).statusCode).toBe(409);
@@ -189,9 +198,19 @@ describe('the request state machine through the API', () => {
 
   it('edits and deletes drafts', async () => {
     const { transactionId } = await create();
-    const edited = await request(t.app, 'PATCH', `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token, body({ amountCents: 9_999, memo: 'Changed' }));
+    const edited = await request(
+      t.app,
+      'PATCH',
+      `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`,
+      biz.token,
+      body({ amountCents: 9_999, memo: 'Changed' }),
+    );
     expect(edited.json().data).toMatchObject({ amountCents: 9_999, memo: 'Changed', transactionState: 'Draft' });
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, headers: { authorization: `Bearer ${biz.token}` } });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`,
+      headers: { authorization: `Bearer ${biz.token}` },
+    });
     expect(del.statusCode).toBe(204);
     expect((await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token)).statusCode).toBe(404);
   });
@@ -220,10 +239,22 @@ describe('the request state machine through the API', () => {
     const expiresOn = dayIn(2);
     const nextDay = dayIn(3);
     // 20:00 at UTC-5 is 20:00 or 21:00 in New York, still the expiry day there; in UTC it is the next day.
-    const evening = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payment-requests`, biz.token, body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${expiresOn}T20:00:00-05:00` }));
+    const evening = await request(
+      t.app,
+      'POST',
+      `/api/businesses/${biz.businessId}/payment-requests`,
+      biz.token,
+      body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${expiresOn}T20:00:00-05:00` }),
+    );
     expect(evening.statusCode, evening.body).toBe(201);
     expect(evening.json().data.transactionState).toBe('Pending');
-    const late = await request(t.app, 'POST', `/api/businesses/${biz.businessId}/payment-requests`, biz.token, body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${nextDay}T12:00:00-05:00` }));
+    const late = await request(
+      t.app,
+      'POST',
+      `/api/businesses/${biz.businessId}/payment-requests`,
+      biz.token,
+      body({ mode: 'schedule', dueDate, expiresOn, sendAt: `${nextDay}T12:00:00-05:00` }),
+    );
     expect(late.statusCode).toBe(400);
     expect(errorOf(late)).toMatchObject({ message: 'It would expire before it is sent.', fields: { sendAt: 'Send it before it expires.' } });
   });
@@ -231,7 +262,11 @@ describe('the request state machine through the API', () => {
   it('expires open requests past their expiry date; the page says so; a resend makes it payable again', async () => {
     const { transactionId } = await create({ mode: 'send' });
     const token = await latestLinkToken();
-    await t.runtime.database.db.updateTable('payment_requests').set({ due_date: inDays(-10), expires_on: inDays(-3) }).where('id', '=', transactionId).execute();
+    await t.runtime.database.db
+      .updateTable('payment_requests')
+      .set({ due_date: inDays(-10), expires_on: inDays(-3) })
+      .where('id', '=', transactionId)
+      .execute();
     expect((await get(t.app, `/api/public/pay/${token}`)).json().data.status).toBe('expired');
     expect(await expireRequests(ctx())).toBeGreaterThanOrEqual(1);
     const detail = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${transactionId}`, biz.token)).json().data;
@@ -251,7 +286,11 @@ describe('the request state machine through the API', () => {
     const { transactionId } = await create({ payerId: pid, mode: 'send' });
     const link = await latestLinkToken(email);
     // Due today in the business's time zone: the 0-day step of the default schedule (-3, 0, 3).
-    await t.runtime.database.db.updateTable('payment_requests').set({ due_date: todayIn('America/New_York'), expires_on: inDays(30) }).where('id', '=', transactionId).execute();
+    await t.runtime.database.db
+      .updateTable('payment_requests')
+      .set({ due_date: todayIn('America/New_York'), expires_on: inDays(30) })
+      .where('id', '=', transactionId)
+      .execute();
     expect(await sendReminders(ctx())).toBeGreaterThanOrEqual(1);
     const mail = (await get(t.app, `/api/dev/outbox?to=${email}`)).json() as { subject: string; text: string }[];
     expect(mail[0]!.subject).toMatch(/^Reminder: \$125\.00 due to /);
@@ -318,16 +357,33 @@ describe('lists, search, export, tenant isolation', () => {
   it('exports the same query as CSV, safe against formulas', async () => {
     const pid = await insertPayer(t.runtime.database.db, biz.businessId, { email: 'csv@list.example', displayName: '=HYPERLINK("http://evil")' });
     await create({ payerId: pid, amountCents: 5_050, memo: '+SUM(A1)', mode: 'send' });
-    const res = await t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/payment-requests/export.csv?payerId=${pid}`, headers: { authorization: `Bearer ${biz.token}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/businesses/${biz.businessId}/payment-requests/export.csv?payerId=${pid}`,
+      headers: { authorization: `Bearer ${biz.token}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"/);
-    const lines = res.body.replace(/^\ufeff/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('Reference,Status,Payer,Payer e-mail,Amount (USD),Paid (USD),Memo,Your reference,Due date,Expires,Created (America/New_York),Sent (America/New_York)');
+    const lines = res.body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'Reference,Status,Payer,Payer e-mail,Amount (USD),Paid (USD),Memo,Your reference,Due date,Expires,Created (America/New_York),Sent (America/New_York)',
+    );
     expect(lines).toHaveLength(2);
     // Times in the business's time zone (New York), whatever the server's.
     const sent = (await t.runtime.database.db.selectFrom('payment_requests').select('sent_at').where('payer_id', '=', pid).executeTakeFirstOrThrow()).sent_at!;
-    const inNewYork = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', month: 'short', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit', hourCycle: 'h23' }).formatToParts(sent);
+    const inNewYork = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      month: 'short',
+      day: '2-digit',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(sent);
     const part = (type: string) => inNewYork.find((p) => p.type === type)!.value;
     expect(lines[1]).toContain(`${part('month')} ${part('day')}, ${part('year')} ${Number(part('hour'))}:${part('minute')}`);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
@@ -377,15 +433,32 @@ describe('the per-state counts behind exact totals', () => {
     const { transactionId } = await create();
     await command(transactionId, 'send');
     const { transactionId: draft } = await create();
-    await t.app.inject({ method: 'DELETE', url: `/api/businesses/${biz.businessId}/payment-requests/${draft}`, headers: { authorization: `Bearer ${biz.token}` } });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/businesses/${biz.businessId}/payment-requests/${draft}`,
+      headers: { authorization: `Bearer ${biz.token}` },
+    });
     const counted = await db
       .selectFrom('payment_requests')
-      .select(['business_id', 'state', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('amount_cents').as('amount_cents'), (eb) => eb.fn.sum<number>('amount_paid_cents').as('amount_paid_cents')])
+      .select([
+        'business_id',
+        'state',
+        (eb) => eb.fn.countAll<number>().as('n'),
+        (eb) => eb.fn.sum<number>('amount_cents').as('amount_cents'),
+        (eb) => eb.fn.sum<number>('amount_paid_cents').as('amount_paid_cents'),
+      ])
       .groupBy(['business_id', 'state'])
       .execute();
     const kept = await db.selectFrom('payment_request_counts').selectAll().where('n', '>', 0).execute();
-    const norm = (rows: { business_id: string; state: string; n: number | string | bigint; amount_cents: number | string | bigint; amount_paid_cents: number | string | bigint }[]) =>
-      rows.map((r) => `${r.business_id}:${r.state}:${Number(r.n)}:${Number(r.amount_cents)}:${Number(r.amount_paid_cents)}`).sort();
+    const norm = (
+      rows: {
+        business_id: string;
+        state: string;
+        n: number | string | bigint;
+        amount_cents: number | string | bigint;
+        amount_paid_cents: number | string | bigint;
+      }[],
+    ) => rows.map((r) => `${r.business_id}:${r.state}:${Number(r.n)}:${Number(r.amount_cents)}:${Number(r.amount_paid_cents)}`).sort();
     expect(norm(kept)).toEqual(norm(counted));
     const history = (await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?pageSize=1`, biz.token)).json().data;
     const real = counted.filter((r) => r.business_id === biz.businessId && r.state !== 'Draft').reduce((s, r) => s + Number(r.n), 0);

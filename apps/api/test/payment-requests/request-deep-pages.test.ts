@@ -99,7 +99,9 @@ describe('pages far down by their number', () => {
 
   it('stay exact as requests change state, are deleted and arrive', async () => {
     await sql`UPDATE payment_requests SET state = 'Withdrawn' WHERE business_id = ${biz.businessId} AND state = 'Sent' AND amount_cents % 17 = 0`.execute(db());
-    await sql`UPDATE payment_requests SET state = 'Sent', sent_at = now() WHERE business_id = ${biz.businessId} AND state = 'Draft' AND amount_cents % 3 = 0`.execute(db());
+    await sql`UPDATE payment_requests SET state = 'Sent', sent_at = now() WHERE business_id = ${biz.businessId} AND state = 'Draft' AND amount_cents % 3 = 0`.execute(
+      db(),
+    );
     await sql`DELETE FROM payment_requests WHERE business_id = ${biz.businessId} AND state = 'Draft' AND amount_cents % 7 = 0`.execute(db());
     // An update that moves nothing between counts changes no count.
     await sql`UPDATE payment_requests SET memo = 'touched' WHERE business_id = ${biz.businessId} AND amount_cents < 500`.execute(db());

@@ -19,7 +19,16 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const inHours = (n: number) => new Date(Date.now() + n * 3600_000).toISOString();
-const body = (over: Record<string, unknown> = {}) => ({ payerId, amountCents: 12_500, memo: 'Spring term', reference: 'INV-7', dueDate: inDays(5), allowPartial: false, mode: 'draft', ...over });
+const body = (over: Record<string, unknown> = {}) => ({
+  payerId,
+  amountCents: 12_500,
+  memo: 'Spring term',
+  reference: 'INV-7',
+  dueDate: inDays(5),
+  allowPartial: false,
+  mode: 'draft',
+  ...over,
+});
 const url = (id?: string) => `/api/businesses/${biz.businessId}/payment-requests${id ? `/${id}` : ''}`;
 
 async function create(over: Record<string, unknown> = {}) {
@@ -38,7 +47,13 @@ function patch(id: string, payload: unknown, key?: string) {
 }
 
 async function detail(id: string) {
-  return (await get(t.app, url(id), biz.token)).json().data as { transactionState: string; sendAt: string | null; amountCents: number; memo: string; timeline: { event: string }[] };
+  return (await get(t.app, url(id), biz.token)).json().data as {
+    transactionState: string;
+    sendAt: string | null;
+    amountCents: number;
+    memo: string;
+    timeline: { event: string }[];
+  };
 }
 
 async function mailsTo(email: string) {

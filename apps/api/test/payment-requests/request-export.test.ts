@@ -19,7 +19,11 @@ async function insert(number: number, over: { payer: string; amountCents: number
 
 /** The TRX numbers of an export, in its order. */
 async function exported(query: string): Promise<string[]> {
-  const res = await t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/payment-requests/export.csv?${query}`, headers: { authorization: `Bearer ${biz.token}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/businesses/${biz.businessId}/payment-requests/export.csv?${query}`,
+    headers: { authorization: `Bearer ${biz.token}` },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.body
     .replace(/^\ufeff/, '')
@@ -55,12 +59,15 @@ describe('CSV export of requests follows the list’s sort', () => {
     expect(await exported('sortBy=createdAt&sortDirection=asc')).toEqual(['TRX-1', 'TRX-2', 'TRX-3', 'TRX-4', 'TRX-5']);
   });
 
-  it.each(['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference'])('gives the rows in the list’s order when sorted by %s, both ways', async (sortBy) => {
-    for (const direction of ['asc', 'desc']) {
-      const query = `sortBy=${sortBy}&sortDirection=${direction}`;
-      expect(await exported(query), query).toEqual(await listed(query));
-    }
-  });
+  it.each(['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference'])(
+    'gives the rows in the list’s order when sorted by %s, both ways',
+    async (sortBy) => {
+      for (const direction of ['asc', 'desc']) {
+        const query = `sortBy=${sortBy}&sortDirection=${direction}`;
+        expect(await exported(query), query).toEqual(await listed(query));
+      }
+    },
+  );
 
   it('sorts the filtered rows only', async () => {
     expect(await exported('sortBy=amount&sortDirection=desc&minAmountCents=20000&maxAmountCents=40000')).toEqual(['TRX-4', 'TRX-1', 'TRX-5']);

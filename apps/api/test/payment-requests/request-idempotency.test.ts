@@ -34,7 +34,10 @@ async function http(method: 'POST', path: string, { key, body, token = biz.token
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: res.status, json: (await res.json()) as { data?: { transactionId: string; transactionState: string }; errorDetails?: { code: string; message: string } } };
+  return {
+    status: res.status,
+    json: (await res.json()) as { data?: { transactionId: string; transactionState: string }; errorDetails?: { code: string; message: string } },
+  };
 }
 
 async function events(requestId: string, event: string): Promise<number> {
@@ -50,7 +53,11 @@ async function atOnce(n: number, call: () => ReturnType<typeof http>, okStatus: 
   expect(ok.length + busy.length, JSON.stringify(answers.map((a) => a.status))).toBe(n);
   expect(ok.length).toBeGreaterThanOrEqual(1);
   for (const a of ok) expect(a.json).toEqual(ok[0]!.json);
-  for (const a of busy) expect(a.json.errorDetails).toEqual({ code: 'IDEMPOTENCY_KEY_IN_USE', message: 'A request with this Idempotency-Key is still being processed. Try again in a moment.' });
+  for (const a of busy)
+    expect(a.json.errorDetails).toEqual({
+      code: 'IDEMPOTENCY_KEY_IN_USE',
+      message: 'A request with this Idempotency-Key is still being processed. Try again in a moment.',
+    });
   return ok[0]!.json;
 }
 

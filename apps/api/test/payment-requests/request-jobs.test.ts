@@ -42,7 +42,13 @@ async function stateOf(id: string): Promise<string> {
 }
 
 async function eventsOf(id: string, event: string) {
-  return db().selectFrom('payment_request_events').select(['detail', 'actor_label']).where('request_id', '=', id).where('event', '=', event).orderBy('id').execute();
+  return db()
+    .selectFrom('payment_request_events')
+    .select(['detail', 'actor_label'])
+    .where('request_id', '=', id)
+    .where('event', '=', event)
+    .orderBy('id')
+    .execute();
 }
 
 function disable(biz: ApprovedBusiness) {
@@ -58,7 +64,8 @@ describe('scheduled sends', () => {
     await disable(held);
     const good = await businessWithPayers('good-sends', 3);
     const goodIds: string[] = [];
-    for (const [i, payer] of good.payers.entries()) goodIds.push((await good.api.create(payer.id, { mode: 'schedule', sendAt: inAnHour(10 + i) })).transactionId);
+    for (const [i, payer] of good.payers.entries())
+      goodIds.push((await good.api.create(payer.id, { mode: 'schedule', sendAt: inAnHour(10 + i) })).transactionId);
 
     const later = new Date(Date.now() + 2 * 3_600_000);
     expect(await sendScheduledRequests(ctx(), later, { batchSize: 2, maxBatches: 3 })).toBe(3);
@@ -68,7 +75,10 @@ describe('scheduled sends', () => {
     for (const id of heldIds) {
       expect(await stateOf(id)).toBe('Pending');
       expect(await eventsOf(id, SEND_HELD_EVENT)).toEqual([
-        { actor_label: 'System', detail: 'Not sent: this business is Disabled, so its scheduled requests are held. They go out once it is approved again, unless they have expired.' },
+        {
+          actor_label: 'System',
+          detail: 'Not sent: this business is Disabled, so its scheduled requests are held. They go out once it is approved again, unless they have expired.',
+        },
       ]);
     }
     expect(await outbox(t.app, held.payers[0]!.email)).toEqual([]);
@@ -86,7 +96,8 @@ describe('scheduled sends', () => {
     const biz = await businessWithPayers('bounded-sends', 5);
     const ids: string[] = [];
     // Created newest-due first, so the order sent is the schedule's, not the insertion's.
-    for (const [i, payer] of [...biz.payers].reverse().entries()) ids.unshift((await biz.api.create(payer.id, { mode: 'schedule', sendAt: inAnHour(20 - i) })).transactionId);
+    for (const [i, payer] of [...biz.payers].reverse().entries())
+      ids.unshift((await biz.api.create(payer.id, { mode: 'schedule', sendAt: inAnHour(20 - i) })).transactionId);
     const later = new Date(Date.now() + 2 * 3_600_000);
     expect(await sendScheduledRequests(ctx(), later, { batchSize: 2, maxBatches: 2 })).toBe(4);
     expect(await Promise.all(ids.map(stateOf))).toEqual(['Sent', 'Sent', 'Sent', 'Sent', 'Pending']);
@@ -111,7 +122,9 @@ describe('scheduled sends', () => {
       },
     };
     const later = new Date(Date.now() + 2 * 3_600_000);
-    await expect(sendScheduledRequests(flaky, later, { batchSize: 1, maxBatches: 10 })).rejects.toThrow('Scheduled sends: 1 request(s) failed and will be tried again on the next run; 2 done.');
+    await expect(sendScheduledRequests(flaky, later, { batchSize: 1, maxBatches: 10 })).rejects.toThrow(
+      'Scheduled sends: 1 request(s) failed and will be tried again on the next run; 2 done.',
+    );
     expect(await Promise.all(ids.map(stateOf))).toEqual(['Pending', 'Sent', 'Sent']);
     expect(await outbox(t.app, broken)).toEqual([]);
     expect(await sendScheduledRequests(ctx(), later)).toBe(1);
@@ -148,7 +161,12 @@ describe('scheduled sends', () => {
       `Not sent: Payer 0 of payer-held (${payer.email}) is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on ${formatDay(dayIn(40))}); or cancel it.`,
     );
     // The owner sees it in the request's timeline.
-    expect((await biz.api.detail(transactionId)).timeline.at(-1)).toMatchObject({ event: SEND_HELD_EVENT, actor: 'System', fromState: 'Pending', toState: 'Pending' });
+    expect((await biz.api.detail(transactionId)).timeline.at(-1)).toMatchObject({
+      event: SEND_HELD_EVENT,
+      actor: 'System',
+      fromState: 'Pending',
+      toState: 'Pending',
+    });
 
     await setPayerActive(t.app, biz, payer.id, true);
     await sendScheduledRequests(ctx(), later);
@@ -185,7 +203,11 @@ describe('reminders', () => {
       for (let i = 0; i < n; i++) {
         const { transactionId } = await b.api.create(b.payers[0]!.id, { mode: 'send' });
         // Due before the rest (first in the walk), and already reminded at the last step when asked.
-        await db().updateTable('payment_requests').set({ due_date: dayIn(8), ...over }).where('id', '=', transactionId).execute();
+        await db()
+          .updateTable('payment_requests')
+          .set({ due_date: dayIn(8), ...over })
+          .where('id', '=', transactionId)
+          .execute();
         ids.push(transactionId);
       }
       return ids;
@@ -199,7 +221,8 @@ describe('reminders', () => {
     for (const payer of due.payers) dueIds.push((await due.api.create(payer.id, { mode: 'send', dueDate: dayIn(9) })).transactionId);
 
     expect(await sendReminders(ctx(), at, { batchSize: 2, maxBatches: 1 })).toBe(2);
-    for (const [i, id] of dueIds.entries()) expect((await eventsOf(id, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${due.payers[i]!.email} 3 day(s) after the due date`]);
+    for (const [i, id] of dueIds.entries())
+      expect((await eventsOf(id, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${due.payers[i]!.email} 3 day(s) after the due date`]);
     for (const payer of due.payers) expect((await outbox(t.app, payer.email))[0]!.subject).toMatch(/^Reminder: /);
     for (const b of [stale, blocked, off]) expect((await outbox(t.app, b.payers[0]!.email)).filter((m) => m.subject.startsWith('Reminder'))).toEqual([]);
   });
@@ -332,7 +355,9 @@ describe('the jobs at the edge of the date line', () => {
     const dueDate = addDays(utcToday(), 31);
     const { transactionId } = await biz.api.create(biz.payers[0]!.id, { mode: 'send', dueDate });
     await sendReminders(ctx(), noonUtc());
-    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual([`Reminder e-mailed to ${biz.payers[0]!.email} 30 day(s) before the due date`]);
+    expect((await eventsOf(transactionId, 'reminder')).map((e) => e.detail)).toEqual([
+      `Reminder e-mailed to ${biz.payers[0]!.email} 30 day(s) before the due date`,
+    ]);
   });
 });
 
@@ -358,7 +383,9 @@ describe('each job walks its own index', () => {
       await client.query('SET enable_seqscan = off');
       await client.query('SET plan_cache_mode = force_generic_plan');
       await client.query(`PREPARE job_batch AS ${query.sql}`);
-      const args = query.parameters.map((p) => (p instanceof Date ? client.escapeLiteral(p.toISOString()) : typeof p === 'string' ? client.escapeLiteral(p) : String(p)));
+      const args = query.parameters.map((p) =>
+        p instanceof Date ? client.escapeLiteral(p.toISOString()) : typeof p === 'string' ? client.escapeLiteral(p) : String(p),
+      );
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE job_batch(${args.join(', ')})`);
       const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan).toMatch(new RegExp(`Index (Only )?Scan using ${index} on payment_requests`));

@@ -60,7 +60,9 @@ describe('the history list checks the session in its own statement', () => {
     expect(pages.counts.json().data.total).toBe(ROWS);
     expect(pages.counted.json().data.total).toBe(ROWS);
     expect(pages.deep.json().data.items).toHaveLength(25);
-    expect(pages.keyset.json().data.items[0].transactionId).toBe((await list(a.businessId, 'page=2&pageSize=25', `Bearer ${a.token}`)).json().data.items[0].transactionId);
+    expect(pages.keyset.json().data.items[0].transactionId).toBe(
+      (await list(a.businessId, 'page=2&pageSize=25', `Bearer ${a.token}`)).json().data.items[0].transactionId,
+    );
   });
 
   it('answers 401 without a token, with a forged one, and after signing out — as every other signed-in route does', async () => {

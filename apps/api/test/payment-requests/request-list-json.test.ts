@@ -83,7 +83,14 @@ describe('list items written by PostgreSQL', () => {
       const detail = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${item.transactionId}`, biz.token);
       expect(detail.statusCode, detail.body).toBe(200);
       // What only the detail has: its link, timeline, payments, channel and messages.
-      const { payLink: _link, timeline: _timeline, payments: _payments, channel: _channel, emails: _emails, ...fields } = detail.json().data as Record<string, unknown>;
+      const {
+        payLink: _link,
+        timeline: _timeline,
+        payments: _payments,
+        channel: _channel,
+        emails: _emails,
+        ...fields
+      } = detail.json().data as Record<string, unknown>;
       expect(item).toEqual(fields);
     }
   });

@@ -48,7 +48,20 @@ describe.runIf(process.env.DATABASE_URL)('history list plans on PostgreSQL', () 
   it('a search is planned a few times, then runs on its generic plan, whatever the text', async () => {
     expect(onPostgres()).toBe(true);
     // Each matches a few dozen of the 20,000 requests: far fewer than a generic plan assumes.
-    const texts = ['Casey Payer 122', 'Avery Payer 100', 'devon33@', 'Jules Payer 99', 'Gray Payer 496', 'harper17@', 'Blake Payer 11', 'Emery Payer 244', 'Indy Payer 8', 'finley45@', 'Casey Payer 2', 'Avery Payer 490'];
+    const texts = [
+      'Casey Payer 122',
+      'Avery Payer 100',
+      'devon33@',
+      'Jules Payer 99',
+      'Gray Payer 496',
+      'harper17@',
+      'Blake Payer 11',
+      'Emery Payer 244',
+      'Indy Payer 8',
+      'finley45@',
+      'Casey Payer 2',
+      'Avery Payer 490',
+    ];
     for (const search of texts) {
       const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests?search=${encodeURIComponent(search)}`, biz.token);
       expect(res.statusCode, res.body).toBe(200);

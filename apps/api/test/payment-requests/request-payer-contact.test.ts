@@ -51,7 +51,8 @@ async function search(text: string): Promise<string[]> {
   return (res.json().data.items as { transactionId: string }[]).map((r) => r.transactionId);
 }
 
-const sentTo = (timeline: { event: string; detail: string | null }[]) => timeline.filter((e) => e.event === 'send' || e.event === 'resend').map((e) => e.detail);
+const sentTo = (timeline: { event: string; detail: string | null }[]) =>
+  timeline.filter((e) => e.event === 'send' || e.event === 'resend').map((e) => e.detail);
 
 describe("a request goes to the payer's current e-mail address", () => {
   it('after the business corrects the address, Resend e-mails the new one and not the old; the timeline keeps both', async () => {
@@ -74,7 +75,8 @@ describe("a request goes to the payer's current e-mail address", () => {
 
   it('open requests follow the corrected name and address; paid, withdrawn and cancelled ones keep whom they were for', async () => {
     const payer = await newPayer('Pat Oldname');
-    const make = async (mode: string) => (await api.create(payer.id, { mode, ...(mode === 'schedule' ? { sendAt: new Date(Date.now() + 86_400_000).toISOString() } : {}) })).transactionId;
+    const make = async (mode: string) =>
+      (await api.create(payer.id, { mode, ...(mode === 'schedule' ? { sendAt: new Date(Date.now() + 86_400_000).toISOString() } : {}) })).transactionId;
     const draft = await make('draft');
     const pending = await make('schedule');
     const sent = await make('send');

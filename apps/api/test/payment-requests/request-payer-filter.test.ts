@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const search = (extra = '') => get(t.app, `/api/directory/payers/beginsWith?businessId=${biz.businessId}&q=da${extra}`, biz.token);
-const names = (res: Awaited<ReturnType<typeof search>>) => (res.json().data as { displayName: string; status?: string }[]).map((p) => [p.displayName, p.status]);
+const names = (res: Awaited<ReturnType<typeof search>>) =>
+  (res.json().data as { displayName: string; status?: string }[]).map((p) => [p.displayName, p.status]);
 
 describe('the payer typeahead for the transactions filter', () => {
   it('finds only active payers by default, as the request form needs', async () => {

@@ -74,7 +74,12 @@ describe('the business’s receipt of a request', () => {
 
     const partial = await get(t.app, receiptUrl(requestId), biz.token);
     expect(partial.statusCode, partial.body).toBe(200);
-    expect(partial.json().data).toMatchObject({ transactionState: 'PartiallyPaid', amountPaidCents: 4_000, remainingCents: 6_000, payments: [{ amountCents: 4_000 }] });
+    expect(partial.json().data).toMatchObject({
+      transactionState: 'PartiallyPaid',
+      amountPaidCents: 4_000,
+      remainingCents: 6_000,
+      payments: [{ amountCents: 4_000 }],
+    });
 
     const second = await pay(t.app, payToken, { method: 'card', processorToken: await card(CARDS.mastercard), amountCents: 6_000 });
     expect(second.statusCode, second.body).toBe(201);
@@ -97,7 +102,9 @@ describe('the business’s receipt of a request', () => {
       amountPaidCents: 10_000,
       remainingCents: 0,
     });
-    expect(receipt.payments.map((p: { methodLabel: string; amountCents: number; paymentState: string }) => [p.methodLabel, p.amountCents, p.paymentState])).toEqual([
+    expect(
+      receipt.payments.map((p: { methodLabel: string; amountCents: number; paymentState: string }) => [p.methodLabel, p.amountCents, p.paymentState]),
+    ).toEqual([
       ['Visa •••• 4242', 4_000, 'Processed'],
       ['Mastercard •••• 4444', 6_000, 'Processed'],
     ]);

@@ -44,12 +44,23 @@ afterAll(async () => t?.close());
 const COLUMN = { createdAt: 'created_at', amount: 'amount_cents', dueDate: 'due_date', payer: 'payer_display_name', reference: 'number' } as const;
 
 /** What a plain OR over every row gives: the ground truth. */
-async function truth(search: string, number: number | null, sortBy: keyof typeof COLUMN, direction: 'asc' | 'desc', status: string[], page: number, pageSize: number, view: 'history' | 'draft' = 'history') {
+async function truth(
+  search: string,
+  number: number | null,
+  sortBy: keyof typeof COLUMN,
+  direction: 'asc' | 'desc',
+  status: string[],
+  page: number,
+  pageSize: number,
+  view: 'history' | 'draft' = 'history',
+) {
   const col = sql.ref(COLUMN[sortBy]);
   const dir = sql.raw(direction);
   const where = sql`business_id = ${biz.businessId} AND (state = 'Draft') = ${view === 'draft'} AND (${status.length === 0} OR state = ANY(${status}::text[]))
     AND (starts_with(lower(payer_display_name), lower(${search})) OR starts_with(payer_email, lower(${search})) OR number = ${number ?? -1})`;
-  const { rows } = await sql<{ id: string }>`SELECT id FROM payment_requests WHERE ${where} ORDER BY ${col} ${dir}, id ${dir} OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize}`.execute(db());
+  const { rows } = await sql<{
+    id: string;
+  }>`SELECT id FROM payment_requests WHERE ${where} ORDER BY ${col} ${dir}, id ${dir} OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize}`.execute(db());
   const total = await sql<{ n: string }>`SELECT count(*) AS n FROM payment_requests WHERE ${where}`.execute(db());
   return { ids: rows.map((r) => r.id), total: Number(total.rows[0]!.n) };
 }
@@ -78,15 +89,25 @@ async function listed(query: string) {
 
 describe('search over a long history', () => {
   it('counts and lists each match once, by name, e-mail or TRX number, in every order', async () => {
-    await expectEveryCase([['createdAt', 'desc'], ['createdAt', 'asc'], ['amount', 'asc'], ['payer', 'desc'], ['reference', 'asc']]);
+    await expectEveryCase([
+      ['createdAt', 'desc'],
+      ['createdAt', 'asc'],
+      ['amount', 'asc'],
+      ['payer', 'desc'],
+      ['reference', 'asc'],
+    ]);
   });
 
   it('keeps its counts exact as requests change state, payer, name and e-mail, are deleted and arrive', async () => {
     await expectSearchCountsTrue();
     const b = biz.businessId;
     await sql`UPDATE payment_requests SET state = 'Withdrawn' WHERE business_id = ${b} AND state = 'Sent' AND amount_cents % 5 = 0`.execute(db());
-    await sql`UPDATE payment_requests SET payer_display_name = 'Casey Jonas' WHERE business_id = ${b} AND payer_display_name = 'Casey Jones' AND amount_cents % 3 = 0`.execute(db());
-    await sql`UPDATE payment_requests SET payer_email = 'casey.stone@payers.example' WHERE business_id = ${b} AND payer_display_name = 'Avery Stone' AND amount_cents % 2 = 0`.execute(db());
+    await sql`UPDATE payment_requests SET payer_display_name = 'Casey Jonas' WHERE business_id = ${b} AND payer_display_name = 'Casey Jones' AND amount_cents % 3 = 0`.execute(
+      db(),
+    );
+    await sql`UPDATE payment_requests SET payer_email = 'casey.stone@payers.example' WHERE business_id = ${b} AND payer_display_name = 'Avery Stone' AND amount_cents % 2 = 0`.execute(
+      db(),
+    );
     await sql`DELETE FROM payment_requests WHERE business_id = ${b} AND state = 'Draft' AND amount_cents % 7 = 0`.execute(db());
     await sql`UPDATE payment_requests SET state = 'Sent' WHERE business_id = ${b} AND state = 'Draft' AND amount_cents % 2 = 0`.execute(db());
     await sql`
@@ -96,13 +117,18 @@ describe('search over a long history', () => {
     // An update that moves nothing between counts changes no count.
     await sql`UPDATE payment_requests SET memo = 'touched' WHERE business_id = ${b} AND amount_cents < 5000`.execute(db());
     await expectSearchCountsTrue();
-    await expectEveryCase([['createdAt', 'desc'], ['createdAt', 'asc']]);
+    await expectEveryCase([
+      ['createdAt', 'desc'],
+      ['createdAt', 'asc'],
+    ]);
     for (const search of ['casey', 'casey j', 'casey.s', 'avery']) {
       const query = `search=${encodeURIComponent(search)}&view=draft&pageSize=20`;
       const first = await truth(search, null, 'createdAt', 'desc', [], 1, 20, 'draft');
       expect(await listed(`${query}&page=1`), `${search} drafts`).toEqual(first);
       const last = Math.max(1, Math.ceil(first.total / 20));
-      expect((await listed(`${query}&page=${last}`)).ids, `${search} drafts page ${last}`).toEqual((await truth(search, null, 'createdAt', 'desc', [], last, 20, 'draft')).ids);
+      expect((await listed(`${query}&page=${last}`)).ids, `${search} drafts page ${last}`).toEqual(
+        (await truth(search, null, 'createdAt', 'desc', [], last, 20, 'draft')).ids,
+      );
     }
   });
 
@@ -162,7 +188,13 @@ describe('search over a long history', () => {
       FROM texts, prefixes`.execute(db());
     expect(rows[0]!.pairs).toBeGreaterThan(40_000);
     expect(rows[0]!.wrong).toBe(0);
-    const edge = await sql<{ a: string; b: string; c: string }>`SELECT text_prefix_successor('casey') AS a, text_prefix_successor('a' || chr(55295)) AS b, text_prefix_successor('az' || chr(1114111)) AS c`.execute(db());
+    const edge = await sql<{
+      a: string;
+      b: string;
+      c: string;
+    }>`SELECT text_prefix_successor('casey') AS a, text_prefix_successor('a' || chr(55295)) AS b, text_prefix_successor('az' || chr(1114111)) AS c`.execute(
+      db(),
+    );
     expect(edge.rows[0]).toEqual({ a: 'casez', b: 'a\uE000', c: 'a{' });
   });
 

@@ -59,7 +59,14 @@ describe('a request sent by text message (no SMS provider: the outbox)', () => {
   it('refuses text messages for a payer with no mobile number, naming the field, and saves nothing', async () => {
     const api = requestsApi(t.app, biz);
     const payerId = await payerWithMobile(t, biz, 'nomobile@payers.example', null);
-    const count = async () => (await t.runtime.database.db.selectFrom('payment_requests').select((eb) => eb.fn.countAll<string>().as('n')).where('business_id', '=', biz.businessId).executeTakeFirstOrThrow()).n;
+    const count = async () =>
+      (
+        await t.runtime.database.db
+          .selectFrom('payment_requests')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('business_id', '=', biz.businessId)
+          .executeTakeFirstOrThrow()
+      ).n;
     const before = await count();
     for (const mode of ['draft', 'send'] as const) {
       const res = await api.post(api.body(payerId, { mode, channel: 'sms' }));
@@ -93,7 +100,11 @@ describe('a request sent by text message (no SMS provider: the outbox)', () => {
     const sent = await api.create(payerId, { mode: 'send', channel: 'sms' });
     const token = tokenIn((await outbox(t, '+15550007777'))[0]!.text);
     // Due today in the business's time zone: the 0-day step of the default schedule (-3, 0, 3).
-    await t.runtime.database.db.updateTable('payment_requests').set({ due_date: dayIn(0), expires_on: dayIn(30) }).where('id', '=', sent.transactionId).execute();
+    await t.runtime.database.db
+      .updateTable('payment_requests')
+      .set({ due_date: dayIn(0), expires_on: dayIn(30) })
+      .where('id', '=', sent.transactionId)
+      .execute();
     expect(await sendReminders(requestContext(t.runtime))).toBeGreaterThanOrEqual(1);
     const texts = await outbox(t, '+15550007777');
     expect(texts).toHaveLength(2);
@@ -119,7 +130,11 @@ async function fakeProvider(answer: (form: URLSearchParams) => { status: number;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://AC123:secret-token@127.0.0.1:${port}/2010-04-01/Accounts/AC123/Messages.json`, received, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://AC123:secret-token@127.0.0.1:${port}/2010-04-01/Accounts/AC123/Messages.json`,
+    received,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 describe('text messages through the SMS provider’s API', () => {

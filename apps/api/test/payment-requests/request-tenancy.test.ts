@@ -136,7 +136,10 @@ describe("a member of business A reaching for business B's payments", () => {
       expect(res.statusCode, `${call.name}: ${res.body}`).toBeLessThan(300);
     };
     // Each command on a fresh request, so one call does not spoil the next.
-    for (const call of calls(b.businessId, theirs, bPayer).filter((c) => !['patch draft', 'patch pending', 'delete', 'send', 'withdraw', 'cancel', 'resend'].includes(c.name))) await ok(call);
+    for (const call of calls(b.businessId, theirs, bPayer).filter(
+      (c) => !['patch draft', 'patch pending', 'delete', 'send', 'withdraw', 'cancel', 'resend'].includes(c.name),
+    ))
+      await ok(call);
     for (const name of ['patch draft', 'patch pending', 'delete', 'send', 'resend', 'withdraw', 'cancel']) {
       const fresh = await requestsOf(b, bPayer);
       const call = requestCalls(api.base, fresh, api.body(bPayer, { amountCents: 1 })).find((c) => c.name === name)!;

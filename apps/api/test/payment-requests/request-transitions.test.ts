@@ -18,7 +18,20 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const STATES: RequestState[] = ['Draft', 'Pending', 'Sent', 'Resent', 'Accepted', 'Paid', 'PartiallyPaid', 'Error', 'Rejected', 'Expired', 'Withdrawn', 'Cancelled'];
+const STATES: RequestState[] = [
+  'Draft',
+  'Pending',
+  'Sent',
+  'Resent',
+  'Accepted',
+  'Paid',
+  'PartiallyPaid',
+  'Error',
+  'Rejected',
+  'Expired',
+  'Withdrawn',
+  'Cancelled',
+];
 type Action = 'send' | 'resend' | 'withdraw' | 'cancel' | 'edit' | 'delete' | 'decline';
 const ACTIONS: Action[] = ['send', 'resend', 'withdraw', 'cancel', 'edit', 'delete', 'decline'];
 
@@ -90,7 +103,12 @@ async function driveTo(state: RequestState): Promise<Subject> {
 
 function decline(link: string | null) {
   if (!link) throw new Error('never e-mailed: there is no link to decline with');
-  return t.app.inject({ method: 'POST', url: `/api/public/pay/${link}/decline`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ reason: 'Not mine' }) });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/public/pay/${link}/decline`,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ reason: 'Not mine' }),
+  });
 }
 
 function perform(action: Action, subject: Subject) {
@@ -99,7 +117,12 @@ function perform(action: Action, subject: Subject) {
       // A scheduled request keeps a schedule; anything else is saved as a draft.
       return api.patch(
         subject.id,
-        api.body(subject.payerId, subject.state === 'Pending' ? { amountCents: 9_900, mode: 'schedule', sendAt: new Date(Date.now() + 7_200_000).toISOString() } : { amountCents: 9_900 }),
+        api.body(
+          subject.payerId,
+          subject.state === 'Pending'
+            ? { amountCents: 9_900, mode: 'schedule', sendAt: new Date(Date.now() + 7_200_000).toISOString() }
+            : { amountCents: 9_900 },
+        ),
       );
     case 'delete':
       return api.remove(subject.id);
@@ -118,15 +141,17 @@ function refusal(action: Action, state: RequestState): string {
     case 'delete':
       return `Only drafts can be deleted; this request is ${state}. ${state === 'Pending' ? 'Cancel it instead.' : state === 'Sent' || state === 'Resent' ? 'Withdraw it instead.' : 'It stays on record.'}`;
     case 'decline':
-      return {
-        Accepted: 'A payment for this request is being processed. You will receive a receipt by e-mail.',
-        Paid: 'This request is paid in full. Thank you!',
-        Expired: `This request expired. Ask Biz ${biz.email} to send it again.`,
-        Withdrawn: `Biz ${biz.email} withdrew this request; there is nothing to pay.`,
-        Rejected: 'You declined this request.',
-        PartiallyPaid: `You have already paid part of this request, so it can no longer be declined. Pay the rest, or contact Biz ${biz.email}.`,
-        Error: `A payment was already tried for this request, so it can no longer be declined. You can pay again, or contact Biz ${biz.email}.`,
-      }[state as string] ?? 'This request can no longer be declined.';
+      return (
+        {
+          Accepted: 'A payment for this request is being processed. You will receive a receipt by e-mail.',
+          Paid: 'This request is paid in full. Thank you!',
+          Expired: `This request expired. Ask Biz ${biz.email} to send it again.`,
+          Withdrawn: `Biz ${biz.email} withdrew this request; there is nothing to pay.`,
+          Rejected: 'You declined this request.',
+          PartiallyPaid: `You have already paid part of this request, so it can no longer be declined. Pay the rest, or contact Biz ${biz.email}.`,
+          Error: `A payment was already tried for this request, so it can no longer be declined. You can pay again, or contact Biz ${biz.email}.`,
+        }[state as string] ?? 'This request can no longer be declined.'
+      );
     default:
       return `A request that is ${state} cannot be ${PAST[action]}.`;
   }
@@ -167,6 +192,7 @@ describe('every business command and the payer’s decline, in every state', () 
     // Send and resend e-mail the payer; nothing else does.
     expect(after.mail - before.mail).toBe(action === 'send' || action === 'resend' ? 1 : 0);
     if (action === 'edit') expect(after.row!.amount_cents).toBe(9_900);
-    if (action === 'decline') expect(detail.timeline.at(-1)).toMatchObject({ event: 'payerDeclines', fromState: from, toState: 'Rejected', detail: 'Not mine' });
+    if (action === 'decline')
+      expect(detail.timeline.at(-1)).toMatchObject({ event: 'payerDeclines', fromState: from, toState: 'Rejected', detail: 'Not mine' });
   });
 });

@@ -24,7 +24,15 @@ afterEach(async () => {
 async function chargesOf(requestId: string) {
   const payments = await db().selectFrom('payments').select('id').where('request_id', '=', requestId).execute();
   if (payments.length === 0) return [];
-  return db().selectFrom('sandbox_processor_charges').selectAll().where('idempotency_key', 'in', payments.map((p) => p.id)).execute();
+  return db()
+    .selectFrom('sandbox_processor_charges')
+    .selectAll()
+    .where(
+      'idempotency_key',
+      'in',
+      payments.map((p) => p.id),
+    )
+    .execute();
 }
 
 describe('money moves once', () => {
@@ -32,7 +40,9 @@ describe('money moves once', () => {
     const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 25_000 });
     const tokens = [];
     for (let i = 0; i < 50; i++) tokens.push(await tokenize(t.app, t.runtime, { card: CARDS.visa }));
-    const responses = await Promise.all(tokens.map((processorToken, i) => pay(t.app, payToken, { method: 'card', processorToken, amountCents: 25_000 }, `concurrent-${i}`)));
+    const responses = await Promise.all(
+      tokens.map((processorToken, i) => pay(t.app, payToken, { method: 'card', processorToken, amountCents: 25_000 }, `concurrent-${i}`)),
+    );
 
     const statuses = responses.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -76,7 +86,12 @@ describe('Idempotency-Key', () => {
     const token = await tokenize(t.app, t.runtime, { card: CARDS.declined });
     const first = await pay(t.app, payToken, { method: 'card', processorToken: token, amountCents: 500 }, 'key-422');
     expect(first.json().data.payment.state).toBe('Rejected');
-    const other = await pay(t.app, payToken, { method: 'card', processorToken: await tokenize(t.app, t.runtime, { card: CARDS.visa }), amountCents: 600 }, 'key-422');
+    const other = await pay(
+      t.app,
+      payToken,
+      { method: 'card', processorToken: await tokenize(t.app, t.runtime, { card: CARDS.visa }), amountCents: 600 },
+      'key-422',
+    );
     expect(other.statusCode).toBe(422);
     expect(errorOf(other).code).toBe('UNPROCESSABLE_ENTITY');
     expect(await chargesOf(requestId)).toHaveLength(1);

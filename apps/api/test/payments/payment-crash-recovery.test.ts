@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import {
+  sql,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app';
 import { getBalances } from '../../src/domain/ledger/get-balances';
@@ -32,7 +40,10 @@ const db = () => t.runtime.database.db;
 
 beforeAll(async () => {
   // The processor's webhooks are delivered by the tests (late, or never) and nothing settles on its own.
-  t = await createTestApp({ PROCESSOR_WEBHOOK_URL: 'http://127.0.0.1:9/unreachable', SANDBOX_SETTLEMENT_SECONDS: '3600', SANDBOX_AUTO_APPROVE: 'false' }, { listen: true });
+  t = await createTestApp(
+    { PROCESSOR_WEBHOOK_URL: 'http://127.0.0.1:9/unreachable', SANDBOX_SETTLEMENT_SECONDS: '3600', SANDBOX_AUTO_APPROVE: 'false' },
+    { listen: true },
+  );
 });
 afterAll(async () => t?.close());
 afterEach(async () => {
@@ -50,7 +61,12 @@ async function payable(amountCents: number) {
 }
 
 /** Where process A dies. */
-const CRASH_POINTS = ['before the payment is written', 'before the processor is called', 'after the processor charged', 'after the payment is recorded'] as const;
+const CRASH_POINTS = [
+  'before the payment is written',
+  'before the processor is called',
+  'after the processor charged',
+  'after the payment is recorded',
+] as const;
 type CrashPoint = (typeof CRASH_POINTS)[number];
 
 /** The statement that stores the key's answer: `UPDATE idempotency_keys SET state = …`. */
@@ -75,7 +91,11 @@ class Death implements KyselyPlugin {
 }
 
 /** The real sandbox, with A's death (or a stall, or a lost answer) at the chosen step of the call. */
-function processorOf(around: { beforeDescribe?: () => Promise<void>; beforeCharge?: () => Promise<void>; afterCharge?: () => Promise<void> }): PaymentProcessor {
+function processorOf(around: {
+  beforeDescribe?: () => Promise<void>;
+  beforeCharge?: () => Promise<void>;
+  afterCharge?: () => Promise<void>;
+}): PaymentProcessor {
   const real = t.runtime.processor;
   return {
     publishableKey: real.publishableKey,
@@ -110,7 +130,11 @@ async function payAndCrash(point: CrashPoint, payToken: string, body: Record<str
     throw new Error(`killed ${point}`);
   };
   const a = await otherProcess(
-    processorOf({ beforeDescribe: kill('before the payment is written'), beforeCharge: kill('before the processor is called'), afterCharge: kill('after the processor charged') }),
+    processorOf({
+      beforeDescribe: kill('before the payment is written'),
+      beforeCharge: kill('before the processor is called'),
+      afterCharge: kill('after the processor charged'),
+    }),
     death,
   );
   try {
@@ -149,7 +173,15 @@ async function paymentsOf(requestId: string) {
 async function chargesOf(requestId: string) {
   const payments = await paymentsOf(requestId);
   if (payments.length === 0) return [];
-  return db().selectFrom('sandbox_processor_charges').selectAll().where('idempotency_key', 'in', payments.map((p) => p.id)).execute();
+  return db()
+    .selectFrom('sandbox_processor_charges')
+    .selectAll()
+    .where(
+      'idempotency_key',
+      'in',
+      payments.map((p) => p.id),
+    )
+    .execute();
 }
 
 /** The processor catches up: its webhooks so far are delivered, the charge settles, and that is delivered too. */
@@ -163,7 +195,12 @@ async function processorCatchesUp(chargeId: string) {
       .orderBy('created_at')
       .execute();
     for (const hook of hooks) {
-      await deliverWebhook({ db: db(), url: `${t.runtime.config.publicUrl}/api/webhooks/processor`, secret: t.runtime.config.processor.webhookSecret, webhookId: hook.id });
+      await deliverWebhook({
+        db: db(),
+        url: `${t.runtime.config.publicUrl}/api/webhooks/processor`,
+        secret: t.runtime.config.processor.webhookSecret,
+        webhookId: hook.id,
+      });
     }
   };
   await deliverAll();
@@ -181,7 +218,7 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
     const { businessId, requestId, payToken } = await payable(5_000);
     const processorToken = await tokenize(t.app, t.runtime, { card: CARDS.visa });
     const body = { method: 'card', processorToken, amountCents: 5_000 };
-    const key = `crash-${point.replaceAll(" ", "-")}`;
+    const key = `crash-${point.replaceAll(' ', '-')}`;
     await payAndCrash(point, payToken, body, key);
 
     // What the crash left behind: the key in progress, and the payment as far as A got with it.
@@ -277,7 +314,11 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
     const retry = await pay(t.app, payToken, body, 'crash-webhook-first');
     expect(retry.statusCode, retry.body).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(retry.json().data).toMatchObject({ transactionState: 'Paid', amountPaidCents: 2_500, payment: { state: 'Processed', instrument: 'Mastercard •••• 4444' } });
+    expect(retry.json().data).toMatchObject({
+      transactionState: 'Paid',
+      amountPaidCents: 2_500,
+      payment: { state: 'Processed', instrument: 'Mastercard •••• 4444' },
+    });
     expect(await paymentsOf(requestId)).toHaveLength(1);
     expect(await chargesOf(requestId)).toHaveLength(1);
   });
@@ -290,12 +331,21 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
 
     const retry = await pay(t.app, payToken, body, 'crash-declined');
     expect(retry.statusCode, retry.body).toBe(201);
-    expect(retry.json().data).toMatchObject({ transactionState: 'Error', amountPaidCents: 0, payment: { state: 'Rejected', failureReason: 'Your card was declined.' } });
+    expect(retry.json().data).toMatchObject({
+      transactionState: 'Error',
+      amountPaidCents: 0,
+      payment: { state: 'Rejected', failureReason: 'Your card was declined.' },
+    });
     expect(await paymentsOf(requestId)).toHaveLength(1);
     expect(await chargesOf(requestId)).toHaveLength(1);
     expect(await requestRow(db(), requestId)).toMatchObject({ state: 'Error' });
     // The request takes a new attempt with another card.
-    const next = await pay(t.app, payToken, { method: 'card', processorToken: await tokenize(t.app, t.runtime, { card: CARDS.visa }), amountCents: 3_000 }, 'after-crash-declined');
+    const next = await pay(
+      t.app,
+      payToken,
+      { method: 'card', processorToken: await tokenize(t.app, t.runtime, { card: CARDS.visa }), amountCents: 3_000 },
+      'after-crash-declined',
+    );
     expect(next.json().data).toMatchObject({ transactionState: 'Accepted', payment: { state: 'Processed' } });
   });
 
@@ -318,44 +368,51 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
 });
 
 describe("the processor's answer is lost, the server lives on", () => {
-  it.each(['before', 'after'] as const)('lost %s it charged: 503 "could not confirm", and the retry with the same key finishes that payment at once', async (when) => {
-    const { requestId, payToken } = await payable(4_200);
-    const body = { method: 'card', processorToken: await tokenize(t.app, t.runtime, { card: CARDS.visa }), amountCents: 4_200 };
-    const lose = async () => {
-      throw new Error(`connection lost ${when} the charge`);
-    };
-    const flaky = await otherProcess(processorOf(when === 'before' ? { beforeCharge: lose } : { afterCharge: lose }));
-    try {
-      const first = await pay(flaky, payToken, body, `lost-${when}`);
-      expect(first.statusCode, first.body).toBe(503);
-      expect(errorOf(first)).toEqual({
-        code: 'SERVICE_UNAVAILABLE',
-        message: 'We could not confirm the payment with the payment processor. Try again in a moment: you will not be charged twice.',
-      });
-      const [pending] = await paymentsOf(requestId);
-      expect(pending).toMatchObject({ state: 'Pending', processor_charge_id: null });
-      expect(await keyRow(requestId, `lost-${when}`)).toMatchObject({ state: 'in_progress', recovery_point: pending!.id });
-      // A new attempt meanwhile is refused: the request is busy with this payment.
-      const other = await pay(t.app, payToken, { ...body, processorToken: await tokenize(t.app, t.runtime, { card: CARDS.visa }) }, `lost-${when}-other`);
-      expect(other.statusCode).toBe(409);
-      expect(errorOf(other).message).toMatch(/being processed/);
+  it.each(['before', 'after'] as const)(
+    'lost %s it charged: 503 "could not confirm", and the retry with the same key finishes that payment at once',
+    async (when) => {
+      const { requestId, payToken } = await payable(4_200);
+      const body = { method: 'card', processorToken: await tokenize(t.app, t.runtime, { card: CARDS.visa }), amountCents: 4_200 };
+      const lose = async () => {
+        throw new Error(`connection lost ${when} the charge`);
+      };
+      const flaky = await otherProcess(processorOf(when === 'before' ? { beforeCharge: lose } : { afterCharge: lose }));
+      try {
+        const first = await pay(flaky, payToken, body, `lost-${when}`);
+        expect(first.statusCode, first.body).toBe(503);
+        expect(errorOf(first)).toEqual({
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'We could not confirm the payment with the payment processor. Try again in a moment: you will not be charged twice.',
+        });
+        const [pending] = await paymentsOf(requestId);
+        expect(pending).toMatchObject({ state: 'Pending', processor_charge_id: null });
+        expect(await keyRow(requestId, `lost-${when}`)).toMatchObject({ state: 'in_progress', recovery_point: pending!.id });
+        // A new attempt meanwhile is refused: the request is busy with this payment.
+        const other = await pay(t.app, payToken, { ...body, processorToken: await tokenize(t.app, t.runtime, { card: CARDS.visa }) }, `lost-${when}-other`);
+        expect(other.statusCode).toBe(409);
+        expect(errorOf(other).message).toMatch(/being processed/);
 
-      // Still unreachable at the first retry: the same 503, and nothing is given up.
-      const stillDown = await pay(flaky, payToken, body, `lost-${when}`);
-      expect(stillDown.statusCode).toBe(503);
+        // Still unreachable at the first retry: the same 503, and nothing is given up.
+        const stillDown = await pay(flaky, payToken, body, `lost-${when}`);
+        expect(stillDown.statusCode).toBe(503);
 
-      const retry = await pay(t.app, payToken, body, `lost-${when}`);
-      expect(retry.statusCode, retry.body).toBe(201);
-      expect(retry.headers['idempotent-replayed']).toBe('true');
-      expect(retry.json().data).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 4_200, payment: { paymentId: pending!.id, state: 'Processed' } });
-      expect(await paymentsOf(requestId)).toHaveLength(1);
-      expect(await chargesOf(requestId)).toHaveLength(1);
-      expect(await journalKinds(db(), pending!.id)).toEqual(['payment_captured']);
-      expect((await pay(flaky, payToken, body, `lost-${when}`)).json()).toEqual(retry.json());
-    } finally {
-      await flaky.close();
-    }
-  });
+        const retry = await pay(t.app, payToken, body, `lost-${when}`);
+        expect(retry.statusCode, retry.body).toBe(201);
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+        expect(retry.json().data).toMatchObject({
+          transactionState: 'Accepted',
+          amountPaidCents: 4_200,
+          payment: { paymentId: pending!.id, state: 'Processed' },
+        });
+        expect(await paymentsOf(requestId)).toHaveLength(1);
+        expect(await chargesOf(requestId)).toHaveLength(1);
+        expect(await journalKinds(db(), pending!.id)).toEqual(['payment_captured']);
+        expect((await pay(flaky, payToken, body, `lost-${when}`)).json()).toEqual(retry.json());
+      } finally {
+        await flaky.close();
+      }
+    },
+  );
 });
 
 describe('a run that was only stalled, not dead, cannot undo the takeover', () => {

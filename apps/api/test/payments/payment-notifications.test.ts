@@ -23,7 +23,10 @@ interface Message {
 async function teammate(email: string, role: 'owner' | 'admin' | 'member', viaEmail: boolean, viaMobileNumber: boolean, mobileNumber: string) {
   const token = await registeredUser(t.app, email);
   expect((await request(t.app, 'PATCH', '/api/user', token, { firstName: 'Team', lastName: 'Mate', mobileNumber })).statusCode).toBe(200);
-  const prefs = await request(t.app, 'PATCH', '/api/enrollReminder', token, { enrollNotificationViaEmail: viaEmail, enrollNotificationViaMobileNumber: viaMobileNumber });
+  const prefs = await request(t.app, 'PATCH', '/api/enrollReminder', token, {
+    enrollNotificationViaEmail: viaEmail,
+    enrollNotificationViaMobileNumber: viaMobileNumber,
+  });
   expect(prefs.statusCode, prefs.body).toBe(200);
   const user = await db().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
   await db().insertInto('business_members').values({ business_id: biz.businessId, user_id: user.id, role }).execute();
@@ -45,7 +48,8 @@ afterEach(async () => {
 async function messages(to: string): Promise<Message[]> {
   return (await get(t.app, `/api/dev/outbox?to=${encodeURIComponent(to)}`)).json() as Message[];
 }
-const received = async (to: string) => (await messages(to)).filter((m) => m.subject.startsWith('Payment received') || (m.channel === 'sms' && m.text.startsWith('Tay: ')));
+const received = async (to: string) =>
+  (await messages(to)).filter((m) => m.subject.startsWith('Payment received') || (m.channel === 'sms' && m.text.startsWith('Tay: ')));
 
 async function payerState(payerId: string) {
   return db().selectFrom('payers').select(['verification', 'verified_at']).where('id', '=', payerId).executeTakeFirstOrThrow();
@@ -62,17 +66,27 @@ function deliver(event: ProcessorEvent) {
   return t.app.inject({
     method: 'POST',
     url: '/api/webhooks/processor',
-    headers: { 'content-type': 'application/json', 'tay-signature': signatureHeader(t.runtime.config.processor.webhookSecret, body, Math.floor(Date.now() / 1000)) },
+    headers: {
+      'content-type': 'application/json',
+      'tay-signature': signatureHeader(t.runtime.config.processor.webhookSecret, body, Math.floor(Date.now() / 1000)),
+    },
     payload: body,
   });
 }
 
-function eventFor(payment: { id: string; business_id: string; request_id: string; processor_charge_id: string | null; amount_cents: number }, type: ProcessorEvent['type']): ProcessorEvent {
+function eventFor(
+  payment: { id: string; business_id: string; request_id: string; processor_charge_id: string | null; amount_cents: number },
+  type: ProcessorEvent['type'],
+): ProcessorEvent {
   return {
     id: newId('evt'),
     type,
     created: Math.floor(Date.now() / 1000),
-    data: { chargeId: payment.processor_charge_id!, amountCents: payment.amount_cents, metadata: { businessId: payment.business_id, paymentId: payment.id, requestId: payment.request_id } },
+    data: {
+      chargeId: payment.processor_charge_id!,
+      amountCents: payment.amount_cents,
+      metadata: { businessId: payment.business_id, paymentId: payment.id, requestId: payment.request_id },
+    },
   };
 }
 
@@ -109,7 +123,11 @@ describe('"payment received", to the business', () => {
   it('goes once for a bank debit, however often the processor delivers its events', async () => {
     const payerId = await insertPayer(db(), biz.businessId, { email: 'bank.payer@example.com' });
     const { payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 20_000, allowPartial: true, payerEmail: 'bank.payer@example.com' });
-    const res = await pay(t.app, payToken, { method: 'bank_account', processorToken: await tokenize(t.app, t.runtime, { bankAccount: BANK.settles }), amountCents: 5_000 });
+    const res = await pay(t.app, payToken, {
+      method: 'bank_account',
+      processorToken: await tokenize(t.app, t.runtime, { bankAccount: BANK.settles }),
+      amountCents: 5_000,
+    });
     expect(res.statusCode, res.body).toBe(201);
     const payment = await paymentRow(db(), res.json().data.payment.paymentId);
     expect(payment.state).toBe('Pending');
@@ -136,7 +154,11 @@ describe('a payer who pays through the e-mailed link', () => {
     const payerId = await insertPayer(db(), biz.businessId, { email: 'verify.me@example.com' });
     const { payToken } = await insertRequest(db(), biz.businessId, payerId, { payerEmail: 'verify.me@example.com' });
     const before = (await received('owner@notify.example')).length;
-    const declined = await pay(t.app, payToken, { method: 'card', processorToken: await tokenize(t.app, t.runtime, { card: CARDS.declined }), amountCents: 12_500 });
+    const declined = await pay(t.app, payToken, {
+      method: 'card',
+      processorToken: await tokenize(t.app, t.runtime, { card: CARDS.declined }),
+      amountCents: 12_500,
+    });
     expect(declined.json().data.payment.state).toBe('Rejected');
     expect((await payerState(payerId)).verification).toBe('unverified');
     expect((await received('owner@notify.example')).length).toBe(before);

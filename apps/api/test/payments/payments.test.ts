@@ -62,10 +62,23 @@ describe('paying by card', () => {
     const { own, ownPayer } = await ownBusiness('card-settles');
     const before = await balances(own);
     const { requestId, payToken } = await insertRequest(db(), own.businessId, ownPayer, { amountCents: 12_500 });
-    const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 12_500, payerEmail: 'Pat.Receipts@Example.com' }, 'key-card-1');
+    const res = await pay(
+      t.app,
+      payToken,
+      { method: 'card', processorToken: await card(), amountCents: 12_500, payerEmail: 'Pat.Receipts@Example.com' },
+      'key-card-1',
+    );
     expect(res.statusCode, res.body).toBe(201);
     const { payment, transactionState, amountPaidCents, remainingCents } = res.json().data;
-    expect(payment).toMatchObject({ method: 'card', instrument: 'Visa •••• 4242', amountCents: 12_500, feeCents: 393, state: 'Processed', failureReason: null, settledAt: null });
+    expect(payment).toMatchObject({
+      method: 'card',
+      instrument: 'Visa •••• 4242',
+      amountCents: 12_500,
+      feeCents: 393,
+      state: 'Processed',
+      failureReason: null,
+      settledAt: null,
+    });
     expect(payment.paymentId).toMatch(/^pay_/);
     expect({ transactionState, amountPaidCents, remainingCents }).toEqual({ transactionState: 'Accepted', amountPaidCents: 12_500, remainingCents: 0 });
     expect(await journalKinds(db(), payment.paymentId)).toEqual(['payment_captured']);
@@ -218,7 +231,11 @@ describe('paying from a bank account', () => {
     const res = await pay(t.app, payToken, { method: 'bank_account', processorToken: await bank(), amountCents: 100_000 });
     expect(res.statusCode, res.body).toBe(201);
     const { payment } = res.json().data;
-    expect(res.json().data).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 0, payment: { state: 'Pending', instrument: 'Tay Sandbox Bank •••• 6789', feeCents: 500 } });
+    expect(res.json().data).toMatchObject({
+      transactionState: 'Accepted',
+      amountPaidCents: 0,
+      payment: { state: 'Pending', instrument: 'Tay Sandbox Bank •••• 6789', feeCents: 500 },
+    });
     expect(await journalKinds(db(), payment.paymentId)).toEqual([]);
 
     const processed = await waitForPayment(payment.paymentId, (p) => p.state === 'Processed');
@@ -282,7 +299,10 @@ describe('paying from a bank account', () => {
     expect(row.amount_cents - row.amount_paid_cents).toBe(3_000);
     const events = (await timeline(db(), requestId)).filter((e) => e.event === 'paymentReturned' || e.event === 'paymentSettles');
     // Whichever came first: a return while the card payment was in flight keeps it Accepted.
-    for (const e of events) expect(['Accepted>Accepted', 'Accepted>PartiallyPaid', 'Accepted>Paid', 'PartiallyPaid>PartiallyPaid', 'Paid>PartiallyPaid']).toContain(`${e.from_state}>${e.to_state}`);
+    for (const e of events)
+      expect(['Accepted>Accepted', 'Accepted>PartiallyPaid', 'Accepted>Paid', 'PartiallyPaid>PartiallyPaid', 'Paid>PartiallyPaid']).toContain(
+        `${e.from_state}>${e.to_state}`,
+      );
   });
 });
 
@@ -367,7 +387,15 @@ describe('Idempotency-Key: the pay page retries an attempt exactly as it was sen
   async function chargesOf(requestId: string) {
     const payments = await db().selectFrom('payments').select('id').where('request_id', '=', requestId).execute();
     if (payments.length === 0) return [];
-    return db().selectFrom('sandbox_processor_charges').select('id').where('idempotency_key', 'in', payments.map((p) => p.id)).execute();
+    return db()
+      .selectFrom('sandbox_processor_charges')
+      .select('id')
+      .where(
+        'idempotency_key',
+        'in',
+        payments.map((p) => p.id),
+      )
+      .execute();
   }
 
   it('a retry after a lost response (same key, same body, same token) gets the stored payment: one payment, one charge, one posting', async () => {
@@ -434,7 +462,8 @@ describe('Idempotency-Key: the pay page retries an attempt exactly as it was sen
 });
 
 describe('the payer declines', () => {
-  const pageOf = async (payToken: string) => (await get(t.app, `/api/public/pay/${payToken}`)).json().data as { status: string; declinable: boolean; transactionState: string };
+  const pageOf = async (payToken: string) =>
+    (await get(t.app, `/api/public/pay/${payToken}`)).json().data as { status: string; declinable: boolean; transactionState: string };
   const decline = (payToken: string, reason: unknown) => request(t.app, 'POST', `/api/public/pay/${payToken}/decline`, undefined, { reason });
 
   it('a Sent or Resent request: the page offers it; with a reason it becomes Rejected, the reason in the timeline', async () => {
@@ -443,8 +472,19 @@ describe('the payer declines', () => {
       expect(await pageOf(payToken)).toMatchObject({ status: 'payable', declinable: true });
       const res = await decline(payToken, '  Already paid by cheque  ');
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data).toMatchObject({ status: 'declined', declinable: false, transactionState: 'Rejected', statusMessage: 'You declined this request.' });
-      expect((await timeline(db(), requestId)).at(-1)).toMatchObject({ event: 'payerDeclines', from_state: state, to_state: 'Rejected', detail: 'Already paid by cheque', actor_type: 'payer' });
+      expect(res.json().data).toMatchObject({
+        status: 'declined',
+        declinable: false,
+        transactionState: 'Rejected',
+        statusMessage: 'You declined this request.',
+      });
+      expect((await timeline(db(), requestId)).at(-1)).toMatchObject({
+        event: 'payerDeclines',
+        from_state: state,
+        to_state: 'Rejected',
+        detail: 'Already paid by cheque',
+        actor_type: 'payer',
+      });
     }
   });
 
@@ -461,8 +501,16 @@ describe('the payer declines', () => {
   });
 
   it.each([
-    ['PartiallyPaid', 'payable', 'You have already paid part of this request, so it can no longer be declined. Pay the rest, or contact Biz owner@payments.example.'],
-    ['Error', 'payable', 'A payment was already tried for this request, so it can no longer be declined. You can pay again, or contact Biz owner@payments.example.'],
+    [
+      'PartiallyPaid',
+      'payable',
+      'You have already paid part of this request, so it can no longer be declined. Pay the rest, or contact Biz owner@payments.example.',
+    ],
+    [
+      'Error',
+      'payable',
+      'A payment was already tried for this request, so it can no longer be declined. You can pay again, or contact Biz owner@payments.example.',
+    ],
     ['Accepted', 'processing', 'A payment for this request is being processed. You will receive a receipt by e-mail.'],
     ['Paid', 'paid', 'This request is paid in full. Thank you!'],
     ['Expired', 'expired', 'This request expired. Ask Biz owner@payments.example to send it again.'],
@@ -491,7 +539,13 @@ describe('the payer declines', () => {
     expect((await requestRow(db(), requestId)).state).toBe('Sent');
   });
   it('the rest of a part-paid request stays payable past its expiry date: a part-paid request does not expire', async () => {
-    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { state: 'PartiallyPaid', allowPartial: true, amountCents: 10_000, amountPaidCents: 4_000, expiresOn: dayIn(-1) });
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, {
+      state: 'PartiallyPaid',
+      allowPartial: true,
+      amountCents: 10_000,
+      amountPaidCents: 4_000,
+      expiresOn: dayIn(-1),
+    });
     expect(await pageOf(payToken)).toMatchObject({ status: 'payable', declinable: false });
     const rest = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 6_000 });
     expect(rest.json().data).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 10_000, remainingCents: 0 });

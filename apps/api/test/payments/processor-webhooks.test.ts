@@ -48,13 +48,21 @@ function send(event: ProcessorEvent, timestamp = Math.floor(Date.now() / 1000)) 
 /** A bank debit paid through the pay page: Pending, request Accepted, charge id known. */
 async function pendingBankPayment(amountCents = 20_000) {
   const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents });
-  const res = await pay(t.app, payToken, { method: 'bank_account', processorToken: await tokenize(t.app, t.runtime, { bankAccount: BANK.settles }), amountCents });
+  const res = await pay(t.app, payToken, {
+    method: 'bank_account',
+    processorToken: await tokenize(t.app, t.runtime, { bankAccount: BANK.settles }),
+    amountCents,
+  });
   expect(res.statusCode, res.body).toBe(201);
   const payment = await paymentRow(db(), res.json().data.payment.paymentId);
   return { requestId, payment };
 }
 
-function eventFor(payment: { id: string; business_id: string; request_id: string; processor_charge_id: string | null; amount_cents: number }, type: ProcessorEvent['type'], over: Partial<ProcessorEvent['data']> = {}): ProcessorEvent {
+function eventFor(
+  payment: { id: string; business_id: string; request_id: string; processor_charge_id: string | null; amount_cents: number },
+  type: ProcessorEvent['type'],
+  over: Partial<ProcessorEvent['data']> = {},
+): ProcessorEvent {
   return {
     id: newId('evt'),
     type,
@@ -169,7 +177,11 @@ describe('applying events', () => {
   it('a return while another payment is in flight keeps the request Accepted; a return of the only payment leaves PartiallyPaid → Error', async () => {
     const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 10_000, allowPartial: true });
     const payBank = async (amountCents: number) => {
-      const res = await pay(t.app, payToken, { method: 'bank_account', processorToken: await tokenize(t.app, t.runtime, { bankAccount: BANK.returned }), amountCents });
+      const res = await pay(t.app, payToken, {
+        method: 'bank_account',
+        processorToken: await tokenize(t.app, t.runtime, { bankAccount: BANK.returned }),
+        amountCents,
+      });
       expect(res.statusCode, res.body).toBe(201);
       return paymentRow(db(), res.json().data.payment.paymentId);
     };
@@ -189,8 +201,10 @@ describe('applying events', () => {
     await send(eventFor(second, 'charge.returned', { failureMessage: 'The bank returned the payment: insufficient funds (R01).' }));
     expect(await requestRow(db(), requestId)).toMatchObject({ state: 'Error', amount_paid_cents: 0 });
 
-    const moves = (await sql<{ event: string; from_state: string; to_state: string }>`
-      SELECT event, from_state, to_state FROM payment_request_events WHERE request_id = ${requestId} AND to_state IS NOT NULL ORDER BY id`.execute(db())).rows;
+    const moves = (
+      await sql<{ event: string; from_state: string; to_state: string }>`
+      SELECT event, from_state, to_state FROM payment_request_events WHERE request_id = ${requestId} AND to_state IS NOT NULL ORDER BY id`.execute(db())
+    ).rows;
     expect(moves.map((m) => `${m.event}:${m.from_state}>${m.to_state}`)).toEqual([
       'payerPays:Sent>Accepted',
       'paymentSettles:Accepted>PartiallyPaid',
@@ -218,13 +232,18 @@ describe('the ledger is append-only and balanced', () => {
     // The app's role may not (ADR 022); database-role.test.ts shows the owner's triggers refusing too.
     await expect(db().updateTable('journal_entries').set({ amount_cents: 1 }).where('id', '=', entry.id).execute()).rejects.toThrow(/permission denied/);
     await expect(db().deleteFrom('journal_entries').where('id', '=', entry.id).execute()).rejects.toThrow(/permission denied/);
-    await expect(db().updateTable('journal_transactions').set({ description: 'x' }).where('id', '=', entry.transaction_id).execute()).rejects.toThrow(/permission denied/);
+    await expect(db().updateTable('journal_transactions').set({ description: 'x' }).where('id', '=', entry.transaction_id).execute()).rejects.toThrow(
+      /permission denied/,
+    );
     await expect(db().deleteFrom('journal_transactions').where('id', '=', entry.transaction_id).execute()).rejects.toThrow(/permission denied/);
     await expect(
       db()
         .transaction()
         .execute(async (trx) => {
-          await trx.insertInto('journal_transactions').values({ id: 'jtx_unbalanced', business_id: biz.businessId, kind: 'payment_settled', payment_id: 'pay_unbalanced', description: 'x' }).execute();
+          await trx
+            .insertInto('journal_transactions')
+            .values({ id: 'jtx_unbalanced', business_id: biz.businessId, kind: 'payment_settled', payment_id: 'pay_unbalanced', description: 'x' })
+            .execute();
           await trx.insertInto('journal_entries').values({ transaction_id: 'jtx_unbalanced', account_id: entry.account_id, amount_cents: 5 }).execute();
         }),
     ).rejects.toThrow(/not balanced/);
@@ -255,32 +274,35 @@ describe('a process that dies mid-payment', () => {
     log: silentLogger,
   });
 
-  it.each(['before', 'after'] as const)('lost %s the charge: 503, the payment waits Pending, and the reconciliation job finishes it with one charge', async (when) => {
-    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 4_200 });
-    const request = await requestRow(db(), requestId);
-    const processorToken = await tokenize(t.app, t.runtime, { card: CARDS.visa });
-    // Whether the processor charged is unknown: the caller is told so, not that the payment is pending.
-    await expect(payRequest({ ...deps(flaky(when)), request, body: { method: 'card', processorToken, amountCents: 4_200 } })).rejects.toMatchObject({
-      statusCode: 503,
-      code: 'SERVICE_UNAVAILABLE',
-    });
-    const { id: paymentId } = await db().selectFrom('payments').select('id').where('request_id', '=', requestId).executeTakeFirstOrThrow();
-    expect(await paymentRow(db(), paymentId)).toMatchObject({ state: 'Pending', processor_charge_id: null });
-    expect(await requestRow(db(), requestId)).toMatchObject({ state: 'Accepted' });
+  it.each(['before', 'after'] as const)(
+    'lost %s the charge: 503, the payment waits Pending, and the reconciliation job finishes it with one charge',
+    async (when) => {
+      const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 4_200 });
+      const request = await requestRow(db(), requestId);
+      const processorToken = await tokenize(t.app, t.runtime, { card: CARDS.visa });
+      // Whether the processor charged is unknown: the caller is told so, not that the payment is pending.
+      await expect(payRequest({ ...deps(flaky(when)), request, body: { method: 'card', processorToken, amountCents: 4_200 } })).rejects.toMatchObject({
+        statusCode: 503,
+        code: 'SERVICE_UNAVAILABLE',
+      });
+      const { id: paymentId } = await db().selectFrom('payments').select('id').where('request_id', '=', requestId).executeTakeFirstOrThrow();
+      expect(await paymentRow(db(), paymentId)).toMatchObject({ state: 'Pending', processor_charge_id: null });
+      expect(await requestRow(db(), requestId)).toMatchObject({ state: 'Accepted' });
 
-    // The job that will look again a minute later was queued with the payment.
-    const { rows: jobs } = await sql<{ data: { paymentId: string }; start_after: Date; created_on: Date }>`
+      // The job that will look again a minute later was queued with the payment.
+      const { rows: jobs } = await sql<{ data: { paymentId: string }; start_after: Date; created_on: Date }>`
       SELECT data, start_after, created_on FROM pgboss.job WHERE name = 'payments.reconcile' AND data->>'paymentId' = ${paymentId}`.execute(db());
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.start_after.getTime() - jobs[0]!.created_on.getTime()).toBeGreaterThanOrEqual(55_000);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]!.start_after.getTime() - jobs[0]!.created_on.getTime()).toBeGreaterThanOrEqual(55_000);
 
-    expect(await reconcilePayment(deps(t.runtime.processor), { businessId: biz.businessId, paymentId, processorToken })).toBe('applied');
-    expect(await paymentRow(db(), paymentId)).toMatchObject({ state: 'Processed', processor_charge_id: expect.stringMatching(/^ch_/) });
-    expect(await requestRow(db(), requestId)).toMatchObject({ state: 'Accepted', amount_paid_cents: 4_200 });
-    expect(await db().selectFrom('sandbox_processor_charges').select('id').where('idempotency_key', '=', paymentId).execute()).toHaveLength(1);
-    expect(await journalKinds(db(), paymentId)).toEqual(['payment_captured']);
-    // Running again (a retried job) does nothing.
-    expect(await reconcilePayment(deps(t.runtime.processor), { businessId: biz.businessId, paymentId, processorToken })).toBe('already-final');
-    expect(payToken).toBeTruthy();
-  });
+      expect(await reconcilePayment(deps(t.runtime.processor), { businessId: biz.businessId, paymentId, processorToken })).toBe('applied');
+      expect(await paymentRow(db(), paymentId)).toMatchObject({ state: 'Processed', processor_charge_id: expect.stringMatching(/^ch_/) });
+      expect(await requestRow(db(), requestId)).toMatchObject({ state: 'Accepted', amount_paid_cents: 4_200 });
+      expect(await db().selectFrom('sandbox_processor_charges').select('id').where('idempotency_key', '=', paymentId).execute()).toHaveLength(1);
+      expect(await journalKinds(db(), paymentId)).toEqual(['payment_captured']);
+      // Running again (a retried job) does nothing.
+      expect(await reconcilePayment(deps(t.runtime.processor), { businessId: biz.businessId, paymentId, processorToken })).toBe('already-final');
+      expect(payToken).toBeTruthy();
+    },
+  );
 });

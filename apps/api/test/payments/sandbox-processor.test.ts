@@ -56,9 +56,16 @@ describe('keys', () => {
     expect((await tokens(card(), 'pk_test_wrongwrongwrongwrongwrongwrong')).statusCode).toBe(401);
     expect((await tokens(card(), t.runtime.config.processor.secretKey)).statusCode).toBe(401);
     const token = (await tokens(card())).json().id;
-    const charged = await t.runtime.processor.charge({ token, amountCents: 1_000, idempotencyKey: newId('pay'), metadata: { businessId: 'b', paymentId: 'p', requestId: 'r' } });
+    const charged = await t.runtime.processor.charge({
+      token,
+      amountCents: 1_000,
+      idempotencyKey: newId('pay'),
+      metadata: { businessId: 'b', paymentId: 'p', requestId: 'r' },
+    });
     const url = `/sandbox-processor/v1/charges/${charged.chargeId}`;
-    expect((await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.runtime.config.processor.publishableKey}` } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.runtime.config.processor.publishableKey}` } })).statusCode).toBe(
+      401,
+    );
     const read = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.runtime.config.processor.secretKey}` } });
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id: charged.chargeId, status: 'succeeded', amountCents: 1_000, failureCode: null, instrument: 'Visa •••• 4242' });
@@ -73,7 +80,12 @@ describe('POST /sandbox-processor/v1/tokens', () => {
     const stored = await db().selectFrom('sandbox_processor_tokens').selectAll().where('id', '=', res.json().id).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ kind: 'card', brand: 'Visa', last4: '4242', behaviour: 'succeed', used_at: null });
     // Charge it too, so the charge, webhook and job tables have rows to scan.
-    await t.runtime.processor.charge({ token: res.json().id, amountCents: 500, idempotencyKey: newId('pay'), metadata: { businessId: 'b', paymentId: 'p', requestId: 'r' } });
+    await t.runtime.processor.charge({
+      token: res.json().id,
+      amountCents: 500,
+      idempotencyKey: newId('pay'),
+      metadata: { businessId: 'b', paymentId: 'p', requestId: 'r' },
+    });
     await tokens(card({ number: CARDS.mastercard }));
 
     const { rows: tables } = await sql<{ schema: string; name: string }>`
@@ -94,12 +106,18 @@ describe('POST /sandbox-processor/v1/tokens', () => {
   it('checks the card like a processor: number (Luhn), expiry in the future, security code', async () => {
     const bad = await tokens(card({ number: '4242424242424241' }));
     expect(bad.statusCode).toBe(400);
-    expect(errorOf(bad)).toEqual({ code: 'VALIDATION_FAILED', message: 'Your card number is invalid.', fields: { 'card.number': 'Your card number is invalid.' } });
+    expect(errorOf(bad)).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'Your card number is invalid.',
+      fields: { 'card.number': 'Your card number is invalid.' },
+    });
     const expired = await tokens(card({ expMonth: 1, expYear: year - 1 }));
     expect(errorOf(expired).fields).toEqual({ 'card.expYear': 'Your card has expired.' });
     expect(errorOf(await tokens(card({ cvc: '1' }))).fields).toEqual({ 'card.cvc': 'Your card’s security code is invalid.' });
     expect((await tokens({})).statusCode).toBe(400);
-    expect((await tokens({ ...card(), bankAccount: { routingNumber: '222096656', accountNumber: '000123456789', accountHolderName: 'Pat' } })).statusCode).toBe(400);
+    expect((await tokens({ ...card(), bankAccount: { routingNumber: '222096656', accountNumber: '000123456789', accountHolderName: 'Pat' } })).statusCode).toBe(
+      400,
+    );
   });
 
   it('makes bank account tokens, checking the ABA routing checksum', async () => {
@@ -119,7 +137,9 @@ describe('charges', () => {
   it('one charge per idempotency key, even when called 20 times at once; the first answer comes back', async () => {
     const token = await tokenize(t.app, t.runtime, { card: CARDS.visa });
     const key = newId('pay');
-    const results = await Promise.all(Array.from({ length: 20 }, () => t.runtime.processor.charge({ token, amountCents: 2_000, idempotencyKey: key, metadata })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => t.runtime.processor.charge({ token, amountCents: 2_000, idempotencyKey: key, metadata })),
+    );
     expect(new Set(results.map((r) => r.chargeId)).size).toBe(1);
     expect(results.every((r) => r.status === 'succeeded')).toBe(true);
     expect(await db().selectFrom('sandbox_processor_charges').select('id').where('idempotency_key', '=', key).execute()).toHaveLength(1);
@@ -130,11 +150,31 @@ describe('charges', () => {
   });
 
   it('declines the decline cards at once and starts bank debits pending', async () => {
-    const declined = await t.runtime.processor.charge({ token: await tokenize(t.app, t.runtime, { card: CARDS.declined }), amountCents: 100, idempotencyKey: newId('pay'), metadata });
-    expect(declined).toMatchObject({ status: 'failed', failureCode: 'card_declined', failureMessage: 'Your card was declined.', instrument: { method: 'card', label: 'Visa •••• 0002' } });
-    const poor = await t.runtime.processor.charge({ token: await tokenize(t.app, t.runtime, { card: CARDS.insufficientFunds }), amountCents: 100, idempotencyKey: newId('pay'), metadata });
+    const declined = await t.runtime.processor.charge({
+      token: await tokenize(t.app, t.runtime, { card: CARDS.declined }),
+      amountCents: 100,
+      idempotencyKey: newId('pay'),
+      metadata,
+    });
+    expect(declined).toMatchObject({
+      status: 'failed',
+      failureCode: 'card_declined',
+      failureMessage: 'Your card was declined.',
+      instrument: { method: 'card', label: 'Visa •••• 0002' },
+    });
+    const poor = await t.runtime.processor.charge({
+      token: await tokenize(t.app, t.runtime, { card: CARDS.insufficientFunds }),
+      amountCents: 100,
+      idempotencyKey: newId('pay'),
+      metadata,
+    });
     expect(poor).toMatchObject({ status: 'failed', failureCode: 'insufficient_funds' });
-    const debit = await t.runtime.processor.charge({ token: await tokenize(t.app, t.runtime, { bankAccount: '000123456789' }), amountCents: 100, idempotencyKey: newId('pay'), metadata });
+    const debit = await t.runtime.processor.charge({
+      token: await tokenize(t.app, t.runtime, { bankAccount: '000123456789' }),
+      amountCents: 100,
+      idempotencyKey: newId('pay'),
+      metadata,
+    });
     expect(debit).toMatchObject({ status: 'pending', instrument: { method: 'bank_account', label: 'Tay Sandbox Bank •••• 6789' } });
     // Each event is recorded for delivery; undeliverable ones keep their attempts and last error.
     const hooks = await db().selectFrom('sandbox_processor_webhooks').select(['type', 'payload']).where('type', '=', 'charge.failed').execute();
@@ -152,7 +192,11 @@ describe('the hosted card field', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers['x-frame-options']).not.toBe('DENY');
-    for (const [id, label] of [['card-number', 'Card number'], ['card-expiry', 'Expiry (MM/YY)'], ['card-cvc', 'CVC']]) {
+    for (const [id, label] of [
+      ['card-number', 'Card number'],
+      ['card-expiry', 'Expiry (MM/YY)'],
+      ['card-cvc', 'CVC'],
+    ]) {
       expect(res.body).toContain(`<label for="${id}">${label}</label>`);
       expect(res.body).toContain(`id="${id}"`);
     }

@@ -61,7 +61,11 @@ async function cannotRewriteTheRecord(client: pg.Client) {
   await refused(client, 'ALTER TABLE business_events DISABLE TRIGGER business_events_no_update_or_delete', /must be owner/);
   await refused(client, `UPDATE journal_entries SET amount_cents = amount_cents + 100 WHERE id = ${entry.id}`, /permission denied for table journal_entries/);
   await refused(client, `DELETE FROM journal_entries WHERE id = ${entry.id}`, /permission denied for table journal_entries/);
-  await refused(client, `UPDATE journal_transactions SET description = 'rewritten' WHERE id = '${entry.transaction_id}'`, /permission denied for table journal_transactions/);
+  await refused(
+    client,
+    `UPDATE journal_transactions SET description = 'rewritten' WHERE id = '${entry.transaction_id}'`,
+    /permission denied for table journal_transactions/,
+  );
   await refused(client, `DELETE FROM journal_transactions WHERE id = '${entry.transaction_id}'`, /permission denied for table journal_transactions/);
   await refused(client, `UPDATE business_events SET actor = 'someone else' WHERE business_id = '${businessId}'`, /permission denied for table business_events/);
   await refused(client, `DELETE FROM business_events WHERE business_id = '${businessId}'`, /permission denied for table business_events/);
@@ -86,7 +90,11 @@ describe("the app's database session", () => {
 
   it("cannot switch the ledger's append-only rule off, change or remove posted entries, or change the schema", async () => {
     await appSession(cannotRewriteTheRecord);
-    const after = await db().selectFrom('journal_entries').select(['id', 'transaction_id', 'amount_cents']).where('id', '=', entry.id).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('journal_entries')
+      .select(['id', 'transaction_id', 'amount_cents'])
+      .where('id', '=', entry.id)
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(entry);
   });
 
@@ -141,7 +149,10 @@ describe("the app's database session", () => {
       await expect(client.query('SELECT 1')).rejects.toThrow(/current transaction is aborted/);
       await client.query('ROLLBACK');
       // Through the extended protocol too, as a named statement.
-      await expect(client.query({ name: 'attempt', text: 'SET ROLE postgres' })).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/SET ROLE is refused/) });
+      await expect(client.query({ name: 'attempt', text: 'SET ROLE postgres' })).rejects.toMatchObject({
+        code: '42501',
+        message: expect.stringMatching(/SET ROLE is refused/),
+      });
       expect((await client.query('SELECT current_user AS who, 1 + 1 AS two')).rows[0]).toEqual({ who: APP_ROLE, two: 2 });
     });
   });
@@ -209,7 +220,9 @@ describe.runIf(onPostgres)("DATABASE_URL of the app's own login", () => {
     await expect(runtime.database.pool.query('UPDATE journal_entries SET amount_cents = 1')).rejects.toThrow(/permission denied/);
     await expect(runtime.database.pool.query('CREATE TABLE scratch (id int)')).rejects.toThrow(/permission denied/);
     // What the app does, it can: write rows, queue a job.
-    await runtime.database.pool.query(`INSERT INTO processor_events (event_id, type) VALUES ($1, 'charge.succeeded')`, [`evt_${randomBytes(4).toString('hex')}`]);
+    await runtime.database.pool.query(`INSERT INTO processor_events (event_id, type) VALUES ($1, 'charge.succeeded')`, [
+      `evt_${randomBytes(4).toString('hex')}`,
+    ]);
     expect(await runtime.jobs.send('maintenance.purge-outbox', {})).toEqual(expect.any(String));
   }
 

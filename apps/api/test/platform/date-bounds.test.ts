@@ -81,7 +81,8 @@ describe('date of birth', () => {
 });
 
 describe('history filters', () => {
-  const list = (query: string, path = 'payment-requests') => t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/${path}?${query}`, headers: auth() });
+  const list = (query: string, path = 'payment-requests') =>
+    t.app.inject({ method: 'GET', url: `/api/businesses/${biz.businessId}/${path}?${query}`, headers: auth() });
 
   it('refuses `from` and `to` outside 1900 through 2099, in the list and its CSV export', async () => {
     expectField(await list('from=0000-01-01'), 'from', TOO_EARLY('From date'));

@@ -13,7 +13,10 @@ import { createTestApp, type TestApp } from '../support/test-app';
  * checked here the moment it is declared.
  */
 
-const tables = Object.entries(contract).filter(([name, value]) => name.endsWith('Endpoints') && typeof value === 'object') as [string, Record<string, EndpointSpec>][];
+const tables = Object.entries(contract).filter(([name, value]) => name.endsWith('Endpoints') && typeof value === 'object') as [
+  string,
+  Record<string, EndpointSpec>,
+][];
 const endpoints = tables.flatMap(([table, entries]) => Object.entries(entries).map(([name, endpoint]) => ({ name: `${table}.${name}`, endpoint })));
 
 /**
@@ -22,7 +25,15 @@ const endpoints = tables.flatMap(([table, entries]) => Object.entries(entries).m
  * processor's webhooks, the sandbox processor, the API's own documentation, and the development
  * mail viewer (`src/routes/dev-mail.ts`, never mounted in production).
  */
-const OUTSIDE_THE_TABLE = [/^\/api\/auth\//, /^\/api\/webhooks\//, /^\/api\/sandbox\//, /^\/api\/docs/, /^\/api\/openapi\.json$/, /^\/api\/public-config$/, /^\/api\/dev\//];
+const OUTSIDE_THE_TABLE = [
+  /^\/api\/auth\//,
+  /^\/api\/webhooks\//,
+  /^\/api\/sandbox\//,
+  /^\/api\/docs/,
+  /^\/api\/openapi\.json$/,
+  /^\/api\/public-config$/,
+  /^\/api\/dev\//,
+];
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
@@ -80,7 +91,9 @@ describe('the endpoint table', () => {
     for (const { name, endpoint } of endpoints) {
       const operation = doc.paths[toOpenApiPath(endpoint.path)]?.[endpoint.method.toLowerCase()];
       expect(operation, `${name}: ${endpoint.method} ${endpoint.path} is in the OpenAPI document`).toBeDefined();
-      const statuses = Object.keys(operation!.responses).map(Number).sort((a, b) => a - b);
+      const statuses = Object.keys(operation!.responses)
+        .map(Number)
+        .sort((a, b) => a - b);
       expect(statuses, name).toEqual([endpoint.status ?? 200, ...errorStatusesOf(endpoint)].sort((a, b) => a - b));
       expect(Boolean(operation!.security), `${name}: signed-in endpoints say they need the bearer token`).toBe(endpoint.access !== 'public');
     }

@@ -67,8 +67,29 @@ describe('background jobs', () => {
     await db
       .insertInto('mail_outbox')
       .values([
-        { id: 'msg_old', to_address: 'a@example.com', subject: 'old', text_body: 'x', html_body: null, transport: 'outbox', status: 'stored', last_error: null, sent_at: null, created_at: old },
-        { id: 'msg_new', to_address: 'a@example.com', subject: 'new', text_body: 'x', html_body: null, transport: 'outbox', status: 'stored', last_error: null, sent_at: null },
+        {
+          id: 'msg_old',
+          to_address: 'a@example.com',
+          subject: 'old',
+          text_body: 'x',
+          html_body: null,
+          transport: 'outbox',
+          status: 'stored',
+          last_error: null,
+          sent_at: null,
+          created_at: old,
+        },
+        {
+          id: 'msg_new',
+          to_address: 'a@example.com',
+          subject: 'new',
+          text_body: 'x',
+          html_body: null,
+          transport: 'outbox',
+          status: 'stored',
+          last_error: null,
+          sent_at: null,
+        },
       ])
       .execute();
     const jobId = await t.runtime.jobs.send('maintenance.purge-outbox', {});
@@ -117,7 +138,18 @@ describe('standalone worker (npm run worker)', () => {
       const id = `msg_worker_${Date.now()}`;
       await api.database.db
         .insertInto('mail_outbox')
-        .values({ id, to_address: 'w@example.com', subject: 'old', text_body: 'x', html_body: null, transport: 'outbox', status: 'stored', last_error: null, sent_at: null, created_at: new Date(0) })
+        .values({
+          id,
+          to_address: 'w@example.com',
+          subject: 'old',
+          text_body: 'x',
+          html_body: null,
+          transport: 'outbox',
+          status: 'stored',
+          last_error: null,
+          sent_at: null,
+          created_at: new Date(0),
+        })
         .execute();
       const jobId = await api.jobs.send('maintenance.purge-outbox', {});
       await eventually(async () => (await api.jobs.boss.getJobById('maintenance.purge-outbox', jobId!))?.state === 'completed');

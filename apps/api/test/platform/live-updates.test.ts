@@ -69,7 +69,8 @@ describe('GET /api/businesses/:id/events', () => {
     await stream.next(change('balances', biz.businessId));
 
     // SANDBOX_SETTLEMENT_SECONDS later the processor's webhook settles it: the request turns Paid.
-    const state = async () => (await request(t.app, 'GET', `/api/businesses/${biz.businessId}/payment-requests/${requestId}`, biz.token)).json().data.transactionState;
+    const state = async () =>
+      (await request(t.app, 'GET', `/api/businesses/${biz.businessId}/payment-requests/${requestId}`, biz.token)).json().data.transactionState;
     await noticeUntil(stream, change('request', requestId), async () => (await state()) === 'Paid');
   });
 

@@ -45,7 +45,9 @@ describe('the OpenAPI document', () => {
 
   it('names the media type of the routes that answer with a file', () => {
     const media = (method: string, path: string) => operation(method, path).responses['200']?.content ?? {};
-    expect(media('get', '/api/businesses/{id}/payment-requests/{requestId}/receipt.pdf')).toEqual({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
+    expect(media('get', '/api/businesses/{id}/payment-requests/{requestId}/receipt.pdf')).toEqual({
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+    });
     expect(Object.keys(media('get', '/api/businesses/{id}/payment-requests/export.csv'))).toEqual(['text/csv']);
     expect(Object.keys(media('get', '/api/businesses/{id}/payers/export.csv'))).toEqual(['text/csv']);
     expect(Object.keys(media('get', '/api/businesses/{id}/logo'))).toEqual(['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml']);
@@ -92,7 +94,9 @@ describe('what the routes answer is what the document lists', () => {
     expect(await listed('get', pdf, `${base}/payment-requests/${'x'.repeat(65)}/receipt.pdf`, auth())).toBe(400);
     expect(await listed('get', pdf, `${base}/payment-requests/${draft.transactionId}/receipt.pdf`)).toBe(401);
 
-    expect(await listed('get', '/api/businesses/{id}/payment-requests/export.csv', `${base}/payment-requests/export.csv?from=2026-02-01&to=2026-01-01`, auth())).toBe(400);
+    expect(
+      await listed('get', '/api/businesses/{id}/payment-requests/export.csv', `${base}/payment-requests/export.csv?from=2026-02-01&to=2026-01-01`, auth()),
+    ).toBe(400);
     expect(await listed('get', '/api/businesses/{id}/payers/export.csv', `${base}/payers/export.csv?pageSize=0`, auth())).toBe(400);
     expect(await listed('get', '/api/businesses/{id}/payers/export.csv', `/api/businesses/biz_someone_else/payers/export.csv`, auth())).toBe(404);
 

@@ -62,7 +62,11 @@ describe('text that cannot be stored', () => {
 
   it('is refused in a payer, and an unpaired surrogate is refused rather than stored as U+FFFD', async () => {
     expectRefused(await call('POST', `${base()}/payers`, { firstName: `Bo${NUL}`, lastName: 'B', email: 'bo@payers.example' }), 'firstName');
-    expectRefused(await call('POST', `${base()}/payers`, { firstName: 'Bo', lastName: 'Br\ud800', email: 'bo@payers.example' }), 'lastName', /unpaired surrogate, U\+D800/);
+    expectRefused(
+      await call('POST', `${base()}/payers`, { firstName: 'Bo', lastName: 'Br\ud800', email: 'bo@payers.example' }),
+      'lastName',
+      /unpaired surrogate, U\+D800/,
+    );
     const list = await call('GET', `${base()}/payers?search=bo`);
     expect(list.json().data.total).toBe(0);
   });
@@ -90,7 +94,11 @@ describe('text that cannot be stored', () => {
   });
 
   it("is refused in the identity endpoints' bodies", async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: `ana${NUL}@example.com`, password: 'Correct-Horse-42' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: `ana${NUL}@example.com`, password: 'Correct-Horse-42' },
+    });
     expectRefused(res, 'email');
   });
 

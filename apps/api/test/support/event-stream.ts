@@ -60,7 +60,12 @@ export class EventStreamClient {
       const req = httpRequest(url, { agent: false, headers: token ? { authorization: `Bearer ${token}` } : {} }, (response) => {
         const status = response.statusCode ?? 0;
         if (status === 200) {
-          resolve({ status, headers: response.headers, json: () => Promise.reject(new Error('a stream has no JSON body')), stream: new EventStreamClient(response) });
+          resolve({
+            status,
+            headers: response.headers,
+            json: () => Promise.reject(new Error('a stream has no JSON body')),
+            stream: new EventStreamClient(response),
+          });
           return;
         }
         const chunks: Buffer[] = [];

@@ -24,19 +24,17 @@ export default async function setup(project: TestProject) {
   await runtime.close();
   // Backends of closed connections exit asynchronously; a template must have none.
   for (let i = 0; i < 100; i++) {
-    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
-      template,
-    ]);
+    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [template]);
     if (rows[0]?.n === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   project.provide('templateDatabase', template);
 
   return async () => {
-    const { rows } = await admin.query<{ datname: string }>(
-      `SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname = $2`,
-      [`tay_t_${process.pid}_%`, template],
-    );
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname = $2`, [
+      `tay_t_${process.pid}_%`,
+      template,
+    ]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await admin.end();
   };

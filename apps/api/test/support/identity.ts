@@ -23,9 +23,7 @@ export function signUp(app: FastifyInstance, email: string, password = GOOD_PASS
 /** The 6-digit code in the newest e-mail of the given kind sent to `email`. */
 export async function latestCode(app: FastifyInstance, email: string, kind: 'confirmation' | 'reset' = 'confirmation') {
   const res = await get(app, `/api/dev/outbox?to=${encodeURIComponent(email)}`);
-  const message = (res.json() as { subject: string }[]).find((m) =>
-    m.subject.includes(kind === 'confirmation' ? 'confirmation code' : 'password reset code'),
-  );
+  const message = (res.json() as { subject: string }[]).find((m) => m.subject.includes(kind === 'confirmation' ? 'confirmation code' : 'password reset code'));
   const code = message?.subject.match(/(\d{6})$/)?.[1];
   if (!code) throw new Error(`No ${kind} code for ${email}`);
   return code;

@@ -18,17 +18,16 @@ export async function approvedBusiness(app: FastifyInstance, runtime: Runtime, e
   await completeSetup(app, token, businessId);
   const submitted = await request(app, 'PATCH', `/api/businesses/${businessId}/update/submit`, token);
   expect(submitted.statusCode, submitted.body).toBe(200);
-  await approveBusiness({ db: runtime.database.db, businessId, actor: OPERATIONS_ACTOR, mail: { mailer: runtime.mailer, publicUrl: runtime.config.publicUrl } });
+  await approveBusiness({
+    db: runtime.database.db,
+    businessId,
+    actor: OPERATIONS_ACTOR,
+    mail: { mailer: runtime.mailer, publicUrl: runtime.config.publicUrl },
+  });
   return { token, businessId };
 }
 
-export function send(
-  app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  token?: string,
-  payload?: unknown,
-) {
+export function send(app: FastifyInstance, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, payload?: unknown) {
   return app.inject({
     method,
     url,

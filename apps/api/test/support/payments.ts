@@ -40,7 +40,9 @@ export async function insertRequest(
 ): Promise<TestRequest> {
   const payToken = randomBytes(24).toString('base64url');
   const requestId = newId('req');
-  const { rows } = await sql<{ n: number }>`SELECT coalesce(max(number), 10000)::int + 1 AS n FROM payment_requests WHERE business_id = ${businessId}`.execute(db);
+  const { rows } = await sql<{ n: number }>`SELECT coalesce(max(number), 10000)::int + 1 AS n FROM payment_requests WHERE business_id = ${businessId}`.execute(
+    db,
+  );
   const state = over.state ?? 'Sent';
   const expiresOn = over.expiresOn ?? inDays(30);
   await db
@@ -72,11 +74,7 @@ export async function insertRequest(
 }
 
 /** A processor token made through the sandbox's endpoint, as the hosted card field does. */
-export async function tokenize(
-  app: FastifyInstance,
-  runtime: Runtime,
-  instrument: { card: string } | { bankAccount: string },
-): Promise<string> {
+export async function tokenize(app: FastifyInstance, runtime: Runtime, instrument: { card: string } | { bankAccount: string }): Promise<string> {
   const payload =
     'card' in instrument
       ? { card: { number: instrument.card, expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvc: '123' } }

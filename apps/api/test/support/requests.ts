@@ -36,7 +36,14 @@ export function middayOf(date: string): Date {
   return new Date(`${date}T17:00:00Z`);
 }
 
-function call(app: FastifyInstance, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token: string, payload?: unknown, headers: Record<string, string> = {}) {
+function call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  token: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
   return app.inject({
     method,
     url,
@@ -73,7 +80,9 @@ export function requestsApi(app: FastifyInstance, biz: Pick<ApprovedBusiness, 'b
     async detail(id: string) {
       const res = await call(app, 'GET', `${base}/${id}`, biz.token);
       expect(res.statusCode, res.body).toBe(200);
-      return res.json().data as RequestView & { timeline: { event: string; actor: string; detail: string | null; fromState: string | null; toState: string | null }[] };
+      return res.json().data as RequestView & {
+        timeline: { event: string; actor: string; detail: string | null; fromState: string | null; toState: string | null }[];
+      };
     },
   };
 }
@@ -87,7 +96,12 @@ export async function outbox(app: FastifyInstance, to: string): Promise<{ subjec
 export async function configureBusiness(
   app: FastifyInstance,
   biz: Pick<ApprovedBusiness, 'businessId' | 'token'>,
-  { defaultExpiryDays = 30, reminderSchedule = [-3, 0, 3], autoReminders = true, autoExpire = true }: { defaultExpiryDays?: number; reminderSchedule?: number[]; autoReminders?: boolean; autoExpire?: boolean },
+  {
+    defaultExpiryDays = 30,
+    reminderSchedule = [-3, 0, 3],
+    autoReminders = true,
+    autoExpire = true,
+  }: { defaultExpiryDays?: number; reminderSchedule?: number[]; autoReminders?: boolean; autoExpire?: boolean },
 ): Promise<void> {
   const res = await call(app, 'PATCH', `/api/businesses/${biz.businessId}/update`, biz.token, {
     config: { timeZone: 'America/New_York', defaultExpiryDays, reminderSchedule, invoiceTerms: null },
@@ -97,7 +111,12 @@ export async function configureBusiness(
 }
 
 /** Deactivates or activates a payer through the payer API. */
-export async function setPayerActive(app: FastifyInstance, biz: Pick<ApprovedBusiness, 'businessId' | 'token'>, payerId: string, active: boolean): Promise<void> {
+export async function setPayerActive(
+  app: FastifyInstance,
+  biz: Pick<ApprovedBusiness, 'businessId' | 'token'>,
+  payerId: string,
+  active: boolean,
+): Promise<void> {
   const res = await call(app, 'POST', `/api/businesses/${biz.businessId}/payers/${payerId}/${active ? 'activate' : 'deactivate'}`, biz.token);
   expect(res.statusCode, res.body).toBe(200);
 }
@@ -117,7 +136,17 @@ export async function forceStateForTest(db: Kysely<DB>, requestId: string, state
 /** Everything about a request that a refused command must leave as it was. */
 export async function snapshot(db: Kysely<DB>, requestId: string) {
   const row = await db.selectFrom('payment_requests').selectAll().where('id', '=', requestId).executeTakeFirst();
-  const events = await db.selectFrom('payment_request_events').select(({ fn }) => fn.countAll<number>().as('n')).where('request_id', '=', requestId).executeTakeFirstOrThrow();
-  const mail = row ? await db.selectFrom('mail_outbox').select(({ fn }) => fn.countAll<number>().as('n')).where('to_address', '=', row.payer_email).executeTakeFirstOrThrow() : { n: 0 };
+  const events = await db
+    .selectFrom('payment_request_events')
+    .select(({ fn }) => fn.countAll<number>().as('n'))
+    .where('request_id', '=', requestId)
+    .executeTakeFirstOrThrow();
+  const mail = row
+    ? await db
+        .selectFrom('mail_outbox')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .where('to_address', '=', row.payer_email)
+        .executeTakeFirstOrThrow()
+    : { n: 0 };
   return { row, events: Number(events.n), mail: Number(mail.n) };
 }

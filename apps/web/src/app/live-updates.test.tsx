@@ -75,7 +75,9 @@ function Header() {
   const session = useSession();
   return (
     <SignedInHeader
-      user={session.currentUser} business={session.currentUser?.businesses[0]} onSignOut={() => {}}
+      user={session.currentUser}
+      business={session.currentUser?.businesses[0]}
+      onSignOut={() => {}}
       navigation={{ opened: false, onToggle: () => {}, hiddenFrom: 'lg', controls: 'navigation' }}
     />
   );
@@ -110,7 +112,11 @@ describe('live updates', () => {
     stream.send('ready', {});
     await waitFor(async () => expect(await badge()).toHaveTextContent('Sent'));
 
-    fake.on('GET', `/api/businesses/${BUSINESS_ID}/payment-requests/${Sent.transactionId}`, ok(detail({ ...Sent, transactionState: 'Paid', amountPaidCents: Sent.amountCents })));
+    fake.on(
+      'GET',
+      `/api/businesses/${BUSINESS_ID}/payment-requests/${Sent.transactionId}`,
+      ok(detail({ ...Sent, transactionState: 'Paid', amountPaidCents: Sent.amountCents })),
+    );
     stream.send('change', { kind: 'request', id: Sent.transactionId });
     await waitFor(async () => expect(await badge()).toHaveTextContent('Paid'));
   });
@@ -127,7 +133,15 @@ describe('live updates', () => {
       enrollNotificationViaMobileNumber: false,
       createdAt: '2026-01-01T00:00:00.000Z',
       businesses: [
-        { businessId: BUSINESS_ID, businessName: 'Harbor Music', businessState: 'Approved', role: 'owner', payoutEnabled: 0, entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }], businessProfile: { logoUrl: null } },
+        {
+          businessId: BUSINESS_ID,
+          businessName: 'Harbor Music',
+          businessState: 'Approved',
+          role: 'owner',
+          payoutEnabled: 0,
+          entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }],
+          businessProfile: { logoUrl: null },
+        },
       ],
     };
     fake.on('GET', '/api/user', ok(approved));

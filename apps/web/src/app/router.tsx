@@ -72,8 +72,14 @@ export const routes: RouteObject[] = [
           { path: 'setup/payment/profile', ...page(() => import('../features/business/pages/payment-profile-page'), 'PaymentProfilePage') },
           { path: 'payment', ...page(() => import('../features/payment-requests/pages/payments-landing-page'), 'PaymentsLandingPage') },
           { path: 'payment/request', ...page(() => import('../features/payment-requests/pages/request-form-page'), 'RequestFormPage') },
-          { path: 'payment/transactions/history', ...page(() => import('../features/payment-requests/pages/transactions-page'), 'TransactionsPage', { view: 'history' }) },
-          { path: 'payment/transactions/draft', ...page(() => import('../features/payment-requests/pages/transactions-page'), 'TransactionsPage', { view: 'draft' }) },
+          {
+            path: 'payment/transactions/history',
+            ...page(() => import('../features/payment-requests/pages/transactions-page'), 'TransactionsPage', { view: 'history' }),
+          },
+          {
+            path: 'payment/transactions/draft',
+            ...page(() => import('../features/payment-requests/pages/transactions-page'), 'TransactionsPage', { view: 'draft' }),
+          },
           { path: 'payment/payers', ...page(() => import('../features/payers/pages/payers-page'), 'PayersPage') },
           { path: 'payment/payers/add', ...page(() => import('../features/payers/pages/payer-form-page'), 'PayerFormPage') },
           { path: 'payment/payers/import', ...page(() => import('../features/payers/pages/import-payers-page'), 'ImportPayersPage') },

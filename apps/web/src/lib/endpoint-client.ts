@@ -1,11 +1,5 @@
 import { queryOptions, type QueryKey } from '@tanstack/react-query';
-import {
-  isFileBody,
-  pathOf,
-  type EndpointInputOf,
-  type EndpointSpec,
-  type ResponseOf,
-} from '@tay/contract';
+import { isFileBody, pathOf, type EndpointInputOf, type EndpointSpec, type ResponseOf } from '@tay/contract';
 import { apiRequest, type RequestOptions } from './api-client';
 import { downloadFile } from './download';
 
@@ -37,7 +31,13 @@ function relativePath(endpoint: EndpointSpec, params: object | undefined): strin
 
 /** Calls an endpoint of the table. Resolves with its JSON success body; throws `ApiError`. */
 export async function callEndpoint<E extends EndpointSpec>(endpoint: E, input: EndpointInput<E>): Promise<ResponseOf<E>> {
-  const { params, query, body, signal, headers } = input as { params?: object; query?: object; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> };
+  const { params, query, body, signal, headers } = input as {
+    params?: object;
+    query?: object;
+    body?: unknown;
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  };
   const result = await apiRequest<unknown>(relativePath(endpoint, params), {
     method: endpoint.method,
     query: queryOf(query),

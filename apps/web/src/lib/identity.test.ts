@@ -60,7 +60,10 @@ describe('identity wrapper: network failures', () => {
     writeIdentityToken('tok.sig');
     vi.stubGlobal(
       'fetch',
-      vi.fn((_url: string, init: RequestInit) => new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))),
+      vi.fn(
+        (_url: string, init: RequestInit) =>
+          new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+      ),
     );
     const pending = identity.signOut();
     expect(readIdentityToken()).toBeNull();

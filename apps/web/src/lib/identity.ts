@@ -26,8 +26,7 @@ export interface IdentityError {
 }
 
 export type IdentityFailure =
-  | { status: false; error: IdentityError }
-  | { status: 'Error'; errorDetails: { code: string; message: string; fields?: Record<string, string> } };
+  { status: false; error: IdentityError } | { status: 'Error'; errorDetails: { code: string; message: string; fields?: Record<string, string> } };
 export type IdentityResult<T> = { status: true; data: T } | IdentityFailure;
 
 export const RETRY_DELAYS_MS = [500, 1000, 2000] as const;
@@ -166,11 +165,7 @@ export const identity = {
     requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
     requireValue(code, IDENTITY_EMPTY_MESSAGES.code);
     requireValue(password, IDENTITY_EMPTY_MESSAGES.password);
-    const result = await call<unknown>(
-      '/email-otp/verify-email',
-      { email: username.trim(), otp: code.trim(), password },
-      { title: 'Error creating account' },
-    );
+    const result = await call<unknown>('/email-otp/verify-email', { email: username.trim(), otp: code.trim(), password }, { title: 'Error creating account' });
     return result.status === true ? { status: true, data: { confirmed: true } } : result;
   },
 

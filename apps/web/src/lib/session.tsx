@@ -94,13 +94,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const value = useMemo<SessionValue>(() => {
-    const status: SessionValue['status'] = session.isPending
-      ? 'loading'
-      : session.isError
-        ? 'error'
-        : user
-          ? 'authenticated'
-          : 'anonymous';
+    const status: SessionValue['status'] = session.isPending ? 'loading' : session.isError ? 'error' : user ? 'authenticated' : 'anonymous';
     return {
       status,
       user,

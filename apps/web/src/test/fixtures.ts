@@ -65,7 +65,17 @@ export function payer(displayName: string, over: Partial<Payer> = {}): Payer {
   };
 }
 
-export const OWNER = { id: 'own_1', firstName: 'Maya', lastName: 'Lopez', title: 'Owner', ownershipPercent: 100, dateOfBirth: '1985-04-12', ssnLast4: '1234', email: 'maya@harbor.example', phone: null };
+export const OWNER = {
+  id: 'own_1',
+  firstName: 'Maya',
+  lastName: 'Lopez',
+  title: 'Owner',
+  ownershipPercent: 100,
+  dateOfBirth: '1985-04-12',
+  ssnLast4: '1234',
+  email: 'maya@harbor.example',
+  phone: null,
+};
 
 /** A business being set up: every section filled in unless `over` says otherwise. */
 export function business(over: Partial<Business> = {}): Business {
@@ -75,7 +85,15 @@ export function business(over: Partial<Business> = {}): Business {
     businessState: 'Incomplete',
     payoutEnabled: 0,
     entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }],
-    businessProfile: { legalName: 'Harbor Music LLC', ein: '12-3456789', mcc: '8299', corporateStructure: 'llc', phone: '(415) 555-0100', email: 'hello@harbor.example', logoUrl: null },
+    businessProfile: {
+      legalName: 'Harbor Music LLC',
+      ein: '12-3456789',
+      mcc: '8299',
+      corporateStructure: 'llc',
+      phone: '(415) 555-0100',
+      email: 'hello@harbor.example',
+      logoUrl: null,
+    },
     address: { line1: '100 Market Street', line2: null, city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
     owners: [OWNER],
     config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [-3, 0, 3], invoiceTerms: null, timeZoneChosen: true },

@@ -66,7 +66,10 @@ export class FakeApi {
         signal: init.signal,
       };
       this.calls.push(call);
-      const answer = this.handlers.map((h) => h(call)).find(Boolean) ?? { status: 404, json: { status: 'Error', errorDetails: { code: 'NOT_FOUND', message: 'Not found.' } } };
+      const answer = this.handlers.map((h) => h(call)).find(Boolean) ?? {
+        status: 404,
+        json: { status: 'Error', errorDetails: { code: 'NOT_FOUND', message: 'Not found.' } },
+      };
       if (answer.status === 0) throw new TypeError('Failed to fetch');
       const body = answer.stream ?? answer.text ?? (answer.json === undefined ? '' : JSON.stringify(answer.json));
       return new Response(body, { status: answer.status ?? 200, headers: answer.headers ?? { 'content-type': 'application/json' } });
@@ -91,7 +94,15 @@ const CURRENT_USER: CurrentUser = {
   enrollNotificationViaMobileNumber: false,
   createdAt: '2026-01-01T00:00:00.000Z',
   businesses: [
-    { businessId: BUSINESS_ID, businessName: 'Harbor Music', businessState: 'Approved', role: 'owner', payoutEnabled: 0, entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }], businessProfile: { logoUrl: null } },
+    {
+      businessId: BUSINESS_ID,
+      businessName: 'Harbor Music',
+      businessState: 'Approved',
+      role: 'owner',
+      payoutEnabled: 0,
+      entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }],
+      businessProfile: { logoUrl: null },
+    },
   ],
 };
 

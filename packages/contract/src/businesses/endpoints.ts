@@ -103,9 +103,30 @@ export const businessEndpoints = {
 
 /** Reference lists of the setup forms: public and cacheable; the bank directory for signed-in people. */
 export const referenceEndpoints = {
-  mcc: defineEndpoint({ method: 'GET', path: '/api/mcc', summary: 'Merchant category codes (ISO 18245)', tag: 'reference', access: 'public', response: CodeListResponse }),
-  corporateStructures: defineEndpoint({ method: 'GET', path: '/api/corpStruct', summary: 'Corporate structures', tag: 'reference', access: 'public', response: CodeListResponse }),
-  nonProfitCodes: defineEndpoint({ method: 'GET', path: '/api/nonProfitCode', summary: 'IRS non-profit (501) codes', tag: 'reference', access: 'public', response: CodeListResponse }),
+  mcc: defineEndpoint({
+    method: 'GET',
+    path: '/api/mcc',
+    summary: 'Merchant category codes (ISO 18245)',
+    tag: 'reference',
+    access: 'public',
+    response: CodeListResponse,
+  }),
+  corporateStructures: defineEndpoint({
+    method: 'GET',
+    path: '/api/corpStruct',
+    summary: 'Corporate structures',
+    tag: 'reference',
+    access: 'public',
+    response: CodeListResponse,
+  }),
+  nonProfitCodes: defineEndpoint({
+    method: 'GET',
+    path: '/api/nonProfitCode',
+    summary: 'IRS non-profit (501) codes',
+    tag: 'reference',
+    access: 'public',
+    response: CodeListResponse,
+  }),
   banks: defineEndpoint({
     method: 'GET',
     path: '/api/directory/banks',

@@ -83,8 +83,16 @@ describe('request schemas', () => {
   const owner = { firstName: 'A', lastName: 'B', title: 'CEO', dateOfBirth: '1980-01-01', ssnLast4: '1234', email: 'a@example.com' };
 
   it('owners hold at most 100 % together', () => {
-    expect(Owners.safeParse([{ ...owner, ownershipPercent: 60 }, { ...owner, ownershipPercent: 40 }]).success).toBe(true);
-    const over = Owners.safeParse([{ ...owner, ownershipPercent: 60 }, { ...owner, ownershipPercent: 41 }]);
+    expect(
+      Owners.safeParse([
+        { ...owner, ownershipPercent: 60 },
+        { ...owner, ownershipPercent: 40 },
+      ]).success,
+    ).toBe(true);
+    const over = Owners.safeParse([
+      { ...owner, ownershipPercent: 60 },
+      { ...owner, ownershipPercent: 41 },
+    ]);
     expect(over.success).toBe(false);
     expect(over.error?.issues[0]?.message).toBe('Ownership adds up to more than 100 %.');
   });

@@ -21,9 +21,62 @@ const trimmed = (max: number) => z.string().trim().max(max);
 const optionalText = (max: number) => trimmed(max).nullable().optional();
 
 export const US_STATES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
-  'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI',
-  'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'PR', 'GU', 'VI', 'AS', 'MP',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'DC',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
+  'PR',
+  'GU',
+  'VI',
+  'AS',
+  'MP',
 ] as const;
 
 /** Business profile (setup/profile). EIN as 9 digits, shown `12-3456789`. */
@@ -36,7 +89,11 @@ export const BusinessProfile = z.object({
     .regex(/^\d{2}-?\d{7}$/, 'Enter the 9-digit EIN, like 12-3456789.')
     .nullable()
     .optional(),
-  mcc: z.string().regex(/^\d{4}$/, 'Choose a merchant category.').nullable().optional(),
+  mcc: z
+    .string()
+    .regex(/^\d{4}$/, 'Choose a merchant category.')
+    .nullable()
+    .optional(),
   corporateStructure: z.string().max(50).nullable().optional(),
   nonProfitCode: z.string().max(20).nullable().optional(),
   phone: z.string().trim().max(30).nullable().optional(),
@@ -50,7 +107,10 @@ export const BusinessAddress = z.object({
   line2: optionalText(200),
   city: trimmed(100).min(1, 'Enter the city.'),
   state: z.enum(US_STATES, 'Choose a state.'),
-  postalCode: z.string().trim().regex(/^\d{5}(-\d{4})?$/, 'Enter a 5-digit ZIP code (or ZIP+4).'),
+  postalCode: z
+    .string()
+    .trim()
+    .regex(/^\d{5}(-\d{4})?$/, 'Enter a 5-digit ZIP code (or ZIP+4).'),
   country: z.literal('US'),
 });
 export type BusinessAddress = z.infer<typeof BusinessAddress>;
@@ -194,7 +254,10 @@ export const DirectoryBanksResponse = z.object({ status: z.literal('Success'), d
 export const AddBankAccountBody = z
   .object({
     directoryId: z.string().optional(),
-    routingNumber: z.string().regex(/^\d{9}$/, 'Enter the 9-digit routing number.').optional(),
+    routingNumber: z
+      .string()
+      .regex(/^\d{9}$/, 'Enter the 9-digit routing number.')
+      .optional(),
     accountNumber: z.string().regex(/^\d{4,17}$/, 'Enter the account number: 4 to 17 digits.'),
     confirmAccountNumber: z.string(),
     accountType: z.enum(['checking', 'savings']),

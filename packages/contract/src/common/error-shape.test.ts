@@ -32,7 +32,12 @@ describe('errorDetailsOf', () => {
   });
 });
 
-const config = { environment: 'production', marketingSiteUrl: 'https://tay.com', processorPublishableKey: 'pk_test_1', processorElementsUrl: '/sandbox-processor/elements/card-field' };
+const config = {
+  environment: 'production',
+  marketingSiteUrl: 'https://tay.com',
+  processorPublishableKey: 'pk_test_1',
+  processorElementsUrl: '/sandbox-processor/elements/card-field',
+};
 const configs: unknown[] = [
   config,
   { ...config, environment: 'test' },

@@ -8,11 +8,14 @@ export const SortDirection = z.enum(['asc', 'desc']);
 export const PageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
-  search: z.string().trim().max(100).regex(/^\P{Cc}*$/u, 'Search text cannot contain control characters.').optional(),
+  search: z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^\P{Cc}*$/u, 'Search text cannot contain control characters.')
+    .optional(),
   sortDirection: SortDirection.default('desc'),
 });
-
-
 
 export function listResponse<T extends z.ZodType>(item: T) {
   return z.object({

@@ -9,7 +9,14 @@ import { CurrentUserResponse } from './schemas';
  * (`apps/api/src/routes/auth.ts`).
  */
 export const userEndpoints = {
-  get: defineEndpoint({ method: 'GET', path: '/api/user', summary: 'The signed-in user and their businesses', tag: 'user', access: 'user', response: CurrentUserResponse }),
+  get: defineEndpoint({
+    method: 'GET',
+    path: '/api/user',
+    summary: 'The signed-in user and their businesses',
+    tag: 'user',
+    access: 'user',
+    response: CurrentUserResponse,
+  }),
   updateProfile: defineEndpoint({
     method: 'PATCH',
     path: '/api/user',

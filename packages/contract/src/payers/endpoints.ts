@@ -28,7 +28,16 @@ const notApproved: NotApprovedMessages = {
 const change = { access: 'business:write', rules: ['approved'], notApproved } as const;
 
 const payerAction = (name: string, summary: string) =>
-  defineEndpoint({ method: 'POST', path: `/api/businesses/:id/payers/:payerId/${name}`, summary, tag, ...change, params: PayerIdParams, response: PayerResponse, errors: [409] });
+  defineEndpoint({
+    method: 'POST',
+    path: `/api/businesses/:id/payers/:payerId/${name}`,
+    summary,
+    tag,
+    ...change,
+    params: PayerIdParams,
+    response: PayerResponse,
+    errors: [409],
+  });
 
 /** The payers area: the business's payers, their import, the request form's typeahead, and the payer's e-mail confirmation. */
 export const payerEndpoints = {

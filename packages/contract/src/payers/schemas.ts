@@ -66,15 +66,7 @@ export const Payer = z.object({
 export type Payer = z.infer<typeof Payer>;
 
 /** Payer row actions (docs/product.md §4). */
-export type PayerAction =
-  | 'Edit'
-  | 'Request to Pay'
-  | 'Transactions'
-  | 'Activate'
-  | 'Deactivate'
-  | 'Resend verification'
-  | 'Re-verify'
-  | 'Delete';
+export type PayerAction = 'Edit' | 'Request to Pay' | 'Transactions' | 'Activate' | 'Deactivate' | 'Resend verification' | 'Re-verify' | 'Delete';
 
 export function payerActions(payer: Pick<Payer, 'status' | 'verification' | 'transactionCount'>): PayerAction[] {
   const actions: PayerAction[] = ['Edit'];
@@ -244,9 +236,7 @@ export const SuggestedPayerMapping = PayerImportMapping.partial();
 export type SuggestedPayerMapping = z.infer<typeof SuggestedPayerMapping>;
 
 export const PayerImportBody = z.object({
-  csv: z
-    .string()
-    .max(MAX_PAYER_IMPORT_CHARS, 'The file is larger than 2 MB; split it into smaller files and import them one by one.'),
+  csv: z.string().max(MAX_PAYER_IMPORT_CHARS, 'The file is larger than 2 MB; split it into smaller files and import them one by one.'),
   mapping: PayerImportMapping.optional(),
 });
 export type PayerImportBody = z.infer<typeof PayerImportBody>;

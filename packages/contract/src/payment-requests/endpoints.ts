@@ -22,8 +22,7 @@ const notApproved: NotApprovedMessages = {
 };
 const change = { access: 'business:write', rules: ['approved'], notApproved } as const;
 
-const IDEMPOTENT =
-  'With an Idempotency-Key: the same key and body get the stored answer; a different body is 422; a twin still running is 409.';
+const IDEMPOTENT = 'With an Idempotency-Key: the same key and body get the stored answer; a different body is 422; a twin still running is 409.';
 const IDEMPOTENT_COMMAND =
   'With an Idempotency-Key (one key space per business): the same key on the same request and command gets the stored answer; the key on another request or command is 422; a twin still running is 409.';
 

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canApply,
-  csvCell,
-  csvRow,
-  payerActions,
-  REQUEST_TRANSITIONS,
-  RequestState,
-  requestActions,
-  showingSummary,
-  type RequestEvent,
-} from '../index';
+import { canApply, csvCell, csvRow, payerActions, REQUEST_TRANSITIONS, RequestState, requestActions, showingSummary, type RequestEvent } from '../index';
 
 describe('request state machine', () => {
   const allowed: Record<RequestEvent, [string[], string[]]> = {
@@ -22,7 +12,10 @@ describe('request state machine', () => {
     payerPays: [['Sent', 'Resent', 'PartiallyPaid', 'Error'], ['Accepted']],
     paymentSettles: [['Accepted'], ['Paid', 'PartiallyPaid']],
     paymentFails: [['Accepted'], ['Error', 'PartiallyPaid']],
-    paymentReturned: [['Paid', 'PartiallyPaid', 'Accepted'], ['Error', 'PartiallyPaid', 'Accepted']],
+    paymentReturned: [
+      ['Paid', 'PartiallyPaid', 'Accepted'],
+      ['Error', 'PartiallyPaid', 'Accepted'],
+    ],
     payerDeclines: [['Sent', 'Resent'], ['Rejected']],
     expire: [['Sent', 'Resent', 'Error'], ['Expired']],
   };
@@ -70,12 +63,7 @@ describe('payer actions', () => {
       'Resend verification',
       'Delete',
     ]);
-    expect(payerActions({ status: 'Disabled', verification: 'verified', transactionCount: 3 })).toEqual([
-      'Edit',
-      'Transactions',
-      'Activate',
-      'Re-verify',
-    ]);
+    expect(payerActions({ status: 'Disabled', verification: 'verified', transactionCount: 3 })).toEqual(['Edit', 'Transactions', 'Activate', 'Re-verify']);
   });
 });
 

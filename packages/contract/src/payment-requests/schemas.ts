@@ -62,7 +62,14 @@ export const REQUEST_TRANSITIONS: Record<RequestEvent, { from: readonly RequestS
  * labels each one; the API writes no other name.
  */
 export type RequestTimelineEvent = RequestEvent | 'create' | 'edit' | 'reminder' | 'sendHeld' | 'paymentProcessed';
-export const REQUEST_TIMELINE_EVENTS: readonly RequestTimelineEvent[] = ['create', 'edit', ...(Object.keys(REQUEST_TRANSITIONS) as RequestEvent[]), 'reminder', 'sendHeld', 'paymentProcessed'];
+export const REQUEST_TIMELINE_EVENTS: readonly RequestTimelineEvent[] = [
+  'create',
+  'edit',
+  ...(Object.keys(REQUEST_TRANSITIONS) as RequestEvent[]),
+  'reminder',
+  'sendHeld',
+  'paymentProcessed',
+];
 
 export function canApply(event: RequestEvent, from: RequestState, to?: RequestState): boolean {
   const rule = REQUEST_TRANSITIONS[event];
@@ -95,7 +102,11 @@ export function requestActions(state: RequestState): RequestAction[] {
   }
 }
 
-const cents = z.number().int('Amounts are whole cents.').positive('Enter an amount above $0.00.').max(MAX_AMOUNT_CENTS, 'The amount is above the $10,000,000.00 limit.');
+const cents = z
+  .number()
+  .int('Amounts are whole cents.')
+  .positive('Enter an amount above $0.00.')
+  .max(MAX_AMOUNT_CENTS, 'The amount is above the $10,000,000.00 limit.');
 
 /** Create or edit a request to pay. `mode` decides what happens after saving. */
 /**

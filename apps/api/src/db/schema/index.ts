@@ -1,10 +1,4 @@
-import type {
-  BankAccountsTable,
-  BusinessesTable,
-  BusinessEventsTable,
-  BusinessMembersTable,
-  BusinessOwnersTable,
-} from './business';
+import type { BankAccountsTable, BusinessesTable, BusinessEventsTable, BusinessMembersTable, BusinessOwnersTable } from './business';
 import type { AccountsTable, RateLimitsTable, SessionsTable, UsersTable, VerificationsTable } from './identity';
 import type { MailOutboxTable } from './mail';
 import type {

@@ -91,12 +91,7 @@ export interface PaymentsTable {
   returned_at: Date | null;
 }
 
-export type LedgerAccountKind =
-  | 'business_pending'
-  | 'business_available'
-  | 'business_payouts_in_flight'
-  | 'platform_fees'
-  | 'processor_clearing';
+export type LedgerAccountKind = 'business_pending' | 'business_available' | 'business_payouts_in_flight' | 'platform_fees' | 'processor_clearing';
 
 export interface LedgerAccountsTable {
   id: string;

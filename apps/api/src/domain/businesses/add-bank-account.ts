@@ -1,12 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import {
-  isValidRoutingNumber,
-  MANUAL_BANK_DIRECTORY_ID,
-  maskNumber,
-  type AddBankAccountBody,
-  type Business,
-} from '@tay/contract';
+import { isValidRoutingNumber, MANUAL_BANK_DIRECTORY_ID, maskNumber, type AddBankAccountBody, type Business } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
@@ -48,7 +42,6 @@ export async function addBankAccount({
   body: AddBankAccountBody;
   secretBox: SecretBox;
 }): Promise<Business> {
-
   let directoryId: string;
   let bankName: string;
   let routingNumber: string;
@@ -90,7 +83,11 @@ export async function addBankAccount({
         is_settlement: true,
       })
       .execute();
-    await trx.updateTable('businesses').set({ updated_at: sql<Date>`now()` }).where('id', '=', businessId).execute();
+    await trx
+      .updateTable('businesses')
+      .set({ updated_at: sql<Date>`now()` })
+      .where('id', '=', businessId)
+      .execute();
     await recordEvent(trx, {
       businessId,
       actor,

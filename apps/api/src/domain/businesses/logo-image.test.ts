@@ -24,9 +24,13 @@ describe('sniffImageType', () => {
     expect(sniffImageType(JPEG)).toBe('image/jpeg');
     expect(sniffImageType(WEBP)).toBe('image/webp');
     expect(sniffImageType(Buffer.from(SVG))).toBe('image/svg+xml');
-    expect(sniffImageType(Buffer.from(`\uFEFF<?xml version="1.0" encoding="UTF-8"?>\n<!-- made by hand -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n${SVG}`))).toBe(
-      'image/svg+xml',
-    );
+    expect(
+      sniffImageType(
+        Buffer.from(
+          `\uFEFF<?xml version="1.0" encoding="UTF-8"?>\n<!-- made by hand -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n${SVG}`,
+        ),
+      ),
+    ).toBe('image/svg+xml');
   });
 
   it('recognises nothing else', () => {
@@ -82,7 +86,10 @@ describe('parseLogoDataUrl', () => {
     ['data:image/png;base64,', 'The image is empty.'],
     [dataUrl('image/webp', PNG), 'This file is not a valid WebP image (it is a PNG).'],
     [dataUrl('image/svg+xml', PNG), 'This file is not a valid SVG image (it is a PNG).'],
-    [dataUrl('image/svg+xml', Buffer.concat([Buffer.from('<svg>'), Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from('</svg>')])), 'The SVG file is not UTF-8 text.'],
+    [
+      dataUrl('image/svg+xml', Buffer.concat([Buffer.from('<svg>'), Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from('</svg>')])),
+      'The SVG file is not UTF-8 text.',
+    ],
     [dataUrl('image/svg+xml', '<svg><script>x</script></svg>'), 'SVG files that contain scripts are not accepted'],
     ['https://example.com/logo.png', 'Send the logo as a data URL'],
   ])('refuses %s', (input, message) => {

@@ -23,7 +23,10 @@ export function sniffImageType(bytes: Buffer): LogoContentType | null {
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
-  const head = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
+  const head = bytes
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   // An SVG document: optional XML declaration, comments and doctype, then the <svg> root.
   if (/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>\s*)*<svg[\s>/]/i.test(head)) return 'image/svg+xml';
   return null;
@@ -70,7 +73,10 @@ export function parseLogoDataUrl(dataUrl: string): LogoImage {
   const bytes = Buffer.from(data, 'base64');
   if (bytes.length === 0) refuse('The image is empty.');
   if (bytes.length > MAX_LOGO_BYTES) {
-    refuse(`The logo is ${Math.ceil(bytes.length / 1024)} KB; the largest accepted is ${MAX_LOGO_BYTES / 1024} KB. Upload a smaller image.`, ErrorCode.PayloadTooLarge);
+    refuse(
+      `The logo is ${Math.ceil(bytes.length / 1024)} KB; the largest accepted is ${MAX_LOGO_BYTES / 1024} KB. Upload a smaller image.`,
+      ErrorCode.PayloadTooLarge,
+    );
   }
   const actual = sniffImageType(bytes);
   if (actual !== contentType) {

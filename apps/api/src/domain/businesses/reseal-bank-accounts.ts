@@ -21,7 +21,15 @@ export interface ResealOutcome {
  * ciphertext that was read, so an account changed meanwhile is not overwritten. Running it again
  * changes nothing.
  */
-export async function resealBankAccounts({ db, secretBox, batchSize = 500 }: { db: Kysely<DB>; secretBox: SecretBox; batchSize?: number }): Promise<ResealOutcome> {
+export async function resealBankAccounts({
+  db,
+  secretBox,
+  batchSize = 500,
+}: {
+  db: Kysely<DB>;
+  secretBox: SecretBox;
+  batchSize?: number;
+}): Promise<ResealOutcome> {
   const outcome: ResealOutcome = { resealed: 0, current: 0, unreadable: [] };
   let after: Key | null = null;
   for (;;) {

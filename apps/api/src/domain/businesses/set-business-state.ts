@@ -24,9 +24,7 @@ export async function setBusinessState({ db, businessId, to, actor, reason }: Se
     if (to === 'Disabled' && !canTransition(from, 'Disabled')) {
       throw new AppError(
         ErrorCode.Conflict,
-        from === 'Disabled'
-          ? `${nameOf(row)} is already disabled.`
-          : `${nameOf(row)} is ${from}: only a Pending or Approved business can be disabled.`,
+        from === 'Disabled' ? `${nameOf(row)} is already disabled.` : `${nameOf(row)} is ${from}: only a Pending or Approved business can be disabled.`,
       );
     }
     // Approval from Pending is a review (approveBusiness); here Approved is reached only by re-enabling.

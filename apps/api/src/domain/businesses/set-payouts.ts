@@ -29,7 +29,11 @@ export async function setPayouts({
     if (enabled && row.state !== 'Approved') {
       throw new AppError(ErrorCode.Conflict, `${nameOf(row)} is ${row.state}: payouts can be turned on only for an approved business.`);
     }
-    await trx.updateTable('businesses').set({ payout_enabled: value, updated_at: sql<Date>`now()` }).where('id', '=', businessId).execute();
+    await trx
+      .updateTable('businesses')
+      .set({ payout_enabled: value, updated_at: sql<Date>`now()` })
+      .where('id', '=', businessId)
+      .execute();
     await recordEvent(trx, {
       businessId,
       actor,

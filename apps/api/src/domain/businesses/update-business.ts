@@ -1,13 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import {
-  ErrorCode,
-  isNonProfitStructure,
-  type Business,
-  type FieldErrors,
-  type Owner,
-  type UpdateBusinessBody,
-} from '@tay/contract';
+import { ErrorCode, isNonProfitStructure, type Business, type FieldErrors, type Owner, type UpdateBusinessBody } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { BusinessesTable } from '../../db/schema/business';
 import { AppError } from '../../lib/app-error';
@@ -132,7 +125,11 @@ export async function updateBusiness({ db, businessId, actor, body, now = new Da
       }
       change('time_zone', config.timeZone, 'config.timeZone');
       change('default_expiry_days', config.defaultExpiryDays, 'config.defaultExpiryDays');
-      change('reminder_schedule', [...config.reminderSchedule].sort((a, b) => a - b), 'config.reminderSchedule');
+      change(
+        'reminder_schedule',
+        [...config.reminderSchedule].sort((a, b) => a - b),
+        'config.reminderSchedule',
+      );
       if (config.invoiceTerms !== undefined) change('invoice_terms', optionalText(config.invoiceTerms), 'config.invoiceTerms');
       // Saving the configuration is the choice, even of the zone it already had.
       if (!row.time_zone_chosen) set.time_zone_chosen = true;

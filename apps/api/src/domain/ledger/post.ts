@@ -74,7 +74,11 @@ async function post(trx: Transaction<DB>, input: PostingInput, kind: Kind, lines
   if (!journal) return false;
   await trx
     .insertInto('journal_entries')
-    .values(lines.filter(([, amount]) => amount !== 0).map(([account, amount]) => ({ transaction_id: journal.id, account_id: accounts[account], amount_cents: amount })))
+    .values(
+      lines
+        .filter(([, amount]) => amount !== 0)
+        .map(([account, amount]) => ({ transaction_id: journal.id, account_id: accounts[account], amount_cents: amount })),
+    )
     .execute();
   return true;
 }

@@ -65,9 +65,7 @@ export async function exportPayers({
       let batch = filterPayers(selectPayers(db).select(sql<string>`${key}::text`.as('sort_key')), businessId, query);
       if (after) {
         const last = after;
-        batch = batch.where(
-          sql<boolean>`(${key}, payers.id) ${asc ? sql`>` : sql`<`} (cast(${last.key} as ${keyType}), ${last.id})`,
-        );
+        batch = batch.where(sql<boolean>`(${key}, payers.id) ${asc ? sql`>` : sql`<`} (cast(${last.key} as ${keyType}), ${last.id})`);
       }
       const rows = await batch
         .orderBy(sql`${key} ${asc ? sql`asc` : sql`desc`}`)

@@ -32,10 +32,7 @@ describe('normalizeMobileNumber', () => {
 describe('readImportFile', () => {
   it('maps columns by their header names and validates every row with PayerInput', () => {
     const file = read(
-      'First Name,Last Name,Email,Phone,Ref\r\n' +
-        'Ana,Lopez,ANA@example.com,(415) 555-2671,A-1\r\n' +
-        'Ben,,ben@example.com,,\r\n' +
-        ',,not-an-email,12,\r\n',
+      'First Name,Last Name,Email,Phone,Ref\r\n' + 'Ana,Lopez,ANA@example.com,(415) 555-2671,A-1\r\n' + 'Ben,,ben@example.com,,\r\n' + ',,not-an-email,12,\r\n',
     );
     expect(file.headers).toEqual(['First Name', 'Last Name', 'Email', 'Phone', 'Ref']);
     expect(file.mapping).toEqual({ firstName: 'First Name', lastName: 'Last Name', email: 'Email', mobileNumber: 'Phone', reference: 'Ref' });
@@ -58,7 +55,11 @@ describe('readImportFile', () => {
     expect(file.rows[2]).toMatchObject({
       row: 4,
       status: 'error',
-      errors: { email: 'Enter a valid e-mail address.', mobileNumber: 'Enter a valid mobile number.', firstName: 'Enter a first and last name, or a company name.' },
+      errors: {
+        email: 'Enter a valid e-mail address.',
+        mobileNumber: 'Enter a valid mobile number.',
+        firstName: 'Enter a first and last name, or a company name.',
+      },
     });
     expect(file.batchId).toMatch(/^imp_[0-9a-f]{26}$/);
     expect(read('First Name,Last Name,Email,Phone,Ref\nA,B,a@b.co,,\n').batchId).not.toBe(file.batchId);

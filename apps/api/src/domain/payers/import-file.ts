@@ -92,10 +92,9 @@ export function readImportFile({ businessId, csv, mapping }: { businessId: strin
   }
   if (Object.keys(unknown).length > 0) throw badFile('The mapping names columns the file does not have. Choose them again.', unknown);
   if (!chosen.email) {
-    throw badFile(
-      'We could not find an e-mail column in the file. Name the column "Email", or choose the column that holds the e-mail addresses.',
-      { 'mapping.email': 'Choose the column that holds the e-mail addresses.' },
-    );
+    throw badFile('We could not find an e-mail column in the file. Name the column "Email", or choose the column that holds the e-mail addresses.', {
+      'mapping.email': 'Choose the column that holds the e-mail addresses.',
+    });
   }
   const used: PayerImportMapping = { ...chosen, email: chosen.email };
   const columnOf = (field: (typeof PAYER_IMPORT_FIELDS)[number]) => (used[field] ? headers.indexOf(used[field]!) : -1);
@@ -122,16 +121,13 @@ export function readImportFile({ businessId, csv, mapping }: { businessId: strin
     if (extra.length > 0) {
       errors.row = `This row has ${record.cells.length} values but the header has ${headers.length} columns. A value with a comma must be in double quotes.`;
     }
-    const payer = checked.ok
-      ? checked.value
-      : { ...raw, email: raw.email.toLowerCase(), displayName: payerDisplayName(raw) };
+    const payer = checked.ok ? checked.value : { ...raw, email: raw.email.toLowerCase(), displayName: payerDisplayName(raw) };
     if (Object.keys(errors).length > 0) return { row: record.line, status: 'error', errors, note: null, payer };
 
     const sameEmail = byEmail.get(payer.email);
     const sameReference = payer.reference ? byReference.get(payer.reference) : undefined;
     if (sameEmail !== undefined || sameReference !== undefined) {
-      const note =
-        sameEmail !== undefined ? `Same e-mail address as line ${sameEmail} of the file.` : `Same reference as line ${sameReference} of the file.`;
+      const note = sameEmail !== undefined ? `Same e-mail address as line ${sameEmail} of the file.` : `Same reference as line ${sameReference} of the file.`;
       return { row: record.line, status: 'duplicate', errors: {}, note, payer };
     }
     byEmail.set(payer.email, record.line);
@@ -139,7 +135,10 @@ export function readImportFile({ businessId, csv, mapping }: { businessId: strin
     return { row: record.line, status: 'new', errors: {}, note: null, payer };
   });
 
-  const batchId = `imp_${createHash('sha256').update(`${businessId}\n${JSON.stringify(used)}\n${csv}`).digest('hex').slice(0, 26)}`;
+  const batchId = `imp_${createHash('sha256')
+    .update(`${businessId}\n${JSON.stringify(used)}\n${csv}`)
+    .digest('hex')
+    .slice(0, 26)}`;
   return { headers, suggestedMapping, mapping: used, rows, batchId };
 }
 
@@ -159,9 +158,7 @@ export async function markExistingPayers(executor: Executor, businessId: string,
       .select(['email', 'reference'])
       .where('business_id', '=', businessId)
       .where((eb) =>
-        chunkReferences.length > 0
-          ? eb.or([eb('email', 'in', chunkEmails), eb('reference', 'in', chunkReferences)])
-          : eb('email', 'in', chunkEmails),
+        chunkReferences.length > 0 ? eb.or([eb('email', 'in', chunkEmails), eb('reference', 'in', chunkReferences)]) : eb('email', 'in', chunkEmails),
       )
       .execute();
     for (const f of found) {

@@ -15,15 +15,7 @@ export interface PayerPage {
  * GET /api/businesses/:id/payers: one page (first page 1) with the exact total. A plain list
  * (offset paging and a count), not the history engine: ADR 029.
  */
-export async function listPayers({
-  db,
-  businessId,
-  query,
-}: {
-  db: Kysely<DB>;
-  businessId: string;
-  query: PayerQuery;
-}): Promise<PayerPage> {
+export async function listPayers({ db, businessId, query }: { db: Kysely<DB>; businessId: string; query: PayerQuery }): Promise<PayerPage> {
   const direction = query.sortDirection === 'asc' ? sql`asc` : sql`desc`;
   const rows = await filterPayers(selectPayers(db), businessId, query)
     .orderBy(sql`${sortExpression(query.sortBy)} ${direction}`)

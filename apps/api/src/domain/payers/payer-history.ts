@@ -63,7 +63,12 @@ export function payerEventText(action: PayerHistoryAction, details: Record<strin
  * import that added it. Any member may read it; another business's payer is 404.
  */
 export async function payerHistory({ db, businessId, payerId }: { db: Kysely<DB>; businessId: string; payerId: string }): Promise<PayerHistory> {
-  const payer = await db.selectFrom('payers').select(['id', 'import_batch_id']).where('business_id', '=', businessId).where('id', '=', payerId).executeTakeFirst();
+  const payer = await db
+    .selectFrom('payers')
+    .select(['id', 'import_batch_id'])
+    .where('business_id', '=', businessId)
+    .where('id', '=', payerId)
+    .executeTakeFirst();
   if (!payer) throw AppError.notFound('Payer');
   const rows = await db
     .selectFrom('business_events')

@@ -28,11 +28,7 @@ export function filterPayers<O>(
   if (search) {
     const prefix = likePrefix(search.toLowerCase());
     out = out.where((eb) =>
-      eb.or([
-        eb(sql`lower(payers.display_name)`, 'like', prefix),
-        eb('payers.email', 'like', prefix),
-        eb('payers.reference', '=', search),
-      ]),
+      eb.or([eb(sql`lower(payers.display_name)`, 'like', prefix), eb('payers.email', 'like', prefix), eb('payers.reference', '=', search)]),
     );
   }
   return out;

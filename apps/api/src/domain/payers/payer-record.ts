@@ -83,11 +83,7 @@ export async function findPayerRow(executor: Executor, businessId: string, payer
 
 /** Same as `findPayerRow`, locked until the transaction ends: every change of a payer goes through it. */
 export async function lockPayerRow(executor: Executor, businessId: string, payerId: string): Promise<PayerRow> {
-  const row = await selectPayers(executor)
-    .where('payers.business_id', '=', businessId)
-    .where('payers.id', '=', payerId)
-    .forUpdate('payers')
-    .executeTakeFirst();
+  const row = await selectPayers(executor).where('payers.business_id', '=', businessId).where('payers.id', '=', payerId).forUpdate('payers').executeTakeFirst();
   if (!row) throw AppError.notFound('Payer');
   return row;
 }

@@ -27,13 +27,7 @@ export async function searchPayers({
     .select(['id', 'display_name', 'email', 'mobile_number', 'reference', 'verification', 'status'])
     .where('business_id', '=', businessId)
     .$if(!includeDisabled, (qb) => qb.where('status', '=', 'active'))
-    .where((eb) =>
-      eb.or([
-        eb(sql`lower(display_name)`, 'like', prefix),
-        eb('email', 'like', prefix),
-        eb(sql`lower(reference)`, 'like', prefix),
-      ]),
-    )
+    .where((eb) => eb.or([eb(sql`lower(display_name)`, 'like', prefix), eb('email', 'like', prefix), eb(sql`lower(reference)`, 'like', prefix)]))
     .orderBy(sql`lower(display_name)`)
     .orderBy('id')
     .limit(limit)

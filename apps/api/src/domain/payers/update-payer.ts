@@ -90,7 +90,13 @@ export async function updatePayer({ db, mailer, publicUrl, businessId, businessN
       }
       await recordEvent(trx, { businessId, actor, action: 'payer.updated', details: { payerId, fields: changed } });
       if (emailChanged) {
-        await sendVerificationLink(trx, { mailer, publicUrl, businessId, businessName, payer: { id: payerId, email: next.email, displayName: next.displayName } });
+        await sendVerificationLink(trx, {
+          mailer,
+          publicUrl,
+          businessId,
+          businessName,
+          payer: { id: payerId, email: next.email, displayName: next.displayName },
+        });
         await recordEvent(trx, { businessId, actor, action: 'payer.verification_sent', details: { payerId, reason: 'email changed' } });
       }
       return loadPayer(trx, businessId, payerId);

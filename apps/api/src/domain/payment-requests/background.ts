@@ -131,7 +131,17 @@ export async function sendScheduledRequests(ctx: RequestContext, now = new Date(
         // Taken by another worker, or no longer sendable since the batch was read.
         if (!row) return false;
         const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, row.business_name, 'request');
-        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: SYSTEM, set: { sent_at: sentAt, send_at: null }, detail: `Scheduled send; ${how}` });
+        await transitionRequest({
+          db: trx,
+          businessId: business_id,
+          requestId: id,
+          event: 'scheduledSend',
+          from: 'Pending',
+          to: 'Sent',
+          actor: SYSTEM,
+          set: { sent_at: sentAt, send_at: null },
+          detail: `Scheduled send; ${how}`,
+        });
         return true;
       }),
   );
@@ -203,9 +213,24 @@ export async function expireRequests(ctx: RequestContext, now = new Date(), limi
         .execute(),
     ({ business_id, id }) =>
       ctx.db.transaction().execute(async (trx) => {
-        const row = await expirable(trx, now).selectAll('r').where('r.business_id', '=', business_id).where('r.id', '=', id).forUpdate('r').skipLocked().executeTakeFirst();
+        const row = await expirable(trx, now)
+          .selectAll('r')
+          .where('r.business_id', '=', business_id)
+          .where('r.id', '=', id)
+          .forUpdate('r')
+          .skipLocked()
+          .executeTakeFirst();
         if (!row) return false;
-        await transitionRequest({ db: trx, businessId: business_id, requestId: id, event: 'expire', from: row.state, to: 'Expired', actor: SYSTEM, detail: `Not paid by ${formatDay(row.expires_on)}` });
+        await transitionRequest({
+          db: trx,
+          businessId: business_id,
+          requestId: id,
+          event: 'expire',
+          from: row.state,
+          to: 'Expired',
+          actor: SYSTEM,
+          detail: `Not paid by ${formatDay(row.expires_on)}`,
+        });
         return true;
       }),
   );
@@ -298,7 +323,16 @@ export async function sendReminders(ctx: RequestContext, now = new Date(), limit
           .execute();
         const when = step === 0 ? 'on the due date' : step < 0 ? `${-step} day(s) before the due date` : `${step} day(s) after the due date`;
         const newLink = sent ? '' : ', with a new link: the secret that made the earlier one is no longer configured, so that link no longer opens';
-        await recordRequestEvent({ db: trx, businessId: business_id, requestId: id, actor: SYSTEM, event: 'reminder', from: row.state, to: row.state, detail: `Reminder ${how} ${when}${newLink}` });
+        await recordRequestEvent({
+          db: trx,
+          businessId: business_id,
+          requestId: id,
+          actor: SYSTEM,
+          event: 'reminder',
+          from: row.state,
+          to: row.state,
+          detail: `Reminder ${how} ${when}${newLink}`,
+        });
         return true;
       }),
   );

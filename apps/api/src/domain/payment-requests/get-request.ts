@@ -10,7 +10,11 @@ import { payLink, sentPayToken, toPaymentRequest } from './request-record';
 const REQUEST_EMAILS_SHOWN = 50;
 
 /** Where an outbox row's delivery stands, in the contract's words. */
-export function emailDelivery(m: { transport: 'outbox' | 'smtp' | 'sms-api'; status: 'stored' | 'queued' | 'sent' | 'failed'; attempts: number }): EmailDelivery {
+export function emailDelivery(m: {
+  transport: 'outbox' | 'smtp' | 'sms-api';
+  status: 'stored' | 'queued' | 'sent' | 'failed';
+  attempts: number;
+}): EmailDelivery {
   if (m.transport === 'outbox' || m.status === 'stored') return 'outbox';
   if (m.status === 'sent') return 'delivered';
   if (m.status === 'queued') return 'sending';
@@ -41,13 +45,7 @@ export async function getRequest({
       .where('request_id', '=', requestId)
       .orderBy('id', 'asc')
       .execute(),
-    db
-      .selectFrom('payments')
-      .selectAll()
-      .where('business_id', '=', businessId)
-      .where('request_id', '=', requestId)
-      .orderBy('created_at', 'asc')
-      .execute(),
+    db.selectFrom('payments').selectAll().where('business_id', '=', businessId).where('request_id', '=', requestId).orderBy('created_at', 'asc').execute(),
     db
       .selectFrom('mail_outbox')
       .select(['id', 'channel', 'to_address', 'subject', 'transport', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'])
@@ -59,7 +57,8 @@ export async function getRequest({
       .execute(),
   ]);
   // The link the payer was sent; none before sending, or when the secret that made it is gone (ADR 018).
-  const token = row.pay_token_hash && row.sent_at ? sentPayToken(authSecretsOf({ authSecret, previousAuthSecrets }), row.id, row.sent_at, row.pay_token_hash) : null;
+  const token =
+    row.pay_token_hash && row.sent_at ? sentPayToken(authSecretsOf({ authSecret, previousAuthSecrets }), row.id, row.sent_at, row.pay_token_hash) : null;
   return {
     ...toPaymentRequest(row),
     payLink: token ? payLink(publicUrl, token) : '',

@@ -44,7 +44,10 @@ const flip = (d: Direction): Direction => (d === 'asc' ? 'desc' : 'asc');
 
 function states(status: string | undefined): RequestState[] {
   if (!status) return [];
-  const wanted = status.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = status
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = wanted.filter((s) => !RequestState.safeParse(s).success);
   if (bad.length > 0) {
     throw AppError.validation(`Unknown status: ${bad.join(', ')}.`, { status: `Use any of: ${RequestState.options.join(', ')}.` });
@@ -234,7 +237,10 @@ function countOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
       .where('business_id', '=', p.businessId)
       .where(p.totalStates.length > 0 ? (e) => e('state', 'in', p.totalStates) : sql<boolean>`false`);
   }
-  return db.selectFrom('payment_requests').select((eb) => eb.fn.countAll<number>().as('n')).where(whereOf(s.filter, p));
+  return db
+    .selectFrom('payment_requests')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(whereOf(s.filter, p));
 }
 
 /**
@@ -278,8 +284,14 @@ function numberMatch(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, column
  */
 function searchKeys(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
   const n = sql<number>`sum(n)`;
-  const names = searchCounts(db, s, p, 'name').select(['name_key', n.as('n')]).groupBy('name_key').having(n, '>', sql.lit(0));
-  const emails = searchCounts(db, s, p, 'email').select(['payer_email', n.as('n')]).groupBy('payer_email').having(n, '>', sql.lit(0));
+  const names = searchCounts(db, s, p, 'name')
+    .select(['name_key', n.as('n')])
+    .groupBy('name_key')
+    .having(n, '>', sql.lit(0));
+  const emails = searchCounts(db, s, p, 'email')
+    .select(['payer_email', n.as('n')])
+    .groupBy('payer_email')
+    .having(n, '>', sql.lit(0));
   return sql`search_names AS MATERIALIZED (${names}), search_emails AS MATERIALIZED (${emails}),`;
 }
 
@@ -295,22 +307,33 @@ function searchRowsByNames(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) 
   const perKey = s.skip ? sql<number>`(SELECT ${p.offset}::bigint + ${sql.lit(s.limit)})` : sql.lit(s.limit);
   const first = (match: Expression<SqlBool>) => {
     let rows = db.selectFrom('payment_requests').select(['id', 'created_at']).where(common).where(match);
-    if (s.keyset) rows = rows.where(sql<SqlBool>`(created_at, id) ${sql.raw(s.walk === 'desc' ? '<' : '>')} (SELECT created_at, id FROM payment_requests WHERE business_id = ${p.businessId} AND id = ${p.anchor})`);
+    if (s.keyset)
+      rows = rows.where(
+        sql<SqlBool>`(created_at, id) ${sql.raw(s.walk === 'desc' ? '<' : '>')} (SELECT created_at, id FROM payment_requests WHERE business_id = ${p.businessId} AND id = ${p.anchor})`,
+      );
     return rows.orderBy('created_at', s.walk).orderBy('id', s.walk).limit(perKey);
   };
-  const byNumber = s.filter.searchNumber ? sql`UNION ALL SELECT id, created_at FROM (${first(sql<SqlBool>`id IN (${numberMatch(db, s, p, ['id'])})`)}) x` : sql``;
+  const byNumber = s.filter.searchNumber
+    ? sql`UNION ALL SELECT id, created_at FROM (${first(sql<SqlBool>`id IN (${numberMatch(db, s, p, ['id'])})`)}) x`
+    : sql``;
   const ids = sql`SELECT id FROM (
       SELECT r.id, r.created_at FROM search_names k CROSS JOIN LATERAL (${first(sql<SqlBool>`lower(payer_display_name) = k.name_key`)}) r
       UNION ALL
       SELECT r.id, r.created_at FROM search_emails k CROSS JOIN LATERAL (${first(sql<SqlBool>`payer_email = k.payer_email AND NOT ${beginsWith(p, sql`lower(payer_display_name)`)}`)}) r
       ${byNumber}
     ) m ORDER BY created_at ${walk}, id ${walk} LIMIT ${sql.lit(s.limit)} ${s.skip ? sql`OFFSET ${p.offset}` : sql``}`;
-  return db.selectFrom('payment_requests').select(listColumns(s.column)).where('business_id', '=', p.businessId).where(sql<SqlBool>`id IN (${ids})`);
+  return db
+    .selectFrom('payment_requests')
+    .select(listColumns(s.column))
+    .where('business_id', '=', p.businessId)
+    .where(sql<SqlBool>`id IN (${ids})`);
 }
 
 /** The total and who may read it, as one row `{ signed_in, must_change, member, n }`; no total for one who may not. */
 function totalOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
-  return sql<Admission & { n: number | string | null }>`SELECT w.signed_in, w.must_change, w.member, CASE WHEN w.member THEN (${countOf(db, s, p)}) END AS n FROM (${admissionOf(p)}) w`;
+  return sql<
+    Admission & { n: number | string | null }
+  >`SELECT w.signed_in, w.must_change, w.member, CASE WHEN w.member THEN (${countOf(db, s, p)}) END AS n FROM (${admissionOf(p)}) w`;
 }
 
 /**
@@ -327,7 +350,11 @@ function searchMatches(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
   const branch = () => db.selectFrom('payment_requests').select(columns).where(common);
   let matches = branch()
     .where(byName)
-    .unionAll(branch().where(byEmail).where(sql<SqlBool>`NOT ${byName}`));
+    .unionAll(
+      branch()
+        .where(byEmail)
+        .where(sql<SqlBool>`NOT ${byName}`),
+    );
   if (s.filter.searchNumber) matches = matches.unionAll(numberMatch(db, s, p, columns));
   return matches;
 }
@@ -338,7 +365,11 @@ function searchRowsOf(db: Kysely<DB>, s: PageShape, p: Params<PageValues>) {
     ? sql`WHERE (${sql.ref(s.column)}, id) ${sql.raw(s.walk === 'desc' ? '<' : '>')} (SELECT ${sql.ref(s.column)}, id FROM payment_requests WHERE business_id = ${p.businessId} AND id = ${p.anchor})`
     : sql``;
   const ids = sql`SELECT id FROM m ${beyond} ORDER BY ${sql.ref(s.column)} ${sql.raw(s.walk)}, id ${sql.raw(s.walk)} LIMIT ${sql.lit(s.limit)} ${s.skip ? sql`OFFSET ${p.offset}` : sql``}`;
-  return db.selectFrom('payment_requests').select(listColumns(s.column)).where('business_id', '=', p.businessId).where(sql<SqlBool>`id IN (${ids})`);
+  return db
+    .selectFrom('payment_requests')
+    .select(listColumns(s.column))
+    .where('business_id', '=', p.businessId)
+    .where(sql<SqlBool>`id IN (${ids})`);
 }
 
 const admissionOnly = shapedQuery((_: null, p: Params<Pick<PageValues, 'businessId' | 'sessionToken' | 'now'>>) => admissionOf(p));
@@ -393,7 +424,13 @@ const pageWithTotal = shapedQuery(
  * view adds up one total a day; a status filter or the drafts, their states' counts.
  */
 function farWalk(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, skip: Expression<number>, cte: string) {
-  const walk = db.selectFrom('payment_requests').select('id').where(whereOf(s.filter, p)).orderBy(s.column, s.walk).orderBy('id', s.walk).limit(sql.lit(s.limit));
+  const walk = db
+    .selectFrom('payment_requests')
+    .select('id')
+    .where(whereOf(s.filter, p))
+    .orderBy(s.column, s.walk)
+    .orderBy('id', s.walk)
+    .limit(sql.lit(s.limit));
   if (!(s.column === 'created_at' && s.totalFromCounts)) return { with: null, ids: walk.offset(skip) };
   const dir = sql.raw(s.walk);
   const desc = s.walk === 'desc';
@@ -438,7 +475,8 @@ function farWalk(db: Kysely<DB>, s: PageShape, p: Params<PageValues>, skip: Expr
  * `n - offset` nearest the end).
  */
 const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
-  const rows = (ids: ReturnType<typeof farWalk>['ids']) => db.selectFrom('payment_requests').select(listColumns(s.column)).where('business_id', '=', p.businessId).where('id', 'in', ids);
+  const rows = (ids: ReturnType<typeof farWalk>['ids']) =>
+    db.selectFrom('payment_requests').select(listColumns(s.column)).where('business_id', '=', p.businessId).where('id', 'in', ids);
   const forward = farWalk(db, s, p, p.offset, 'd_forward');
   if (forward.with !== null) {
     // Found by adding up days and hours, a page costs about the same from either end: one walk.
@@ -486,7 +524,17 @@ const farPage = shapedQuery((s: PageShape, p: Params<PageValues>, db) => {
  * or 404 as `requireUser` and membership would answer). Each query is built once per shape (ADR
  * 010): a repeated request neither builds nor plans SQL.
  */
-export async function listRequests({ db, businessId, sessionToken, query }: { db: Kysely<DB>; businessId: string; sessionToken: string; query: ListQuery }): Promise<RequestPage> {
+export async function listRequests({
+  db,
+  businessId,
+  sessionToken,
+  query,
+}: {
+  db: Kysely<DB>;
+  businessId: string;
+  sessionToken: string;
+  query: ListQuery;
+}): Promise<RequestPage> {
   let filter: ReturnType<typeof filterOf>;
   try {
     if (query.after && query.before) {
@@ -545,7 +593,13 @@ export async function listRequests({ db, businessId, sessionToken, query }: { db
 }
 
 /** A page by its number far down the list (see {@link farPage}). */
-async function farPageOf(db: Kysely<DB>, shape: PageShape, values: PageValues, query: ListQuery, page: (itemsJson: string, total: number) => RequestPage): Promise<RequestPage> {
+async function farPageOf(
+  db: Kysely<DB>,
+  shape: PageShape,
+  values: PageValues,
+  query: ListQuery,
+  page: (itemsJson: string, total: number) => RequestPage,
+): Promise<RequestPage> {
   const row = (await db.executeQuery(farPage(db, shape, { ...values, offset: (query.page - 1) * query.pageSize }))).rows[0];
   admit(row);
   return page(row!.items, Number(row!.total ?? 0));

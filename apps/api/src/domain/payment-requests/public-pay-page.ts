@@ -20,11 +20,7 @@ export async function findByPayToken(db: Kysely<DB>, token: string): Promise<Pay
   if (!/^[\w-]{20,100}$/.test(token)) throw notFound();
   const row = await db.selectFrom('payment_requests').selectAll().where('pay_token_hash', '=', payTokenHash(token)).executeTakeFirst();
   if (!row) throw notFound();
-  const business = await db
-    .selectFrom('businesses')
-    .select(PAY_BUSINESS_COLUMNS)
-    .where('id', '=', row.business_id)
-    .executeTakeFirstOrThrow();
+  const business = await db.selectFrom('businesses').select(PAY_BUSINESS_COLUMNS).where('id', '=', row.business_id).executeTakeFirstOrThrow();
   return { row, business };
 }
 

@@ -38,7 +38,17 @@ export async function runRequestCommand(
         row.expires_on = extend.expires_on;
       }
       const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.name, command === 'send' ? 'request' : 'resend');
-      await transitionRequest({ db: trx, businessId, requestId, event, from: row.state, to: TARGET[command], actor, set: { sent_at: sentAt, send_at: null }, detail: `${capitalized(how)}${extend.expires_on ? `; now payable until ${formatDay(extend.expires_on)}` : ''}` });
+      await transitionRequest({
+        db: trx,
+        businessId,
+        requestId,
+        event,
+        from: row.state,
+        to: TARGET[command],
+        actor,
+        set: { sent_at: sentAt, send_at: null },
+        detail: `${capitalized(how)}${extend.expires_on ? `; now payable until ${formatDay(extend.expires_on)}` : ''}`,
+      });
     } else {
       await transitionRequest({
         db: trx,

@@ -24,9 +24,7 @@ export function requestEmail(kind: RequestEmailKind, row: RequestRow, businessNa
       ? `Reminder: ${amount} due to ${businessName} (${referenceNumber(row.number)})`
       : `${businessName} requests ${amount} (${referenceNumber(row.number)})`;
   const lines = [
-    kind === 'reminder'
-      ? `This is a reminder that ${businessName} is waiting for your payment of ${amount}.`
-      : `${businessName} asks you to pay ${amount}.`,
+    kind === 'reminder' ? `This is a reminder that ${businessName} is waiting for your payment of ${amount}.` : `${businessName} asks you to pay ${amount}.`,
     ...(row.memo ? [`For: ${row.memo}`] : []),
     `Due: ${formatDay(row.due_date)}. The link works until ${formatDay(row.expires_on)}.`,
     ...(row.allow_partial ? ['You may pay it in parts.'] : []),

@@ -79,14 +79,37 @@ async function applyMode(
   const actor = userActor(user);
   if (input.mode === 'send') {
     const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.name, 'request');
-    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'send', from: row.state, to: 'Sent', actor, set: { sent_at: sentAt, send_at: null }, detail: capitalized(how) });
+    await transitionRequest({
+      db: trx,
+      businessId: business.id,
+      requestId: row.id,
+      event: 'send',
+      from: row.state,
+      to: 'Sent',
+      actor,
+      set: { sent_at: sentAt, send_at: null },
+      detail: capitalized(how),
+    });
   } else if (input.mode === 'schedule' && row.state === 'Draft') {
-    await transitionRequest({ db: trx, businessId: business.id, requestId: row.id, event: 'schedule', from: 'Draft', to: 'Pending', actor, set: { send_at: checked.sendAt }, detail: `To be sent ${formatDateTime(checked.sendAt, business.timeZone)} (${business.timeZone})` });
+    await transitionRequest({
+      db: trx,
+      businessId: business.id,
+      requestId: row.id,
+      event: 'schedule',
+      from: 'Draft',
+      to: 'Pending',
+      actor,
+      set: { send_at: checked.sendAt },
+      detail: `To be sent ${formatDateTime(checked.sendAt, business.timeZone)} (${business.timeZone})`,
+    });
   }
 }
 
 /** Creates a request to pay: saved as a draft, sent now, or scheduled (docs/product.md §4). */
-export async function createRequest(ctx: RequestContext, { business, user, body: input }: { business: ScopedBusiness; user: ActingUser; body: PaymentRequestValues }): Promise<PaymentRequest> {
+export async function createRequest(
+  ctx: RequestContext,
+  { business, user, body: input }: { business: ScopedBusiness; user: ActingUser; body: PaymentRequestValues },
+): Promise<PaymentRequest> {
   const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
     const checked = await check(trx, business, input);
@@ -94,7 +117,19 @@ export async function createRequest(ctx: RequestContext, { business, user, body:
     const number = await nextNumber(trx, businessId, 'request', 10001);
     const row = await trx
       .insertInto('payment_requests')
-      .values({ business_id: businessId, id, number, ...columns(input, checked), state: 'Draft', send_at: null, sent_at: null, paid_at: null, pay_token_hash: null, last_reminder_offset: null, created_by: user.userId })
+      .values({
+        business_id: businessId,
+        id,
+        number,
+        ...columns(input, checked),
+        state: 'Draft',
+        send_at: null,
+        sent_at: null,
+        paid_at: null,
+        pay_token_hash: null,
+        last_reminder_offset: null,
+        created_by: user.userId,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordRequestEvent({ db: trx, businessId, requestId: id, actor: userActor(user), event: 'create', from: null, to: 'Draft', detail: null });
@@ -120,7 +155,11 @@ export async function updateRequest(
     const checked = await check(trx, business, input);
     await trx
       .updateTable('payment_requests')
-      .set({ ...columns(input, checked), ...(current.state === 'Pending' && input.mode === 'schedule' ? { send_at: checked.sendAt } : {}), updated_at: new Date() })
+      .set({
+        ...columns(input, checked),
+        ...(current.state === 'Pending' && input.mode === 'schedule' ? { send_at: checked.sendAt } : {}),
+        updated_at: new Date(),
+      })
       .where('business_id', '=', businessId)
       .where('id', '=', requestId)
       .execute();
@@ -128,7 +167,17 @@ export async function updateRequest(
     const row = await selectRequest(trx, businessId, requestId);
     if (current.state === 'Pending' && input.mode === 'send') {
       const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.name, 'request');
-      await transitionRequest({ db: trx, businessId, requestId, event: 'scheduledSend', from: 'Pending', to: 'Sent', actor: userActor(user), set: { sent_at: sentAt, send_at: null }, detail: capitalized(how) });
+      await transitionRequest({
+        db: trx,
+        businessId,
+        requestId,
+        event: 'scheduledSend',
+        from: 'Pending',
+        to: 'Sent',
+        actor: userActor(user),
+        set: { sent_at: sentAt, send_at: null },
+        detail: capitalized(how),
+      });
     } else {
       await applyMode(ctx, trx, business, row, input, checked, user);
     }

@@ -30,7 +30,12 @@ async function reload(ctx: OutcomeContext): Promise<void> {
     .where('business_id', '=', ctx.request.business_id)
     .where('id', '=', ctx.request.id)
     .executeTakeFirstOrThrow();
-  ctx.payment = await ctx.trx.selectFrom('payments').selectAll().where('business_id', '=', ctx.payment.business_id).where('id', '=', ctx.payment.id).executeTakeFirstOrThrow();
+  ctx.payment = await ctx.trx
+    .selectFrom('payments')
+    .selectAll()
+    .where('business_id', '=', ctx.payment.business_id)
+    .where('id', '=', ctx.payment.id)
+    .executeTakeFirstOrThrow();
 }
 
 function posting(payment: PaymentRow, what: string) {
@@ -46,7 +51,12 @@ function posting(payment: PaymentRow, what: string) {
 /** A pending debit: remember the processor's charge id; the webhooks carry on from here. */
 export async function recordCharge(ctx: OutcomeContext, chargeId: string): Promise<void> {
   if (ctx.payment.processor_charge_id) return;
-  await ctx.trx.updateTable('payments').set({ processor_charge_id: chargeId }).where('business_id', '=', ctx.payment.business_id).where('id', '=', ctx.payment.id).execute();
+  await ctx.trx
+    .updateTable('payments')
+    .set({ processor_charge_id: chargeId })
+    .where('business_id', '=', ctx.payment.business_id)
+    .where('id', '=', ctx.payment.id)
+    .execute();
   await reload(ctx);
 }
 
@@ -93,7 +103,11 @@ export async function markFailed(ctx: OutcomeContext, failure: { chargeId: strin
   if (payment.state !== 'Pending') return false;
   await trx
     .updateTable('payments')
-    .set({ state: 'Rejected', failure_reason: failure.message, ...(failure.chargeId && !payment.processor_charge_id ? { processor_charge_id: failure.chargeId } : {}) })
+    .set({
+      state: 'Rejected',
+      failure_reason: failure.message,
+      ...(failure.chargeId && !payment.processor_charge_id ? { processor_charge_id: failure.chargeId } : {}),
+    })
     .where('business_id', '=', payment.business_id)
     .where('id', '=', payment.id)
     .execute();
@@ -112,7 +126,13 @@ export async function markSettled(ctx: OutcomeContext): Promise<boolean> {
   await postSettlement(trx, posting(payment, 'Payment settled'));
   await trx.updateTable('payments').set({ settled_at: new Date() }).where('business_id', '=', payment.business_id).where('id', '=', payment.id).execute();
   const paid = ctx.request.amount_paid_cents >= ctx.request.amount_cents;
-  await moveRequest(ctx, 'paymentSettles', paid ? 'Paid' : 'PartiallyPaid', `${formatMoney(payment.amount_cents)} by ${payment.instrument} settled.`, paid ? { paid_at: new Date() } : {});
+  await moveRequest(
+    ctx,
+    'paymentSettles',
+    paid ? 'Paid' : 'PartiallyPaid',
+    `${formatMoney(payment.amount_cents)} by ${payment.instrument} settled.`,
+    paid ? { paid_at: new Date() } : {},
+  );
   await reload(ctx);
   return true;
 }
@@ -156,7 +176,17 @@ async function moveRequest(
 ): Promise<void> {
   const { trx, request } = ctx;
   if (canApply(event, request.state, to)) {
-    await transitionRequest({ db: trx, businessId: request.business_id, requestId: request.id, event, from: request.state, to, actor: PROCESSOR_ACTOR, detail, set });
+    await transitionRequest({
+      db: trx,
+      businessId: request.business_id,
+      requestId: request.id,
+      event,
+      from: request.state,
+      to,
+      actor: PROCESSOR_ACTOR,
+      detail,
+      set,
+    });
     return;
   }
   if (Object.keys(set).length > 0) {

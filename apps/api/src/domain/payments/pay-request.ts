@@ -51,7 +51,9 @@ export async function payRequest(options: PayRequestOptions): Promise<PaymentOut
     });
   }
   if (instrument.method !== body.method) {
-    throw AppError.validation('The payment method does not match the details entered.', { method: `These details are a ${instrument.method === 'card' ? 'card' : 'bank account'}.` });
+    throw AppError.validation('The payment method does not match the details entered.', {
+      method: `These details are a ${instrument.method === 'card' ? 'card' : 'bank account'}.`,
+    });
   }
 
   const payment = await db.transaction().execute(async (trx) => {
@@ -62,17 +64,15 @@ export async function payRequest(options: PayRequestOptions): Promise<PaymentOut
       .where('id', '=', options.request.id)
       .forUpdate()
       .executeTakeFirstOrThrow();
-    const business = await trx
-      .selectFrom('businesses')
-      .select(PAY_BUSINESS_COLUMNS)
-      .where('id', '=', request.business_id)
-      .executeTakeFirstOrThrow();
+    const business = await trx.selectFrom('businesses').select(PAY_BUSINESS_COLUMNS).where('id', '=', request.business_id).executeTakeFirstOrThrow();
     // The same rules and sentences as the pay page: business approved, request payable, not past expiry.
     const { status, message } = payStatus({ row: request, business });
     if (status !== 'payable') throw new AppError(ErrorCode.Conflict, message ?? 'This request cannot be paid.');
     const remaining = request.amount_cents - request.amount_paid_cents;
     if (!request.allow_partial && body.amountCents !== remaining) {
-      throw AppError.validation(`Pay the full amount of ${formatMoney(remaining)}.`, { amountCents: `This request must be paid in full: ${formatMoney(remaining)}.` });
+      throw AppError.validation(`Pay the full amount of ${formatMoney(remaining)}.`, {
+        amountCents: `This request must be paid in full: ${formatMoney(remaining)}.`,
+      });
     }
     if (body.amountCents > remaining) {
       throw AppError.validation(`Enter an amount up to ${formatMoney(remaining)}.`, { amountCents: `The most you can pay is ${formatMoney(remaining)}.` });

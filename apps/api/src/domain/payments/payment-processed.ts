@@ -19,12 +19,7 @@ interface NoticeBusiness {
  * them has shown that the address is theirs. The caller runs this once per payment (only on the
  * move from Pending), so a redelivered webhook or a retried job tells no one twice.
  */
-export async function afterPaymentProcessed(
-  trx: Executor,
-  mailer: Pick<Mailer, 'send' | 'sendText'>,
-  request: RequestRow,
-  payment: PaymentRow,
-): Promise<void> {
+export async function afterPaymentProcessed(trx: Executor, mailer: Pick<Mailer, 'send' | 'sendText'>, request: RequestRow, payment: PaymentRow): Promise<void> {
   const business = await trx
     .selectFrom('businesses')
     .select(['id', 'business_name', 'time_zone'])

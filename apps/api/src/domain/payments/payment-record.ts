@@ -43,6 +43,12 @@ export async function lockRequestAndPayment(
     .where('id', '=', found.request_id)
     .forUpdate()
     .executeTakeFirstOrThrow();
-  const payment = await trx.selectFrom('payments').selectAll().where('business_id', '=', businessId).where('id', '=', paymentId).forUpdate().executeTakeFirstOrThrow();
+  const payment = await trx
+    .selectFrom('payments')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', paymentId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   return { request, payment };
 }

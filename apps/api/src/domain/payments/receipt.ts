@@ -51,7 +51,9 @@ export async function receiptEmail(db: Executor, to: string, request: RequestRow
     `Date: ${formatDateTime(receipt.paidAt, business.time_zone)} (${business.time_zone})`,
     `Reference: ${receipt.referenceNumber}`,
     `Payment: ${receipt.paymentId}`,
-    receipt.remainingCents > 0 ? `Still to pay: ${formatMoney(receipt.remainingCents)} of ${formatMoney(receipt.requestAmountCents)}` : 'This request is now paid in full.',
+    receipt.remainingCents > 0
+      ? `Still to pay: ${formatMoney(receipt.remainingCents)} of ${formatMoney(receipt.requestAmountCents)}`
+      : 'This request is now paid in full.',
   ];
   if (receipt.method === 'bank_account') lines.push('', 'Bank payments take a few days to reach the business; if your bank returns it, we will tell you.');
   return {

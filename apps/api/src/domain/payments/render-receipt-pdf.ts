@@ -31,8 +31,7 @@ export async function renderReceiptPdf(receipt: RequestReceipt, issuedAt = new D
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const printable = new Set(regular.getCharacterSet());
-  const clean = (text: string) =>
-    Array.from(text.replace(/[\r\n\t]+/g, ' '), (ch) => (printable.has(ch.codePointAt(0)!) ? ch : '?')).join('');
+  const clean = (text: string) => Array.from(text.replace(/[\r\n\t]+/g, ' '), (ch) => (printable.has(ch.codePointAt(0)!) ? ch : '?')).join('');
 
   let page: PDFPage = doc.addPage([PAGE.width, PAGE.height]);
   let y = PAGE.height - MARGIN;
@@ -102,7 +101,13 @@ export async function renderReceiptPdf(receipt: RequestReceipt, issuedAt = new D
   header();
   for (const payment of receipt.payments) {
     if (newPageIfBelow(18)) header();
-    const cells = [formatDateTime(payment.paidAt, receipt.timeZone), payment.methodLabel, payment.paymentState, payment.paymentId, formatMoney(payment.amountCents)];
+    const cells = [
+      formatDateTime(payment.paidAt, receipt.timeZone),
+      payment.methodLabel,
+      payment.paymentState,
+      payment.paymentId,
+      formatMoney(payment.amountCents),
+    ];
     COLUMNS.forEach((column, index) => text(cells[index]!, column.x, { size: 9, width: column.width, right: 'right' in column }));
     y -= 16;
   }

@@ -17,7 +17,25 @@ describe('merchant category codes', () => {
   });
 
   it('include the common ones and leave out brand-specific travel codes', () => {
-    for (const code of ['0742', '0763', '0780', '1520', '4511', '5411', '5812', '7011', '8011', '8021', '8062', '8211', '8220', '8398', '8641', '8661', '9399']) {
+    for (const code of [
+      '0742',
+      '0763',
+      '0780',
+      '1520',
+      '4511',
+      '5411',
+      '5812',
+      '7011',
+      '8011',
+      '8021',
+      '8062',
+      '8211',
+      '8220',
+      '8398',
+      '8641',
+      '8661',
+      '9399',
+    ]) {
       expect(isKnownMcc(code), code).toBe(true);
     }
     expect(MCC_CODES.filter((c) => c.code >= '3000' && c.code <= '3999')).toEqual([]);

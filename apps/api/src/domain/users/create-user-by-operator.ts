@@ -43,7 +43,12 @@ export async function createUserByOperator({ db, email, firstName, lastName }: C
     const now = new Date();
     if (existing) {
       await trx.updateTable('users').set({ temporary_password_expires_at: expiresAt, updated_at: now }).where('id', '=', existing.id).execute();
-      await trx.updateTable('accounts').set({ password: hash, updated_at: now }).where('user_id', '=', existing.id).where('provider_id', '=', 'credential').execute();
+      await trx
+        .updateTable('accounts')
+        .set({ password: hash, updated_at: now })
+        .where('user_id', '=', existing.id)
+        .where('provider_id', '=', 'credential')
+        .execute();
       await trx.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
       return { userId: existing.id, email: address, temporaryPassword: password, expiresAt, reissued: true };
     }

@@ -4,15 +4,7 @@ import { AppError } from '../../lib/app-error';
 import { getCurrentUser } from './get-current-user';
 
 /** PATCH /api/user: names and mobile number; filling them in completes the profile (docs/product.md §4). */
-export async function updateUserProfile({
-  db,
-  userId,
-  body,
-}: {
-  db: Executor;
-  userId: string;
-  body: UpdateUserProfileBody;
-}): Promise<CurrentUser> {
+export async function updateUserProfile({ db, userId, body }: { db: Executor; userId: string; body: UpdateUserProfileBody }): Promise<CurrentUser> {
   const updated = await db
     .updateTable('users')
     .set({

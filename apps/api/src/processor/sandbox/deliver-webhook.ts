@@ -15,7 +15,13 @@ export interface DeliverWebhookOptions {
  * URL. Any answer but 2xx (or no answer) is recorded and thrown, so pg-boss retries with backoff;
  * an event already delivered is not sent again.
  */
-export async function deliverWebhook({ db, url, secret, webhookId, timeoutMs = 10_000 }: DeliverWebhookOptions): Promise<'delivered' | 'already-delivered' | 'not-found'> {
+export async function deliverWebhook({
+  db,
+  url,
+  secret,
+  webhookId,
+  timeoutMs = 10_000,
+}: DeliverWebhookOptions): Promise<'delivered' | 'already-delivered' | 'not-found'> {
   const hook = await db.selectFrom('sandbox_processor_webhooks').selectAll().where('id', '=', webhookId).executeTakeFirst();
   if (!hook) return 'not-found';
   if (hook.delivered_at) return 'already-delivered';

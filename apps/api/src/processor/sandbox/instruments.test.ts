@@ -39,8 +39,7 @@ describe('sandbox cards', () => {
 });
 
 describe('sandbox bank accounts', () => {
-  const account = (accountNumber: string, routingNumber = '222096656') =>
-    checkBankAccount({ routingNumber, accountNumber, accountHolderName: 'Ana Lopez' });
+  const account = (accountNumber: string, routingNumber = '222096656') => checkBankAccount({ routingNumber, accountNumber, accountHolderName: 'Ana Lopez' });
 
   it('maps the documented test accounts and names the sandbox bank', () => {
     expect(account('000123456789')).toEqual({

@@ -32,7 +32,10 @@ const FAILURES = {
 /** The sandbox's token for an instrument it has checked; only brand, last 4 and behaviour are kept. */
 export async function createToken(db: Kysely<DB>, instrument: Instrument): Promise<{ id: string; kind: Instrument['kind']; label: string }> {
   const id = newId('tok');
-  await db.insertInto('sandbox_processor_tokens').values({ id, ...instrument, used_at: null }).execute();
+  await db
+    .insertInto('sandbox_processor_tokens')
+    .values({ id, ...instrument, used_at: null })
+    .execute();
   return { id, kind: instrument.kind, label: instrumentLabel(instrument) };
 }
 
@@ -180,6 +183,9 @@ async function emitEvent(trx: Transaction<DB>, jobs: Pick<Jobs, 'send'>, charge:
       ...(failureCode ? { failureCode, failureMessage: failureMessage(token, failureCode) } : {}),
     },
   };
-  await trx.insertInto('sandbox_processor_webhooks').values({ id: event.id, type, payload: JSON.stringify(event), delivered_at: null, last_error: null }).execute();
+  await trx
+    .insertInto('sandbox_processor_webhooks')
+    .values({ id: event.id, type, payload: JSON.stringify(event), delivered_at: null, last_error: null })
+    .execute();
   await jobs.send('sandbox.deliver-webhook', { webhookId: event.id }, { db: jobDb(trx), singletonKey: event.id });
 }

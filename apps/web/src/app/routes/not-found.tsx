@@ -14,7 +14,11 @@ export function NotFoundPage() {
       </Text>
       <Title order={1}>We can’t find that page</Title>
       <Text c="dimmed" maw={520}>
-        There is nothing at <Text span ff="monospace">{pathname}</Text>. The link may be old or mistyped.
+        There is nothing at{' '}
+        <Text span ff="monospace">
+          {pathname}
+        </Text>
+        . The link may be old or mistyped.
       </Text>
       <Group>
         <Button component={Link} to={paths.home}>

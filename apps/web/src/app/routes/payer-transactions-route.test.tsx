@@ -48,7 +48,13 @@ describe('a payer’s transactions', () => {
       ok({
         items: [
           { eventId: 'evt_2', action: 'verified', actor: 'payer', text: 'Confirmed their e-mail address', createdAt: '2026-05-02T15:04:00.000Z' },
-          { eventId: 'evt_1', action: 'created', actor: 'owner@biz.example', text: 'Added, and e-mailed a link to confirm their e-mail address', createdAt: '2026-05-01T10:00:00.000Z' },
+          {
+            eventId: 'evt_1',
+            action: 'created',
+            actor: 'owner@biz.example',
+            text: 'Added, and e-mailed a link to confirm their e-mail address',
+            createdAt: '2026-05-01T10:00:00.000Z',
+          },
         ],
         more: false,
       }),
@@ -60,7 +66,9 @@ describe('a payer’s transactions', () => {
     open();
     const history = await screen.findByRole('region', { name: 'History' });
     await within(history).findByText('Confirmed their e-mail address');
-    const items = within(history).getAllByText(/·/).map((el) => el.textContent);
+    const items = within(history)
+      .getAllByText(/·/)
+      .map((el) => el.textContent);
     expect(items).toHaveLength(2);
     expect(items[0]).toMatch(/^May 0[12], 2026 \d{1,2}:\d{2} · the payer$/);
     expect(items[1]).toMatch(/· owner@biz\.example$/);

@@ -16,8 +16,8 @@ export function RouteErrorBoundary() {
         <Title order={1}>Something went wrong</Title>
         <Alert color="red" icon={<IconAlertTriangle />} title="This page could not be shown">
           <Text size="sm">
-            Nothing you entered has been lost on our side. Reload the page to try again; if it keeps happening, contact
-            support and mention the time it happened.
+            Nothing you entered has been lost on our side. Reload the page to try again; if it keeps happening, contact support and mention the time it
+            happened.
           </Text>
         </Alert>
         {publicConfig.environment !== 'production' && <Code block>{detail}</Code>}

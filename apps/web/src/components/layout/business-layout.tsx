@@ -54,11 +54,7 @@ export function BusinessLayout() {
   });
 
   return (
-    <AppShell
-      header={{ height: 64 }}
-      navbar={{ width: 280, breakpoint: BREAKPOINT, collapsed: { mobile: !opened, desktop: fullWidth } }}
-      padding={0}
-    >
+    <AppShell header={{ height: 64 }} navbar={{ width: 280, breakpoint: BREAKPOINT, collapsed: { mobile: !opened, desktop: fullWidth } }} padding={0}>
       <AppShell.Header>
         <SiteHeader logoHref={logoHref} inShell>
           <SignedInHeader
@@ -70,12 +66,7 @@ export function BusinessLayout() {
           />
         </SiteHeader>
       </AppShell.Header>
-      <AppShell.Navbar
-        id={NAVIGATION_ID}
-        aria-label="Business navigation"
-        p="md"
-        style={{ overflowY: 'auto', visibility: shown ? undefined : 'hidden' }}
-      >
+      <AppShell.Navbar id={NAVIGATION_ID} aria-label="Business navigation" p="md" style={{ overflowY: 'auto', visibility: shown ? undefined : 'hidden' }}>
         <Stack gap="md" hiddenFrom={BREAKPOINT} mb="md">
           <Stack gap="sm" component="nav" aria-label="Main">
             <SignedInMenuLinks business={business} />

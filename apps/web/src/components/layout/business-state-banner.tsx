@@ -16,8 +16,8 @@ export function BusinessStateBanner({ business }: { business: UserBusinessSummar
     return (
       <Alert color="yellow" icon={<IconClockHour4 />} title="Your business is being reviewed" mb="md">
         <Text size="sm">
-          We are checking the details you submitted. Payments, payouts and reports unlock as soon as the review is done; we
-          will e-mail you. You can still look over your setup meanwhile.
+          We are checking the details you submitted. Payments, payouts and reports unlock as soon as the review is done; we will e-mail you. You can still look
+          over your setup meanwhile.
         </Text>
       </Alert>
     );
@@ -26,8 +26,8 @@ export function BusinessStateBanner({ business }: { business: UserBusinessSummar
     return (
       <Alert color="red" icon={<IconLock />} title="Your business is disabled" mb="md">
         <Text size="sm">
-          Operations disabled this business, so payments, payouts and reports are locked. Contact Tay support to find out why
-          and what is needed to enable it again.
+          Operations disabled this business, so payments, payouts and reports are locked. Contact Tay support to find out why and what is needed to enable it
+          again.
         </Text>
       </Alert>
     );

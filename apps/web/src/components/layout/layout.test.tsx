@@ -94,7 +94,9 @@ describe('left navigation (docs/product.md §2)', () => {
   it('greys every item unless the business is Approved', () => {
     renderAt(<NavHarness approved={false} payoutEnabled={false} />);
     expect(screen.queryAllByRole('link')).toHaveLength(0);
-    expect(screen.getByText('Single Request to Pay').closest('[data-disabled]') ?? screen.getByText('Single Request to Pay').closest('[aria-disabled="true"]')).not.toBeNull();
+    expect(
+      screen.getByText('Single Request to Pay').closest('[data-disabled]') ?? screen.getByText('Single Request to Pay').closest('[aria-disabled="true"]'),
+    ).not.toBeNull();
   });
 
   it('links the items of an Approved business and marks the active section', () => {

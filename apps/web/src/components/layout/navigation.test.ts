@@ -23,13 +23,7 @@ describe('navigation (docs/product.md §2)', () => {
       'Manage Payers',
       'Manage QRCode',
     ]);
-    expect(labels('healthCare')).toEqual([
-      'Transactions History',
-      'Request to Pay Single',
-      'Request to Pay Multiple',
-      'Manage Clients',
-      'Manage QRCode',
-    ]);
+    expect(labels('healthCare')).toEqual(['Transactions History', 'Request to Pay Single', 'Request to Pay Multiple', 'Manage Clients', 'Manage QRCode']);
   });
 
   it('shows Payments out only with payouts enabled', () => {

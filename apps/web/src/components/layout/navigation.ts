@@ -2,11 +2,33 @@ import { getHref, paths, type EntityType } from '@tay/contract';
 
 /** Spec §3 feature keys: every navigation item names the feature it opens. */
 export type FeatureKey =
-  | 'bizProfile' | 'paymentTransaction' | 'paymentRequest' | 'invoices' | 'invoicesDraft' | 'analytics'
-  | 'billingDaily' | 'billingMonthly' | 'billingCustom' | 'payers' | 'linkAccount' | 'bulkRTP' | 'payment'
-  | 'businessConfig' | 'billingTransactions' | 'billingStudents' | 'qrCodePayments' | 'payoutsQrCodeRequest'
-  | 'profileSettings' | '3rdPartyIntegrations' | 'payoutReceivers' | 'payoutTransactions' | 'payoutPaymentRequest'
-  | 'payoutPaymentBulkRequest' | 'payouts' | 'setup' | 'standard';
+  | 'bizProfile'
+  | 'paymentTransaction'
+  | 'paymentRequest'
+  | 'invoices'
+  | 'invoicesDraft'
+  | 'analytics'
+  | 'billingDaily'
+  | 'billingMonthly'
+  | 'billingCustom'
+  | 'payers'
+  | 'linkAccount'
+  | 'bulkRTP'
+  | 'payment'
+  | 'businessConfig'
+  | 'billingTransactions'
+  | 'billingStudents'
+  | 'qrCodePayments'
+  | 'payoutsQrCodeRequest'
+  | 'profileSettings'
+  | '3rdPartyIntegrations'
+  | 'payoutReceivers'
+  | 'payoutTransactions'
+  | 'payoutPaymentRequest'
+  | 'payoutPaymentBulkRequest'
+  | 'payouts'
+  | 'setup'
+  | 'standard';
 
 export interface NavItem {
   label: string;

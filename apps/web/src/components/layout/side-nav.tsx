@@ -39,14 +39,7 @@ export function SideNav({ template, templates, onTemplateChange, payoutEnabled, 
       )}
       {navigationSections(template, payoutEnabled).map((section) => (
         <Box key={section.key}>
-          <Text
-            size="xs"
-            fw={700}
-            tt="uppercase"
-            c={section.key === active ? 'blue.8' : 'dimmed'}
-            mb={4}
-            data-active={section.key === active || undefined}
-          >
+          <Text size="xs" fw={700} tt="uppercase" c={section.key === active ? 'blue.8' : 'dimmed'} mb={4} data-active={section.key === active || undefined}>
             {section.label}
           </Text>
           {section.items.map((item) => {

@@ -153,8 +153,16 @@ describe('DataTable on a phone', () => {
     const cards = within(screen.getByRole('list', { name: 'Things' })).getAllByRole('listitem');
     expect(cards).toHaveLength(2);
     const first = cards[0]!;
-    expect(within(first).getAllByRole('term').map((t) => t.textContent)).toEqual(['Name', 'Amount', 'Status']);
-    expect(within(first).getAllByRole('definition').map((d) => d.textContent)).toEqual(['Row 1', '$25.00', 'Paid']);
+    expect(
+      within(first)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).toEqual(['Name', 'Amount', 'Status']);
+    expect(
+      within(first)
+        .getAllByRole('definition')
+        .map((d) => d.textContent),
+    ).toEqual(['Row 1', '$25.00', 'Paid']);
     await userEvent.click(within(first).getByRole('button', { name: 'Row actions' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Copy' }));
     expect(onClick).toHaveBeenCalledWith({ id: 'r1', name: 'Row 1' });

@@ -151,7 +151,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
               w={phone ? '100%' : 260}
             />
           )}
-          {phone && props.onSortChange && <SortChoice columns={columns} sortBy={props.sortBy} sortDirection={props.sortDirection} onSortChange={props.onSortChange} />}
+          {phone && props.onSortChange && (
+            <SortChoice columns={columns} sortBy={props.sortBy} sortDirection={props.sortDirection} onSortChange={props.onSortChange} />
+          )}
           {(props.exportHref || props.onExport) && (
             <Button
               variant="default"
@@ -195,9 +197,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                       key={column.key}
                       ta={column.align}
                       w={column.width}
-                      aria-sort={
-                        column.sortKey && props.sortBy === column.sortKey ? (props.sortDirection === 'asc' ? 'ascending' : 'descending') : undefined
-                      }
+                      aria-sort={column.sortKey && props.sortBy === column.sortKey ? (props.sortDirection === 'asc' ? 'ascending' : 'descending') : undefined}
                     >
                       {header(column)}
                     </Table.Th>
@@ -265,7 +265,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 allowDeselect={false}
               />
             )}
-            {pages > 1 && <Pagination total={pages} value={page} onChange={props.onPageChange} getControlProps={(control) => ({ 'aria-label': `${control} page` })} />}
+            {pages > 1 && (
+              <Pagination total={pages} value={page} onChange={props.onPageChange} getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+            )}
           </Group>
         </Group>
       )}
@@ -274,19 +276,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
 }
 
 /** The rows as cards, for a phone: each column's header above its value, the first across the top, the row's actions beside. */
-function Cards<T>({ caption, columns, rows, rowKey, actions, loading, onCardClick }: DataTableProps<T> & { onCardClick?: ((row: T) => (event: MouseEvent) => void) | undefined }) {
+function Cards<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  actions,
+  loading,
+  onCardClick,
+}: DataTableProps<T> & { onCardClick?: ((row: T) => (event: MouseEvent) => void) | undefined }) {
   if (!rows || rows.length === 0) return null;
   return (
     <Stack component="ul" aria-label={caption} aria-busy={loading || undefined} gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
       {rows.map((row) => (
-        <Paper
-          component="li"
-          key={rowKey(row)}
-          withBorder
-          p="sm"
-          onClick={onCardClick?.(row)}
-          style={onCardClick ? { cursor: 'pointer' } : undefined}
-        >
+        <Paper component="li" key={rowKey(row)} withBorder p="sm" onClick={onCardClick?.(row)} style={onCardClick ? { cursor: 'pointer' } : undefined}>
           <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
             <Box component="dl" className="data-table-card" m={0}>
               {columns.map((column, index) => (

@@ -6,13 +6,26 @@ const base = { amountCents: 12_500, amountPaidCents: 0, remainingCents: 12_500, 
 describe('the pay page headline', () => {
   it('is what is left to pay while the page takes money, with what was already paid under it', () => {
     expect(payHeadline({ ...base, status: 'payable' })).toEqual({ title: '$125.00', caption: null });
-    expect(payHeadline({ ...base, status: 'payable', amountPaidCents: 5_000, remainingCents: 7_500 })).toEqual({ title: '$75.00', caption: '$50.00 of $125.00 already paid' });
+    expect(payHeadline({ ...base, status: 'payable', amountPaidCents: 5_000, remainingCents: 7_500 })).toEqual({
+      title: '$75.00',
+      caption: '$50.00 of $125.00 already paid',
+    });
   });
 
   it('is what was paid once the page takes no more, with what was not', () => {
     expect(payHeadline({ ...base, status: 'paid', amountPaidCents: 12_500, remainingCents: 0 })).toEqual({ title: '$125.00 paid', caption: null });
-    expect(payHeadline({ ...base, status: 'expired', amountPaidCents: 5_000, remainingCents: 7_500 })).toEqual({ title: '$50.00 paid', caption: 'of $125.00; $75.00 not paid' });
-    const bank = { paymentId: 'pay_2', instrument: 'Bank •••• 6789', amountCents: 7_500, state: 'Pending' as const, failureReason: null, createdAt: '2026-05-01T10:00:00.000Z' };
+    expect(payHeadline({ ...base, status: 'expired', amountPaidCents: 5_000, remainingCents: 7_500 })).toEqual({
+      title: '$50.00 paid',
+      caption: 'of $125.00; $75.00 not paid',
+    });
+    const bank = {
+      paymentId: 'pay_2',
+      instrument: 'Bank •••• 6789',
+      amountCents: 7_500,
+      state: 'Pending' as const,
+      failureReason: null,
+      createdAt: '2026-05-01T10:00:00.000Z',
+    };
     expect(payHeadline({ ...base, status: 'processing', amountPaidCents: 5_000, remainingCents: 7_500, payments: [bank] })).toEqual({
       title: '$50.00 paid',
       caption: 'of $125.00; $75.00 more on its way',

@@ -25,11 +25,15 @@ describe('the detail view’s guidance', () => {
   it('does not offer a resend for a failed payment (Error can only be copied)', () => {
     const guidance = requestGuidance('Error', 'Pat Payer');
     expect(guidance.title).toBe('The last payment failed');
-    expect(guidance.text).toBe('Pat Payer can try again from the same link until it expires, or you can reach out to them. You can copy it into a new request.');
+    expect(guidance.text).toBe(
+      'Pat Payer can try again from the same link until it expires, or you can reach out to them. You can copy it into a new request.',
+    );
   });
 
   it('lists several actions as a sentence', () => {
-    expect(requestGuidance('Sent', 'Pat').text).toBe('Pat has the link and has not paid yet. You can resend it with a new link, withdraw it so it can no longer be paid or copy it into a new request.');
+    expect(requestGuidance('Sent', 'Pat').text).toBe(
+      'Pat has the link and has not paid yet. You can resend it with a new link, withdraw it so it can no longer be paid or copy it into a new request.',
+    );
   });
 
   it('offers only the receipt to a person who may not change requests', () => {

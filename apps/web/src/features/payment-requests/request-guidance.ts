@@ -30,7 +30,11 @@ const SITUATIONS: Record<RequestState, (payer: string) => { title: string; text:
   Accepted: (p) => ({ title: 'Payment on its way', text: `${p} paid; the money is being settled.`, color: 'teal' }),
   Paid: () => ({ title: 'Paid in full', text: 'Nothing remains to pay.', color: 'teal' }),
   PartiallyPaid: (p) => ({ title: 'Partly paid', text: `${p} can pay the rest from the same link until it expires.`, color: 'teal' }),
-  Error: (p) => ({ title: 'The last payment failed', text: `${p} can try again from the same link until it expires, or you can reach out to them.`, color: 'orange' }),
+  Error: (p) => ({
+    title: 'The last payment failed',
+    text: `${p} can try again from the same link until it expires, or you can reach out to them.`,
+    color: 'orange',
+  }),
   Rejected: (p) => ({ title: 'The payer declined', text: `${p} declined this request.`, color: 'orange' }),
   Expired: () => ({ title: 'Expired', text: 'It expired before it was paid in full.', color: 'gray' }),
   Withdrawn: (p) => ({ title: 'Withdrawn', text: `You withdrew it; ${p} can no longer pay it.`, color: 'gray' }),

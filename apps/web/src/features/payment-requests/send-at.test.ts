@@ -8,7 +8,13 @@ afterEach(() => {
 
 describe('the scheduled send time, on the clock of the business’s time zone', () => {
   it.each(['UTC', 'America/Los_Angeles', 'Asia/Kolkata', 'Pacific/Auckland', 'America/New_York'])('round-trips the same instant in %s', (zone) => {
-    for (const iso of ['2026-07-04T16:45:00.000Z', '2026-01-15T03:05:00.000Z', '2026-12-31T23:30:00.000Z', '2026-03-08T07:30:00.000Z', '2026-11-01T05:30:00.000Z']) {
+    for (const iso of [
+      '2026-07-04T16:45:00.000Z',
+      '2026-01-15T03:05:00.000Z',
+      '2026-12-31T23:30:00.000Z',
+      '2026-03-08T07:30:00.000Z',
+      '2026-11-01T05:30:00.000Z',
+    ]) {
       expect(zonedInputToIso(isoToZonedInput(iso, zone), zone), `${iso} in ${zone}`).toBe(iso);
     }
   });

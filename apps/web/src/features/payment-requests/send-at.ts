@@ -13,7 +13,15 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function wallClock(instant: number, timeZone: string): { y: number; mo: number; d: number; h: number; mi: number } {
   let format = formatters.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
     formatters.set(timeZone, format);
   }
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(format.formatToParts(instant).find((p) => p.type === type)!.value);

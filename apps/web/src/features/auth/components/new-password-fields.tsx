@@ -7,7 +7,11 @@ export const MIN_PASSWORD = 8;
 /** A new password typed twice; the server also refuses common and easily guessed ones. */
 export const newPasswordSchema = z
   .object({
-    password: z.string().min(1, 'Password cannot be empty').min(MIN_PASSWORD, `Use at least ${MIN_PASSWORD} characters.`).max(128, 'Use at most 128 characters.'),
+    password: z
+      .string()
+      .min(1, 'Password cannot be empty')
+      .min(MIN_PASSWORD, `Use at least ${MIN_PASSWORD} characters.`)
+      .max(128, 'Use at most 128 characters.'),
     confirmPassword: z.string(),
   })
   .refine((v) => v.password === v.confirmPassword, { message: 'The passwords do not match.', path: ['confirmPassword'] });

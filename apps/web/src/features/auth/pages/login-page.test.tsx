@@ -10,7 +10,11 @@ const CODE_SENT =
 const CODE_SENT_EARLIER =
   'Someone has been trying to sign in to this account, so we need to check it is you. We e-mailed a 6-digit code to this address less than 5 minutes ago: enter the code from the newest e-mail from Tay with your password. You can ask for another in 4 minutes.';
 const SIGNED_IN = {
-  json: { redirect: false, token: 'tok', user: { id: 'usr_1', email: 'owner@biz.example', name: 'owner@biz.example', emailVerified: true, mustChangePassword: false } },
+  json: {
+    redirect: false,
+    token: 'tok',
+    user: { id: 'usr_1', email: 'owner@biz.example', name: 'owner@biz.example', emailVerified: true, mustChangePassword: false },
+  },
   headers: { 'content-type': 'application/json', 'set-auth-token': 'tok.sig' },
 };
 
@@ -34,9 +38,7 @@ async function fillAndSignIn(email = 'owner@biz.example', password = 'Correct-Ho
 // Typing into the form takes a few seconds when the machine is busy.
 describe('signing in when someone has been guessing the password', { timeout: 30_000 }, () => {
   it('asks for the e-mailed code, refuses to go on without it, then signs in with password and code', async () => {
-    api.on('POST', SIGN_IN, (call) =>
-      (call.body as { code?: string }).code === '123456' ? SIGNED_IN : apiError(401, 'SIGN_IN_CODE_REQUIRED', CODE_SENT),
-    );
+    api.on('POST', SIGN_IN, (call) => ((call.body as { code?: string }).code === '123456' ? SIGNED_IN : apiError(401, 'SIGN_IN_CODE_REQUIRED', CODE_SENT)));
     renderLogin();
     expect(screen.queryByLabelText('Sign-in code')).not.toBeInTheDocument();
     await fillAndSignIn();
@@ -92,7 +94,7 @@ describe('signing in when someone has been guessing the password', { timeout: 30
     await waitFor(() => expect(screen.queryByLabelText('Sign-in code')).not.toBeInTheDocument());
   });
 
-  it("shows the wait when this place has made too many attempts", async () => {
+  it('shows the wait when this place has made too many attempts', async () => {
     const message = 'Too many attempts. For your security, please wait 15 minutes before trying again.';
     api.on('POST', SIGN_IN, apiError(429, 'RATE_LIMITED', message));
     renderLogin();

@@ -142,20 +142,29 @@ export function LoginPage() {
               )}
             </FormFailure>
           )}
-          <TextInput ref={emailInput} label="E-mail address" type="email" autoComplete="username" error={errors.email} value={values.email} onChange={change('email')} />
-          <PasswordInput ref={passwordInput} label="Password" autoComplete="current-password" error={errors.password} value={values.password} onChange={change('password')} />
+          <TextInput
+            ref={emailInput}
+            label="E-mail address"
+            type="email"
+            autoComplete="username"
+            error={errors.email}
+            value={values.email}
+            onChange={change('email')}
+          />
+          <PasswordInput
+            ref={passwordInput}
+            label="Password"
+            autoComplete="current-password"
+            error={errors.password}
+            value={values.password}
+            onChange={change('password')}
+          />
           {activeCodeStep && (
             <>
               <Alert color="blue" icon={<IconMailCheck />} title="Check your e-mail" role="status">
                 <Text size="sm">{activeCodeStep.message}</Text>
               </Alert>
-              <CodeInput
-                label="Sign-in code"
-                description="The 6 digits from the newest e-mail from Tay"
-                value={code}
-                onChange={setCode}
-                error={codeError}
-              />
+              <CodeInput label="Sign-in code" description="The 6 digits from the newest e-mail from Tay" value={code} onChange={setCode} error={codeError} />
             </>
           )}
           <Group justify="space-between">

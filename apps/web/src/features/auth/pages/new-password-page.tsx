@@ -45,8 +45,14 @@ function ChallengeForm() {
       title="Choose your password"
       description={
         <>
-          You signed in with a temporary password{session.user ? <> for <strong>{session.user.email}</strong></> : null}. Choose
-          your own password to continue.
+          You signed in with a temporary password
+          {session.user ? (
+            <>
+              {' '}
+              for <strong>{session.user.email}</strong>
+            </>
+          ) : null}
+          . Choose your own password to continue.
         </>
       }
     >
@@ -111,7 +117,14 @@ function ResetForm() {
         <Stack gap="md">
           {failure && <FormFailure title={failure.title} message={failure.message} />}
           {!state.email && (
-            <TextInput label="E-mail address" type="email" autoComplete="username" value={email} error={emailError} onChange={(e) => setEmail(e.currentTarget.value)} />
+            <TextInput
+              label="E-mail address"
+              type="email"
+              autoComplete="username"
+              value={email}
+              error={emailError}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+            />
           )}
           <CodeInput value={code} onChange={setCode} error={codeError} />
           <NewPasswordFields register={form.register} errors={form.formState.errors} label="New password" />

@@ -35,8 +35,7 @@ export function SignupPage() {
         title="Check your e-mail"
         description={
           <>
-            We sent a 6-digit code to <strong>{sentTo.email}</strong>. Enter it to confirm your address. The code works for 10
-            minutes.
+            We sent a 6-digit code to <strong>{sentTo.email}</strong>. Enter it to confirm your address. The code works for 10 minutes.
           </>
         }
       >

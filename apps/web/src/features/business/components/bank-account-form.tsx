@@ -10,7 +10,10 @@ import { useGoToNextStep } from './use-next-step';
 
 const base = z.object({
   routingNumber: z.string().trim(),
-  accountNumber: z.string().trim().regex(/^\d{4,17}$/, 'Enter the account number: 4 to 17 digits.'),
+  accountNumber: z
+    .string()
+    .trim()
+    .regex(/^\d{4,17}$/, 'Enter the account number: 4 to 17 digits.'),
   confirmAccountNumber: z.string().trim(),
   accountType: z.enum(['checking', 'savings']),
   accountHolderName: z.string().trim().min(1, 'Enter the name on the account.').max(200),
@@ -66,14 +69,28 @@ export function BankAccountForm({ directoryId, disabled }: { directoryId?: strin
           <Grid>
             {!directoryId && (
               <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label="Routing number" inputMode="numeric" maxLength={9} autoComplete="off" error={errors.routingNumber?.message} {...form.register('routingNumber')} />
+                <TextInput
+                  label="Routing number"
+                  inputMode="numeric"
+                  maxLength={9}
+                  autoComplete="off"
+                  error={errors.routingNumber?.message}
+                  {...form.register('routingNumber')}
+                />
               </Grid.Col>
             )}
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <TextInput label="Name on the account" error={errors.accountHolderName?.message} {...form.register('accountHolderName')} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput label="Account number" inputMode="numeric" maxLength={17} autoComplete="off" error={errors.accountNumber?.message} {...form.register('accountNumber')} />
+              <TextInput
+                label="Account number"
+                inputMode="numeric"
+                maxLength={17}
+                autoComplete="off"
+                error={errors.accountNumber?.message}
+                {...form.register('accountNumber')}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <TextInput

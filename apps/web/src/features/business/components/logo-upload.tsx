@@ -23,7 +23,11 @@ export function LogoUpload({ logoUrl, disabled }: { logoUrl: string | null | und
       return;
     }
     if (file.size > MAX_LOGO_BYTES) {
-      notifications.show({ color: 'red', title: 'Logo not uploaded', message: `The image is ${Math.ceil(file.size / 1024)} KB; the limit is ${MAX_LOGO_BYTES / 1024} KB.` });
+      notifications.show({
+        color: 'red',
+        title: 'Logo not uploaded',
+        message: `The image is ${Math.ceil(file.size / 1024)} KB; the limit is ${MAX_LOGO_BYTES / 1024} KB.`,
+      });
       return;
     }
     upload.mutate(await readAsDataUrl(file), {

@@ -51,7 +51,15 @@ export function SetupPage({ title, description, business, lockNotice = true, chi
 }
 
 /** A setup form: every field is disabled while the business's details are locked. */
-export function SetupForm({ business, onSubmit, children }: { business: Business | undefined; onSubmit: FormEventHandler<HTMLFormElement>; children: ReactNode }) {
+export function SetupForm({
+  business,
+  onSubmit,
+  children,
+}: {
+  business: Business | undefined;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  children: ReactNode;
+}) {
   return (
     <form onSubmit={onSubmit} noValidate>
       <fieldset disabled={isReadOnly(business)} style={{ border: 0, padding: 0, margin: 0 }}>

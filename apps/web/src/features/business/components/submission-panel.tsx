@@ -16,16 +16,12 @@ export function SubmissionPanel({ business, missing }: { business: Business; mis
     modals.openConfirmModal({
       title: 'Submit your business for review?',
       children: (
-        <Text size="sm">
-          We will check the details you entered. While we review them they cannot be changed; we will e-mail you when the review
-          is done.
-        </Text>
+        <Text size="sm">We will check the details you entered. While we review them they cannot be changed; we will e-mail you when the review is done.</Text>
       ),
       labels: { confirm: 'Submit for review', cancel: 'Not yet' },
       onConfirm: () =>
         submit.mutate(undefined, {
-          onSuccess: () =>
-            notifications.show({ color: 'teal', title: 'Submitted', message: 'Your business is now under review.' }),
+          onSuccess: () => notifications.show({ color: 'teal', title: 'Submitted', message: 'Your business is now under review.' }),
           onError: (error) => notifications.show({ color: 'red', title: 'Not submitted', message: error.message }),
         }),
     });
@@ -65,7 +61,16 @@ export function SubmissionPanel({ business, missing }: { business: Business; mis
             </Anchor>
           </Text>
         ))}
-        <Button onClick={confirmSubmit} loading={submit.isPending} w="fit-content" leftSection={<ThemeIcon size="xs" variant="transparent" c="white"><IconCircleCheck size={14} /></ThemeIcon>}>
+        <Button
+          onClick={confirmSubmit}
+          loading={submit.isPending}
+          w="fit-content"
+          leftSection={
+            <ThemeIcon size="xs" variant="transparent" c="white">
+              <IconCircleCheck size={14} />
+            </ThemeIcon>
+          }
+        >
           Submit for review
         </Button>
       </Stack>

@@ -9,7 +9,10 @@ import { applyFieldErrors } from '../components/api-field-errors';
 import { SetupForm, SetupPage } from '../components/setup-page';
 import { useGoToNextStep } from '../components/use-next-step';
 
-const schema = BusinessAddress.extend({ line2: z.string().trim().max(200), state: z.string().refine((s) => (US_STATES as readonly string[]).includes(s), 'Choose a state.') });
+const schema = BusinessAddress.extend({
+  line2: z.string().trim().max(200),
+  state: z.string().refine((s) => (US_STATES as readonly string[]).includes(s), 'Choose a state.'),
+});
 type Values = z.infer<typeof schema>;
 
 const STATE_OPTIONS: ComboboxItem[] = US_STATES.map((code) => ({ value: code, label: `${US_STATE_NAMES[code]} (${code})` }));
@@ -59,7 +62,13 @@ export function AddressPage() {
               <TextInput label="Street address" autoComplete="address-line1" error={errors.line1?.message} {...form.register('line1')} />
             </Grid.Col>
             <Grid.Col span={12}>
-              <TextInput label="Suite, unit or floor" description="Optional" autoComplete="address-line2" error={errors.line2?.message} {...form.register('line2')} />
+              <TextInput
+                label="Suite, unit or floor"
+                description="Optional"
+                autoComplete="address-line2"
+                error={errors.line2?.message}
+                {...form.register('line2')}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 4 }}>
               <TextInput label="City" autoComplete="address-level2" error={errors.city?.message} {...form.register('city')} />

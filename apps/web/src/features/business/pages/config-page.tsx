@@ -135,7 +135,14 @@ export function ConfigPage() {
               />
             </Grid.Col>
             <Grid.Col span={12}>
-              <Textarea label="Invoice terms" description="Printed on invoices; optional" autosize minRows={3} error={errors.invoiceTerms?.message} {...form.register('invoiceTerms')} />
+              <Textarea
+                label="Invoice terms"
+                description="Printed on invoices; optional"
+                autosize
+                minRows={3}
+                error={errors.invoiceTerms?.message}
+                {...form.register('invoiceTerms')}
+              />
             </Grid.Col>
           </Grid>
           <Button type="submit" loading={update.isPending} w="fit-content">

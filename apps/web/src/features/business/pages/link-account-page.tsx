@@ -45,7 +45,13 @@ export function LinkAccountPage() {
         </Stack>
       ) : (
         <Stack gap="md">
-          <TextInput label="Find your bank" placeholder="Bank name or routing number" leftSection={<IconSearch size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+          <TextInput
+            label="Find your bank"
+            placeholder="Bank name or routing number"
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
           {banks.error && <Text c="red">The bank directory could not be loaded. {banks.error.message}</Text>}
           {banks.data && banks.data.length === 0 && <Text c="dimmed">No bank matches “{debounced}”. You can enter the account details by hand instead.</Text>}
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>

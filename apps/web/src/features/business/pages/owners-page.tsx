@@ -89,11 +89,7 @@ export function OwnersPage() {
     });
 
   return (
-    <SetupPage
-      title="Owners"
-      description="Everyone who owns 25 % or more of the business, and the person who runs it."
-      business={business}
-    >
+    <SetupPage title="Owners" description="Everyone who owns 25 % or more of the business, and the person who runs it." business={business}>
       <SetupForm business={business.data} onSubmit={onSubmit}>
         <Stack gap="md">
           <Group justify="space-between">
@@ -108,8 +104,7 @@ export function OwnersPage() {
           )}
           {prefilled && (
             <Alert color="blue" variant="light">
-              We started the first owner with your name and contact details from your profile. Add the rest, or change them if
-              someone else owns the business.
+              We started the first owner with your name and contact details from your profile. Add the rest, or change them if someone else owns the business.
             </Alert>
           )}
           {owners.fields.length === 0 && (

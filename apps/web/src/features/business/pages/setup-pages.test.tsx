@@ -15,7 +15,11 @@ vi.setConfig({ testTimeout: 30_000 });
 
 const BUSINESS = `/api/businesses/${BUSINESS_ID}`;
 
-const missingBank: MissingItem = { section: 'bankAccount', field: 'settlementAccount', message: 'Link the bank account where Tay should send the money you collect.' };
+const missingBank: MissingItem = {
+  section: 'bankAccount',
+  field: 'settlementAccount',
+  message: 'Link the bank account where Tay should send the money you collect.',
+};
 const missingEin: MissingItem = { section: 'profile', field: 'ein', message: 'Enter the 9-digit Employer Identification Number (EIN), like 12-3456789.' };
 
 let fake: FakeApi;
@@ -23,8 +27,25 @@ beforeEach(() => {
   fake = new FakeApi();
   fake.install();
   // A save re-reads the session and the user, as the header shows the business from them.
-  fake.on('GET', '/api/auth/get-session', { json: { user: { id: 'usr_1', email: 'owner@biz.example', name: 'owner@biz.example', emailVerified: true, mustChangePassword: false } } });
-  fake.on('GET', '/api/user', ok({ name: 'owner@biz.example', userId: 'usr_1', userState: 'complete', firstName: 'Owner', lastName: 'Person', mobileNumber: null, enrollNotificationViaEmail: true, enrollNotificationViaMobileNumber: false, createdAt: '2026-01-01T00:00:00.000Z', businesses: [] } satisfies CurrentUser));
+  fake.on('GET', '/api/auth/get-session', {
+    json: { user: { id: 'usr_1', email: 'owner@biz.example', name: 'owner@biz.example', emailVerified: true, mustChangePassword: false } },
+  });
+  fake.on(
+    'GET',
+    '/api/user',
+    ok({
+      name: 'owner@biz.example',
+      userId: 'usr_1',
+      userState: 'complete',
+      firstName: 'Owner',
+      lastName: 'Person',
+      mobileNumber: null,
+      enrollNotificationViaEmail: true,
+      enrollNotificationViaMobileNumber: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      businesses: [],
+    } satisfies CurrentUser),
+  );
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -95,7 +116,9 @@ describe('the setup overview', () => {
     expect(await screen.findByText('4 of 6 steps complete')).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: /^[A-Z][\w ]+: (complete|complete \(optional\)|\d+ to do)\b/ })).toHaveLength(6);
     expect(screen.getByRole('link', { name: /^Automations: complete \(optional\)/ })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: /^Configuration: 1 to do/ })).toHaveTextContent('Confirm the time zone: America/Los_Angeles, from your address in California.');
+    expect(screen.getByRole('link', { name: /^Configuration: 1 to do/ })).toHaveTextContent(
+      'Confirm the time zone: America/Los_Angeles, from your address in California.',
+    );
   });
 
   it('with nothing missing, offers to submit and points at a time zone nobody confirmed', async () => {

@@ -88,11 +88,7 @@ export function SetupProfilePage() {
   const { errors } = form.formState;
 
   return (
-    <SetupPage
-      title="Business profile"
-      description="The legal details we verify, and how payers can reach you."
-      business={business}
-    >
+    <SetupPage title="Business profile" description="The legal details we verify, and how payers can reach you." business={business}>
       <SetupForm business={business.data} onSubmit={onSubmit}>
         <Stack gap="md">
           <LogoUpload logoUrl={p?.logoUrl} disabled={readOnly} />

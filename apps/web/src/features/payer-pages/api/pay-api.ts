@@ -5,7 +5,6 @@ import { callForData } from '../../../lib/endpoint-client';
 import { publicConfig } from '../../../config/public-config';
 import type { PaymentAttempt } from './payment-attempt';
 
-
 export function usePayPage(token: string) {
   return useQuery({
     queryKey: ['pay', token],
@@ -19,8 +18,7 @@ export function usePayPage(token: string) {
 export function usePay(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ idempotencyKey, body }: PaymentAttempt) =>
-      callForData(e.pay, { params: { token }, body, headers: { 'Idempotency-Key': idempotencyKey } }),
+    mutationFn: ({ idempotencyKey, body }: PaymentAttempt) => callForData(e.pay, { params: { token }, body, headers: { 'Idempotency-Key': idempotencyKey } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['pay', token] }),
   });
 }
@@ -44,7 +42,11 @@ export function useReceipt(token: string, paymentId: string) {
  * Bank details go to the processor's token endpoint directly from the browser, with the
  * publishable key: our API only ever receives the token.
  */
-export async function tokenizeBankAccount(details: { routingNumber: string; accountNumber: string; accountHolderName: string }): Promise<{ token: string; label: string }> {
+export async function tokenizeBankAccount(details: {
+  routingNumber: string;
+  accountNumber: string;
+  accountHolderName: string;
+}): Promise<{ token: string; label: string }> {
   const url = publicConfig.processorElementsUrl.replace(/\/elements\/card-field$/, '/v1/tokens');
   let response: Response;
   try {

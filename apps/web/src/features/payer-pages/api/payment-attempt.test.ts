@@ -29,7 +29,11 @@ describe('a payment attempt: one key for one exact body', () => {
     expect(isAnswerUnknown(error)).toBe(true);
     const again = attemptAfter(attempt, { error });
     expect(again).toBe(attempt);
-    expect(again).toEqual({ idempotencyKey: 'key-1', body: { method: 'card', processorToken: 'tok_visa0000000001', amountCents: 4_000 }, instrumentLabel: 'Visa •••• 4242' });
+    expect(again).toEqual({
+      idempotencyKey: 'key-1',
+      body: { method: 'card', processorToken: 'tok_visa0000000001', amountCents: 4_000 },
+      instrumentLabel: 'Visa •••• 4242',
+    });
   });
 
   it.each([

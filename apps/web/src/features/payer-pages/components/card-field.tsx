@@ -12,10 +12,7 @@ export interface CardFieldHandle {
  * page and sent to the processor only. Messages follow its protocol (tay:ready, tay:change,
  * tay:tokenize → tay:token | tay:error) and are accepted only from our own origin's frame.
  */
-export const CardField = forwardRef<CardFieldHandle, { onCompleteChange?: (complete: boolean) => void }>(function CardField(
-  { onCompleteChange },
-  ref,
-) {
+export const CardField = forwardRef<CardFieldHandle, { onCompleteChange?: (complete: boolean) => void }>(function CardField({ onCompleteChange }, ref) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [ready, setReady] = useState(false);
   const pending = useRef<{ resolve: (v: { token: string; label: string }) => void; reject: (e: Error) => void } | null>(null);

@@ -42,17 +42,42 @@ function open(data: PublicPayPage) {
   renderAt('/pay/tok_1', { '/pay/:token': <PayPage /> });
 }
 
-const card = { paymentId: 'pay_1', instrument: 'Visa •••• 4242', amountCents: 12_500, state: 'Processed' as const, failureReason: null, createdAt: '2026-05-01T10:00:00.000Z' };
+const card = {
+  paymentId: 'pay_1',
+  instrument: 'Visa •••• 4242',
+  amountCents: 12_500,
+  state: 'Processed' as const,
+  failureReason: null,
+  createdAt: '2026-05-01T10:00:00.000Z',
+};
 
 describe('the pay page headline, once the payer has paid', () => {
   it('reads what was paid while the card payment settles, not $0.00', async () => {
-    open(page({ transactionState: 'Accepted', status: 'processing', statusMessage: 'A payment for this request is being processed.', amountPaidCents: 12_500, remainingCents: 0, payments: [card] }));
+    open(
+      page({
+        transactionState: 'Accepted',
+        status: 'processing',
+        statusMessage: 'A payment for this request is being processed.',
+        amountPaidCents: 12_500,
+        remainingCents: 0,
+        payments: [card],
+      }),
+    );
     expect(await screen.findByRole('heading', { level: 1, name: '$125.00 paid' })).toBeInTheDocument();
     expect(screen.queryByText('$0.00')).toBeNull();
   });
 
   it('reads what was paid once it is paid in full', async () => {
-    open(page({ transactionState: 'Paid', status: 'paid', statusMessage: 'This request is paid in full. Thank you!', amountPaidCents: 12_500, remainingCents: 0, payments: [card] }));
+    open(
+      page({
+        transactionState: 'Paid',
+        status: 'paid',
+        statusMessage: 'This request is paid in full. Thank you!',
+        amountPaidCents: 12_500,
+        remainingCents: 0,
+        payments: [card],
+      }),
+    );
     expect(await screen.findByRole('heading', { level: 1, name: '$125.00 paid' })).toBeInTheDocument();
     expect(screen.getByText('Paid in full')).toBeInTheDocument();
   });

@@ -1,18 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Avatar,
-  Button,
-  Divider,
-  Group,
-  Paper,
-  PasswordInput,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Avatar, Button, Divider, Group, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconBuildingBank, IconBuildingStore, IconCircleCheck, IconCreditCard } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -92,7 +78,11 @@ function PayView({ token, data }: { token: string; data: PublicPayPage }) {
         <PaymentForm token={token} data={data} onOutcome={setOutcome} />
       ) : (
         !outcome && (
-          <Alert color={data.status === 'paid' ? 'teal' : data.status === 'processing' ? 'blue' : 'gray'} title={statusTitle(data)} icon={data.status === 'paid' ? <IconCircleCheck /> : <IconAlertCircle />}>
+          <Alert
+            color={data.status === 'paid' ? 'teal' : data.status === 'processing' ? 'blue' : 'gray'}
+            title={statusTitle(data)}
+            icon={data.status === 'paid' ? <IconCircleCheck /> : <IconAlertCircle />}
+          >
             {data.statusMessage}
           </Alert>
         )
@@ -145,8 +135,7 @@ function OutcomeNotice({ token, outcome }: { token: string; outcome: PaymentOutc
   if (payment.state === 'Pending') {
     return (
       <Alert color="blue" icon={<IconBuildingBank />} title="Bank payment submitted">
-        Your bank transfer of {formatMoney(payment.amountCents)} from {payment.instrument} is being processed. We will e-mail your
-        receipt when it completes.
+        Your bank transfer of {formatMoney(payment.amountCents)} from {payment.instrument} is being processed. We will e-mail your receipt when it completes.
       </Alert>
     );
   }
@@ -155,8 +144,8 @@ function OutcomeNotice({ token, outcome }: { token: string; outcome: PaymentOutc
       <Stack gap={4}>
         <Text size="sm">
           {formatMoney(payment.amountCents)} paid with {payment.instrument}.{' '}
-          {outcome.remainingCents > 0 ? `${formatMoney(outcome.remainingCents)} remains to pay.` : 'Nothing remains to pay.'} A receipt is on its
-          way to your e-mail.
+          {outcome.remainingCents > 0 ? `${formatMoney(outcome.remainingCents)} remains to pay.` : 'Nothing remains to pay.'} A receipt is on its way to your
+          e-mail.
         </Text>
         <Anchor component={Link} to={`/pay/${encodeURIComponent(token)}/receipt/${encodeURIComponent(payment.paymentId)}`} size="sm">
           View your receipt
@@ -248,8 +237,8 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
         {unresolved ? (
           <Alert color="yellow" icon={<IconAlertCircle />} title="We could not confirm your payment" role="alert">
             <Text size="sm">
-              {unresolved.message} Your payment of {formatMoney(unresolved.attempt.body.amountCents)} with {unresolved.attempt.instrumentLabel} may
-              have gone through. Try again to send the very same payment: if it went through, you are not charged twice.
+              {unresolved.message} Your payment of {formatMoney(unresolved.attempt.body.amountCents)} with {unresolved.attempt.instrumentLabel} may have gone
+              through. Try again to send the very same payment: if it went through, you are not charged twice.
             </Text>
           </Alert>
         ) : (
@@ -258,8 +247,24 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
             value={method}
             onChange={(v) => setMethod(v as 'card' | 'bank_account')}
             data={[
-              { value: 'card', label: (<Group gap={6} justify="center"><IconCreditCard size={16} />Card</Group>) },
-              { value: 'bank_account', label: (<Group gap={6} justify="center"><IconBuildingBank size={16} />Bank account</Group>) },
+              {
+                value: 'card',
+                label: (
+                  <Group gap={6} justify="center">
+                    <IconCreditCard size={16} />
+                    Card
+                  </Group>
+                ),
+              },
+              {
+                value: 'bank_account',
+                label: (
+                  <Group gap={6} justify="center">
+                    <IconBuildingBank size={16} />
+                    Bank account
+                  </Group>
+                ),
+              },
             ]}
             aria-label="Payment method"
           />
@@ -284,9 +289,31 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
           <CardField ref={card} />
         ) : (
           <Stack gap="sm">
-            <TextInput label="Name on the account" value={holder} onChange={(e) => setHolder(e.currentTarget.value)} error={errors.holder} autoComplete="name" />
-            <TextInput label="Routing number" inputMode="numeric" maxLength={9} value={routing} onChange={(e) => setRouting(e.currentTarget.value.replace(/\D/g, ''))} error={errors.routing} autoComplete="off" />
-            <PasswordInput label="Account number" inputMode="numeric" maxLength={17} value={account} onChange={(e) => setAccount(e.currentTarget.value.replace(/\D/g, ''))} error={errors.account} autoComplete="off" />
+            <TextInput
+              label="Name on the account"
+              value={holder}
+              onChange={(e) => setHolder(e.currentTarget.value)}
+              error={errors.holder}
+              autoComplete="name"
+            />
+            <TextInput
+              label="Routing number"
+              inputMode="numeric"
+              maxLength={9}
+              value={routing}
+              onChange={(e) => setRouting(e.currentTarget.value.replace(/\D/g, ''))}
+              error={errors.routing}
+              autoComplete="off"
+            />
+            <PasswordInput
+              label="Account number"
+              inputMode="numeric"
+              maxLength={17}
+              value={account}
+              onChange={(e) => setAccount(e.currentTarget.value.replace(/\D/g, ''))}
+              error={errors.account}
+              autoComplete="off"
+            />
             <TextInput
               label="Confirm account number"
               inputMode="numeric"

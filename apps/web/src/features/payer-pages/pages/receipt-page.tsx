@@ -13,7 +13,8 @@ export function ReceiptPage() {
   const receipt = useReceipt(token, paymentId);
   useDocumentTitle('Payment receipt');
   if (receipt.isPending) return <PageLoader label="Loading the receipt" />;
-  if (receipt.error || !receipt.data) return <LoadError title="This receipt could not be loaded" error={receipt.error} onRetry={() => void receipt.refetch()} />;
+  if (receipt.error || !receipt.data)
+    return <LoadError title="This receipt could not be loaded" error={receipt.error} onRetry={() => void receipt.refetch()} />;
   const r = receipt.data;
   return (
     <Paper withBorder p="xl" radius="md">

@@ -40,7 +40,13 @@ const ROWS: PayerImportRow[] = [
     note: null,
     payer: payer({ firstName: 'Solo', lastName: '', displayName: 'Solo', email: 'not-an-email', mobileNumber: null, reference: null }),
   },
-  { row: 4, status: 'duplicate', errors: {}, note: 'A payer with this e-mail address already exists.', payer: payer({ displayName: 'Al Ready', email: 'already@example.com' }) },
+  {
+    row: 4,
+    status: 'duplicate',
+    errors: {},
+    note: 'A payer with this e-mail address already exists.',
+    payer: payer({ displayName: 'Al Ready', email: 'already@example.com' }),
+  },
 ];
 
 function renderPreview(rows: PayerImportRow[], props: { committing?: boolean; onCommit?: () => void } = {}) {

@@ -122,10 +122,22 @@ export function PayerFormPage() {
               )}
               <Grid>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput label="First name" autoComplete="off" maxLength={PAYER_FIELD_LIMITS.firstName} error={errors.firstName?.message} {...form.register('firstName')} />
+                  <TextInput
+                    label="First name"
+                    autoComplete="off"
+                    maxLength={PAYER_FIELD_LIMITS.firstName}
+                    error={errors.firstName?.message}
+                    {...form.register('firstName')}
+                  />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput label="Last name" autoComplete="off" maxLength={PAYER_FIELD_LIMITS.lastName} error={errors.lastName?.message} {...form.register('lastName')} />
+                  <TextInput
+                    label="Last name"
+                    autoComplete="off"
+                    maxLength={PAYER_FIELD_LIMITS.lastName}
+                    error={errors.lastName?.message}
+                    {...form.register('lastName')}
+                  />
                 </Grid.Col>
                 <Grid.Col span={12}>
                   <TextInput
@@ -138,7 +150,15 @@ export function PayerFormPage() {
                   />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput label="E-mail" type="email" autoComplete="off" required maxLength={PAYER_FIELD_LIMITS.email} error={errors.email?.message} {...form.register('email')} />
+                  <TextInput
+                    label="E-mail"
+                    type="email"
+                    autoComplete="off"
+                    required
+                    maxLength={PAYER_FIELD_LIMITS.email}
+                    error={errors.email?.message}
+                    {...form.register('email')}
+                  />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
                   <TextInput

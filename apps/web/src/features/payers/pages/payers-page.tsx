@@ -73,11 +73,7 @@ export function PayersPage() {
     Deactivate: (p) =>
       modals.openConfirmModal({
         title: `Deactivate ${p.displayName}?`,
-        children: (
-          <Text size="sm">
-            You cannot send this payer new requests to pay until you activate them again. Requests already sent stay as they are.
-          </Text>
-        ),
+        children: <Text size="sm">You cannot send this payer new requests to pay until you activate them again. Requests already sent stay as they are.</Text>,
         labels: { confirm: 'Deactivate payer', cancel: 'Keep active' },
         confirmProps: { color: 'red' },
         onConfirm: () => run(p, 'deactivate', 'Payer deactivated', 'Payer not deactivated'),
@@ -86,11 +82,7 @@ export function PayersPage() {
     'Re-verify': (p) =>
       modals.openConfirmModal({
         title: `Ask ${p.displayName} to confirm their e-mail again?`,
-        children: (
-          <Text size="sm">
-            {p.email} gets a new link. The payer shows as unverified until they open it; earlier links stop working.
-          </Text>
-        ),
+        children: <Text size="sm">{p.email} gets a new link. The payer shows as unverified until they open it; earlier links stop working.</Text>,
         labels: { confirm: 'Send a new link', cancel: 'Keep as is' },
         onConfirm: () => run(p, 'reverify', `Verification e-mail sent to ${p.email}`, 'Verification e-mail not sent'),
       }),

@@ -1,12 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  businessEndpoints,
-  payerEndpoints,
-  paymentRequestEndpoints as e,
-  type PaymentRequestInput,
-  type RequestListQuery,
-} from '@tay/contract';
+import { businessEndpoints, payerEndpoints, paymentRequestEndpoints as e, type PaymentRequestInput, type RequestListQuery } from '@tay/contract';
 import { balancesKey } from '../../../lib/balances';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessId } from '../../../lib/session';
@@ -64,7 +58,8 @@ export function useRequestSummary() {
 function useInvalidateRequests() {
   const queryClient = useQueryClient();
   const businessId = useBusinessId();
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: requestsKey(businessId) }), queryClient.invalidateQueries({ queryKey: balancesKey(businessId) })]);
+  return () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: requestsKey(businessId) }), queryClient.invalidateQueries({ queryKey: balancesKey(businessId) })]);
 }
 
 export function useRequestReceipt(requestId: string | null) {
@@ -150,7 +145,9 @@ export function usePayerSuggestions(search: string, includeDisabled = false) {
   return useQuery({
     queryKey: ['payer-suggestions', businessId, search, includeDisabled],
     queryFn: () =>
-      callForData(payerEndpoints.typeahead, { query: { businessId: businessId ?? '', q: search, limit: 10, ...(includeDisabled ? { includeDisabled: 'true' } : {}) } }),
+      callForData(payerEndpoints.typeahead, {
+        query: { businessId: businessId ?? '', q: search, limit: 10, ...(includeDisabled ? { includeDisabled: 'true' } : {}) },
+      }),
     enabled: Boolean(businessId) && search.trim().length > 0,
     placeholderData: keepPreviousData,
   });

@@ -38,7 +38,14 @@ export function PayerPicker({ value, onChange, error, compact = false, includeDe
   };
 
   return (
-    <Combobox store={combobox} {...(compact ? { width: 340, position: 'bottom-start' as const } : {})} onOptionSubmit={(id) => { const p = options.find((o) => o.payerId === id); if (p) choose(p); }}>
+    <Combobox
+      store={combobox}
+      {...(compact ? { width: 340, position: 'bottom-start' as const } : {})}
+      onOptionSubmit={(id) => {
+        const p = options.find((o) => o.payerId === id);
+        if (p) choose(p);
+      }}
+    >
       <Combobox.Target>
         <InputBase
           {...(compact

@@ -22,7 +22,10 @@ async function drawerWith(timeline: { event: string; detail: string | null }[]) 
   fake.on(
     'GET',
     `${LIST}/${r.transactionId}`,
-    ok({ ...detail(r), timeline: timeline.map((e, i) => ({ at: `2026-05-0${(i % 9) + 1}T10:00:00.000Z`, actor: 'System', fromState: null, toState: null, ...e })) }),
+    ok({
+      ...detail(r),
+      timeline: timeline.map((e, i) => ({ at: `2026-05-0${(i % 9) + 1}T10:00:00.000Z`, actor: 'System', fromState: null, toState: null, ...e })),
+    }),
   );
   renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
   return screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
@@ -51,7 +54,8 @@ describe('the request timeline', () => {
   });
 
   it('a held scheduled send reads "Not sent (held)" with the reason and what to do', async () => {
-    const reason = 'Not sent: Pat Payer (pat@payers.example) is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on Jul 01, 2099); or cancel it.';
+    const reason =
+      'Not sent: Pat Payer (pat@payers.example) is deactivated. It goes out once you activate the payer again, unless it has expired by then (it expires on Jul 01, 2099); or cancel it.';
     const dialog = await drawerWith([
       { event: 'create', detail: null },
       { event: 'schedule', detail: 'To be sent Jun 01, 2099 5:00' },
@@ -64,7 +68,16 @@ describe('the request timeline', () => {
 
 describe('a scheduled request', () => {
   it('reads its send time by the business’s clock, naming the zone', async () => {
-    fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok(business({ businessState: 'Approved', config: { timeZone: 'America/Los_Angeles', defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true } })));
+    fake.on(
+      'GET',
+      `/api/businesses/${BUSINESS_ID}`,
+      ok(
+        business({
+          businessState: 'Approved',
+          config: { timeZone: 'America/Los_Angeles', defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true },
+        }),
+      ),
+    );
     const r = request({ transactionState: 'Pending', payerName: 'Sam Scheduled' });
     fake.on('GET', `${LIST}/${r.transactionId}`, ok({ ...detail(r), sendAt: '2099-06-01T16:30:00.000Z' }));
     renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
@@ -122,8 +135,24 @@ describe('the request’s messages', () => {
         detail(r, {
           channel: 'sms',
           emails: [
-            { ...message, messageId: 'msg_receipt', channel: 'email', to: 'sam@payers.example', subject: `Receipt for ${r.referenceNumber}`, delivery: 'delivered' },
-            { ...message, messageId: 'msg_link', channel: 'sms', to: '+15551234567', subject: '', delivery: 'failed', attempts: 9, lastError: '30003 Unreachable destination handset' },
+            {
+              ...message,
+              messageId: 'msg_receipt',
+              channel: 'email',
+              to: 'sam@payers.example',
+              subject: `Receipt for ${r.referenceNumber}`,
+              delivery: 'delivered',
+            },
+            {
+              ...message,
+              messageId: 'msg_link',
+              channel: 'sms',
+              to: '+15551234567',
+              subject: '',
+              delivery: 'failed',
+              attempts: 9,
+              lastError: '30003 Unreachable destination handset',
+            },
           ],
         }),
       ),
@@ -131,8 +160,13 @@ describe('the request’s messages', () => {
     renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
     const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
     expect(await within(dialog).findByRole('row', { name: 'Sent by Text message (SMS)' })).toBeInTheDocument();
-    const rows = within(await within(dialog).findByRole('table', { name: 'Messages' })).getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([`Receipt for ${r.referenceNumber}To sam@payers.example`, 'Text message to +1 555 123 4567']);
+    const rows = within(await within(dialog).findByRole('table', { name: 'Messages' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
+      `Receipt for ${r.referenceNumber}To sam@payers.example`,
+      'Text message to +1 555 123 4567',
+    ]);
     expect(within(rows[1]!).getAllByRole('cell')[2]!.textContent).toMatch(/^Not deliveredEvery attempt failed: 30003 Unreachable destination handset\./);
   });
 

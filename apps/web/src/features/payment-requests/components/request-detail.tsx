@@ -1,7 +1,16 @@
 import { Button, CopyButton, Divider, Drawer, Group, Loader, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
-import { formatDateTime, formatDay, formatMoney, REQUEST_CHANNEL_LABELS, type PaymentRequest, type RequestAction, type RequestState, type RequestTimelineEvent } from '@tay/contract';
+import {
+  formatDateTime,
+  formatDay,
+  formatMoney,
+  REQUEST_CHANNEL_LABELS,
+  type PaymentRequest,
+  type RequestAction,
+  type RequestState,
+  type RequestTimelineEvent,
+} from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useWriteAccess } from '../../../lib/write-access';

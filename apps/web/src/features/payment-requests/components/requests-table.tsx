@@ -72,13 +72,15 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
   const list = useRequestList(query);
   const filtered = hasFilters(params, fixed);
 
-  const update = (changes: Record<string, string | number | undefined>, resetPage = true) => setParams(nextParams(params, changes, resetPage), { replace: true });
+  const update = (changes: Record<string, string | number | undefined>, resetPage = true) =>
+    setParams(nextParams(params, changes, resetPage), { replace: true });
 
   const run = (row: PaymentRequest, name: RequestCommand, verb: string) =>
     command.mutate(
       { requestId: row.transactionId, command: name },
       {
-        onSuccess: () => notifications.show({ color: 'teal', title: `Request ${verb}`, message: `${row.referenceNumber} for ${formatMoney(row.amountCents)}.` }),
+        onSuccess: () =>
+          notifications.show({ color: 'teal', title: `Request ${verb}`, message: `${row.referenceNumber} for ${formatMoney(row.amountCents)}.` }),
         onError: (error) => notifications.show({ color: 'red', title: `Not ${verb}`, message: error.message }),
       },
     );

@@ -61,7 +61,11 @@ export function PaymentsLandingPage() {
         <Figure label="Pending balance" value={b ? formatMoney(b.pendingCents) : '—'} hint="Paid, waiting to settle" />
         <Figure label="Outstanding" value={s ? formatMoney(s.openCents) : '—'} hint={s ? `${s.openCount} open request(s)` : undefined} />
         <Figure label="Collected" value={s ? formatMoney(s.paidCents) : '—'} hint={s ? `${s.paidCount} paid in full` : undefined} />
-        <Figure label="Drafts and scheduled" value={s ? String(s.draftCount + s.scheduledCount) : '—'} hint={s ? `${s.draftCount} draft(s), ${s.scheduledCount} scheduled` : undefined} />
+        <Figure
+          label="Drafts and scheduled"
+          value={s ? String(s.draftCount + s.scheduledCount) : '—'}
+          hint={s ? `${s.draftCount} draft(s), ${s.scheduledCount} scheduled` : undefined}
+        />
         <Figure label="Needs attention" value={s ? String(s.needsAttentionCount) : '—'} hint="Failed, declined or expired" />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>

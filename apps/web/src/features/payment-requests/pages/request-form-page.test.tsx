@@ -21,7 +21,16 @@ beforeEach(() => {
 
 /** The business, with the time zone scheduled sends are on. */
 function business(timeZone: string) {
-  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok(businessRecord({ businessState: 'Approved', config: { timeZone, defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true } })));
+  fake.on(
+    'GET',
+    `/api/businesses/${BUSINESS_ID}`,
+    ok(
+      businessRecord({
+        businessState: 'Approved',
+        config: { timeZone, defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true },
+      }),
+    ),
+  );
 }
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -57,7 +66,12 @@ describe('?transid= edits a Draft or scheduled request; &copy=1 always makes a n
     await u.type(screen.getByLabelText('Amount (USD)'), '45');
     await u.click(screen.getByRole('button', { name: 'Save as draft' }));
     await waitFor(() => expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)).toHaveLength(1));
-    expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)[0]!.body).toMatchObject({ payerId: 'pyr_pat', amountCents: 4_500, memo: 'Violin, May', mode: 'draft' });
+    expect(fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`)[0]!.body).toMatchObject({
+      payerId: 'pyr_pat',
+      amountCents: 4_500,
+      memo: 'Violin, May',
+      mode: 'draft',
+    });
     expect(fake.callsTo('POST', LIST)).toHaveLength(0);
     await waitFor(() => expect(location()).toBe('/business/payment/transactions/draft'));
   });

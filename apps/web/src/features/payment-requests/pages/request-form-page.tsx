@@ -4,7 +4,21 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useOutletContext, useSearchParams } from 'react-router';
-import { type EntityType, formatMoney, getHref, MAX_AMOUNT_CENTS, NO_MOBILE_MESSAGE, parseMoney, paths, type Payer, payerEndpoints, type PaymentRequestDetail, type PaymentRequestInput, REQUEST_CHANNEL_LABELS, type RequestChannel } from '@tay/contract';
+import {
+  type EntityType,
+  formatMoney,
+  getHref,
+  MAX_AMOUNT_CENTS,
+  NO_MOBILE_MESSAGE,
+  parseMoney,
+  paths,
+  type Payer,
+  payerEndpoints,
+  type PaymentRequestDetail,
+  type PaymentRequestInput,
+  REQUEST_CHANNEL_LABELS,
+  type RequestChannel,
+} from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { ApiError } from '../../../lib/api-client';
@@ -196,11 +210,7 @@ function RequestForm({
             title: `Request ${what}`,
             message: `${saved.referenceNumber}: ${formatMoney(saved.amountCents)} from ${saved.payerName}.`,
           });
-          void navigate(
-            mode === 'draft'
-              ? paths.payments.drafts
-              : getHref(paths.payments.history, undefined, { transid: saved.transactionId }),
-          );
+          void navigate(mode === 'draft' ? paths.payments.drafts : getHref(paths.payments.history, undefined, { transid: saved.transactionId }));
         },
         onError: (error) => {
           if (error instanceof ApiError && error.fields) setErrors(error.fields as Errors);
@@ -264,7 +274,11 @@ function RequestForm({
                   label={REQUEST_CHANNEL_LABELS.sms}
                   disabled={payer?.mobileNumber === null}
                   description={
-                    payer?.mobileNumber === null ? NO_MOBILE_MESSAGE : payer?.mobileNumber ? `Texted to ${formatPhone(payer.mobileNumber)}` : 'Texted to the payer’s mobile number'
+                    payer?.mobileNumber === null
+                      ? NO_MOBILE_MESSAGE
+                      : payer?.mobileNumber
+                        ? `Texted to ${formatPhone(payer.mobileNumber)}`
+                        : 'Texted to the payer’s mobile number'
                   }
                 />
               </Stack>
@@ -282,13 +296,36 @@ function RequestForm({
                 />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label="Your reference" description="Optional: an invoice or account number" value={reference} onChange={(e) => setReference(e.currentTarget.value)} error={errors.reference} maxLength={64} />
+                <TextInput
+                  label="Your reference"
+                  description="Optional: an invoice or account number"
+                  value={reference}
+                  onChange={(e) => setReference(e.currentTarget.value)}
+                  error={errors.reference}
+                  maxLength={64}
+                />
               </Grid.Col>
               <Grid.Col span={12}>
-                <Textarea label="Memo" description="What it is for; the payer sees it" autosize minRows={2} maxLength={500} value={memo} onChange={(e) => setMemo(e.currentTarget.value)} error={errors.memo} />
+                <Textarea
+                  label="Memo"
+                  description="What it is for; the payer sees it"
+                  autosize
+                  minRows={2}
+                  maxLength={500}
+                  value={memo}
+                  onChange={(e) => setMemo(e.currentTarget.value)}
+                  error={errors.memo}
+                />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label="Due date" type="date" min={today()} value={dueDate} onChange={(e) => setDueDate(e.currentTarget.value)} error={errors.dueDate} />
+                <TextInput
+                  label="Due date"
+                  type="date"
+                  min={today()}
+                  value={dueDate}
+                  onChange={(e) => setDueDate(e.currentTarget.value)}
+                  error={errors.dueDate}
+                />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <TextInput
@@ -302,7 +339,12 @@ function RequestForm({
                 />
               </Grid.Col>
               <Grid.Col span={12}>
-                <Switch label="Allow partial payment" description="The payer may pay part now and the rest later" checked={allowPartial} onChange={(e) => setAllowPartial(e.currentTarget.checked)} />
+                <Switch
+                  label="Allow partial payment"
+                  description="The payer may pay part now and the rest later"
+                  checked={allowPartial}
+                  onChange={(e) => setAllowPartial(e.currentTarget.checked)}
+                />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <TextInput
@@ -324,11 +366,21 @@ function RequestForm({
               <Button type="submit" disabled={!access.allowed} loading={save.isPending && save.variables?.body.mode === 'send'}>
                 Send now
               </Button>
-              <Button variant="light" onClick={() => submit('schedule')} disabled={!access.allowed} loading={save.isPending && save.variables?.body.mode === 'schedule'}>
+              <Button
+                variant="light"
+                onClick={() => submit('schedule')}
+                disabled={!access.allowed}
+                loading={save.isPending && save.variables?.body.mode === 'schedule'}
+              >
                 Schedule
               </Button>
               {editing?.transactionState !== 'Pending' && (
-                <Button variant="default" onClick={() => submit('draft')} disabled={!access.allowed} loading={save.isPending && save.variables?.body.mode === 'draft'}>
+                <Button
+                  variant="default"
+                  onClick={() => submit('draft')}
+                  disabled={!access.allowed}
+                  loading={save.isPending && save.variables?.body.mode === 'draft'}
+                >
                   Save as draft
                 </Button>
               )}

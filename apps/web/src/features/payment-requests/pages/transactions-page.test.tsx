@@ -42,8 +42,24 @@ describe('transactions filters put the query in the URL, and the list and the ex
       ok(
         call.url.searchParams.get('includeDisabled') === 'true'
           ? [
-              { payerId: 'pyr_dana', displayName: 'Dana Active', email: 'dana@payers.example', mobileNumber: null, reference: null, verification: 'verified', status: 'active' },
-              { payerId: 'pyr_dario', displayName: 'Dario Gone', email: 'dario@payers.example', mobileNumber: null, reference: null, verification: 'verified', status: 'Disabled' },
+              {
+                payerId: 'pyr_dana',
+                displayName: 'Dana Active',
+                email: 'dana@payers.example',
+                mobileNumber: null,
+                reference: null,
+                verification: 'verified',
+                status: 'active',
+              },
+              {
+                payerId: 'pyr_dario',
+                displayName: 'Dario Gone',
+                email: 'dario@payers.example',
+                mobileNumber: null,
+                reference: null,
+                verification: 'verified',
+                status: 'Disabled',
+              },
             ]
           : [],
       ),
@@ -92,9 +108,14 @@ describe('transactions filters put the query in the URL, and the list and the ex
 
   it('Export CSV asks for exactly the list’s query (filters, search and sort), without the paging', async () => {
     fake.on('GET', LIST, listOf([request()], 60));
-    fake.on('GET', EXPORT, { text: 'Reference\r\n', headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="transactions-2026-05-01.csv"' } });
+    fake.on('GET', EXPORT, {
+      text: 'Reference\r\n',
+      headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="transactions-2026-05-01.csv"' },
+    });
     const u = user();
-    page(`${HISTORY}?status=Sent,Resent&min=10&max=500&from=2026-01-01&to=2026-12-31&payerId=pyr_pat&payerName=Pat+Payer&search=pat&sortBy=amount&sortDirection=asc&page=2&after=req_1`);
+    page(
+      `${HISTORY}?status=Sent,Resent&min=10&max=500&from=2026-01-01&to=2026-12-31&payerId=pyr_pat&payerName=Pat+Payer&search=pat&sortBy=amount&sortDirection=asc&page=2&after=req_1`,
+    );
     await screen.findByText('Pat Payer');
     await u.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(fake.callsTo('GET', EXPORT)).toHaveLength(1));
@@ -218,22 +239,42 @@ describe('row actions', () => {
   it('View/Download receipt opens the receipt of a Paid request, and Download PDF fetches it', async () => {
     const paid = request({ transactionState: 'Paid', payerName: 'Paula Paid', amountPaidCents: 12_500 });
     fake.on('GET', LIST, listOf([paid]));
-    fake.on('GET', `${LIST}/${paid.transactionId}/receipt`, ok({
-      transactionId: paid.transactionId,
-      referenceNumber: paid.referenceNumber,
-      businessName: 'Harbor Music',
-      timeZone: 'America/Los_Angeles',
-      payerName: 'Paula Paid',
-      payerEmail: 'paula@payers.example',
-      memo: 'Spring term',
-      reference: '',
-      transactionState: 'Paid',
-      requestAmountCents: 12_500,
-      amountPaidCents: 12_500,
-      remainingCents: 0,
-      payments: [{ paymentId: 'pay_1', businessName: 'Harbor Music', referenceNumber: paid.referenceNumber, method: 'card', methodLabel: 'Visa •••• 4242', amountCents: 12_500, paymentState: 'Processed', paidAt: '2026-03-08T10:30:00.000Z', requestAmountCents: 12_500, remainingCents: 0 }],
-    }));
-    fake.on('GET', `${LIST}/${paid.transactionId}/receipt.pdf`, { text: '%PDF-1.7', headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="receipt.pdf"' } });
+    fake.on(
+      'GET',
+      `${LIST}/${paid.transactionId}/receipt`,
+      ok({
+        transactionId: paid.transactionId,
+        referenceNumber: paid.referenceNumber,
+        businessName: 'Harbor Music',
+        timeZone: 'America/Los_Angeles',
+        payerName: 'Paula Paid',
+        payerEmail: 'paula@payers.example',
+        memo: 'Spring term',
+        reference: '',
+        transactionState: 'Paid',
+        requestAmountCents: 12_500,
+        amountPaidCents: 12_500,
+        remainingCents: 0,
+        payments: [
+          {
+            paymentId: 'pay_1',
+            businessName: 'Harbor Music',
+            referenceNumber: paid.referenceNumber,
+            method: 'card',
+            methodLabel: 'Visa •••• 4242',
+            amountCents: 12_500,
+            paymentState: 'Processed',
+            paidAt: '2026-03-08T10:30:00.000Z',
+            requestAmountCents: 12_500,
+            remainingCents: 0,
+          },
+        ],
+      }),
+    );
+    fake.on('GET', `${LIST}/${paid.transactionId}/receipt.pdf`, {
+      text: '%PDF-1.7',
+      headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="receipt.pdf"' },
+    });
     const u = user();
     page();
     await chooseAction('Paula Paid', 'View/Download receipt');
@@ -283,7 +324,12 @@ describe('row actions', () => {
     }
     const u = user();
     page();
-    for (const [name, r, n] of [['Ava Sent', a, 1], ['Ben Sent', b, 1], ['Ava Sent', a, 2], ['Ben Sent', b, 2]] as const) {
+    for (const [name, r, n] of [
+      ['Ava Sent', a, 1],
+      ['Ben Sent', b, 1],
+      ['Ava Sent', a, 2],
+      ['Ben Sent', b, 2],
+    ] as const) {
       await chooseAction(name, 'Resend');
       await u.click(await screen.findByRole('button', { name: 'Yes, resend' }));
       await waitFor(() => expect(fake.callsTo('POST', `${LIST}/${r.transactionId}/resend`)).toHaveLength(n));
@@ -319,7 +365,11 @@ describe('the detail drawer', () => {
     const guidance = await screen.findByRole('region', { name: 'What you can do' });
     expect(within(guidance).getByText('The last payment failed')).toBeInTheDocument();
     expect(guidance.textContent).not.toMatch(/resend/i);
-    expect(within(guidance).getAllByRole('button').map((b) => b.textContent)).toEqual(['Copy']);
+    expect(
+      within(guidance)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Copy']);
     await u.click(within(guidance).getByRole('button', { name: 'Copy' }));
     expect(location()).toBe(`/business/payment/request?transid=${failed.transactionId}&copy=1`);
   });

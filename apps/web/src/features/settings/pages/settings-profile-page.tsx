@@ -80,13 +80,23 @@ export function SettingsProfilePage() {
           </Title>
           {failed && (
             <Alert color="red" icon={<IconAlertCircle />} title="Authentication Error" role="alert">
-              We could not change your password. Check that your current password is right, and choose a new one of at least
-              8 characters that is not commonly used.
+              We could not change your password. Check that your current password is right, and choose a new one of at least 8 characters that is not commonly
+              used.
             </Alert>
           )}
-          <PasswordInput label="Current password" autoComplete="current-password" error={errors.currentPassword?.message} {...form.register('currentPassword')} />
+          <PasswordInput
+            label="Current password"
+            autoComplete="current-password"
+            error={errors.currentPassword?.message}
+            {...form.register('currentPassword')}
+          />
           <PasswordInput label="New password" autoComplete="new-password" error={errors.newPassword?.message} {...form.register('newPassword')} />
-          <PasswordInput label="Confirm new password" autoComplete="new-password" error={errors.confirmPassword?.message} {...form.register('confirmPassword')} />
+          <PasswordInput
+            label="Confirm new password"
+            autoComplete="new-password"
+            error={errors.confirmPassword?.message}
+            {...form.register('confirmPassword')}
+          />
           <Button type="submit" loading={isSubmitting} w="fit-content">
             Change password
           </Button>
