@@ -1,4 +1,4 @@
-// The statement the history page's list runs, taken from the API's own code (list-requests.ts):
+// The statement the history page's list runs, taken from the API's own code (list-requests.ts, over the history engine):
 // the list is built with a query builder that only ever sees the business, the session token and
 // the time as parameters, so one compile gives the text and where each value goes.
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';

@@ -5,7 +5,8 @@ import { paymentRequestEndpoints as e } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { exportRequests } from '../domain/payment-requests/export-requests';
 import { getRequest } from '../domain/payment-requests/get-request';
-import { listRequests, requestPageJson } from '../domain/payment-requests/list-requests';
+import { historyPageJson } from '../db/history-engine/engine';
+import { listRequests } from '../domain/payment-requests/list-requests';
 import { deleteDraft, runRequestCommand, type RequestCommand } from '../domain/payment-requests/request-actions';
 import type { RequestContext } from '../domain/payment-requests/request-context';
 import { requestSummary } from '../domain/payment-requests/request-summary';
@@ -36,7 +37,7 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
     async ({ params, query, request, reply }) => {
       const page = await listRequests({ db, businessId: params.id, sessionToken: bearerOf(request), query });
       // The items come as JSON from PostgreSQL (ADR 015): the body goes out as written.
-      return reply.type('application/json; charset=utf-8').send(requestPageJson(page));
+      return reply.type('application/json; charset=utf-8').send(historyPageJson(page));
     },
     { checkedInStatement: true },
   );
