@@ -28,6 +28,7 @@ import { devMailRoutes } from './routes/dev-mail';
 import { healthRoutes } from './routes/health';
 import { liveUpdateRoutes } from './routes/live-updates';
 import { payerRoutes } from './routes/payers';
+import { teamRoutes } from './routes/team';
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { publicPayRoutes } from './routes/public-pay';
 import { userRoutes } from './routes/user';
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     db: database.db,
     payments: { db: database.db, processor: deps.processor, mailer: deps.mailer, jobs: deps.jobs, fees: config.fees },
   });
+  await app.register(teamRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(balanceRoutes, { db: database.db });
   await app.register(liveUpdateRoutes, { db: database.db });
   await app.register(webhookRoutes, { db: database.db, mailer: deps.mailer, webhookSecret: config.processor.webhookSecret });

@@ -9,6 +9,7 @@ import {
   isBusinessEditable,
   isFileBody,
   roleAllows,
+  roleRefusal,
   type BodyOf,
   type BusinessRule,
   type BusinessState,
@@ -96,7 +97,7 @@ export function ruleRefusal(rule: BusinessRule, business: Pick<ScopedBusiness, '
 /** Refuses a role the access does not allow, then each rule the business breaks. */
 export function admit(endpoint: Pick<EndpointSpec, 'access' | 'rules' | 'notApproved'>, business: ScopedBusiness): void {
   if (!roleAllows(business.role, endpoint.access)) {
-    throw new AppError(ErrorCode.Forbidden, 'Only an owner or admin of this business can change it.');
+    throw new AppError(ErrorCode.Forbidden, roleRefusal(endpoint.access));
   }
   for (const rule of endpoint.rules ?? []) {
     const refusal = ruleRefusal(rule, business, endpoint.notApproved);
@@ -141,7 +142,7 @@ async function resolveBusiness(app: FastifyInstance, db: Kysely<DB>, request: Fa
   if (!row) throw AppError.signInRequired();
   if (row.must_change_password) throw AppError.newPasswordRequired();
   request.session = {
-    user: { id: row.userId, email: row.email, name: row.name, mustChangePassword: row.must_change_password },
+    user: { id: row.userId, email: row.email, name: row.name, mustChangePassword: row.must_change_password, ip: request.ip },
     sessionId: row.sessionId,
     token: row.token,
   };

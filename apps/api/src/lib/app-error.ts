@@ -8,6 +8,7 @@ const STATUS: Record<string, number> = {
   [ErrorCode.NotFound]: 404,
   [ErrorCode.Conflict]: 409,
   [ErrorCode.IdempotencyKeyInUse]: 409,
+  [ErrorCode.Gone]: 410,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.UnprocessableEntity]: 422,
   [ErrorCode.RateLimited]: 429,

@@ -12,6 +12,8 @@ export interface SessionUser {
   email: string;
   name: string;
   mustChangePassword: boolean;
+  /** The client's address, for the audit log (set on business endpoints). */
+  ip?: string;
 }
 
 export interface AuthSession {

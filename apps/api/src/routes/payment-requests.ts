@@ -17,7 +17,7 @@ import { endpointMounter, success } from '../http/mount';
 import { withIdempotency } from '../lib/idempotency';
 import { bearerOf, type AuthSession } from '../plugins/authenticate';
 
-const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email });
+const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
 
 /** Sends what `withIdempotency` answered: the stored answer of a retry, or this run's. */
 const answer = (reply: FastifyReply, result: { status: number; body: unknown }) => reply.status(result.status).send(result.body);
@@ -140,8 +140,8 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
     });
   }
 
-  mount(e.deleteDraft, async ({ business, params, reply }) => {
-    await deleteDraft(ctx, { businessId: business.id, requestId: params.requestId });
+  mount(e.deleteDraft, async ({ business, session, params, reply }) => {
+    await deleteDraft(ctx, { businessId: business.id, requestId: params.requestId, user: acting(session) });
     return reply.status(204).send();
   });
 };

@@ -11,24 +11,48 @@ import type { z } from 'zod';
  * Who may call an endpoint.
  * - `public`: anyone (the payer's pages, health, reference lists).
  * - `user`: a signed-in person who has no temporary password left to replace.
- * - `business:read`: a member of the business in the path, any role.
- * - `business:write`: a member whose role may change the business ({@link roleAllows}).
+ * - `business:read`: a member of the business in the path, any role (viewers included): read and export.
+ * - `business:operate`: a member who runs the day's work — payers, requests to pay (owner, admin, member).
+ * - `business:write`: a member who manages the business — its profile, logo, submission, the team (owner, admin).
+ * - `business:owner`: an owner — the settlement bank account, integrations, the team's owners.
+ * Which role holds which: {@link ROLE_ACCESS}, the one permission table.
  */
-export type Access = 'public' | 'user' | 'business:read' | 'business:write';
+export type Access = 'public' | 'user' | 'business:read' | 'business:operate' | 'business:write' | 'business:owner';
 
-/** The roles a member of a business can hold. */
-export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
+/** The roles a member of a business can hold, most powerful first. */
+export const MEMBER_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
-/** The one table of which role may do what. Everything that asks "may this member…" asks here. */
-const ROLE_ACCESS: Record<MemberRole, readonly Access[]> = {
-  owner: ['public', 'user', 'business:read', 'business:write'],
-  admin: ['public', 'user', 'business:read', 'business:write'],
-  member: ['public', 'user', 'business:read'],
+/** How the app names each role, and what it may do, in one line each (the Team page and the invitation e-mail). */
+export const ROLE_LABELS: Record<MemberRole, { label: string; description: string }> = {
+  owner: { label: 'Owner', description: 'Everything, including the team, the settlement bank account and integrations.' },
+  admin: { label: 'Admin', description: "Everything but the team's owners and the settlement bank account." },
+  member: { label: 'Member', description: 'Adds payers and creates and sends requests to pay; approves nothing.' },
+  viewer: { label: 'Viewer', description: 'Reads and exports only.' },
+};
+
+/** The one table of which role may do what. Everything that asks "may this member…" asks here: the API and the web app. */
+export const ROLE_ACCESS: Record<MemberRole, readonly Access[]> = {
+  owner: ['public', 'user', 'business:read', 'business:operate', 'business:write', 'business:owner'],
+  admin: ['public', 'user', 'business:read', 'business:operate', 'business:write'],
+  member: ['public', 'user', 'business:read', 'business:operate'],
+  viewer: ['public', 'user', 'business:read'],
 };
 
 export function roleAllows(role: MemberRole, access: Access): boolean {
   return ROLE_ACCESS[role].includes(access);
+}
+
+/** What a role that may not call an endpoint is told (403 `FORBIDDEN`). */
+export function roleRefusal(access: Access): string {
+  switch (access) {
+    case 'business:owner':
+      return 'Only an owner of this business can do this.';
+    case 'business:write':
+      return 'Only an owner or admin of this business can do this.';
+    default:
+      return 'Your role in this business is view only: you can read and export, not change.';
+  }
 }
 
 /**

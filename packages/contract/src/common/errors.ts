@@ -8,6 +8,8 @@ export const ErrorCode = {
   Forbidden: 'FORBIDDEN',
   NotFound: 'NOT_FOUND',
   Conflict: 'CONFLICT',
+  /** 410: a link that worked once and no longer does (expired or withdrawn). */
+  Gone: 'GONE',
   /** 409: a request with the same Idempotency-Key is still running; retry it with the same key. */
   IdempotencyKeyInUse: 'IDEMPOTENCY_KEY_IN_USE',
   UnprocessableEntity: 'UNPROCESSABLE_ENTITY',

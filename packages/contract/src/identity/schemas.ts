@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IDENTITY_EMPTY_MESSAGES } from './messages';
+import { MEMBER_ROLES } from '../common/endpoint';
 
 export const UserState = z.enum(['Incomplete', 'complete']);
 export type UserState = z.infer<typeof UserState>;
@@ -20,8 +21,8 @@ export const UserBusinessSummary = z.object({
   businessId: z.string(),
   businessName: z.string(),
   businessState: z.string(),
-  /** The person's role in this business: only an owner or admin may change it (ADR 004). */
-  role: z.enum(['owner', 'admin', 'member']),
+  /** The person's role in this business: what it allows is `ROLE_ACCESS` (ADR 004, 031). */
+  role: z.enum(MEMBER_ROLES),
   payoutEnabled: z.number().int(),
   entities: z.array(z.object({ entityType: z.string(), entityTemplateName: z.string() })),
   businessProfile: z.object({ logoUrl: z.string().nullable() }),

@@ -25,7 +25,7 @@ const notApproved: NotApprovedMessages = {
   pending: 'Payers can be added or changed once your business is approved. Finish and submit your business setup first.',
   disabled: 'Your business is disabled, so its payers cannot be added or changed. Contact Tay support to enable it again.',
 };
-const change = { access: 'business:write', rules: ['approved'], notApproved } as const;
+const change = { access: 'business:operate', rules: ['approved'], notApproved } as const;
 
 const payerAction = (name: string, summary: string) =>
   defineEndpoint({

@@ -20,7 +20,7 @@ const notApproved: NotApprovedMessages = {
   pending: 'Requests to pay can be created and sent once your business is approved.',
   disabled: 'This business is disabled, so it cannot request payments. Contact Tay support.',
 };
-const change = { access: 'business:write', rules: ['approved'], notApproved } as const;
+const change = { access: 'business:operate', rules: ['approved'], notApproved } as const;
 
 const IDEMPOTENT = 'With an Idempotency-Key: the same key and body get the stored answer; a different body is 422; a twin still running is 409.';
 const IDEMPOTENT_COMMAND =

@@ -11,6 +11,8 @@ export const paths = {
   signupVerified: '/signup/verified',
   forgotPassword: '/forgot-password',
   newPassword: '/new-password',
+  /** Query: `token` of an invitation to join a business. */
+  invitation: '/invitation',
   business: {
     root: '/business',
     home: '/business/home',
@@ -25,6 +27,8 @@ export const paths = {
     setupAutomations: '/business/setup/automations',
     setupPayments: '/business/setup/payments',
     setupIntegrations: '/business/setup/integrations',
+    team: '/business/setup/team',
+    audit: '/business/setup/audit',
     linkAccount: '/business/setup/payment/link-account',
     addBankAccount: '/business/setup/payment/add-bank-account',
     paymentProfile: '/business/setup/payment/profile',

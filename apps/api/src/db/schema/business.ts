@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 export type BusinessStateColumn = 'Incomplete' | 'Pending' | 'Approved' | 'Disabled';
-export type MemberRole = 'owner' | 'admin' | 'member';
+export type MemberRole = 'owner' | 'admin' | 'member' | 'viewer';
 
 export interface BusinessesTable {
   id: string;
@@ -88,4 +88,22 @@ export interface BusinessEventsTable {
   action: string;
   details: JSONColumnType<Record<string, unknown>, string, string>;
   created_at: Generated<Date>;
+  /** Where the change came from (migration 0028); null for jobs and operations. */
+  ip_address: Generated<string | null>;
+  /** The order entries were written in (migration 0028). */
+  seq: Generated<string>;
+}
+
+export interface BusinessInvitationsTable {
+  business_id: string;
+  id: string;
+  email: string;
+  role: MemberRole;
+  token_hash: string;
+  invited_by_user_id: string;
+  invited_by: string;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  accepted_at: Date | null;
+  revoked_at: Date | null;
 }

@@ -14,6 +14,8 @@ export interface UsersTable {
   user_state: Generated<'Incomplete' | 'complete'>;
   must_change_password: Generated<boolean>;
   temporary_password_expires_at: Date | null;
+  /** Stamped by every new session (migration 0028). */
+  last_signed_in_at: Generated<Date | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

@@ -1,4 +1,4 @@
-import type { BankAccountsTable, BusinessesTable, BusinessEventsTable, BusinessMembersTable, BusinessOwnersTable } from './business';
+import type { BankAccountsTable, BusinessesTable, BusinessEventsTable, BusinessInvitationsTable, BusinessMembersTable, BusinessOwnersTable } from './business';
 import type { AccountsTable, RateLimitsTable, SessionsTable, UsersTable, VerificationsTable } from './identity';
 import type { MailOutboxTable } from './mail';
 import type {
@@ -35,6 +35,7 @@ export interface DB {
   business_owners: BusinessOwnersTable;
   bank_accounts: BankAccountsTable;
   business_events: BusinessEventsTable;
+  business_invitations: BusinessInvitationsTable;
   payers: PayersTable;
   business_counters: BusinessCountersTable;
   payment_requests: PaymentRequestsTable;

@@ -70,6 +70,7 @@ export interface PaymentRequestEventsTable {
   from_state: RequestState | null;
   to_state: RequestState | null;
   detail: string | null;
+  ip_address: Generated<string | null>;
   created_at: Generated<Date>;
 }
 

@@ -6,13 +6,15 @@ export interface Actor {
   userId: string | null;
   /** Readable at the time: the person's e-mail, 'operations', 'sandbox auto-approval'. */
   label: string;
+  /** The client's address, for a person's change. */
+  ip?: string | null;
 }
 
 export const OPERATIONS_ACTOR: Actor = { userId: null, label: 'operations' };
 export const AUTO_APPROVAL_ACTOR: Actor = { userId: null, label: 'sandbox auto-approval' };
 
-export function userActor(user: { id: string; email: string }): Actor & { userId: string } {
-  return { userId: user.id, label: user.email };
+export function userActor(user: { id: string; email: string; ip?: string | undefined }): Actor & { userId: string } {
+  return { userId: user.id, label: user.email, ip: user.ip ?? null };
 }
 
 export type BusinessAction =
@@ -35,7 +37,13 @@ export type BusinessAction =
   | 'payer.verification_sent'
   | 'payer.reverification_requested'
   | 'payer.verified'
-  | 'payers.imported';
+  | 'payers.imported'
+  | 'request.deleted'
+  | 'member.invited'
+  | 'member.joined'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'invitation.revoked';
 
 /**
  * Appends one row to the business's audit trail. Call it with the transaction that makes the
@@ -55,6 +63,7 @@ export async function recordEvent(
       actor: event.actor.label,
       action: event.action,
       details: JSON.stringify(event.details),
+      ip_address: event.actor.ip ?? null,
     })
     .execute();
 }

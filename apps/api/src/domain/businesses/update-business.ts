@@ -57,10 +57,14 @@ export async function updateBusiness({ db, businessId, actor, body, now = new Da
     const fields: FieldErrors = {};
     const set: Updateable<BusinessesTable> = {};
     const changes: string[] = [];
+    const diff: { field: string; before: unknown; after: unknown }[] = [];
     const change = <C extends keyof BusinessRow & keyof BusinessesTable>(column: C, value: BusinessRow[C] | undefined, name: string) => {
       if (value === undefined || JSON.stringify(value) === JSON.stringify(row[column])) return;
       (set as Record<string, unknown>)[column] = value;
       changes.push(name);
+      // The audit log's before → after; a tax id shows only its last four digits.
+      const shown = (v: unknown) => (column === 'ein' && typeof v === 'string' ? `•••••${v.slice(-4)}` : v);
+      diff.push({ field: name, before: shown(row[column]), after: shown(value) });
     };
 
     if (body.businessName !== undefined) change('business_name', body.businessName, 'businessName');
@@ -163,7 +167,7 @@ export async function updateBusiness({ db, businessId, actor, body, now = new Da
         .set({ ...set, updated_at: sql<Date>`now()` })
         .where('id', '=', businessId)
         .execute();
-      await recordEvent(trx, { businessId, actor, action: 'business.updated', details: { changes } });
+      await recordEvent(trx, { businessId, actor, action: 'business.updated', details: { changes, diff } });
     } else if (set.time_zone_chosen) {
       await trx.updateTable('businesses').set({ time_zone_chosen: true }).where('id', '=', businessId).execute();
     }

@@ -88,7 +88,12 @@ export async function updatePayer({ db, mailer, publicUrl, businessId, businessN
           .where('state', 'not in', CLOSED_REQUEST_STATES)
           .execute();
       }
-      await recordEvent(trx, { businessId, actor, action: 'payer.updated', details: { payerId, fields: changed } });
+      await recordEvent(trx, {
+        businessId,
+        actor,
+        action: 'payer.updated',
+        details: { payerId, fields: changed, changes: changed.map((field) => ({ field, before: current[field], after: next[field] })) },
+      });
       if (emailChanged) {
         await sendVerificationLink(trx, {
           mailer,

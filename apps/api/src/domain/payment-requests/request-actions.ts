@@ -4,7 +4,8 @@ import { AppError } from '../../lib/app-error';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { userActor, type ActingUser, type RequestContext } from './request-context';
 import type { DB } from '../../db/schema';
-import { expiryAfter, todayIn, toPaymentRequest, type RequestRow } from './request-record';
+import { expiryAfter, referenceNumber, todayIn, toPaymentRequest, type RequestRow } from './request-record';
+import { recordEvent } from '../businesses/audit';
 import { lockRequest, selectRequest } from './save-request';
 import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { transitionRequest } from './transition';
@@ -90,12 +91,22 @@ function insteadOfDeleting(state: RequestState): string {
 }
 
 /** Deletes a draft (docs/product.md §4: Draft ─▶ deleted); anything sent stays on record. */
-export async function deleteDraft(ctx: RequestContext, { businessId, requestId }: { businessId: string; requestId: string }): Promise<void> {
+export async function deleteDraft(
+  ctx: RequestContext,
+  { businessId, requestId, user }: { businessId: string; requestId: string; user: ActingUser },
+): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const row = await lockRequest(trx, businessId, requestId);
     if (row.state !== 'Draft') {
       throw new AppError(ErrorCode.Conflict, `Only drafts can be deleted; this request is ${row.state}. ${insteadOfDeleting(row.state)}`);
     }
     await trx.deleteFrom('payment_requests').where('business_id', '=', businessId).where('id', '=', requestId).execute();
+    // The draft's timeline goes with it; the audit log keeps that it was deleted, and by whom.
+    await recordEvent(trx, {
+      businessId,
+      actor: { userId: user.userId, label: user.email, ip: user.ip ?? null },
+      action: 'request.deleted',
+      details: { requestId, reference: referenceNumber(row.number) },
+    });
   });
 }

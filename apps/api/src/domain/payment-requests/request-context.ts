@@ -17,10 +17,12 @@ export interface RequestContext {
 export interface ActingUser {
   userId: string;
   email: string;
+  /** The client's address, kept on the audit log. */
+  ip?: string | undefined;
 }
 
 export function userActor(user: ActingUser): Actor {
-  return { type: 'user', id: user.userId, label: user.email };
+  return { type: 'user', id: user.userId, label: user.email, ip: user.ip ?? null };
 }
 
 /** The next per-business number of a kind (TRX-10001, TRX-10002…), gap-free within a commit. */

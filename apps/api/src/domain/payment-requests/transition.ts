@@ -7,6 +7,8 @@ export interface Actor {
   id: string | null;
   /** Shown in the timeline: a person's e-mail, "Payer (ana@example.com)", "System". */
   label: string;
+  /** The client's address, for a person's change (the audit log). */
+  ip?: string | null;
 }
 
 export const SYSTEM: Actor = { type: 'system', id: null, label: 'System' };
@@ -70,6 +72,7 @@ export async function recordRequestEvent(options: {
       from_state: options.from,
       to_state: options.to,
       detail: options.detail,
+      ip_address: options.actor.ip ?? null,
     })
     .execute();
 }

@@ -1,0 +1,217 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { AUDIT_KIND_LABELS, auditKindOf, csvRow, formatDateTime, type AuditEntry, type AuditKind, AuditQuery } from '@tay/contract';
+import type { DB } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+
+export type AuditListQuery = ReturnType<typeof AuditQuery.parse>;
+
+/** The action prefixes of each kind, as `auditKindOf` reads them. */
+const KIND_PATTERNS: Record<AuditKind, { like: string[]; notLike?: string[] }> = {
+  team: { like: ['member.%', 'invitation.%'] },
+  payers: { like: ['payer%'] },
+  requests: { like: ['request.%'] },
+  business: { like: ['%'], notLike: ['member.%', 'invitation.%', 'payer%', 'request.%'] },
+};
+
+const REQUEST_VERBS: Record<string, string> = {
+  create: 'Created',
+  edit: 'Edited',
+  send: 'Sent',
+  resend: 'Resent',
+  withdraw: 'Withdrew',
+  cancel: 'Cancelled',
+  deleted: 'Deleted the draft',
+  decline: 'Payer declined',
+  expire: 'Expired',
+  pay: 'Payment on',
+};
+
+const BUSINESS_SUMMARIES: Record<string, string> = {
+  'business.created': 'Created the business',
+  'business.submitted': 'Submitted the business for review',
+  'business.approved': 'Approved the business',
+  'business.disabled': 'Disabled the business',
+  'business.enabled': 'Enabled the business again',
+  'payouts.enabled': 'Enabled payouts',
+  'payouts.disabled': 'Disabled payouts',
+  'bank_account.added': 'Added the settlement bank account',
+  'bank_account.replaced': 'Replaced the settlement bank account',
+  'logo.updated': 'Changed the logo',
+  'payers.imported': 'Imported payers',
+};
+
+const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+
+/** One line in words, from the action and what was recorded with it. */
+export function auditSummary(action: string, details: Record<string, unknown>): string {
+  const who = text(details.email);
+  switch (action) {
+    case 'business.updated':
+      return `Changed the business's ${Array.isArray(details.changes) ? (details.changes as string[]).join(', ') : 'details'}`;
+    case 'member.invited':
+      return `Invited ${who} as ${text(details.role)}`;
+    case 'member.joined':
+      return `${who} joined as ${text(details.role)}`;
+    case 'member.role_changed':
+      return `Changed the role of ${who}`;
+    case 'member.removed':
+      return `Removed ${who} (${text(details.role)}) from the team`;
+    case 'invitation.revoked':
+      return `Withdrew the invitation of ${who}`;
+  }
+  if (action.startsWith('request.')) {
+    const event = action.slice('request.'.length);
+    const verb = REQUEST_VERBS[event] ?? event.replace(/_/g, ' ');
+    return `${verb} ${text(details.reference)}`.trim();
+  }
+  if (action.startsWith('payer')) {
+    const what = action.replace(/^payers?\./, '').replace(/_/g, ' ');
+    return `Payer ${what}${details.payerId ? ` (${text(details.payerId)})` : ''}`;
+  }
+  return BUSINESS_SUMMARIES[action] ?? action;
+}
+
+/** The before → after of each field, from whichever form the action recorded it in. */
+function changesOf(details: Record<string, unknown>): AuditEntry['changes'] {
+  for (const key of ['changes', 'diff']) {
+    const list = details[key];
+    if (Array.isArray(list) && list.every((c) => typeof c === 'object' && c !== null && 'field' in c)) {
+      return (list as { field: string; before: unknown; after: unknown }[]).map(({ field, before, after }) => ({ field, before, after }));
+    }
+  }
+  if (details.from !== undefined || details.to !== undefined) return [{ field: 'state', before: details.from ?? null, after: details.to ?? null }];
+  return [];
+}
+
+type Row = {
+  id: string;
+  created_at: Date;
+  actor: string;
+  actor_user_id: string | null;
+  action: string;
+  details: Record<string, unknown>;
+  ip_address: string | null;
+};
+
+function entryOf(row: Row): AuditEntry {
+  const details = row.details ?? {};
+  const rest = Object.fromEntries(Object.entries(details).filter(([k]) => !['changes', 'diff'].includes(k) || !Array.isArray(details[k])));
+  return {
+    id: row.id,
+    createdAt: row.created_at.toISOString(),
+    actor: row.actor,
+    actorUserId: row.actor_user_id,
+    action: row.action,
+    kind: auditKindOf(row.action),
+    summary: auditSummary(row.action, details),
+    changes: changesOf(details),
+    details: rest,
+    ipAddress: row.ip_address,
+  };
+}
+
+function whereOf(businessId: string, timeZone: string, query: Omit<AuditListQuery, 'page' | 'pageSize'>) {
+  if (query.from && query.to && query.from > query.to) {
+    throw AppError.validation('The date range ends before it starts.', { from: 'Must not be after the end date.' });
+  }
+  return (eb: ExpressionBuilder<DB, 'business_events'>): Expression<SqlBool> => {
+    const and: Expression<SqlBool>[] = [eb('business_id', '=', businessId)];
+    if (query.actor) {
+      and.push(eb.or([eb('actor_user_id', '=', query.actor), eb.and([eb('actor_user_id', 'is', null), eb('actor', '=', query.actor)])]));
+    }
+    if (query.kind) {
+      const { like, notLike = [] } = KIND_PATTERNS[query.kind];
+      and.push(eb.or(like.map((p) => eb('action', 'like', p))));
+      for (const p of notLike) and.push(eb('action', 'not like', p));
+    }
+    if (query.from) and.push(eb('created_at', '>=', sql<Date>`(${query.from}::date)::timestamp AT TIME ZONE ${timeZone}`));
+    if (query.to) and.push(eb('created_at', '<', sql<Date>`((${query.to}::date) + 1)::timestamp AT TIME ZONE ${timeZone}`));
+    if (query.search) {
+      const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      and.push(eb.or([sql<SqlBool>`lower(actor) LIKE ${pattern}`, sql<SqlBool>`action LIKE ${pattern}`, sql<SqlBool>`lower(details::text) LIKE ${pattern}`]));
+    }
+    return eb.and(and);
+  };
+}
+
+/**
+ * The audit log, newest first: a plain list (ADR 029) over the append-only trail
+ * (`business_events`, migrations 0003 and 0028), which holds a copy of every request event too.
+ */
+export async function listAudit(
+  db: Kysely<DB>,
+  { businessId, timeZone, query }: { businessId: string; timeZone: string; query: AuditListQuery },
+): Promise<{ items: AuditEntry[]; page: number; pageSize: number; total: number }> {
+  const where = whereOf(businessId, timeZone, query);
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('business_events')
+      .select(['id', 'created_at', 'actor', 'actor_user_id', 'action', 'details', 'ip_address'])
+      .where(where)
+      .orderBy(query.sortDirection === 'asc' ? sql`created_at ASC, seq ASC` : sql`created_at DESC, seq DESC`)
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    db
+      .selectFrom('business_events')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where(where)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(entryOf), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+}
+
+/** Who appears in the log: each person once (by their latest label), then operations and jobs. */
+export async function auditActors(db: Kysely<DB>, businessId: string): Promise<{ actor: string; actorUserId: string | null }[]> {
+  const rows = await db
+    .selectFrom('business_events')
+    .select(['actor_user_id', sql<string>`(array_agg(actor ORDER BY created_at DESC))[1]`.as('actor')])
+    .where('business_id', '=', businessId)
+    .groupBy(['actor_user_id', sql`CASE WHEN actor_user_id IS NULL THEN actor END`])
+    .execute();
+  return rows
+    .map((r) => ({ actor: r.actor, actorUserId: r.actor_user_id }))
+    .sort((a, b) => Number(a.actorUserId === null) - Number(b.actorUserId === null) || a.actor.localeCompare(b.actor));
+}
+
+const BATCH = 1000;
+
+/** The CSV of every entry the query matches, in batches: memory stays flat. */
+export async function* exportAudit(
+  db: Kysely<DB>,
+  { businessId, timeZone, query }: { businessId: string; timeZone: string; query: Omit<AuditListQuery, 'page' | 'pageSize'> },
+): AsyncGenerator<string> {
+  const where = whereOf(businessId, timeZone, query);
+  yield `\ufeff${csvRow([`When (${timeZone})`, 'Who', 'Kind', 'What', 'Changes', 'Address'])}\r\n`;
+  // By keyset on (created_at, seq), newest first: entries written meanwhile neither shift nor repeat rows.
+  let after: { key: string; seq: string } | null = null;
+  for (;;) {
+    let select = db
+      .selectFrom('business_events')
+      .select(['id', 'created_at', 'actor', 'actor_user_id', 'action', 'details', 'ip_address', sql<string>`created_at::text`.as('sort_key'), 'seq'])
+      .where(where);
+    if (after) select = select.where(sql<SqlBool>`(created_at, seq) < (${after.key}::timestamptz, ${after.seq}::bigint)`);
+    const rows = await select
+      .orderBy(sql`created_at DESC, id DESC`)
+      .limit(BATCH)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows
+      .map(entryOf)
+      .map(
+        (e) =>
+          `${csvRow([
+            formatDateTime(new Date(e.createdAt), timeZone),
+            e.actor,
+            AUDIT_KIND_LABELS[e.kind],
+            e.summary,
+            e.changes.map((c) => `${c.field}: ${text(c.before)} → ${text(c.after)}`).join('; '),
+            e.ipAddress ?? '',
+          ])}\r\n`,
+      )
+      .join('');
+    const last = rows[rows.length - 1]!;
+    after = { key: last.sort_key, seq: last.seq };
+    if (rows.length < BATCH) return;
+  }
+}

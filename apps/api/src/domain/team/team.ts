@@ -1,0 +1,260 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { ErrorCode, getHref, INVITATION_DAYS, paths, ROLE_LABELS, type InviteBody, type MemberRole, type TeamInvitation, type TeamMember } from '@tay/contract';
+import { hashPassword, temporaryPassword } from '../../auth/password';
+import type { DB } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { newId } from '../../lib/ids';
+import type { Mailer } from '../../mail/mailer';
+import { recordEvent, type Actor } from '../businesses/audit';
+import { newVerificationToken } from '../payers/verification';
+import { issueTemporaryPassword } from '../users/create-user-by-operator';
+import { invitationEmail, newMemberEmail } from './team-emails';
+
+/** Who acts on the team, and with which role (the endpoint mount resolved both). */
+export interface TeamActor {
+  actor: Actor & { userId: string };
+  role: MemberRole;
+}
+
+export interface TeamContext {
+  db: Kysely<DB>;
+  mailer: Pick<Mailer, 'send'>;
+  publicUrl: string;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Owners are the owners' business: only an owner makes, changes or removes one. */
+function requireOwnerFor(who: TeamActor, what: string): void {
+  if (who.role !== 'owner') throw new AppError(ErrorCode.Forbidden, `Only an owner of this business can ${what}.`);
+}
+
+function memberOf(row: {
+  user_id: string;
+  email: string;
+  name: string;
+  role: MemberRole;
+  must_change_password: boolean;
+  last_signed_in_at: Date | null;
+  created_at: Date;
+}): TeamMember {
+  return {
+    userId: row.user_id,
+    email: row.email,
+    name: row.name === row.email ? '' : row.name,
+    role: row.role,
+    status: row.must_change_password ? 'Invited' : 'Active',
+    lastSignedInAt: row.last_signed_in_at?.toISOString() ?? null,
+    joinedAt: row.created_at.toISOString(),
+  };
+}
+
+const membersQuery = (db: Kysely<DB> | Transaction<DB>, businessId: string) =>
+  db
+    .selectFrom('business_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['m.user_id', 'u.email', 'u.name', 'm.role', 'u.must_change_password', 'u.last_signed_in_at', 'm.created_at'])
+    .where('m.business_id', '=', businessId);
+
+function invitationOf(
+  row: { id: string; email: string; role: MemberRole; invited_by: string; created_at: Date; expires_at: Date },
+  now = new Date(),
+): TeamInvitation {
+  return {
+    invitationId: row.id,
+    email: row.email,
+    role: row.role,
+    invitedBy: row.invited_by,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+    expired: row.expires_at <= now,
+  };
+}
+
+/** The team page: members, owners first, then open invitations. A team is tens of people: a plain list (ADR 029). */
+export async function listTeam(db: Kysely<DB>, businessId: string): Promise<{ members: TeamMember[]; invitations: TeamInvitation[] }> {
+  const members = await membersQuery(db, businessId)
+    .orderBy(sql`CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'member' THEN 2 ELSE 3 END`)
+    .orderBy('u.email')
+    .execute();
+  const invitations = await db
+    .selectFrom('business_invitations')
+    .select(['id', 'email', 'role', 'invited_by', 'created_at', 'expires_at'])
+    .where('business_id', '=', businessId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .execute();
+  return { members: members.map(memberOf), invitations: invitations.map((i) => invitationOf(i)) };
+}
+
+/**
+ * Invites a person with a role. A new person becomes a member at once with a temporary password,
+ * e-mailed to them; they choose their own at first sign-in (the new-password challenge). A person
+ * with a Tay account is e-mailed a link to accept; inviting them again replaces the open
+ * invitation. The e-mail goes out only if the invitation commits.
+ */
+export async function inviteMember(
+  ctx: TeamContext,
+  { business, who, body }: { business: { id: string; name: string }; who: TeamActor; body: InviteBody },
+): Promise<{ outcome: 'member_added' | 'invitation_sent'; member: TeamMember | null; invitation: TeamInvitation | null }> {
+  if (body.role === 'owner') requireOwnerFor(who, 'invite an owner');
+  const address = body.email;
+  const roleLabel = ROLE_LABELS[body.role].label;
+  return ctx.db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('users').select(['id', 'must_change_password']).where('email', '=', address).forUpdate().executeTakeFirst();
+    if (user) {
+      const already = await trx
+        .selectFrom('business_members')
+        .select('role')
+        .where('business_id', '=', business.id)
+        .where('user_id', '=', user.id)
+        .executeTakeFirst();
+      if (already) {
+        throw new AppError(
+          ErrorCode.Conflict,
+          `${address} is already a member of ${business.name} (${ROLE_LABELS[already.role].label}). Change their role instead.`,
+        );
+      }
+    }
+    const expiresAt = new Date(Date.now() + INVITATION_DAYS * DAY_MS);
+    const signInUrl = `${ctx.publicUrl}${paths.login}`;
+
+    if (!user || user.must_change_password) {
+      // A new person (or one who never chose a password): a member now, with a temporary password.
+      const password = temporaryPassword();
+      const created = await issueTemporaryPassword(trx, { address, hash: await hashPassword(password), password, expiresAt });
+      await trx.insertInto('business_members').values({ business_id: business.id, user_id: created.userId, role: body.role }).execute();
+      await recordEvent(trx, {
+        businessId: business.id,
+        actor: who.actor,
+        action: 'member.invited',
+        details: { email: address, role: body.role, userId: created.userId, how: 'temporary password' },
+      });
+      await ctx.mailer.send(
+        newMemberEmail({ to: address, businessName: business.name, invitedBy: who.actor.label, roleLabel, temporaryPassword: password, expiresAt, signInUrl }),
+        trx,
+      );
+      const row = await membersQuery(trx, business.id).where('m.user_id', '=', created.userId).executeTakeFirstOrThrow();
+      return { outcome: 'member_added' as const, member: memberOf(row), invitation: null };
+    }
+
+    // A person with an account of their own accepts, signed in.
+    await trx
+      .updateTable('business_invitations')
+      .set({ revoked_at: sql<Date>`now()` })
+      .where('business_id', '=', business.id)
+      .where('email', '=', address)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+    const { token, hash } = newVerificationToken();
+    const id = newId('inv');
+    const row = await trx
+      .insertInto('business_invitations')
+      .values({
+        business_id: business.id,
+        id,
+        email: address,
+        role: body.role,
+        token_hash: hash,
+        invited_by_user_id: who.actor.userId,
+        invited_by: who.actor.label,
+        expires_at: expiresAt,
+      })
+      .returning(['id', 'email', 'role', 'invited_by', 'created_at', 'expires_at'])
+      .executeTakeFirstOrThrow();
+    await recordEvent(trx, {
+      businessId: business.id,
+      actor: who.actor,
+      action: 'member.invited',
+      details: { email: address, role: body.role, invitationId: id, how: 'invitation link' },
+    });
+    const link = `${ctx.publicUrl}${getHref(paths.invitation, undefined, { token })}`;
+    await ctx.mailer.send(invitationEmail({ to: address, businessName: business.name, invitedBy: who.actor.label, roleLabel, link, expiresAt }), trx);
+    return { outcome: 'invitation_sent' as const, member: null, invitation: invitationOf(row) };
+  });
+}
+
+async function lockMember(trx: Transaction<DB>, businessId: string, userId: string) {
+  const row = await membersQuery(trx, businessId).where('m.user_id', '=', userId).forUpdate().executeTakeFirst();
+  if (!row) throw AppError.notFound('Member');
+  return row;
+}
+
+/** Owners of the business, read under a lock so two demotions cannot both leave it without one. */
+async function ownerCount(trx: Transaction<DB>, businessId: string): Promise<number> {
+  const rows = await trx
+    .selectFrom('business_members')
+    .select('user_id')
+    .where('business_id', '=', businessId)
+    .where('role', '=', 'owner')
+    .forUpdate()
+    .execute();
+  return rows.length;
+}
+
+const LAST_OWNER = 'A business always has an owner: make another member an owner first.';
+
+export async function setMemberRole(
+  db: Kysely<DB>,
+  { businessId, who, userId, role }: { businessId: string; who: TeamActor; userId: string; role: MemberRole },
+): Promise<TeamMember> {
+  return db.transaction().execute(async (trx) => {
+    const owners = await ownerCount(trx, businessId);
+    const row = await lockMember(trx, businessId, userId);
+    if (row.role === role) return memberOf(row);
+    if (row.role === 'owner') requireOwnerFor(who, "change an owner's role");
+    if (role === 'owner') requireOwnerFor(who, 'make someone an owner');
+    if (row.role === 'owner' && owners <= 1) throw new AppError(ErrorCode.Conflict, LAST_OWNER);
+    await trx.updateTable('business_members').set({ role }).where('business_id', '=', businessId).where('user_id', '=', userId).execute();
+    await recordEvent(trx, {
+      businessId,
+      actor: who.actor,
+      action: 'member.role_changed',
+      details: { userId, email: row.email, changes: [{ field: 'role', before: row.role, after: role }] },
+    });
+    return memberOf({ ...row, role });
+  });
+}
+
+/** Removes a member; every session of theirs ends at once, so nothing they had open keeps working. */
+export async function removeMember(db: Kysely<DB>, { businessId, who, userId }: { businessId: string; who: TeamActor; userId: string }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const owners = await ownerCount(trx, businessId);
+    const row = await lockMember(trx, businessId, userId);
+    if (row.role === 'owner') {
+      requireOwnerFor(who, 'remove an owner');
+      if (owners <= 1) throw new AppError(ErrorCode.Conflict, LAST_OWNER);
+    }
+    await trx.deleteFrom('business_members').where('business_id', '=', businessId).where('user_id', '=', userId).execute();
+    await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    await recordEvent(trx, { businessId, actor: who.actor, action: 'member.removed', details: { userId, email: row.email, role: row.role } });
+  });
+}
+
+export async function revokeInvitation(
+  db: Kysely<DB>,
+  { businessId, who, invitationId }: { businessId: string; who: TeamActor; invitationId: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('business_invitations')
+      .select(['email', 'role', 'accepted_at', 'revoked_at'])
+      .where('business_id', '=', businessId)
+      .where('id', '=', invitationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) throw AppError.notFound('Invitation');
+    if (row.accepted_at) throw new AppError(ErrorCode.Conflict, `${row.email} already accepted this invitation; remove them from the team instead.`);
+    if (row.revoked_at) return;
+    if (row.role === 'owner') requireOwnerFor(who, "withdraw an owner's invitation");
+    await trx
+      .updateTable('business_invitations')
+      .set({ revoked_at: sql<Date>`now()` })
+      .where('business_id', '=', businessId)
+      .where('id', '=', invitationId)
+      .execute();
+    await recordEvent(trx, { businessId, actor: who.actor, action: 'invitation.revoked', details: { invitationId, email: row.email, role: row.role } });
+  });
+}

@@ -1,0 +1,75 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import { teamEndpoints as e } from '@tay/contract';
+import type { DB } from '../db/schema';
+import { userActor } from '../domain/businesses/audit';
+import type { ScopedBusiness } from '../domain/businesses/business-scope';
+import { auditActors, exportAudit, listAudit } from '../domain/team/audit-log';
+import { acceptInvitation, previewInvitation } from '../domain/team/invitations';
+import { inviteMember, listTeam, removeMember, revokeInvitation, setMemberRole, type TeamActor } from '../domain/team/team';
+import { endpointMounter, success } from '../http/mount';
+import type { Mailer } from '../mail/mailer';
+import type { AuthSession } from '../plugins/authenticate';
+
+export interface TeamRoutesOptions {
+  db: Kysely<DB>;
+  mailer: Pick<Mailer, 'send'>;
+  /** Where the links in invitation e-mails point. */
+  publicUrl: string;
+}
+
+const who = (session: AuthSession, business: ScopedBusiness): TeamActor => ({ actor: userActor(session.user), role: business.role });
+
+/** The team area (`packages/contract/src/team/endpoints.ts`): members, roles, invitations and the audit log. */
+export const teamRoutes: FastifyPluginAsync<TeamRoutesOptions> = async (app, { db, mailer, publicUrl }) => {
+  const mount = endpointMounter(app, db);
+  const ctx = { db, mailer, publicUrl };
+
+  mount(e.members, async ({ business }) => success(await listTeam(db, business.id)));
+
+  mount(e.invite, async ({ business, session, body }) => success(await inviteMember(ctx, { business, who: who(session, business), body })));
+
+  mount(e.setRole, async ({ business, session, params, body }) =>
+    success(await setMemberRole(db, { businessId: business.id, who: who(session, business), userId: params.userId, role: body.role })),
+  );
+
+  mount(e.remove, async ({ business, session, params }) => {
+    await removeMember(db, { businessId: business.id, who: who(session, business), userId: params.userId });
+    return success({ removed: true as const });
+  });
+
+  mount(e.revokeInvitation, async ({ business, session, params }) => {
+    await revokeInvitation(db, { businessId: business.id, who: who(session, business), invitationId: params.invitationId });
+    return success({ removed: true as const });
+  });
+
+  mount(e.invitation, async ({ session, params }) => success(await previewInvitation(db, { token: params.token, email: session.user.email })));
+
+  mount(e.acceptInvitation, async ({ session, params, request }) =>
+    success(await acceptInvitation(db, { token: params.token, user: session.user, actor: userActor({ ...session.user, ip: request.ip }) })),
+  );
+
+  mount(e.audit, async ({ business, query }) => success(await listAudit(db, { businessId: business.id, timeZone: business.timeZone, query })));
+
+  mount(e.auditActors, async ({ business }) => success(await auditActors(db, business.id)));
+
+  mount(e.auditCsv, async ({ business, query, reply }) => {
+    const chunks = exportAudit(db, { businessId: business.id, timeZone: business.timeZone, query });
+    // The first chunk checks the filters, so a bad one is answered as JSON before any CSV goes out.
+    const first = await chunks.next();
+    const date = new Date().toISOString().slice(0, 10);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="audit-log-${date}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(
+        Readable.from(
+          (async function* () {
+            if (!first.done) yield first.value;
+            yield* chunks;
+          })(),
+        ),
+      );
+  });
+};
