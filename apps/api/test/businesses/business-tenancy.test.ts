@@ -48,7 +48,7 @@ describe('tenant isolation', () => {
     expect(theirs.map((b: { businessName: string }) => b.businessName)).toEqual(['Tenant B']);
   });
 
-  it('a member without the owner or admin role may read the business but not change it', async () => {
+  it('a member or viewer may read the business but not change it', async () => {
     const viewer = await registeredUser(t.app, 'tenant-viewer@example.com');
     const { id: userId } = await t.runtime.database.db
       .selectFrom('users')
@@ -56,6 +56,7 @@ describe('tenant isolation', () => {
       .where('email', '=', 'tenant-viewer@example.com')
       .executeTakeFirstOrThrow();
     await t.runtime.database.db.insertInto('business_members').values({ business_id: businessId, user_id: userId, role: 'member' }).execute();
+    // A member runs the day's work (payers, requests); the business itself is the owners' and admins'.
     // The web app greys out changes from what GET /api/user says of the person's role.
     expect((await request(t.app, 'GET', '/api/user', viewer)).json().data.businesses).toMatchObject([{ businessId, role: 'member' }]);
     expect((await request(t.app, 'GET', `/api/businesses/${businessId}`, viewer)).statusCode).toBe(200);
@@ -63,7 +64,8 @@ describe('tenant isolation', () => {
     for (const [method, path, body] of ENDPOINTS.filter(([m, p]) => m !== 'GET' && p !== '/update/prepareSubmit')) {
       const res = await request(t.app, method, `/api/businesses/${businessId}${path}`, viewer, body);
       expect(res.statusCode, path).toBe(403);
-      expect(errorOf(res)).toEqual({ code: 'FORBIDDEN', message: 'Only an owner or admin of this business can change it.' });
+      expect(errorOf(res).code).toBe('FORBIDDEN');
+      expect(errorOf(res).message, path).toMatch(/^Only an owner (or admin )?of this business can do this\.$/);
     }
   });
 });

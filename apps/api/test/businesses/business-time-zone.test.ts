@@ -39,7 +39,10 @@ describe('whether the business chose its time zone', () => {
       .where('action', '=', 'business.updated')
       .execute();
     expect(updates.map((e) => e.details)).toEqual([
-      { changes: ['address.line1', 'address.line2', 'address.city', 'address.state', 'address.postalCode', 'address.country'] },
+      {
+        changes: ['address.line1', 'address.line2', 'address.city', 'address.state', 'address.postalCode', 'address.country'],
+        diff: expect.arrayContaining([{ field: 'address.line1', before: null, after: '1 Main St' }]),
+      },
     ]);
   });
 });

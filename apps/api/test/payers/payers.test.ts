@@ -188,7 +188,14 @@ describe('read and change a payer', () => {
       email: 'ben@example.com',
     });
     const updated = (await events(a.businessId)).filter((e) => e.action === 'payer.updated').at(-1);
-    expect(updated?.details).toEqual({ payerId, fields: ['lastName', 'mobileNumber'] });
+    expect(updated?.details).toEqual({
+      payerId,
+      fields: ['lastName', 'mobileNumber'],
+      changes: [
+        { field: 'lastName', before: 'Ng', after: 'Nguyen' },
+        { field: 'mobileNumber', before: '+14155550100', after: null },
+      ],
+    });
   });
 
   it('PATCH validates the result and refuses duplicates', async () => {
@@ -725,16 +732,16 @@ describe('only an Approved business changes its payers (the API refuses, not onl
     expect(res.json().data.total).toBe(0);
   });
 
-  it('a disabled business is told to contact support; a member without the admin role may only read', async () => {
+  it('a disabled business is told to contact support; a viewer may only read', async () => {
     const owner = await approvedBusiness(t.app, t.runtime, 'payers-disabled@example.com', 'Disabled Co');
     const { payerId } = await addPayer(owner, { firstName: 'Kim', lastName: 'Lee', email: 'kim@example.com' });
     const viewer = await registeredUser(t.app, 'payers-viewer@example.com');
     const { id: userId } = await db().selectFrom('users').select('id').where('email', '=', 'payers-viewer@example.com').executeTakeFirstOrThrow();
-    await db().insertInto('business_members').values({ business_id: owner.businessId, user_id: userId, role: 'member' }).execute();
+    await db().insertInto('business_members').values({ business_id: owner.businessId, user_id: userId, role: 'viewer' }).execute();
     expect((await send(t.app, 'GET', `${base(owner.businessId)}/${payerId}`, viewer)).statusCode).toBe(200);
     const viewerWrite = await send(t.app, 'POST', `${base(owner.businessId)}/${payerId}/deactivate`, viewer);
     expect(viewerWrite.statusCode).toBe(403);
-    expect(errorOf(viewerWrite).message).toBe('Only an owner or admin of this business can change it.');
+    expect(errorOf(viewerWrite).message).toBe('Your role in this business is view only: you can read and export, not change.');
 
     await db().updateTable('businesses').set({ state: 'Disabled' }).where('id', '=', owner.businessId).execute();
     const res = await send(t.app, 'POST', `${base(owner.businessId)}/${payerId}/deactivate`, owner.token);

@@ -23,9 +23,9 @@ function isBusinessPath(pathname: string): boolean {
   return pathname === paths.business.root || pathname.startsWith('/business/');
 }
 
-/** Public pages a signed-in person may still open: the payer pages and the challenge screen. */
+/** Public pages a signed-in person may still open: the payer pages, the challenge screen and an invitation. */
 function isOpenToSignedIn(pathname: string): boolean {
-  return pathname.startsWith(`${paths.pay}/`) || pathname === paths.newPassword;
+  return pathname.startsWith(`${paths.pay}/`) || pathname === paths.newPassword || pathname === paths.invitation;
 }
 
 /**

@@ -78,6 +78,7 @@ function Header() {
       user={session.currentUser}
       business={session.currentUser?.businesses[0]}
       onSignOut={() => {}}
+      onSelectBusiness={() => {}}
       navigation={{ opened: false, onToggle: () => {}, hiddenFrom: 'lg', controls: 'navigation' }}
     />
   );

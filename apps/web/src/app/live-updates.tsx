@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { LiveChangeKind } from '@tay/contract';
 import { businessKey } from '../features/business/api/business-api';
 import { payersKey } from '../features/payers/api/payers-api';
+import { teamKey } from '../features/team/api/team-api';
 import { requestsKey } from '../features/payment-requests/api/payment-requests-api';
 import { balancesKey } from '../lib/balances';
 import { openLiveStream, type LiveStreamOptions } from '../lib/live-stream';
@@ -16,7 +17,8 @@ import { currentUserKey, useSession } from '../lib/session';
 export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKey[] {
   switch (kind) {
     case 'business':
-      return [currentUserKey, businessKey(businessId)];
+      // Team changes are business notices too (the audit log, a person's role).
+      return [currentUserKey, businessKey(businessId), teamKey(businessId)];
     case 'request':
       return [requestsKey(businessId), payersKey(businessId)];
     case 'payer':
@@ -37,7 +39,7 @@ const GATHER_MS = 100;
 export function useLiveUpdates(options: LiveStreamOptions = {}): void {
   const session = useSession();
   const queryClient = useQueryClient();
-  const businessId = session.status === 'authenticated' ? session.currentUser?.businesses[0]?.businessId : undefined;
+  const businessId = session.status === 'authenticated' ? session.business?.businessId : undefined;
   const { retryDelayMs } = options;
 
   useEffect(() => {

@@ -39,6 +39,7 @@ export const routes: RouteObject[] = [
           { path: paths.forgotPassword, ...page(() => import('../features/auth/pages/forgot-password-page'), 'ForgotPasswordPage') },
           { path: paths.newPassword, ...page(() => import('../features/auth/pages/new-password-page'), 'NewPasswordPage') },
           { path: '/pay/verify/:token', ...page(() => import('../features/payers/pages/verify-payer-page'), 'VerifyPayerPage') },
+          { path: paths.invitation, ...page(() => import('../features/team/pages/invitation-page'), 'InvitationPage') },
           { path: '*', element: <NotFoundPage /> },
         ],
       },
@@ -70,6 +71,8 @@ export const routes: RouteObject[] = [
           { path: 'setup/payment/add-bank-account', ...page(() => import('../features/business/pages/add-bank-account-page'), 'AddBankAccountPage') },
           { path: 'setup/payment/link-account', ...page(() => import('../features/business/pages/link-account-page'), 'LinkAccountPage') },
           { path: 'setup/payment/profile', ...page(() => import('../features/business/pages/payment-profile-page'), 'PaymentProfilePage') },
+          { path: 'setup/team', ...page(() => import('../features/team/pages/team-page'), 'TeamPage') },
+          { path: 'setup/audit', ...page(() => import('../features/team/pages/audit-log-page'), 'AuditLogPage') },
           { path: 'payment', ...page(() => import('../features/payment-requests/pages/payments-landing-page'), 'PaymentsLandingPage') },
           { path: 'payment/request', ...page(() => import('../features/payment-requests/pages/request-form-page'), 'RequestFormPage') },
           {

@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { paths, type CurrentUser, type CurrentUserResponse } from '@tay/contract';
+import { paths, type CurrentUser, type CurrentUserResponse, type UserBusinessSummary } from '@tay/contract';
 import { api, ApiError, onNoResponse, onUnauthorized } from './api-client';
 import { identity, onSessionLost, SESSION_REFRESH_MS, type SessionUser } from './identity';
 import { readIdentityToken } from './session-token';
@@ -21,6 +21,24 @@ export interface SessionValue {
   signOut(options?: { reason?: string }): Promise<void>;
   /** Re-reads the session and the user after sign-in, profile changes and the like. */
   refresh(): Promise<void>;
+  /**
+   * The business the person works in: the one chosen in the header's switcher, else their first
+   * (docs/product.md, "Businesses": the first business is selected by default).
+   */
+  business: UserBusinessSummary | undefined;
+  /** Switches to another of the person's businesses; every page's data is read afresh. */
+  selectBusiness(businessId: string): void;
+}
+
+/** The chosen business, kept in this browser between visits. */
+const SELECTED_BUSINESS_KEY = 'tay.selectedBusiness';
+
+function storedBusinessId(): string | null {
+  try {
+    return window.localStorage.getItem(SELECTED_BUSINESS_KEY);
+  } catch {
+    return null;
+  }
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -61,9 +79,31 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
   });
 
+  const [selectedId, setSelectedId] = useState<string | null>(storedBusinessId);
+  const selectBusiness = useCallback(
+    (businessId: string) => {
+      try {
+        window.localStorage.setItem(SELECTED_BUSINESS_KEY, businessId);
+      } catch {
+        // Private windows may refuse storage: the choice then lasts for this visit.
+      }
+      setSelectedId(businessId);
+      // Every read of the other business goes; the session and the user stay.
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] && q.queryKey[0] !== currentUserKey[0] });
+    },
+    [queryClient],
+  );
+
   const signOut = useCallback(
     async ({ reason }: { reason?: string } = {}) => {
       await identity.signOut();
+      // The next person to sign in here starts on their own first business.
+      try {
+        window.localStorage.removeItem(SELECTED_BUSINESS_KEY);
+      } catch {
+        // nothing kept, nothing to forget
+      }
+      setSelectedId(null);
       queryClient.setQueryData(sessionKey, null);
       queryClient.removeQueries({ queryKey: currentUserKey });
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] });
@@ -95,21 +135,36 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<SessionValue>(() => {
     const status: SessionValue['status'] = session.isPending ? 'loading' : session.isError ? 'error' : user ? 'authenticated' : 'anonymous';
+    const businesses = currentUser.data?.businesses ?? [];
     return {
       status,
       user,
+      business: businesses.find((b) => b.businessId === selectedId) ?? businesses[0],
+      selectBusiness,
       currentUser: currentUser.data,
       currentUserLoading: currentUser.isPending && currentUser.fetchStatus !== 'idle',
       currentUserError: currentUser.error,
       signOut,
       refresh,
     };
-  }, [session.isPending, session.isError, user, currentUser.data, currentUser.isPending, currentUser.fetchStatus, currentUser.error, signOut, refresh]);
+  }, [
+    session.isPending,
+    session.isError,
+    user,
+    currentUser.data,
+    currentUser.isPending,
+    currentUser.fetchStatus,
+    currentUser.error,
+    signOut,
+    refresh,
+    selectedId,
+    selectBusiness,
+  ]);
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
-/** The selected business: the person's first (docs/product.md, "Businesses"). */
+/** The selected business's id (see `SessionValue.business`). */
 export function useBusinessId(): string | undefined {
-  return useSession().currentUser?.businesses[0]?.businessId;
+  return useSession().business?.businessId;
 }

@@ -2,17 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { writeAccess } from './write-access';
 
 describe('who may change requests and payers, as the API decides it', () => {
-  it('an owner or admin of an Approved business may', () => {
+  it('an owner, admin or member of an Approved business may', () => {
     expect(writeAccess({ businessState: 'Approved', role: 'owner' }, 'requests')).toEqual({ allowed: true });
     expect(writeAccess({ businessState: 'Approved', role: 'admin' }, 'payers')).toEqual({ allowed: true });
+    expect(writeAccess({ businessState: 'Approved', role: 'member' }, 'requests')).toEqual({ allowed: true });
   });
 
-  it('a member may not, whatever the state, and is told who may', () => {
-    expect(writeAccess({ businessState: 'Approved', role: 'member' }, 'requests')).toMatchObject({
+  it('a viewer may not, whatever the state, and is told why', () => {
+    expect(writeAccess({ businessState: 'Approved', role: 'viewer' }, 'requests')).toMatchObject({
       allowed: false,
-      reason: 'Only an owner or admin of this business can request payments or change requests.',
+      reason: 'Your role in this business is view only: you can read and export requests, not create or change them.',
     });
-    expect(writeAccess({ businessState: 'Approved', role: 'member' }, 'payers')).toMatchObject({ allowed: false });
+    expect(writeAccess({ businessState: 'Approved', role: 'viewer' }, 'payers')).toMatchObject({ allowed: false });
   });
 
   it('a Disabled business may not, in the API’s words', () => {

@@ -1,4 +1,4 @@
-import type { UserBusinessSummary } from '@tay/contract';
+import { roleAllows, type Access, type UserBusinessSummary } from '@tay/contract';
 import { useSession } from './session';
 
 /** What a page changes: the business's requests to pay, or its payers. */
@@ -16,13 +16,14 @@ export function writeAccess(business: Pick<UserBusinessSummary, 'businessState' 
   if (!business) {
     return { allowed: false, title: 'No business yet', reason: 'Create your business first.' };
   }
-  if (business.role === 'member') {
+  // The permission table the API enforces (packages/contract/src/common/endpoint.ts).
+  if (!roleAllows(business.role, 'business:operate')) {
     return {
       allowed: false,
       title: 'View only',
       reason: requests
-        ? 'Only an owner or admin of this business can request payments or change requests.'
-        : 'Only an owner or admin of this business can add or change payers.',
+        ? 'Your role in this business is view only: you can read and export requests, not create or change them.'
+        : 'Your role in this business is view only: you can read and export payers, not add or change them.',
     };
   }
   if (business.businessState === 'Approved') return { allowed: true };
@@ -46,5 +47,11 @@ export function writeAccess(business: Pick<UserBusinessSummary, 'businessState' 
 
 /** `writeAccess` for the person's selected business. */
 export function useWriteAccess(area: WriteArea): WriteAccess {
-  return writeAccess(useSession().currentUser?.businesses[0], area);
+  return writeAccess(useSession().business, area);
+}
+
+/** Whether the selected business's role allows an access level (the Team and Audit pages, the bank account). */
+export function useRoleAllows(access: Access): boolean {
+  const business = useSession().business;
+  return business ? roleAllows(business.role, access) : false;
 }

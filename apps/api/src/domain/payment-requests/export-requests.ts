@@ -39,26 +39,33 @@ export async function* exportRequests({
   timeZone: string;
   query: ListQuery;
 }): AsyncGenerator<string> {
+  const batches = requestsList.batches<Selectable<DB['payment_requests']>>({ db, businessId, query, batchSize: BATCH });
+  // The first batch checks the filters: a bad one throws before the header goes out.
+  const first = await batches.next();
   yield `\ufeff${csvRow(header(timeZone))}\r\n`;
-  for await (const rows of requestsList.batches<Selectable<DB['payment_requests']>>({ db, businessId, query, batchSize: BATCH })) {
-    yield rows
-      .map(
-        (r) =>
-          `${csvRow([
-            referenceNumber(r.number),
-            r.state,
-            r.payer_display_name,
-            r.payer_email,
-            dollars(r.amount_cents),
-            dollars(r.amount_paid_cents),
-            r.memo,
-            r.reference,
-            formatDay(r.due_date),
-            formatDay(r.expires_on),
-            formatDateTime(r.created_at, timeZone),
-            r.sent_at ? formatDateTime(r.sent_at, timeZone) : '',
-          ])}\r\n`,
-      )
-      .join('');
-  }
+  if (first.done) return;
+  yield lines(first.value, timeZone);
+  for await (const rows of batches) yield lines(rows, timeZone);
+}
+
+function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string): string {
+  return rows
+    .map(
+      (r) =>
+        `${csvRow([
+          referenceNumber(r.number),
+          r.state,
+          r.payer_display_name,
+          r.payer_email,
+          dollars(r.amount_cents),
+          dollars(r.amount_paid_cents),
+          r.memo,
+          r.reference,
+          formatDay(r.due_date),
+          formatDay(r.expires_on),
+          formatDateTime(r.created_at, timeZone),
+          r.sent_at ? formatDateTime(r.sent_at, timeZone) : '',
+        ])}\r\n`,
+    )
+    .join('');
 }

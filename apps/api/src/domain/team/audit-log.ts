@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { AUDIT_KIND_LABELS, auditKindOf, csvRow, formatDateTime, type AuditEntry, type AuditKind, AuditQuery } from '@tay/contract';
+import { AUDIT_KIND_LABELS, auditKindOf, csvRow, formatDateTime, type AuditEntry, type AuditKind, type AuditQuery } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 

@@ -1,7 +1,7 @@
 import { AppShell, Button, Container, Divider, Stack, useMantineTheme } from '@mantine/core';
 import { useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { useRef, useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { paths } from '@tay/contract';
 import { useSession } from '../../lib/session';
 import { useTemplate } from '../../lib/template';
@@ -27,8 +27,9 @@ const BREAKPOINT = 'lg';
  */
 export function BusinessLayout() {
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const session = useSession();
-  const business = session.currentUser?.businesses[0];
+  const business = session.business;
   const { template, options, setTemplate } = useTemplate(business);
   const fullWidth = pathname === paths.business.userProfile;
   const logoHref = business ? paths.business.home : paths.business.userProfile;
@@ -61,6 +62,10 @@ export function BusinessLayout() {
             user={session.currentUser}
             business={business}
             onSignOut={() => void session.signOut()}
+            onSelectBusiness={(businessId) => {
+              session.selectBusiness(businessId);
+              void navigate(paths.business.home);
+            }}
             navigation={{ opened, onToggle: toggle, hiddenFrom: BREAKPOINT, controls: NAVIGATION_ID }}
             burgerRef={burger}
           />

@@ -63,6 +63,7 @@ describe('signed-in menu (docs/product.md §2)', () => {
         }}
         business={business({ businessState: 'Pending' })}
         onSignOut={() => {}}
+        onSelectBusiness={() => {}}
         navigation={{ opened: false, onToggle: () => {}, hiddenFrom: 'lg', controls: 'business-navigation' }}
       />,
     );

@@ -42,6 +42,9 @@ describe('navigation (docs/product.md §2)', () => {
       'Business Profile',
       'Configurations (business config and scheduling)',
       '3rd Party Integrations',
+      // After the spec's items: the people and the record of every change.
+      'Team',
+      'Audit log',
     ]);
   });
 

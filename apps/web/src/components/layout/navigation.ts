@@ -28,6 +28,8 @@ export type FeatureKey =
   | 'payoutPaymentBulkRequest'
   | 'payouts'
   | 'setup'
+  | 'team'
+  | 'auditLog'
   | 'standard';
 
 export interface NavItem {
@@ -92,6 +94,9 @@ const SETUP: NavItem[] = [
   { label: 'Business Profile', to: paths.business.setupProfile, feature: 'bizProfile' },
   { label: 'Configurations (business config and scheduling)', to: paths.business.setupConfig, feature: 'businessConfig' },
   { label: '3rd Party Integrations', to: paths.business.setupIntegrations, feature: '3rdPartyIntegrations' },
+  // Beyond the spec's items: the people of the business and the record of every change.
+  { label: 'Team', to: paths.business.team, feature: 'team' },
+  { label: 'Audit log', to: paths.business.audit, feature: 'auditLog' },
 ];
 
 /** Spec §2 sections: Payments In, Payments out (only if payoutEnabled), Analytics, Set-up and Administration. */

@@ -1,5 +1,5 @@
 import { ActionIcon, Anchor, Avatar, Burger, Button, Group, Menu, Text, Tooltip, UnstyledButton, type MantineBreakpoint } from '@mantine/core';
-import { IconBuildingStore, IconChevronDown, IconLogout, IconSettings, IconUser, IconUserCog } from '@tabler/icons-react';
+import { IconBuildingStore, IconCheck, IconChevronDown, IconLogout, IconSettings, IconUser, IconUserCog } from '@tabler/icons-react';
 import type { Ref } from 'react';
 import { Link, NavLink } from 'react-router';
 import { paths, type CurrentUser, type UserBusinessSummary } from '@tay/contract';
@@ -54,6 +54,8 @@ interface Props {
   user: CurrentUser | undefined;
   business: UserBusinessSummary | undefined;
   onSignOut: () => void;
+  /** Switches to another of the person's businesses (shown when they have more than one). */
+  onSelectBusiness: (businessId: string) => void;
   navigation: NavigationToggle;
   burgerRef?: Ref<HTMLButtonElement>;
 }
@@ -62,7 +64,7 @@ interface Props {
  * The person's own menu, opened from their greeting and the business logo: their profile, the
  * profile settings (password, notifications) and Logout.
  */
-function UserMenu({ user, business, onSignOut }: Pick<Props, 'user' | 'business' | 'onSignOut'>) {
+function UserMenu({ user, business, onSignOut, onSelectBusiness }: Pick<Props, 'user' | 'business' | 'onSignOut' | 'onSelectBusiness'>) {
   const greeting = user?.firstName ? `Hi, ${user.firstName}` : null;
   const logo = business?.businessProfile.logoUrl;
   return (
@@ -85,6 +87,25 @@ function UserMenu({ user, business, onSignOut }: Pick<Props, 'user' | 'business'
       </Menu.Target>
       <Menu.Dropdown>
         {user && <Menu.Label>{user.name}</Menu.Label>}
+        {user && user.businesses.length > 1 && (
+          <>
+            <Menu.Label>Switch business</Menu.Label>
+            {user.businesses.map((b) => {
+              const current = b.businessId === business?.businessId;
+              return (
+                <Menu.Item
+                  key={b.businessId}
+                  onClick={() => !current && onSelectBusiness(b.businessId)}
+                  aria-current={current ? 'true' : undefined}
+                  leftSection={current ? <IconCheck size={16} aria-hidden="true" /> : <IconBuildingStore size={16} aria-hidden="true" />}
+                >
+                  {b.businessName}
+                </Menu.Item>
+              );
+            })}
+            <Menu.Divider />
+          </>
+        )}
         <Menu.Item component={Link} to={paths.business.userProfile} leftSection={<IconUser size={16} aria-hidden="true" />}>
           Your profile
         </Menu.Item>
@@ -101,7 +122,7 @@ function UserMenu({ user, business, onSignOut }: Pick<Props, 'user' | 'business'
 }
 
 /** The signed-in part of the header: menu, settings icon, the person's menu with their greeting and the business logo, Logout. */
-export function SignedInHeader({ user, business, onSignOut, navigation, burgerRef }: Props) {
+export function SignedInHeader({ user, business, onSignOut, onSelectBusiness, navigation, burgerRef }: Props) {
   return (
     <>
       <Group gap="lg" visibleFrom="lg" component="nav" aria-label="Main">
@@ -113,7 +134,7 @@ export function SignedInHeader({ user, business, onSignOut, navigation, burgerRe
             <IconSettings size={20} />
           </ActionIcon>
         </Tooltip>
-        <UserMenu user={user} business={business} onSignOut={onSignOut} />
+        <UserMenu user={user} business={business} onSignOut={onSignOut} onSelectBusiness={onSelectBusiness} />
         <Button variant="default" size="xs" onClick={onSignOut} visibleFrom="lg">
           Logout
         </Button>

@@ -74,11 +74,11 @@ describe('who may change payers', () => {
     expect(screen.getByRole('button', { name: 'Add a payer' })).toBeEnabled();
   });
 
-  it('a member sees the payers and their Transactions, and is told only an owner or admin can change them', async () => {
+  it('a viewer sees the payers and their Transactions, and is told their role is view only', async () => {
     fake.on('GET', LIST, ok({ items: [payer('Pat Payer')], page: 1, pageSize: 25, total: 1 }));
-    renderAt(PAYERS, { [PAYERS]: <PayersPage /> }, { business: { role: 'member' } });
+    renderAt(PAYERS, { [PAYERS]: <PayersPage /> }, { business: { role: 'viewer' } });
     expect(await rowMenu('Pat Payer')).toEqual(['Transactions']);
-    expect(screen.getByText('Only an owner or admin of this business can add or change payers.')).toBeInTheDocument();
+    expect(screen.getByText('Your role in this business is view only: you can read and export payers, not add or change them.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add a payer' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Import payers' })).toBeDisabled();
   });
