@@ -45,7 +45,15 @@ export function SideNav({ template, templates, onTemplateChange, payoutEnabled, 
           {section.items.map((item) => {
             const current = `${pathname}${search}` === item.to || pathname === item.to;
             return approved ? (
-              <MantineNavLink key={item.label} component={Link} to={item.to} label={item.label} active={current} aria-current={current ? 'page' : undefined} />
+              <MantineNavLink
+                key={item.label}
+                className="side-nav-link"
+                component={Link}
+                to={item.to}
+                label={item.label}
+                active={current}
+                aria-current={current ? 'page' : undefined}
+              />
             ) : (
               <Text key={item.label} size="sm" c="dimmed" px="sm" py={8} data-disabled>
                 {item.label}
