@@ -3,11 +3,11 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { FormEventHandler, ReactNode } from 'react';
 import { Link } from 'react-router';
-import { paths, type Business } from '@tay/contract';
+import { paths, type Access, type Business } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { isReadOnly, ReadOnlyNotice } from './read-only-notice';
+import { ReadOnlyNotice, useReadOnly } from './read-only-notice';
 
 interface Props {
   title: string;
@@ -16,12 +16,14 @@ interface Props {
   business: UseQueryResult<Business>;
   /** Say when the details are locked (under review or disabled); on by default. */
   lockNotice?: boolean;
+  /** What the page changes needs: the business's details (`business:write`) or its settlement account (`business:owner`). */
+  access?: Access;
   children: ReactNode;
   back?: { to: string; label: string };
 }
 
 /** The frame of every setup page: a way back to the overview, a title, one line of purpose. */
-export function SetupPage({ title, description, business, lockNotice = true, children, back }: Props) {
+export function SetupPage({ title, description, business, lockNotice = true, access = 'business:write', children, back }: Props) {
   useDocumentTitle(title);
   const link = back ?? { to: paths.business.setup, label: 'Back to setup' };
   return (
@@ -42,7 +44,7 @@ export function SetupPage({ title, description, business, lockNotice = true, chi
         <PageLoader />
       ) : (
         <Paper withBorder radius="md" p="lg">
-          {lockNotice && <ReadOnlyNotice business={business.data} />}
+          {lockNotice && <ReadOnlyNotice business={business.data} access={access} />}
           {children}
         </Paper>
       )}
@@ -60,9 +62,10 @@ export function SetupForm({
   onSubmit: FormEventHandler<HTMLFormElement>;
   children: ReactNode;
 }) {
+  const readOnly = useReadOnly(business);
   return (
     <form onSubmit={onSubmit} noValidate>
-      <fieldset disabled={isReadOnly(business)} style={{ border: 0, padding: 0, margin: 0 }}>
+      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
         {children}
       </fieldset>
     </form>

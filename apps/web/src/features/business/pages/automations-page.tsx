@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { Controller, useForm } from 'react-hook-form';
 import type { BusinessAutomations } from '@tay/contract';
 import { useBusiness, useUpdateBusiness } from '../api/business-api';
-import { isReadOnly } from '../components/read-only-notice';
+import { useReadOnly } from '../components/read-only-notice';
 import { SetupForm, SetupPage } from '../components/setup-page';
 import { useGoToNextStep } from '../components/use-next-step';
 
@@ -15,7 +15,7 @@ export function AutomationsPage() {
   const form = useForm<BusinessAutomations>({
     values: business.data?.automations ?? { autoReminders: true, autoExpire: true },
   });
-  const readOnly = isReadOnly(business.data);
+  const readOnly = useReadOnly(business.data);
 
   const onSubmit = form.handleSubmit((automations) =>
     update.mutate(

@@ -5,12 +5,14 @@ import { useState } from 'react';
 import { type DirectoryBank, paths } from '@tay/contract';
 import { useBankDirectory, useBusiness } from '../api/business-api';
 import { BankAccountForm } from '../components/bank-account-form';
-import { isReadOnly } from '../components/read-only-notice';
+import { useReadOnly } from '../components/read-only-notice';
 import { SetupPage } from '../components/setup-page';
 
 /** /business/setup/payment/link-account: pick the bank from the (sandbox) bank directory. */
 export function LinkAccountPage() {
   const business = useBusiness();
+  // The settlement account is the owners' (ADR 031).
+  const readOnly = useReadOnly(business.data, 'business:owner');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const banks = useBankDirectory(debounced);
@@ -21,6 +23,7 @@ export function LinkAccountPage() {
       title="Link your bank"
       description="Choose your bank, then enter the account the money you collect is paid out to."
       business={business}
+      access="business:owner"
       back={{ to: paths.business.setupPayments, label: 'Back to payments' }}
     >
       {chosen ? (
@@ -41,7 +44,7 @@ export function LinkAccountPage() {
               Choose another bank
             </Button>
           </Group>
-          <BankAccountForm directoryId={chosen.directoryId} disabled={isReadOnly(business.data)} />
+          <BankAccountForm directoryId={chosen.directoryId} disabled={readOnly} />
         </Stack>
       ) : (
         <Stack gap="md">

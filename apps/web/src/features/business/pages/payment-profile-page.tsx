@@ -2,13 +2,14 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useBusiness } from '../api/business-api';
 import { BankAccountCard } from '../components/bank-account-card';
-import { isReadOnly } from '../components/read-only-notice';
+import { useReadOnly } from '../components/read-only-notice';
 import { SetupPage } from '../components/setup-page';
 import { paths } from '@tay/contract';
 
 /** /business/setup/payment/profile: the settlement account as the spec's bank display record. */
 export function PaymentProfilePage() {
   const business = useBusiness();
+  const readOnly = useReadOnly(business.data, 'business:owner');
   const account = business.data?.bankAccount;
   return (
     <SetupPage
@@ -21,7 +22,7 @@ export function PaymentProfilePage() {
       {account ? (
         <Stack gap="lg">
           <BankAccountCard account={account} />
-          {!isReadOnly(business.data) && (
+          {!readOnly && (
             <Group>
               <Button component={Link} to={paths.business.linkAccount} variant="default">
                 Change account

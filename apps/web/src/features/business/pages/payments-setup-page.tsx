@@ -3,7 +3,7 @@ import { IconBuildingBank, IconKeyboard } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useBusiness } from '../api/business-api';
 import { BankAccountCard } from '../components/bank-account-card';
-import { isReadOnly } from '../components/read-only-notice';
+import { useReadOnly } from '../components/read-only-notice';
 import { SetupPage } from '../components/setup-page';
 import { paths } from '@tay/contract';
 
@@ -11,7 +11,7 @@ import { paths } from '@tay/contract';
 export function PaymentsSetupPage() {
   const business = useBusiness();
   const account = business.data?.bankAccount;
-  const readOnly = isReadOnly(business.data);
+  const readOnly = useReadOnly(business.data);
   return (
     <SetupPage title="Payments" description="Where the money you collect is paid out." business={business}>
       <Stack gap="lg">

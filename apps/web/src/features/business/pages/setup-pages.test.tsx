@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Business, CurrentUser, MissingItem } from '@tay/contract';
 import { business } from '../../../test/fixtures';
 import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { AddBankAccountPage } from './add-bank-account-page';
 import { AddressPage } from './address-page';
 import { ConfigPage } from './config-page';
 import { OwnersPage } from './owners-page';
@@ -187,5 +188,25 @@ describe('the settlement account', () => {
     expect(await screen.findByText('••••6789')).toBeInTheDocument();
     expect(screen.queryByText('Directory id')).toBeNull();
     expect(screen.queryByText('sandbox-tay')).toBeNull();
+  });
+});
+
+describe('setup pages by role (the permission table)', () => {
+  it("a member sees the business's details but cannot change them, and is told who can", async () => {
+    serve(business({ businessState: 'Approved' }), []);
+    renderAt('/business/setup/profile', { '/business/setup/profile': <SetupProfilePage /> }, { business: { role: 'member', businessState: 'Approved' } });
+    await screen.findByText('Only an owner or admin of this business can change its details.');
+    expect(screen.getByRole('button', { name: 'Save business profile' })).toBeDisabled();
+  });
+
+  it('an admin changes the details, but the settlement account is for owners', async () => {
+    serve(business({ businessState: 'Approved' }), []);
+    renderAt(
+      '/business/setup/payment/add-bank-account',
+      { '/business/setup/payment/add-bank-account': <AddBankAccountPage /> },
+      { business: { role: 'admin' } },
+    );
+    await screen.findByText('Only an owner of this business can change its settlement bank account.');
+    expect(screen.getByRole('button', { name: 'Save bank account' })).toBeDisabled();
   });
 });

@@ -7,7 +7,7 @@ import { formatEin, isNonProfitStructure } from '@tay/contract';
 import { useBusiness, useCodeList, useUpdateBusiness } from '../api/business-api';
 import { applyFieldErrors } from '../components/api-field-errors';
 import { LogoUpload } from '../components/logo-upload';
-import { isReadOnly } from '../components/read-only-notice';
+import { useReadOnly } from '../components/read-only-notice';
 import { SetupForm, SetupPage } from '../components/setup-page';
 import { useGoToNextStep } from '../components/use-next-step';
 
@@ -55,7 +55,7 @@ export function SetupProfilePage() {
       website: p?.website ?? '',
     },
   });
-  const readOnly = isReadOnly(business.data);
+  const readOnly = useReadOnly(business.data);
   const structure = useWatch({ control: form.control, name: 'corporateStructure' });
 
   const onSubmit = form.handleSubmit((v) =>
