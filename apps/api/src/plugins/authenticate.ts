@@ -12,7 +12,7 @@ export interface SessionUser {
   email: string;
   name: string;
   mustChangePassword: boolean;
-  /** The client's address, for the audit log (set on business endpoints). */
+  /** The client's address, for the audit log. */
   ip?: string;
 }
 
@@ -120,7 +120,7 @@ export function createSessionReader(db: Kysely<DB>, secret: string): SessionRead
       const row = (await db.executeQuery(sessionByToken(db, null, { token, now: new Date() }))).rows[0];
       if (!row) return null;
       return {
-        user: { id: row.id, email: row.email, name: row.name, mustChangePassword: row.must_change_password },
+        user: { id: row.id, email: row.email, name: row.name, mustChangePassword: row.must_change_password, ip: request.ip },
         sessionId: row.sessionId,
         token: row.token,
       };

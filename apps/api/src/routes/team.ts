@@ -46,8 +46,8 @@ export const teamRoutes: FastifyPluginAsync<TeamRoutesOptions> = async (app, { d
 
   mount(e.invitation, async ({ session, params }) => success(await previewInvitation(db, { token: params.token, email: session.user.email })));
 
-  mount(e.acceptInvitation, async ({ session, params, request }) =>
-    success(await acceptInvitation(db, { token: params.token, user: session.user, actor: userActor({ ...session.user, ip: request.ip }) })),
+  mount(e.acceptInvitation, async ({ session, params }) =>
+    success(await acceptInvitation(db, { token: params.token, user: session.user, actor: userActor(session.user) })),
   );
 
   mount(e.audit, async ({ business, query }) => success(await listAudit(db, { businessId: business.id, timeZone: business.timeZone, query })));

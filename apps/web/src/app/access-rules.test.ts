@@ -37,6 +37,10 @@ describe('decideAccess (docs/product.md §2 access rules)', () => {
     ['/forgot-password', user(), { type: 'redirect', to: '/business/setup' }],
     ['/new-password', user(), { type: 'redirect', to: '/business/setup' }],
     ['/pay/req_123', user(), { type: 'allow' }],
+    // An invitation opens signed out (it offers to sign in) and signed in, with or without a business.
+    ['/invitation', anonymous, { type: 'allow' }],
+    ['/invitation', user(), { type: 'allow' }],
+    ['/invitation', user({ businessCount: 0 }), { type: 'allow' }],
     // With a business, /business/profile paths go home.
     ['/business/profile', user(), { type: 'redirect', to: '/business/home' }],
     ['/business/profile/', user(), { type: 'redirect', to: '/business/home' }],

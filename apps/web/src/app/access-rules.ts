@@ -61,7 +61,9 @@ export function decideAccess(pathname: string, session: AccessSession): AccessDe
   const onBusinessProfile = pathname === paths.business.profile || pathname.startsWith(`${paths.business.profile}/`);
   if (session.businessCount > 0 && onBusinessProfile) return redirect(paths.business.home);
   // Pages about a business need one; the person creates it first.
-  const needsNoBusiness = onBusinessProfile || pathname === paths.business.userProfile || pathname === paths.business.settingsProfile;
+  // An invitation is how a person without a business of their own joins one.
+  const needsNoBusiness =
+    onBusinessProfile || pathname === paths.business.userProfile || pathname === paths.business.settingsProfile || pathname === paths.invitation;
   if (session.businessCount === 0 && !needsNoBusiness) return redirect(paths.business.profile);
   return allow;
 }
