@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { paymentRequestEndpoints as e } from '@tay/contract';
@@ -13,6 +12,7 @@ import { requestSummary } from '../domain/payment-requests/request-summary';
 import { createRequest, updateRequest } from '../domain/payment-requests/save-request';
 import { getRequestReceipt } from '../domain/payments/get-request-receipt';
 import { renderReceiptPdf } from '../domain/payments/render-receipt-pdf';
+import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
 import { withIdempotency } from '../lib/idempotency';
 import { bearerOf, type AuthSession } from '../plugins/authenticate';
@@ -42,24 +42,13 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
     { checkedInStatement: true },
   );
 
-  mount(e.exportCsv, async ({ business, query, reply }) => {
-    const chunks = exportRequests({ db, businessId: business.id, timeZone: business.timeZone, query });
-    // The first chunk checks the filters, so a bad one is answered as JSON before any CSV header goes out.
-    const first = await chunks.next();
-    const date = new Date().toISOString().slice(0, 10);
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="transactions-${date}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(
-        Readable.from(
-          (async function* () {
-            if (!first.done) yield first.value;
-            yield* chunks;
-          })(),
-        ),
-      );
-  });
+  mount(e.exportCsv, async ({ business, query, reply }) =>
+    sendCsv(
+      reply,
+      exportRequests({ db, businessId: business.id, timeZone: business.timeZone, query }),
+      `transactions-${new Date().toISOString().slice(0, 10)}.csv`,
+    ),
+  );
 
   mount(e.summary, async ({ business }) => success(await requestSummary({ db, businessId: business.id })));
 

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import { teamEndpoints as e } from '@tay/contract';
@@ -8,6 +7,7 @@ import type { ScopedBusiness } from '../domain/businesses/business-scope';
 import { auditActors, exportAudit, listAudit } from '../domain/team/audit-log';
 import { acceptInvitation, previewInvitation } from '../domain/team/invitations';
 import { inviteMember, listTeam, removeMember, revokeInvitation, setMemberRole, type TeamActor } from '../domain/team/team';
+import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
 import type { Mailer } from '../mail/mailer';
 import type { AuthSession } from '../plugins/authenticate';
@@ -54,22 +54,7 @@ export const teamRoutes: FastifyPluginAsync<TeamRoutesOptions> = async (app, { d
 
   mount(e.auditActors, async ({ business }) => success(await auditActors(db, business.id)));
 
-  mount(e.auditCsv, async ({ business, query, reply }) => {
-    const chunks = exportAudit(db, { businessId: business.id, timeZone: business.timeZone, query });
-    // The first chunk checks the filters, so a bad one is answered as JSON before any CSV goes out.
-    const first = await chunks.next();
-    const date = new Date().toISOString().slice(0, 10);
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="audit-log-${date}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(
-        Readable.from(
-          (async function* () {
-            if (!first.done) yield first.value;
-            yield* chunks;
-          })(),
-        ),
-      );
-  });
+  mount(e.auditCsv, async ({ business, query, reply }) =>
+    sendCsv(reply, exportAudit(db, { businessId: business.id, timeZone: business.timeZone, query }), `audit-log-${new Date().toISOString().slice(0, 10)}.csv`),
+  );
 };

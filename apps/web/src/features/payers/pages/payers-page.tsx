@@ -2,12 +2,13 @@ import { Button, Select, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { formatDate, getHref, paths, type Payer, type PayerAction, payerActions, type PayerListQuery, payerPaths } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { formatPhone } from '../../../lib/phone';
 import { useWriteAccess } from '../../../lib/write-access';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { downloadPayersCsv, usePayerCommand, usePayerList, type PayerCommand } from '../api/payers-api';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
@@ -26,14 +27,11 @@ export function PayersPage() {
   const businessId = useBusinessId();
   const access = useWriteAccess('payers');
   const canRequest = useWriteAccess('requests').allowed;
-  const [params, setParams] = useSearchParams();
+  const { get, update, page, pageSize } = useListParams();
   const command = usePayerCommand();
 
-  const get = (key: string) => params.get(key) ?? undefined;
   const status = get('status');
   const verification = get('verification');
-  const page = Math.max(1, Number(get('page') ?? 1) || 1);
-  const pageSize = Number(get('pageSize') ?? 25) || 25;
   const query: PayerListQuery = {
     page,
     pageSize,
@@ -45,16 +43,6 @@ export function PayersPage() {
   };
   const list = usePayerList(query);
   const filtered = Boolean(query.search || query.status || query.verification);
-
-  const update = (changes: Record<string, string | number | undefined | null>, resetPage = true) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined || value === null || value === '') next.delete(key);
-      else next.set(key, String(value));
-    }
-    if (resetPage && !('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
 
   const run = (payer: Payer, name: PayerCommand, done: string, failed: string) =>
     command.mutate(

@@ -1,8 +1,8 @@
 import { Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useSearchParams } from 'react-router';
 import { AUDIT_KIND_LABELS, AUDIT_KINDS, formatDateTime, type AuditEntry, type AuditKind, type AuditQuery } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
+import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { downloadAuditCsv, useAudit, useAuditActors } from '../api/team-api';
@@ -37,10 +37,7 @@ function Changes({ entry }: { entry: AuditEntry }) {
 export function AuditLogPage() {
   useDocumentTitle('Audit log');
   const businessId = useBusinessId();
-  const [params, setParams] = useSearchParams();
-  const get = (key: string) => params.get(key) ?? undefined;
-  const page = Math.max(1, Number(get('page') ?? 1) || 1);
-  const pageSize = Number(get('pageSize') ?? 25) || 25;
+  const { get, update, page, pageSize } = useListParams();
   const kind = get('kind');
   const query: AuditQuery = {
     page,
@@ -55,16 +52,6 @@ export function AuditLogPage() {
   const audit = useAudit(query);
   const actors = useAuditActors();
   const filtered = Boolean(query.search || query.actor || query.kind || query.from || query.to);
-
-  const update = (changes: Record<string, string | number | undefined | null>, resetPage = true) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined || value === null || value === '') next.delete(key);
-      else next.set(key, String(value));
-    }
-    if (resetPage && !('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
 
   const columns: Column<AuditEntry>[] = [
     { key: 'when', header: 'When', sortKey: 'createdAt', render: (e) => formatDateTime(new Date(e.createdAt)) },
