@@ -29,6 +29,7 @@ import { healthRoutes } from './routes/health';
 import { liveUpdateRoutes } from './routes/live-updates';
 import { payerRoutes } from './routes/payers';
 import { teamRoutes } from './routes/team';
+import { batchRoutes } from './routes/batches';
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { publicPayRoutes } from './routes/public-pay';
 import { userRoutes } from './routes/user';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     payments: { db: database.db, processor: deps.processor, mailer: deps.mailer, jobs: deps.jobs, fees: config.fees },
   });
   await app.register(teamRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
+  await app.register(batchRoutes, { db: database.db, jobs: deps.jobs });
   await app.register(balanceRoutes, { db: database.db });
   await app.register(liveUpdateRoutes, { db: database.db });
   await app.register(webhookRoutes, { db: database.db, mailer: deps.mailer, webhookSecret: config.processor.webhookSecret });

@@ -87,6 +87,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           processorConfig: config.processor,
         }),
       );
+      // A batch whose run died with the last process goes on now, not at the next minute.
+      await jobs.send('batches.resume', {});
     }
     return {
       config,

@@ -8,6 +8,8 @@ import { autoApproveBusiness } from '../domain/businesses/auto-approve-business'
 import { purgeChanges } from '../domain/changes/purge-changes';
 import { expireRequests, sendReminders, sendScheduledRequests } from '../domain/payment-requests/background';
 import { reconcilePayment } from '../domain/payments/reconcile-payment';
+import { checkBatch } from '../domain/batches/check-batch';
+import { resumeBatches, sendBatch } from '../domain/batches/submit-batch';
 import type { ProcessorConfig } from '../config';
 import type { PaymentProcessor } from '../processor/port';
 import { deliverWebhook } from '../processor/sandbox/deliver-webhook';
@@ -55,6 +57,15 @@ export function createJobHandlers({ db, mailer, authSecret, previousAuthSecrets,
     },
     'sandbox.deliver-webhook': async ({ webhookId }) => {
       await deliverWebhook({ db, url: processorConfig.webhookUrl, secret: processorConfig.webhookSecret, webhookId });
+    },
+    'batches.check': async (data) => {
+      await checkBatch(db, data);
+    },
+    'batches.send': async (data) => {
+      await sendBatch(requests, data);
+    },
+    'batches.resume': async () => {
+      await resumeBatches(db, jobs);
     },
     'payments.reconcile': async (data) => {
       await reconcilePayment({ db, processor, mailer }, data);

@@ -22,6 +22,10 @@ export interface JobPayloads {
   'sandbox.advance-charge': { chargeId: string; to: 'succeeded' | 'failed' | 'settled' | 'returned' };
   /** The sandbox processor delivers one signed webhook to PROCESSOR_WEBHOOK_URL. */
   'sandbox.deliver-webhook': { webhookId: string };
+  /** Bulk batches (ADR 032): check every row of a mapping; send the valid rows; resume runs whose process died. */
+  'batches.check': { businessId: string; batchId: string; version: number };
+  'batches.send': { businessId: string; batchId: string };
+  'batches.resume': Record<string, never>;
   /** Finishes a payment left Pending by a crash between creating it and recording the charge. */
   'payments.reconcile': { businessId: string; paymentId: string; processorToken: string };
 }
@@ -47,6 +51,10 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
   'sandbox.advance-charge': { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
   'sandbox.deliver-webhook': { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: 60 },
   'payments.reconcile': { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+  // A run of 100,000 rows takes minutes on a small host; one that dies is resumed by batches.resume.
+  'batches.check': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 1800 },
+  'batches.send': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 1800 },
+  'batches.resume': { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 120 },
 };
 
 /** Cron schedules (UTC) of recurring jobs; pg-boss guarantees one run per slot across processes. */
@@ -57,6 +65,7 @@ export const SCHEDULES: Partial<Record<JobName, string>> = {
   'requests.send-scheduled': '* * * * *',
   'requests.expire': '*/10 * * * *',
   'requests.remind': '7 * * * *',
+  'batches.resume': '* * * * *',
 };
 
 export type JobHandler<N extends JobName> = (data: JobPayloads[N], jobId: string) => Promise<void>;
@@ -64,6 +73,8 @@ export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
 export interface Jobs {
   send<N extends JobName>(name: N, data: JobPayloads[N], options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Many jobs of one queue in one statement, with the queue's retry policy (`options.db`: in a transaction). */
+  insert<N extends JobName>(name: N, jobs: { data: JobPayloads[N]; singletonKey?: string }[], options?: PgBoss.InsertOptions): Promise<void>;
   /** Starts the workers: this process then runs jobs (in-process under `npm start`, or `npm run worker`). */
   work(handlers: JobHandlers): Promise<void>;
   stop(): Promise<void>;
@@ -130,6 +141,11 @@ export async function startJobs({ database, log, pollingIntervalSeconds = 1 }: J
     boss,
     send(name, data, options) {
       return options ? boss.send(name, data, options) : boss.send(name, data);
+    },
+    async insert(name, jobs, options) {
+      const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = QUEUES[name];
+      const rows = jobs.map((job) => ({ name, retryLimit, retryDelay, retryBackoff, expireInSeconds, ...job }));
+      await (options ? boss.insert(rows, options) : boss.insert(rows));
     },
     async work(handlers) {
       for (const name of Object.keys(QUEUES) as JobName[]) {

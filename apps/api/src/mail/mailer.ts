@@ -34,6 +34,11 @@ export interface Mailer {
   send(message: MailMessage, executor?: Executor): Promise<string>;
   /** The same for a text message, delivered through the SMS provider's API. */
   sendText(message: TextMessage, executor?: Executor): Promise<string>;
+  /**
+   * Many e-mails and text messages at once (a bulk batch): one insert into the outbox and, when
+   * they are to be delivered, one insert of their delivery jobs, in the caller's transaction.
+   */
+  sendMany(emails: MailMessage[], texts: TextMessage[], executor: Executor): Promise<void>;
   /** Delivers a queued message over SMTP, or a text message to the SMS provider (the `mail.deliver` job). */
   deliver(messageId: string): Promise<void>;
   close(): void;
@@ -41,7 +46,7 @@ export interface Mailer {
 
 export interface MailerOptions {
   db: Kysely<DB>;
-  jobs: Pick<Jobs, 'send'>;
+  jobs: Pick<Jobs, 'send' | 'insert'>;
   log: FastifyBaseLogger;
   smtpUrl: string | undefined;
   from: string;
@@ -143,9 +148,64 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
     }
   }
 
+  const OUTBOX_CHUNK = 1000;
+
   return {
     transport,
     textTransport,
+    async sendMany(emails, texts, executor) {
+      const rows = [
+        ...emails.map((m) => ({
+          channel: 'email' as const,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html ?? null,
+          transport: transport as 'outbox' | 'smtp' | 'sms-api',
+          queued: Boolean(smtp),
+          about: m.about,
+        })),
+        ...texts.map((m) => ({
+          channel: 'sms' as const,
+          to: m.to,
+          subject: '',
+          text: m.text,
+          html: null,
+          transport: textTransport as 'outbox' | 'smtp' | 'sms-api',
+          queued: Boolean(sms),
+          about: m.about,
+        })),
+      ].map((m) => ({ ...m, id: newId('msg') }));
+      for (let i = 0; i < rows.length; i += OUTBOX_CHUNK) {
+        const chunk = rows.slice(i, i + OUTBOX_CHUNK);
+        await executor
+          .insertInto('mail_outbox')
+          .values(
+            chunk.map((m) => ({
+              id: m.id,
+              channel: m.channel,
+              to_address: m.to,
+              subject: m.subject,
+              text_body: m.text,
+              html_body: m.html,
+              transport: m.transport,
+              status: m.queued ? 'queued' : 'stored',
+              last_error: null,
+              sent_at: null,
+              ...(m.about ? { business_id: m.about.businessId, request_id: m.about.requestId } : {}),
+            })),
+          )
+          .execute();
+        const queued = chunk.filter((m) => m.queued);
+        if (queued.length > 0)
+          await jobs.insert(
+            'mail.deliver',
+            queued.map((m) => ({ data: { messageId: m.id }, singletonKey: m.id })),
+            { db: jobDb(executor) },
+          );
+      }
+      if (rows.some((m) => !m.queued)) log.info({ mail: { stored: rows.filter((m) => !m.queued).length } }, 'bulk messages stored in the outbox');
+    },
     async sendText(message, executor = db) {
       const id = await record(executor, {
         channel: 'sms',

@@ -67,14 +67,18 @@ export const errorHandler = fp(
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         const code = FRAMEWORK_CODES[status] ?? ErrorCode.BadRequest;
+        // A route may word these two for its own body (a file upload): `config.bodyMessages`.
+        const own = (request.routeOptions.config as { bodyMessages?: { tooLarge: string; mediaType: string } } | undefined)?.bodyMessages;
         const message =
           status === 429
             ? 'Too many requests. Please wait a moment and try again.'
             : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-              ? 'Send the request body as JSON (Content-Type: application/json).'
-              : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-                ? 'The request body is empty; send a JSON object.'
-                : error.message;
+              ? (own?.mediaType ?? 'Send the request body as JSON (Content-Type: application/json).')
+              : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && own
+                ? own.tooLarge
+                : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+                  ? 'The request body is empty; send a JSON object.'
+                  : error.message;
         return reply.status(status).send(errorBody(code, message));
       }
       request.log.error({ err: error }, 'request failed');

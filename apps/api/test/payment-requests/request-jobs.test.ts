@@ -119,6 +119,7 @@ describe('scheduled sends', () => {
           return mailer.send(message, executor);
         },
         sendText: (message, executor) => mailer.sendText(message, executor),
+        sendMany: (emails, texts, executor) => mailer.sendMany(emails, texts, executor),
       },
     };
     const later = new Date(Date.now() + 2 * 3_600_000);

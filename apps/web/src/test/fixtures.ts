@@ -34,7 +34,7 @@ export function request(over: Partial<PaymentRequest> & { transactionState?: Req
 
 /** A request's detail, sent by e-mail unless `over` says otherwise. */
 export function detail(r: PaymentRequest, over: Partial<PaymentRequestDetail> = {}): PaymentRequestDetail {
-  return { ...r, channel: 'email', timeline: [], payments: [], emails: [], payLink: '', ...over };
+  return { ...r, channel: 'email', timeline: [], payments: [], emails: [], payLink: '', batch: null, ...over };
 }
 
 export const listOf = (items: PaymentRequest[], total = items.length) => ok({ items, page: 1, pageSize: 25, total });

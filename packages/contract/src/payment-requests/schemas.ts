@@ -227,6 +227,8 @@ export const PaymentRequestDetail = PaymentRequest.extend({
   /** The messages sent about the request (its link, reminders, receipts), newest first: e-mails and text messages. */
   emails: z.array(RequestEmail),
   payLink: z.string(),
+  /** The bulk batch that made it, if one did. */
+  batch: z.object({ batchId: z.string(), fileName: z.string() }).nullable(),
 });
 export type PaymentRequestDetail = z.infer<typeof PaymentRequestDetail>;
 
@@ -234,6 +236,8 @@ export const RequestListQuery = PageQuery.extend({
   /** Comma-separated states. */
   status: z.string().max(300).optional(),
   payerId: z.string().max(64).optional(),
+  /** The requests a bulk batch made. */
+  batchId: z.string().max(64).optional(),
   from: boundedDay('From date').optional(),
   to: boundedDay('To date').optional(),
   minAmountCents: z.coerce.number().int().min(0).optional(),

@@ -48,6 +48,8 @@ export interface HistoryListDefinition<State extends string, Sort extends string
   /** The column the `payerId` filter and the amount range apply to. */
   payerColumn: string;
   amountColumn: string;
+  /** The column the `batchId` filter applies to (the bulk batch that made a row), if the list has one. */
+  batchColumn?: string;
   counts: { byState: string; byDayAndState: string; historyDays: string; historyHours: string; search: string };
   search: {
     /** The name searched, by prefix of its lower case. */
@@ -64,6 +66,7 @@ export interface HistoryQuery<Sort extends string> {
   view: View;
   status?: string | undefined;
   payerId?: string | undefined;
+  batchId?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   minAmountCents?: number | undefined;
@@ -94,6 +97,7 @@ export function historyPageJson({ itemsJson, page, pageSize, total }: HistoryPag
 interface FilterShape {
   view: View;
   payer: boolean;
+  batch: boolean;
   from: boolean;
   to: boolean;
   min: boolean;
@@ -108,6 +112,7 @@ type FilterValues = {
   /** The status filter; empty for none. */
   states: string[];
   payerId: string | undefined;
+  batchId: string | undefined;
   from: string | undefined;
   to: string | undefined;
   min: number | undefined;
@@ -224,6 +229,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       shape: {
         view: query.view,
         payer: Boolean(query.payerId),
+        batch: Boolean(query.batchId && def.batchColumn),
         from: Boolean(query.from),
         to: Boolean(query.to),
         min: query.minAmountCents !== undefined,
@@ -235,6 +241,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         businessId,
         states: statesOf(query.status),
         payerId: query.payerId || undefined,
+        batchId: query.batchId || undefined,
         from: query.from,
         to: query.to,
         min: query.minAmountCents,
@@ -254,6 +261,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       and.push(viewPredicate(s.view));
       if (p.states.length > 0) and.push(eb('state', 'in', p.states));
       if (s.payer) and.push(eb(def.payerColumn, '=', p.payerId));
+      if (s.batch) and.push(eb(def.batchColumn!, '=', p.batchId));
       if (s.from) and.push(eb('created_at', '>=', sql<Date>`(${p.from}::date)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.to) and.push(eb('created_at', '<', sql<Date>`((${p.to}::date) + 1)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.min) and.push(eb(def.amountColumn, '>=', p.min));
@@ -572,7 +580,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       admit((await db.executeQuery(admissionOnly(db, null, { businessId, sessionToken, now: new Date() }))).rows[0]);
       throw error;
     }
-    const byStatusAtMost = !filter.shape.payer && !filter.shape.from && !filter.shape.to && !filter.shape.min && !filter.shape.max;
+    const byStatusAtMost = !filter.shape.payer && !filter.shape.batch && !filter.shape.from && !filter.shape.to && !filter.shape.min && !filter.shape.max;
     const wanted: readonly string[] = filter.values.states.length > 0 ? filter.values.states : def.states;
     const values: PageValues = {
       ...filter.values,

@@ -1,6 +1,7 @@
 import type { BankAccountsTable, BusinessesTable, BusinessEventsTable, BusinessInvitationsTable, BusinessMembersTable, BusinessOwnersTable } from './business';
 import type { AccountsTable, RateLimitsTable, SessionsTable, UsersTable, VerificationsTable } from './identity';
 import type { MailOutboxTable } from './mail';
+import type { BatchesTable, BatchFilesTable, BatchRowsTable } from './batches';
 import type {
   BusinessCountersTable,
   IdempotencyKeysTable,
@@ -54,4 +55,7 @@ export interface DB {
   sandbox_processor_tokens: SandboxProcessorTokensTable;
   sandbox_processor_charges: SandboxProcessorChargesTable;
   sandbox_processor_webhooks: SandboxProcessorWebhooksTable;
+  batches: BatchesTable;
+  batch_files: BatchFilesTable;
+  batch_rows: BatchRowsTable;
 }

@@ -57,6 +57,8 @@ export interface PaymentRequestsTable {
   updated_at: Generated<Date>;
   /** The history list's item as JSON, kept by a trigger from the row (migration 0016, ADR 015). */
   list_item: Generated<string>;
+  /** The bulk batch that made it (migration 0029). */
+  batch_id: Generated<string | null>;
 }
 
 export interface PaymentRequestEventsTable {

@@ -43,7 +43,10 @@ export type BusinessAction =
   | 'member.joined'
   | 'member.role_changed'
   | 'member.removed'
-  | 'invitation.revoked';
+  | 'invitation.revoked'
+  | 'batch.uploaded'
+  | 'batch.discarded'
+  | 'batch.submitted';
 
 /**
  * Appends one row to the business's audit trail. Call it with the transaction that makes the

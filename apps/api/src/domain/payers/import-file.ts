@@ -11,7 +11,7 @@ import {
 } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { AppError } from '../../lib/app-error';
-import { CsvParseError, detectDelimiter, isBlankRecord, parseCsv } from './csv';
+import { CsvParseError, detectDelimiter, isBlankRecord, looksBinary, parseCsv } from '../../lib/csv';
 import { validatePayerFields } from './payer-input';
 
 /**
@@ -37,15 +37,6 @@ export interface ReadFile {
   rows: PayerImportRow[];
   /** The same file and mapping always give the same id: re-importing a file is recognisable. */
   batchId: string;
-}
-
-/** Control characters other than tab and line breaks mean a binary file (a spreadsheet, a PDF…). */
-function looksBinary(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) return true;
-  }
-  return false;
 }
 
 const badFile = (message: string, fields?: FieldErrors) => AppError.validation(message, fields);

@@ -37,7 +37,7 @@ export async function getRequest({
 }): Promise<PaymentRequestDetail> {
   const row = await db.selectFrom('payment_requests').selectAll().where('business_id', '=', businessId).where('id', '=', requestId).executeTakeFirst();
   if (!row) throw AppError.notFound('Request');
-  const [events, payments, emails] = await Promise.all([
+  const [events, payments, emails, batch] = await Promise.all([
     db
       .selectFrom('payment_request_events')
       .selectAll()
@@ -55,6 +55,9 @@ export async function getRequest({
       .orderBy('id', 'desc')
       .limit(REQUEST_EMAILS_SHOWN)
       .execute(),
+    row.batch_id
+      ? db.selectFrom('batches').select(['id', 'file_name']).where('business_id', '=', businessId).where('id', '=', row.batch_id).executeTakeFirst()
+      : Promise.resolve(undefined),
   ]);
   // The link the payer was sent; none before sending, or when the secret that made it is gone (ADR 018).
   const token =
@@ -71,6 +74,7 @@ export async function getRequest({
       detail: e.detail,
     })),
     channel: row.channel,
+    batch: batch ? { batchId: batch.id, fileName: batch.file_name } : null,
     emails: emails.map((m) => ({
       messageId: m.id,
       channel: m.channel,

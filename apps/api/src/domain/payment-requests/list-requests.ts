@@ -27,6 +27,7 @@ export const requestsList = historyList({
   },
   payerColumn: 'payer_id',
   amountColumn: 'amount_cents',
+  batchColumn: 'batch_id',
   counts: {
     byState: 'payment_request_counts',
     byDayAndState: 'payment_request_day_counts',

@@ -6,7 +6,7 @@ import type { Actor } from './transition';
 /** What every request use case needs besides its own input. */
 export interface RequestContext {
   db: Kysely<DB>;
-  mailer: Pick<Mailer, 'send' | 'sendText'>;
+  mailer: Pick<Mailer, 'send' | 'sendText' | 'sendMany'>;
   /** Keys the payer links (see `payToken`). */
   authSecret: string;
   /** Secrets `authSecret` replaced, whose links requests sent before the rotation still carry. */

@@ -9,8 +9,8 @@ export type AuditListQuery = ReturnType<typeof AuditQuery.parse>;
 const KIND_PATTERNS: Record<AuditKind, { like: string[]; notLike?: string[] }> = {
   team: { like: ['member.%', 'invitation.%'] },
   payers: { like: ['payer%'] },
-  requests: { like: ['request.%'] },
-  business: { like: ['%'], notLike: ['member.%', 'invitation.%', 'payer%', 'request.%'] },
+  requests: { like: ['request.%', 'batch.%'] },
+  business: { like: ['%'], notLike: ['member.%', 'invitation.%', 'payer%', 'request.%', 'batch.%'] },
 };
 
 const REQUEST_VERBS: Record<string, string> = {
@@ -58,6 +58,12 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
       return `Removed ${who} (${text(details.role)}) from the team`;
     case 'invitation.revoked':
       return `Withdrew the invitation of ${who}`;
+    case 'batch.uploaded':
+      return `Uploaded ${text(details.fileName)} (${text(details.rows)} rows) for a bulk request`;
+    case 'batch.discarded':
+      return `Discarded the bulk batch ${text(details.fileName)}`;
+    case 'batch.submitted':
+      return `Submitted the bulk batch ${text(details.fileName)}: ${text(details.rows)} requests`;
   }
   if (action.startsWith('request.')) {
     const event = action.slice('request.'.length);

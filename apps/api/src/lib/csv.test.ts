@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvParseError, detectDelimiter, isBlankRecord, parseCsv } from './csv';
+import { CsvParseError, decodeCsvBytes, detectDelimiter, isBlankRecord, parseCsv, readCsvRecords } from './csv';
 
 const cells = (text: string) => parseCsv(text).map((r) => r.cells);
 
@@ -77,5 +77,39 @@ describe('detectDelimiter', () => {
     expect(detectDelimiter('Email\tFirst name\n')).toBe('\t');
     expect(detectDelimiter('"a;b;c",d\n')).toBe(',');
     expect(detectDelimiter('Email\n')).toBe(',');
+  });
+});
+
+describe('readCsvRecords (streamed)', () => {
+  const read = async (text: string, delimiter: ',' | ';' | '\t' = ',') => {
+    const out = [];
+    for await (const record of readCsvRecords(text, delimiter)) out.push(record);
+    return out;
+  };
+
+  it('skips blank lines and numbers records by the line they start on', async () => {
+    expect(await read('h,x\n\n"multi\nline",2\r\n\r\nlast,3')).toEqual([
+      { line: 1, cells: ['h', 'x'] },
+      { line: 3, cells: ['multi\nline', '2'] },
+      { line: 6, cells: ['last', '3'] },
+    ]);
+  });
+
+  it('reads a large text in slices, keeping records that cross a slice', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `row${i},"quoted, ${i}"`);
+    const records = await read(`a,b\n${rows.join('\n')}\n`);
+    expect(records).toHaveLength(20_001);
+    expect(records[12_345]).toEqual({ line: 12_346, cells: ['row12344', 'quoted, 12344'] });
+  });
+
+  it('refuses a quoted value that never closes, naming the line it starts on', async () => {
+    await expect(read('a,b\n1,2\n\n3,"open\n4,5\n')).rejects.toThrow('a quoted value that starts on line 4 is never closed');
+  });
+});
+
+describe('decodeCsvBytes', () => {
+  it('reads UTF-8, and Windows-1252 when the bytes are not UTF-8', () => {
+    expect(decodeCsvBytes(Buffer.from('Café,1', 'utf8'))).toEqual({ text: 'Café,1', encoding: 'utf-8' });
+    expect(decodeCsvBytes(Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x2c, 0x80]))).toEqual({ text: 'Café,€', encoding: 'windows-1252' });
   });
 });

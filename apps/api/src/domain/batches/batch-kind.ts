@@ -1,0 +1,47 @@
+import type { BatchField, BatchKind, BatchMapping, FieldErrors } from '@tay/contract';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { Executor } from '../../db/executor';
+import type { ScopedBusiness } from '../businesses/business-scope';
+import type { RequestContext } from '../payment-requests/request-context';
+
+/** A row's values by field key, as written in the file (or as fixed on the review page). */
+export type RowFields = Record<string, string>;
+
+/** What checking one row found: valid with its plan (what submitting it will do), or its errors. */
+export type RowOutcome =
+  | { status: 'valid'; plan: unknown; amountCents: number; payerName: string; dedupeKey: string }
+  | { status: 'invalid'; errors: FieldErrors; amountCents: number | null; payerName: string | null };
+
+/** One valid row to send, locked by the submission's transaction. */
+export interface RowToSend {
+  line: number;
+  plan: unknown;
+}
+
+/** What sending rows did: the request each made, or why it failed. */
+export type SendOutcome = { line: number; requestId: string } | { line: number; error: string };
+
+export interface SendContext {
+  ctx: RequestContext;
+  trx: Transaction<DB>;
+  business: ScopedBusiness;
+  batchId: string;
+  user: { userId: string; email: string };
+  mode: 'send' | 'schedule';
+  sendAt: Date | null;
+}
+
+/**
+ * A kind of batch (ADR 032): the engine reads files, stores rows, runs the jobs and keeps the
+ * counts; a kind says which fields a row has, how a chunk of rows is checked (with the database,
+ * for the lookups), and how a chunk of valid rows is sent, inside the engine's transaction.
+ */
+export interface BatchKindDefinition {
+  kind: BatchKind;
+  fields: readonly BatchField[];
+  /** What the mapping must name before rows can be read (whole-file refusal otherwise). */
+  checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors;
+  checkRows(db: Executor, business: ScopedBusiness, mapping: BatchMapping, rows: { line: number; fields: RowFields }[]): Promise<RowOutcome[]>;
+  sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]>;
+}

@@ -1,0 +1,106 @@
+import type { Kysely, Selectable } from 'kysely';
+import { BATCH_FIELDS, csvRow, type Batch, type BatchListQuery, type BatchRow, type BatchRowsQuery } from '@tay/contract';
+import type { DB } from '../../db/schema';
+import { referenceNumber } from '../payment-requests/request-record';
+import { duplicateOf, selectBatch, toBatch } from './batch-record';
+
+type RowRecord = Selectable<DB['batch_rows']>;
+
+export function rowOf(row: RowRecord, number: number | null): BatchRow {
+  return {
+    row: row.line,
+    status: row.status,
+    fields: row.fields,
+    errors: row.errors,
+    amountCents: row.amount_cents === null ? null : Number(row.amount_cents),
+    payerName: row.payer_name,
+    requestId: row.request_id,
+    referenceNumber: number === null ? null : referenceNumber(number),
+  };
+}
+
+type Query = { page: number; pageSize: number };
+
+/** GET /api/businesses/:id/batches: newest first, with the kind filter. */
+export async function listBatches(db: Kysely<DB>, businessId: string, query: Query & Pick<BatchListQuery, 'kind'>) {
+  let q = db.selectFrom('batches').where('business_id', '=', businessId);
+  if (query.kind) q = q.where('kind', '=', query.kind);
+  const [rows, total] = await Promise.all([
+    q
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const items: Batch[] = [];
+  for (const row of rows) items.push(toBatch(row, await duplicateOf(db, row)));
+  return { items, page: query.page, pageSize: query.pageSize, total: Number(total.n) };
+}
+
+/** GET …/rows: in file order, filtered by outcome; each sent row with the reference of its request. */
+export async function listRows(db: Kysely<DB>, businessId: string, batchId: string, query: Query & { status: NonNullable<BatchRowsQuery['status']> }) {
+  await selectBatch(db, businessId, batchId);
+  let q = db.selectFrom('batch_rows as r').where('r.business_id', '=', businessId).where('r.batch_id', '=', batchId);
+  if (query.status !== 'all') q = q.where('r.status', '=', query.status);
+  const [rows, total] = await Promise.all([
+    q
+      .leftJoin('payment_requests as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.request_id'))
+      .selectAll('r')
+      .select('p.number')
+      .orderBy('r.line')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    items: rows.map((r) => rowOf(r, r.number === null ? null : Number(r.number))),
+    page: query.page,
+    pageSize: query.pageSize,
+    total: Number(total.n),
+  };
+}
+
+const EXPORT_CHUNK = 2000;
+
+/**
+ * GET …/errors.csv: the rows with errors (and those that failed to send) as the file had them,
+ * each with its line and what is wrong — to fix in the spreadsheet and upload again. Cells that
+ * a spreadsheet would run as a formula are written as text (`csvCell`).
+ */
+export async function* errorRowsCsv(db: Kysely<DB>, businessId: string, batchId: string): AsyncGenerator<string> {
+  const batch = await selectBatch(db, businessId, batchId);
+  const fields = BATCH_FIELDS[batch.kind].filter((f) => batch.mapping.columns[f.key]);
+  const labelOf = (key: string) => BATCH_FIELDS[batch.kind].find((f) => f.key === key)?.label ?? (key === 'row' ? 'Row' : key);
+  yield `${csvRow(['Line', ...fields.map((f) => batch.mapping.columns[f.key]!), 'Errors'])}\r\n`;
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('batch_rows')
+      .select(['line', 'fields', 'errors'])
+      .where('business_id', '=', businessId)
+      .where('batch_id', '=', batchId)
+      .where('status', 'in', ['invalid', 'failed'])
+      .where('line', '>', after)
+      .orderBy('line')
+      .limit(EXPORT_CHUNK)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows
+      .map((r) =>
+        csvRow([
+          r.line,
+          ...fields.map((f) => r.fields[f.key] ?? ''),
+          Object.entries(r.errors)
+            .map(([key, message]) => `${labelOf(key)}: ${message}`)
+            .join(' '),
+        ]),
+      )
+      .join('\r\n')
+      .concat('\r\n');
+    after = rows.at(-1)!.line;
+  }
+}

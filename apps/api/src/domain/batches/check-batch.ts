@@ -1,0 +1,342 @@
+import { sql, type Kysely } from 'kysely';
+import { ErrorCode, type Batch, type BatchMapping, type BatchRow, type FieldErrors } from '@tay/contract';
+import type { Executor } from '../../db/executor';
+import { jobDb } from '../../db/executor';
+import type { DB } from '../../db/schema';
+import type { Jobs } from '../../jobs/queue';
+import { AppError } from '../../lib/app-error';
+import { decodeCsvBytes, isBlankRecord, readCsvRecords, type CsvDelimiter } from '../../lib/csv';
+import { recordEvent } from '../businesses/audit';
+import type { ScopedBusiness } from '../businesses/business-scope';
+import type { RowFields, RowOutcome } from './batch-kind';
+import { assertDraft, BATCH_KIND_DEFINITIONS, batchOf, duplicateOf, lockBatch, recount, toBatch, type BatchRecord } from './batch-record';
+import { rowOf } from './batch-rows';
+
+/** Rows checked and stored per transaction: the progress moves and a restart resumes in these steps. */
+export const CHECK_CHUNK = 2000;
+
+type Actor = { userId: string; email: string; ip?: string | undefined };
+
+/** The business as the jobs need it (no session): its name, clock and defaults. */
+export async function businessForJob(db: Executor, businessId: string): Promise<ScopedBusiness | null> {
+  const b = await db
+    .selectFrom('businesses')
+    .select(['id', 'business_name', 'state', 'time_zone', 'default_expiry_days', 'payout_enabled'])
+    .where('id', '=', businessId)
+    .executeTakeFirst();
+  if (!b) return null;
+  return {
+    id: b.id,
+    name: b.business_name,
+    state: b.state,
+    timeZone: b.time_zone,
+    defaultExpiryDays: b.default_expiry_days,
+    payoutEnabled: Boolean(b.payout_enabled),
+    role: 'owner',
+  };
+}
+
+/**
+ * PATCH /api/businesses/:id/batches/:batchId: sets the mapping of a Draft batch and queues the
+ * check of every row (`batches.check`). The rows of an earlier mapping go; a check still running
+ * for it stops at its next step (the mapping's version moved on).
+ */
+export async function mapBatch({
+  db,
+  jobs,
+  business,
+  batchId,
+  mapping,
+}: {
+  db: Kysely<DB>;
+  jobs: Pick<Jobs, 'send'>;
+  business: ScopedBusiness;
+  batchId: string;
+  mapping: BatchMapping;
+}): Promise<Batch> {
+  return db.transaction().execute(async (trx) => {
+    const batch = await lockBatch(trx, business.id, batchId);
+    assertDraft(batch, 'its mapping cannot change');
+    const def = BATCH_KIND_DEFINITIONS[batch.kind];
+    const columns = Object.fromEntries(Object.entries(mapping.columns).filter(([, column]) => column !== ''));
+    const errors = def.checkMapping({ ...mapping, columns }, batch.columns);
+    if (Object.keys(errors).length > 0) throw AppError.validation(Object.values(errors)[0]!, errors);
+    await trx.deleteFrom('batch_rows').where('business_id', '=', business.id).where('batch_id', '=', batchId).execute();
+    const row = await trx
+      .updateTable('batches')
+      .set((eb) => ({
+        mapping: JSON.stringify({ payer: mapping.payer, columns }) as never,
+        mapping_version: eb('mapping_version', '+', 1),
+        phase: 'validating',
+        progress_done: 0,
+        progress_total: batch.file_rows,
+        heartbeat_at: new Date(),
+        valid_count: 0,
+        invalid_count: 0,
+        total_cents: 0,
+        updated_at: new Date(),
+      }))
+      .where('business_id', '=', business.id)
+      .where('id', '=', batchId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await jobs.send('batches.check', { businessId: business.id, batchId, version: row.mapping_version }, { db: jobDb(trx) });
+    return toBatch(row, await duplicateOf(trx, row));
+  });
+}
+
+/** The row's fields from the file's cells, by the mapping; a row longer than the header says so. */
+function fieldsOf(mapping: BatchMapping, index: Record<string, number>, cells: string[]): RowFields {
+  const fields: RowFields = {};
+  for (const key of Object.keys(mapping.columns)) {
+    const i = index[key];
+    if (i !== undefined && i >= 0) fields[key] = (cells[i] ?? '').trim();
+  }
+  return fields;
+}
+
+interface StoredRow {
+  line: number;
+  status: 'valid' | 'invalid';
+  fields: RowFields;
+  errors: FieldErrors;
+  plan: unknown;
+  amount_cents: number | null;
+  payer_name: string | null;
+  dedupe_key: string | null;
+}
+
+function stored(line: number, fields: RowFields, outcome: RowOutcome, extra: FieldErrors): StoredRow {
+  if (outcome.status === 'valid' && Object.keys(extra).length === 0) {
+    return {
+      line,
+      status: 'valid',
+      fields,
+      errors: {},
+      plan: outcome.plan,
+      amount_cents: outcome.amountCents,
+      payer_name: outcome.payerName,
+      dedupe_key: outcome.dedupeKey,
+    };
+  }
+  const errors = { ...(outcome.status === 'invalid' ? outcome.errors : {}), ...extra };
+  return { line, status: 'invalid', fields, errors, plan: null, amount_cents: outcome.amountCents, payer_name: outcome.payerName, dedupe_key: null };
+}
+
+/** Writes rows in one statement (their JSON is one parameter), replacing what a resumed run wrote before. */
+async function storeRows(db: Executor, businessId: string, batchId: string, rows: StoredRow[]): Promise<void> {
+  await sql`
+    INSERT INTO batch_rows (business_id, batch_id, line, status, fields, errors, plan, amount_cents, payer_name, dedupe_key)
+    SELECT ${businessId}, ${batchId}, x.line, x.status, x.fields, x.errors, x.plan, x.amount_cents, x.payer_name, x.dedupe_key
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      AS x(line int, status text, fields jsonb, errors jsonb, plan jsonb, amount_cents bigint, payer_name text, dedupe_key text)
+    ON CONFLICT (business_id, batch_id, line) DO UPDATE SET
+      status = excluded.status, fields = excluded.fields, errors = excluded.errors, plan = excluded.plan,
+      amount_cents = excluded.amount_cents, payer_name = excluded.payer_name, dedupe_key = excluded.dedupe_key`.execute(db);
+}
+
+/**
+ * Flags each valid row that repeats an earlier one (same payer, amount and reference) as invalid,
+ * naming the first; rows flagged before are looked at afresh, so fixing or dropping one of a pair
+ * frees the other.
+ */
+export async function markRepeats(db: Executor, businessId: string, batchId: string): Promise<void> {
+  await sql`
+    UPDATE batch_rows SET status = 'valid', errors = '{}'
+    WHERE business_id = ${businessId} AND batch_id = ${batchId} AND status = 'invalid' AND dedupe_key IS NOT NULL`.execute(db);
+  await sql`
+    UPDATE batch_rows r SET status = 'invalid',
+      errors = jsonb_build_object('row', 'Same payer, amount and reference as line ' || d.first_line || ' of the file. Change the reference, or drop one of them.')
+    FROM (
+      SELECT line, first_value(line) OVER (PARTITION BY dedupe_key ORDER BY line) AS first_line
+      FROM batch_rows WHERE business_id = ${businessId} AND batch_id = ${batchId} AND status = 'valid'
+    ) d
+    WHERE r.business_id = ${businessId} AND r.batch_id = ${batchId} AND r.line = d.line AND d.first_line <> d.line`.execute(db);
+}
+
+class Superseded extends Error {}
+
+/**
+ * The `batches.check` job: reads the stored file again, streaming, and checks its rows a chunk
+ * at a time, each chunk stored with the progress in one transaction. A run whose mapping was
+ * replaced (or whose batch was discarded) stops without a trace; a run that died is run again
+ * by the queue and rewrites the same rows.
+ */
+export async function checkBatch(db: Kysely<DB>, { businessId, batchId, version }: { businessId: string; batchId: string; version: number }): Promise<void> {
+  const batch = await db.selectFrom('batches').selectAll().where('business_id', '=', businessId).where('id', '=', batchId).executeTakeFirst();
+  if (!batch || batch.phase !== 'validating' || batch.mapping_version !== version) return;
+  const business = await businessForJob(db, businessId);
+  const file = await db.selectFrom('batch_files').select('content').where('business_id', '=', businessId).where('batch_id', '=', batchId).executeTakeFirst();
+  if (!business || !file) return;
+  const def = BATCH_KIND_DEFINITIONS[batch.kind];
+  const { text } = decodeCsvBytes(file.content);
+  const mapping = batch.mapping;
+  const index = Object.fromEntries(Object.entries(mapping.columns).map(([key, column]) => [key, batch.columns.indexOf(column)]));
+
+  // Each step: the rows and the progress together, only while this run's mapping is current.
+  const step = async (work: (trx: Executor) => Promise<void>, done: number) => {
+    await db.transaction().execute(async (trx) => {
+      const current = await trx
+        .updateTable('batches')
+        .set({ progress_done: done, heartbeat_at: new Date() })
+        .where('business_id', '=', businessId)
+        .where('id', '=', batchId)
+        .where('phase', '=', 'validating')
+        .where('mapping_version', '=', version)
+        .returning('id')
+        .executeTakeFirst();
+      if (!current) throw new Superseded();
+      await work(trx);
+    });
+  };
+
+  let header = true;
+  let done = 0;
+  let chunk: { line: number; fields: RowFields; extra: FieldErrors }[] = [];
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    const rows = chunk;
+    chunk = [];
+    const outcomes = await def.checkRows(db, business, mapping, rows);
+    done += rows.length;
+    await step(
+      (trx) =>
+        storeRows(
+          trx,
+          businessId,
+          batchId,
+          rows.map((r, i) => stored(r.line, r.fields, outcomes[i]!, r.extra)),
+        ),
+      done,
+    );
+  };
+  try {
+    for await (const record of readCsvRecords(text, batch.delimiter as CsvDelimiter)) {
+      if (isBlankRecord(record)) continue;
+      if (header) {
+        header = false;
+        continue;
+      }
+      const extra: FieldErrors = {};
+      if (record.cells.slice(batch.columns.length).some((c) => c.trim() !== '')) {
+        extra.row = `This row has ${record.cells.length} values but the header has ${batch.columns.length} columns. A value with a comma must be in double quotes.`;
+      }
+      chunk.push({ line: record.line, fields: fieldsOf(mapping, index, record.cells), extra });
+      if (chunk.length >= CHECK_CHUNK) await flush();
+    }
+    await flush();
+    await step(async (trx) => {
+      await markRepeats(trx, businessId, batchId);
+      await recount(trx, businessId, batchId);
+      await trx
+        .updateTable('batches')
+        .set({ phase: 'validated', heartbeat_at: null })
+        .where('business_id', '=', businessId)
+        .where('id', '=', batchId)
+        .execute();
+    }, done);
+  } catch (error) {
+    if (error instanceof Superseded) return;
+    throw error;
+  }
+}
+
+/** Loads a Draft batch whose rows are checked, locked, for a change of its rows. */
+async function reviewable(trx: Executor, businessId: string, batchId: string, what: string): Promise<BatchRecord> {
+  const batch = await lockBatch(trx, businessId, batchId);
+  assertDraft(batch, what);
+  if (batch.phase !== 'validated') throw new AppError(ErrorCode.Conflict, 'The rows of this batch are still being checked. Wait for the check to finish.');
+  return batch;
+}
+
+/** PATCH …/rows/:row: the row's values as corrected, checked again at once (with the repeats of the file). */
+export async function fixRow({
+  db,
+  business,
+  batchId,
+  line,
+  fields,
+}: {
+  db: Kysely<DB>;
+  business: ScopedBusiness;
+  batchId: string;
+  line: number;
+  fields: Record<string, string>;
+}): Promise<{ row: BatchRow; batch: Batch }> {
+  return db.transaction().execute(async (trx) => {
+    const batch = await reviewable(trx, business.id, batchId, 'its rows cannot change');
+    const def = BATCH_KIND_DEFINITIONS[batch.kind];
+    const current = await trx
+      .selectFrom('batch_rows')
+      .selectAll()
+      .where('business_id', '=', business.id)
+      .where('batch_id', '=', batchId)
+      .where('line', '=', line)
+      .executeTakeFirst();
+    if (!current) throw AppError.notFound('Row');
+    const unknown = Object.keys(fields).filter((key) => !def.fields.some((f) => f.key === key));
+    if (unknown.length > 0) {
+      throw AppError.validation(
+        `There is no field ${unknown.map((k) => `"${k}"`).join(', ')} in this batch.`,
+        Object.fromEntries(unknown.map((k) => [k, 'Unknown field.'])),
+      );
+    }
+    const merged: RowFields = { ...current.fields };
+    for (const [key, value] of Object.entries(fields)) merged[key] = value.trim();
+    const [outcome] = await def.checkRows(trx, business, batch.mapping, [{ line, fields: merged }]);
+    await storeRows(trx, business.id, batchId, [stored(line, merged, outcome!, {})]);
+    await markRepeats(trx, business.id, batchId);
+    await recount(trx, business.id, batchId);
+    const row = await trx
+      .selectFrom('batch_rows')
+      .selectAll()
+      .where('business_id', '=', business.id)
+      .where('batch_id', '=', batchId)
+      .where('line', '=', line)
+      .executeTakeFirstOrThrow();
+    return { row: rowOf(row, null), batch: await batchOf(trx, business.id, batchId) };
+  });
+}
+
+/** DELETE …/rows/:row: the row is left out of the batch. */
+export async function dropRow({ db, business, batchId, line }: { db: Kysely<DB>; business: ScopedBusiness; batchId: string; line: number }): Promise<Batch> {
+  return db.transaction().execute(async (trx) => {
+    await reviewable(trx, business.id, batchId, 'its rows cannot change');
+    const dropped = await trx
+      .deleteFrom('batch_rows')
+      .where('business_id', '=', business.id)
+      .where('batch_id', '=', batchId)
+      .where('line', '=', line)
+      .executeTakeFirst();
+    if (Number(dropped.numDeletedRows) === 0) throw AppError.notFound('Row');
+    await markRepeats(trx, business.id, batchId);
+    await recount(trx, business.id, batchId);
+    return batchOf(trx, business.id, batchId);
+  });
+}
+
+/** DELETE /api/businesses/:id/batches/:batchId: a Draft goes, with its file and rows; nothing was sent. */
+export async function discardBatch({
+  db,
+  business,
+  batchId,
+  actor,
+}: {
+  db: Kysely<DB>;
+  business: ScopedBusiness;
+  batchId: string;
+  actor: Actor;
+}): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const batch = await lockBatch(trx, business.id, batchId);
+    assertDraft(batch, 'it cannot be discarded');
+    await trx.deleteFrom('batch_files').where('business_id', '=', business.id).where('batch_id', '=', batchId).execute();
+    await trx.deleteFrom('batches').where('business_id', '=', business.id).where('id', '=', batchId).execute();
+    await recordEvent(trx, {
+      businessId: business.id,
+      actor: { userId: actor.userId, label: actor.email, ip: actor.ip ?? null },
+      action: 'batch.discarded',
+      details: { batchId, fileName: batch.file_name, rows: batch.row_count },
+    });
+  });
+}

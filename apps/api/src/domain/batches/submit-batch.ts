@@ -1,0 +1,185 @@
+import { sql, type Kysely } from 'kysely';
+import { ErrorCode, type Batch, type BatchSubmitBody } from '@tay/contract';
+import { jobDb, type Executor } from '../../db/executor';
+import type { DB } from '../../db/schema';
+import type { Jobs } from '../../jobs/queue';
+import { AppError } from '../../lib/app-error';
+import { recordEvent } from '../businesses/audit';
+import type { ScopedBusiness } from '../businesses/business-scope';
+import type { RequestContext } from '../payment-requests/request-context';
+import type { SendOutcome } from './batch-kind';
+import { assertDraft, BATCH_KIND_DEFINITIONS, duplicateOf, lockBatch, recount, toBatch } from './batch-record';
+import { businessForJob } from './check-batch';
+
+/** Valid rows sent per transaction: each chunk's requests, messages and row outcomes commit together. */
+export const SEND_CHUNK = 500;
+
+/** A run (check or send) whose heartbeat is older than this is taken as dead and started again. */
+export const STALLED_AFTER_SECONDS = 30;
+
+/**
+ * POST …/batches/:batchId/submit: a checked Draft becomes Submitted and its sending is queued
+ * (`batches.send`), both in one transaction. The batch row is locked first, so of two submits at
+ * once the second finds it Submitted and is refused (409): a batch is sent once.
+ */
+export async function submitBatch({
+  db,
+  jobs,
+  business,
+  batchId,
+  user,
+  body,
+}: {
+  db: Kysely<DB>;
+  jobs: Pick<Jobs, 'send'>;
+  business: ScopedBusiness;
+  batchId: string;
+  user: { userId: string; email: string; ip?: string | undefined };
+  body: { mode: BatchSubmitBody['mode']; sendAt?: string | null | undefined };
+}): Promise<Batch> {
+  return db.transaction().execute(async (trx) => {
+    const batch = await lockBatch(trx, business.id, batchId);
+    assertDraft(batch, 'it cannot be submitted again');
+    if (batch.phase !== 'validated') {
+      throw new AppError(
+        ErrorCode.Conflict,
+        batch.phase === 'uploaded'
+          ? 'Map the columns of the file and check its rows first.'
+          : 'The rows of this batch are still being checked. Wait for the check to finish.',
+      );
+    }
+    if (batch.valid_count === 0)
+      throw AppError.validation('No row of this batch is valid, so there is nothing to send. Fix or drop the rows with errors first.');
+    let sendAt: Date | null = null;
+    if (body.mode === 'schedule') {
+      sendAt = new Date(body.sendAt!);
+      if (sendAt.getTime() <= Date.now()) throw AppError.validation('The send time must be in the future.', { sendAt: 'Choose a time in the future.' });
+    }
+    const row = await trx
+      .updateTable('batches')
+      .set({
+        state: 'Submitted',
+        phase: 'sending',
+        send_mode: body.mode,
+        send_at: sendAt,
+        submitted_at: new Date(),
+        submitted_by_user_id: user.userId,
+        submitted_by: user.email,
+        progress_done: 0,
+        progress_total: batch.valid_count,
+        heartbeat_at: new Date(),
+        updated_at: new Date(),
+      })
+      .where('business_id', '=', business.id)
+      .where('id', '=', batchId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordEvent(trx, {
+      businessId: business.id,
+      actor: { userId: user.userId, label: user.email, ip: user.ip ?? null },
+      action: 'batch.submitted',
+      details: {
+        batchId,
+        fileName: batch.file_name,
+        rows: batch.valid_count,
+        totalCents: Number(batch.total_cents),
+        mode: body.mode,
+        ...(sendAt ? { sendAt: sendAt.toISOString() } : {}),
+      },
+    });
+    await jobs.send('batches.send', { businessId: business.id, batchId }, { db: jobDb(trx) });
+    return toBatch(row, await duplicateOf(trx, row));
+  });
+}
+
+/** Stores what sending a chunk did, row by row, in one statement. */
+async function recordOutcomes(trx: Executor, businessId: string, batchId: string, outcomes: SendOutcome[]): Promise<void> {
+  const rows = outcomes.map((o) =>
+    'requestId' in o ? { line: o.line, request_id: o.requestId, error: null } : { line: o.line, request_id: null, error: o.error },
+  );
+  await sql`
+    UPDATE batch_rows r SET
+      status = CASE WHEN x.request_id IS NULL THEN 'failed' ELSE 'sent' END,
+      request_id = x.request_id,
+      errors = CASE WHEN x.request_id IS NULL THEN jsonb_build_object('row', x.error) ELSE '{}'::jsonb END
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(line int, request_id text, error text)
+    WHERE r.business_id = ${businessId} AND r.batch_id = ${batchId} AND r.line = x.line AND r.status = 'valid'`.execute(trx);
+}
+
+/**
+ * The `batches.send` job: the valid rows go a chunk at a time, each chunk in one transaction —
+ * its rows locked (`SKIP LOCKED`: two runs share the work, never a row), their requests and
+ * messages made, and the rows marked with what they made. A crash undoes the chunk under way
+ * and nothing else, so the next run (the queue's retry, or `resumeBatches`) sends each row
+ * exactly once. The batch is Processed when every row went, Error when some failed.
+ */
+export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { businessId: string; batchId: string }): Promise<void> {
+  const { db } = ctx;
+  const batch = await db.selectFrom('batches').selectAll().where('business_id', '=', businessId).where('id', '=', batchId).executeTakeFirst();
+  if (!batch || batch.phase !== 'sending') return;
+  const business = await businessForJob(db, businessId);
+  if (!business) return;
+  const def = BATCH_KIND_DEFINITIONS[batch.kind];
+  const user = { userId: batch.submitted_by_user_id!, email: batch.submitted_by! };
+  for (;;) {
+    const sent = await db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('batch_rows')
+        .select(['line', 'plan'])
+        .where('business_id', '=', businessId)
+        .where('batch_id', '=', batchId)
+        .where('status', '=', 'valid')
+        .orderBy('line')
+        .limit(SEND_CHUNK)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      if (rows.length === 0) return 0;
+      const outcomes =
+        business.state === 'Approved'
+          ? await def.sendRows({ ctx, trx, business, batchId, user, mode: batch.send_mode ?? 'send', sendAt: batch.send_at }, rows)
+          : rows.map((r) => ({ line: r.line, error: `The business is ${business.state}, so nothing more can be sent.` }));
+      await recordOutcomes(trx, businessId, batchId, outcomes);
+      await sql`
+        UPDATE batches SET progress_done = progress_done + ${rows.length}, heartbeat_at = now(), updated_at = now()
+        WHERE business_id = ${businessId} AND id = ${batchId}`.execute(trx);
+      return rows.length;
+    });
+    if (sent === 0) break;
+  }
+  await db.transaction().execute(async (trx) => {
+    const left = await trx
+      .selectFrom('batch_rows')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('business_id', '=', businessId)
+      .where('batch_id', '=', batchId)
+      .where('status', '=', 'valid')
+      .executeTakeFirstOrThrow();
+    // Rows another run holds are still under way: that run finishes the batch.
+    if (Number(left.n) > 0) return;
+    await recount(trx, businessId, batchId);
+    await sql`
+      UPDATE batches SET phase = 'done', state = CASE WHEN failed_count > 0 THEN 'Error' ELSE 'Processed' END,
+        processed_at = now(), heartbeat_at = NULL, updated_at = now()
+      WHERE business_id = ${businessId} AND id = ${batchId} AND phase = 'sending'`.execute(trx);
+  });
+}
+
+/**
+ * The `batches.resume` job (every minute, and when a worker starts): a check or a send whose
+ * heartbeat stopped (its process died) is queued again. Running one twice is harmless.
+ */
+export async function resumeBatches(db: Kysely<DB>, jobs: Pick<Jobs, 'send'>, now = new Date()): Promise<number> {
+  const stalled = await db
+    .selectFrom('batches')
+    .select(['business_id', 'id', 'phase', 'mapping_version'])
+    .where('phase', 'in', ['validating', 'sending'])
+    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', new Date(now.getTime() - STALLED_AFTER_SECONDS * 1000))]))
+    .limit(100)
+    .execute();
+  for (const b of stalled) {
+    if (b.phase === 'sending') await jobs.send('batches.send', { businessId: b.business_id, batchId: b.id });
+    else await jobs.send('batches.check', { businessId: b.business_id, batchId: b.id, version: b.mapping_version });
+  }
+  return stalled.length;
+}

@@ -1,0 +1,99 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import { batchEndpoints as e, MAX_BATCH_FILE_BYTES } from '@tay/contract';
+import type { DB } from '../db/schema';
+import { errorRowsCsv, listBatches, listRows } from '../domain/batches/batch-rows';
+import { batchOf } from '../domain/batches/batch-record';
+import { discardBatch, dropRow, fixRow, mapBatch } from '../domain/batches/check-batch';
+import { submitBatch } from '../domain/batches/submit-batch';
+import { TOO_LARGE, uploadBatch } from '../domain/batches/upload-batch';
+import { sendCsv } from '../http/csv-reply';
+import { endpointMounter, success } from '../http/mount';
+import type { Jobs } from '../jobs/queue';
+import { AppError } from '../lib/app-error';
+import { withIdempotency } from '../lib/idempotency';
+import type { AuthSession } from '../plugins/authenticate';
+
+export interface BatchRoutesOptions {
+  db: Kysely<DB>;
+  jobs: Pick<Jobs, 'send'>;
+}
+
+const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
+const answer = (reply: FastifyReply, result: { status: number; body: unknown }) => reply.status(result.status).send(result.body);
+
+/** The content types a browser or a script sends a .csv file with (Windows says Excel). */
+const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'text/comma-separated-values', 'application/octet-stream'];
+
+/**
+ * Bulk batches (`packages/contract/src/batches/endpoints.ts`, ADR 032). The upload's body is the
+ * file itself, read here as bytes (its encoding is found from them); the other bodies are JSON.
+ */
+export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, { db, jobs }) => {
+  const mount = endpointMounter(app, db);
+  app.addContentTypeParser(CSV_TYPES, { parseAs: 'buffer', bodyLimit: MAX_BATCH_FILE_BYTES }, (_request, body, done) => done(null, body));
+
+  mount(e.list, async ({ business, query }) => success(await listBatches(db, business.id, query)));
+
+  mount(
+    e.upload,
+    async ({ business, session, query, request }) => {
+      if (!Buffer.isBuffer(request.body)) {
+        throw AppError.validation('Send the file as the request body with Content-Type: text/csv.', { file: 'Choose a CSV file.' });
+      }
+      return success(await uploadBatch({ db, business, user: acting(session), kind: query.kind, fileName: query.fileName, bytes: request.body }));
+    },
+    {
+      bodyLimit: MAX_BATCH_FILE_BYTES,
+      config: {
+        // Read by the error handler (apps/api/src/plugins/error-handler.ts).
+        ...({
+          bodyMessages: {
+            tooLarge: TOO_LARGE,
+            mediaType: 'Send the file as CSV (Content-Type: text/csv), the way a spreadsheet exports it.',
+          },
+        } as object),
+      },
+    },
+  );
+
+  mount(e.get, async ({ business, params }) => success(await batchOf(db, business.id, params.batchId)));
+
+  mount(e.map, async ({ business, params, body }) => success(await mapBatch({ db, jobs, business, batchId: params.batchId, mapping: body.mapping })));
+
+  mount(e.discard, async ({ business, session, params, reply }) => {
+    await discardBatch({ db, business, batchId: params.batchId, actor: acting(session) });
+    return reply.status(204).send();
+  });
+
+  mount(e.rows, async ({ business, params, query }) => success(await listRows(db, business.id, params.batchId, query)));
+
+  mount(e.errorsCsv, async ({ business, params, reply }) => {
+    const batch = await batchOf(db, business.id, params.batchId);
+    const name =
+      batch.fileName
+        .replace(/\.csv$/i, '')
+        .replace(/[^\w.-]+/g, '-')
+        .slice(0, 80) || 'batch';
+    return sendCsv(reply, errorRowsCsv(db, business.id, params.batchId), `${name}-errors.csv`);
+  });
+
+  mount(e.fixRow, async ({ business, params, body }) =>
+    success(await fixRow({ db, business, batchId: params.batchId, line: params.row, fields: body.fields })),
+  );
+
+  mount(e.dropRow, async ({ business, params }) => success(await dropRow({ db, business, batchId: params.batchId, line: params.row })));
+
+  mount(e.submit, async ({ business, session, params, body, request, reply }) =>
+    answer(
+      reply,
+      await withIdempotency({
+        db,
+        scope: `business:${business.id}:submit-batch:${params.batchId}`,
+        key: request.headers['idempotency-key'] as string | undefined,
+        request: body,
+        run: async () => ({ status: 202, body: success(await submitBatch({ db, jobs, business, batchId: params.batchId, user: acting(session), body })) }),
+      }),
+    ),
+  );
+};

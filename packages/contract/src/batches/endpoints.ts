@@ -1,0 +1,142 @@
+import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
+import { BusinessIdParams } from '../businesses/schemas';
+import { IdempotencyHeaders } from '../payment-requests/schemas';
+import {
+  BatchIdParams,
+  BatchListQuery,
+  BatchListResponse,
+  BatchMappingBody,
+  BatchResponse,
+  BatchRowFixBody,
+  BatchRowFixedResponse,
+  BatchRowListResponse,
+  BatchRowParams,
+  BatchRowsQuery,
+  BatchSubmitBody,
+  BatchUploadQuery,
+} from './schemas';
+
+const tag = 'batches';
+const base = '/api/businesses/:id/batches';
+
+/** As payments: only an Approved business sends requests in bulk. */
+const notApproved: NotApprovedMessages = {
+  pending: 'Bulk requests can be uploaded and sent once your business is approved.',
+  disabled: 'This business is disabled, so it cannot request payments. Contact Tay support.',
+};
+const change = { access: 'business:operate', rules: ['approved'], notApproved } as const;
+
+/** Bulk batches (ADR 032): upload a file, map its columns, review every row, submit them as one. */
+export const batchEndpoints = {
+  list: defineEndpoint({
+    method: 'GET',
+    path: base,
+    summary: 'Every batch of the business, newest first',
+    tag,
+    access: 'business:read',
+    params: BusinessIdParams,
+    query: BatchListQuery,
+    response: BatchListResponse,
+  }),
+  upload: defineEndpoint({
+    method: 'POST',
+    path: base,
+    summary: 'Upload a CSV file (body text/csv, up to 50 MB and 100,000 rows) as a Draft batch',
+    description:
+      'The body is the file itself (`Content-Type: text/csv`): UTF-8 with or without a byte-order mark, or Windows-1252; comma, semicolon or tab separated. A file that cannot be read is refused whole with one message, and nothing is saved. `duplicateOf` names an earlier batch with the same content.',
+    tag,
+    ...change,
+    params: BusinessIdParams,
+    query: BatchUploadQuery,
+    status: 201,
+    response: BatchResponse,
+    errors: [413, 415],
+  }),
+  get: defineEndpoint({
+    method: 'GET',
+    path: `${base}/:batchId`,
+    summary: 'One batch: its state, counts, total and progress',
+    tag,
+    access: 'business:read',
+    params: BatchIdParams,
+    response: BatchResponse,
+  }),
+  map: defineEndpoint({
+    method: 'PATCH',
+    path: `${base}/:batchId`,
+    summary: "Set the mapping of the file's columns and check every row (in the background)",
+    tag,
+    ...change,
+    params: BatchIdParams,
+    body: BatchMappingBody,
+    status: 202,
+    response: BatchResponse,
+    errors: [409],
+  }),
+  discard: defineEndpoint({
+    method: 'DELETE',
+    path: `${base}/:batchId`,
+    summary: 'Discard a Draft batch',
+    tag,
+    ...change,
+    params: BatchIdParams,
+    status: 204,
+    response: { description: 'Discarded; no body.', contentTypes: [] },
+    errors: [409],
+  }),
+  rows: defineEndpoint({
+    method: 'GET',
+    path: `${base}/:batchId/rows`,
+    summary: 'The rows of a batch with their outcome, in file order',
+    tag,
+    access: 'business:read',
+    params: BatchIdParams,
+    query: BatchRowsQuery,
+    response: BatchRowListResponse,
+  }),
+  errorsCsv: defineEndpoint({
+    method: 'GET',
+    path: `${base}/:batchId/errors.csv`,
+    summary: 'The rows with errors (or that failed to send), with the reason, as CSV',
+    tag,
+    access: 'business:read',
+    params: BatchIdParams,
+    response: { description: 'The rows, one per line, under a header row', contentTypes: ['text/csv'], text: true },
+  }),
+  fixRow: defineEndpoint({
+    method: 'PATCH',
+    path: `${base}/:batchId/rows/:row`,
+    summary: 'Fix one row of a Draft batch; it is checked again at once',
+    tag,
+    ...change,
+    params: BatchRowParams,
+    body: BatchRowFixBody,
+    response: BatchRowFixedResponse,
+    errors: [409],
+  }),
+  dropRow: defineEndpoint({
+    method: 'DELETE',
+    path: `${base}/:batchId/rows/:row`,
+    summary: 'Drop one row of a Draft batch',
+    tag,
+    ...change,
+    params: BatchRowParams,
+    response: BatchResponse,
+    errors: [409],
+  }),
+  submit: defineEndpoint({
+    method: 'POST',
+    path: `${base}/:batchId/submit`,
+    summary: 'Submit a checked Draft batch: its valid rows are sent now or at a time (in the background), each exactly once',
+    description:
+      'With an Idempotency-Key: the same key and body get the stored answer. A batch is submitted once: a second submission is 409, whatever its key.',
+    tag,
+    ...change,
+    params: BatchIdParams,
+    headers: IdempotencyHeaders,
+    body: BatchSubmitBody,
+    status: 202,
+    response: BatchResponse,
+    errors: [409, 422],
+  }),
+};

@@ -1,0 +1,318 @@
+import { z } from 'zod';
+import { FieldErrors } from '../common/errors';
+import { boundedDateTime, EARLIEST_DAY, LATEST_DAY } from '../common/dates';
+import { listResponse, okResponse, PageQuery } from '../common/lists';
+import { parseMoney } from '../common/money';
+
+/* -------------------------------------------------------------- bulk batches */
+
+/**
+ * A bulk batch (docs/product.md §10): a file of rows, each checked, reviewed and then sent as one
+ * unit by the batch engine (ADR 032). The kinds share the engine; each declares its fields.
+ */
+export const BATCH_KINDS = ['requests'] as const;
+export const BatchKind = z.enum(BATCH_KINDS);
+export type BatchKind = z.infer<typeof BatchKind>;
+
+/** `Draft` (in review) → `Submitted` → `Processed` | `Error` (some rows failed; each says why). */
+export const BatchState = z.enum(['Draft', 'Submitted', 'Processed', 'Error']);
+export type BatchState = z.infer<typeof BatchState>;
+
+/**
+ * Where the work of a batch is: `uploaded` (no mapping checked yet), `validating`, `validated`
+ * (every row has its outcome), `sending`, `done`.
+ */
+export const BatchPhase = z.enum(['uploaded', 'validating', 'validated', 'sending', 'done']);
+export type BatchPhase = z.infer<typeof BatchPhase>;
+
+export const MAX_BATCH_FILE_BYTES = 50 * 1024 * 1024;
+export const MAX_BATCH_ROWS = 100_000;
+
+/** A row's outcome: checked good (`valid`) or not (`invalid`), then `sent` or `failed` once submitted. */
+export const BatchRowStatus = z.enum(['pending', 'valid', 'invalid', 'sent', 'failed']);
+export type BatchRowStatus = z.infer<typeof BatchRowStatus>;
+
+/** Who pays on a request row: an existing payer (by e-mail or reference), or one the row creates. */
+export const BatchPayerMode = z.enum(['existing', 'create']);
+export type BatchPayerMode = z.infer<typeof BatchPayerMode>;
+
+export interface BatchField {
+  key: string;
+  label: string;
+  /** Needed for every row (`always`), or only with that payer mode. */
+  required?: 'always' | BatchPayerMode;
+  /** What the template shows and the map step explains. */
+  hint: string;
+  /** Header names (letters and digits only, lower case) that mean this field. */
+  synonyms: readonly string[];
+  /** Only with this payer mode. */
+  mode?: BatchPayerMode;
+}
+
+export const REQUEST_BATCH_FIELDS = [
+  {
+    key: 'email',
+    label: 'Payer e-mail',
+    required: 'create',
+    hint: "The payer's e-mail address",
+    synonyms: ['email', 'emailaddress', 'payeremail', 'mail', 'emailid'],
+  },
+  {
+    key: 'payerReference',
+    label: 'Payer reference',
+    hint: "The payer's reference in Tay (instead of the e-mail)",
+    synonyms: ['payerreference', 'payerref', 'customerid', 'accountnumber', 'payerid'],
+    mode: 'existing',
+  },
+  {
+    key: 'firstName',
+    label: 'First name',
+    required: 'create',
+    hint: 'For a new payer',
+    synonyms: ['firstname', 'first', 'givenname', 'fname'],
+    mode: 'create',
+  },
+  {
+    key: 'lastName',
+    label: 'Last name',
+    required: 'create',
+    hint: 'For a new payer',
+    synonyms: ['lastname', 'last', 'surname', 'familyname', 'lname'],
+    mode: 'create',
+  },
+  { key: 'amount', label: 'Amount', required: 'always', hint: '125.50 or $1,234.50', synonyms: ['amount', 'amountdue', 'total', 'sum', 'price', 'amountusd'] },
+  { key: 'memo', label: 'Memo', hint: 'What it is for (shown to the payer)', synonyms: ['memo', 'description', 'for', 'note', 'notes'] },
+  {
+    key: 'reference',
+    label: 'Reference',
+    hint: 'Your reference for this request',
+    synonyms: ['reference', 'ref', 'invoice', 'invoicenumber', 'yourreference'],
+  },
+  {
+    key: 'dueDate',
+    label: 'Due date',
+    required: 'always',
+    hint: '2026-12-31, 12/31/2026 or Dec 31, 2026',
+    synonyms: ['duedate', 'due', 'dueon', 'paymentdue'],
+  },
+  {
+    key: 'expiresOn',
+    label: 'Expiry date',
+    hint: 'Blank: the due date plus your default expiry',
+    synonyms: ['expirydate', 'expiresOn', 'expires', 'expireson', 'expiry', 'expirationdate'],
+  },
+  {
+    key: 'allowPartial',
+    label: 'Allow partial payment',
+    hint: 'yes or no (blank: no)',
+    synonyms: ['allowpartial', 'partial', 'allowpartialpayment', 'partialpayment'],
+  },
+  { key: 'channel', label: 'Channel', hint: 'email or sms (blank: email)', synonyms: ['channel', 'sendby', 'via', 'delivery'] },
+] as const satisfies readonly BatchField[];
+
+export const BATCH_FIELDS: Record<BatchKind, readonly BatchField[]> = { requests: REQUEST_BATCH_FIELDS };
+
+/** The downloadable template of a kind: its header and example rows. */
+export const BATCH_TEMPLATES: Record<BatchKind, { fileName: string; rows: string[][] }> = {
+  requests: {
+    fileName: 'bulk-request-template.csv',
+    rows: [
+      ['Email', 'First name', 'Last name', 'Amount', 'Memo', 'Reference', 'Due date', 'Expiry date', 'Allow partial', 'Channel'],
+      ['ana.lopez@example.com', 'Ana', 'Lopez', '125.50', 'December tuition', 'DEC-0001', '2026-12-31', '', 'no', 'email'],
+      ['sam.lee@example.com', 'Sam', 'Lee', '$1,234.50', 'Team fees', 'DEC-0002', '12/31/2026', '01/31/2027', 'yes', 'email'],
+    ],
+  },
+};
+
+/** Which column of the file (by its header) holds each field, and who pays. */
+export const BatchMapping = z.object({
+  payer: BatchPayerMode.default('existing'),
+  columns: z.record(z.string().max(64), z.string().max(200)),
+});
+export type BatchMapping = z.output<typeof BatchMapping>;
+export type BatchMappingInput = z.input<typeof BatchMapping>;
+
+function headerKey(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * The mapping a person most likely means, from the header names: each column for at most one
+ * field, the first match wins. A file with first and last names is read as payers to create.
+ */
+export function suggestBatchMapping(kind: BatchKind, headers: readonly string[]): BatchMapping {
+  const columns: Record<string, string> = {};
+  const used = new Set<number>();
+  for (const field of BATCH_FIELDS[kind]) {
+    const index = headers.findIndex((h, i) => !used.has(i) && field.synonyms.map(headerKey).includes(headerKey(h)));
+    if (index >= 0) {
+      used.add(index);
+      columns[field.key] = headers[index]!;
+    }
+  }
+  const payer: BatchPayerMode = columns.firstName && columns.lastName && columns.email ? 'create' : 'existing';
+  return { payer, columns };
+}
+
+/* ------------------------------------------------------------- reading cells */
+
+/** `125.5`, `$1,234.50`, `1234` → cents; null for anything else. */
+export function parseAmountCell(text: string): number | null {
+  const trimmed = text
+    .trim()
+    .replace(/^\$\s*/, '')
+    .replace(/\s*(USD)$/i, '');
+  return parseMoney(trimmed);
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+function day(year: number, month: number, date: number): string | null {
+  const check = new Date(Date.UTC(year, month - 1, date));
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== date) return null;
+  const iso = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(date).padStart(2, '0')}`;
+  return iso >= EARLIEST_DAY && iso <= LATEST_DAY ? iso : null;
+}
+
+/** `2026-12-31`, `12/31/2026`, `Dec 31, 2026` (and `December 31, 2026`) → `2026-12-31`; null otherwise. */
+export function parseDateCell(text: string): string | null {
+  const value = text.trim();
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(value);
+  if (m) return day(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
+  if (m) return day(Number(m[3]), Number(m[1]), Number(m[2]));
+  m = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(value);
+  if (m) {
+    const month = MONTHS.indexOf(m[1]!.slice(0, 3).toLowerCase());
+    const name = m[1]!.toLowerCase();
+    const full = new Date(Date.UTC(2000, month, 1)).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' }).toLowerCase();
+    if (month < 0 || (name.length > 3 && !full.startsWith(name))) return null;
+    return day(Number(m[3]), month + 1, Number(m[2]));
+  }
+  return null;
+}
+
+/** yes/no, true/false, y/n, 1/0 (blank: no) → boolean; null otherwise. */
+export function parseYesNoCell(text: string): boolean | null {
+  const value = text.trim().toLowerCase();
+  if (['', 'no', 'n', 'false', '0', 'f'].includes(value)) return false;
+  if (['yes', 'y', 'true', '1', 't'].includes(value)) return true;
+  return null;
+}
+
+/** email / e-mail / sms / text (blank: email) → the request channel; null otherwise. */
+export function parseChannelCell(text: string): 'email' | 'sms' | null {
+  const value = text
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
+  if (value === '' || value === 'email' || value === 'mail') return 'email';
+  if (value === 'sms' || value === 'text' || value === 'textmessage') return 'sms';
+  return null;
+}
+
+/* ---------------------------------------------------------------- the API */
+
+export const BatchIdParams = z.object({ id: z.string().min(1).max(64), batchId: z.string().min(1).max(64) });
+export const BatchRowParams = BatchIdParams.extend({ row: z.coerce.number().int().min(1).max(100_000_000) });
+
+export const BatchUploadQuery = z.object({
+  kind: BatchKind,
+  fileName: z
+    .string()
+    .trim()
+    .min(1, 'Name the file (fileName).')
+    .max(255, 'The file name is longer than 255 characters.')
+    .regex(/^\P{Cc}*$/u, 'The file name cannot contain control characters.'),
+});
+
+export const BatchCounts = z.object({
+  rows: z.number().int(),
+  valid: z.number().int(),
+  invalid: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+});
+export type BatchCounts = z.infer<typeof BatchCounts>;
+
+export const Batch = z.object({
+  batchId: z.string(),
+  kind: BatchKind,
+  fileName: z.string(),
+  fileBytes: z.number().int(),
+  /** The e-mail of the person who uploaded it. */
+  uploadedBy: z.string(),
+  createdAt: z.string(),
+  state: BatchState,
+  phase: BatchPhase,
+  /** The file's header row. */
+  columns: z.array(z.string()),
+  mapping: BatchMapping,
+  /** An earlier batch of the business with exactly the same file (SHA-256), or null. */
+  duplicateOf: z.string().nullable(),
+  counts: BatchCounts,
+  /** The sum of the valid rows' amounts: what will be (or was) requested. */
+  totalCents: z.number().int(),
+  /** The sum of the rows that were sent. */
+  sentCents: z.number().int(),
+  /** Of the work under way (validating or sending): rows done of rows to do. */
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  /** For a scheduled submission: when the requests go out (ISO). */
+  sendAt: z.string().nullable(),
+  submittedAt: z.string().nullable(),
+  submittedBy: z.string().nullable(),
+  processedAt: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type Batch = z.infer<typeof Batch>;
+export const BatchResponse = okResponse(Batch);
+
+export const BatchRow = z.object({
+  /** The line of the file where the row starts (the header is line 1): how the file's author finds it. */
+  row: z.number().int(),
+  status: BatchRowStatus,
+  /** The row's values by field, as written in the file (or as fixed). */
+  fields: z.record(z.string(), z.string()),
+  /** One message per invalid field; `row` for the row as a whole (a repeat, a failure to send). */
+  errors: FieldErrors,
+  amountCents: z.number().int().nullable(),
+  payerName: z.string().nullable(),
+  /** The request the row made, once sent. */
+  requestId: z.string().nullable(),
+  referenceNumber: z.string().nullable(),
+});
+export type BatchRow = z.infer<typeof BatchRow>;
+
+export const BatchRowFilter = z.enum(['all', 'valid', 'invalid', 'sent', 'failed']);
+export type BatchRowFilter = z.infer<typeof BatchRowFilter>;
+export const BatchRowsQuery = PageQuery.pick({ page: true, pageSize: true }).extend({ status: BatchRowFilter.default('all') });
+export type BatchRowsQuery = z.input<typeof BatchRowsQuery>;
+export const BatchRowListResponse = listResponse(BatchRow);
+
+export const BatchListQuery = PageQuery.pick({ page: true, pageSize: true }).extend({ kind: BatchKind.optional() });
+export type BatchListQuery = z.input<typeof BatchListQuery>;
+export const BatchListResponse = listResponse(Batch);
+
+export const BatchMappingBody = z.object({ mapping: BatchMapping });
+export type BatchMappingBody = z.input<typeof BatchMappingBody>;
+
+export const BatchRowFixBody = z.object({ fields: z.record(z.string().max(64), z.string().max(2000)) });
+export type BatchRowFixBody = z.input<typeof BatchRowFixBody>;
+export const BatchRowFixed = z.object({ row: BatchRow, batch: Batch });
+export const BatchRowFixedResponse = okResponse(BatchRowFixed);
+
+export const BatchSubmitBody = z
+  .object({
+    mode: z.enum(['send', 'schedule']),
+    /** For `schedule`: when the requests go out (ISO date-time with offset, in the future). */
+    sendAt: boundedDateTime('Send time').nullable().optional(),
+  })
+  .refine((b) => b.mode !== 'schedule' || Boolean(b.sendAt), { message: 'Choose when to send them.', path: ['sendAt'] });
+export type BatchSubmitBody = z.input<typeof BatchSubmitBody>;
+
+export const BATCH_STATE_LABELS: Record<BatchState, string> = {
+  Draft: 'In review',
+  Submitted: 'Submitted',
+  Processed: 'Processed',
+  Error: 'Error',
+};
