@@ -20,6 +20,8 @@ CREATE TABLE batches (
   encoding text NOT NULL,
   delimiter text NOT NULL,
   columns jsonb NOT NULL,
+  -- The first rows' cells, for the map step's preview.
+  sample jsonb NOT NULL DEFAULT '[]',
   -- Data rows in the file (blank lines left out).
   file_rows integer NOT NULL,
   mapping jsonb NOT NULL,

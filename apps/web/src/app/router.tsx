@@ -6,6 +6,7 @@ import { LoginPage } from '../features/auth/pages/login-page';
 import { PageLoader } from '../components/ui/page-loader';
 import { RootRoute } from './access-guard';
 import { NotFoundPage } from './routes/not-found';
+import { REQUEST_BATCH_FLOW } from '../features/batches/batch-flows';
 import { RouteErrorBoundary } from './routes/route-error';
 
 /**
@@ -82,6 +83,19 @@ export const routes: RouteObject[] = [
           {
             path: 'payment/transactions/draft',
             ...page(() => import('../features/payment-requests/pages/transactions-page'), 'TransactionsPage', { view: 'draft' }),
+          },
+          { path: 'payment/request/bulkrtp', ...page(() => import('../features/batches/pages/batches-page'), 'BatchesPage', { flow: REQUEST_BATCH_FLOW }) },
+          {
+            path: 'payment/request/import',
+            ...page(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage', { flow: REQUEST_BATCH_FLOW }),
+          },
+          {
+            path: 'payment/request/bulkimport',
+            ...page(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage', { flow: REQUEST_BATCH_FLOW }),
+          },
+          {
+            path: 'payment/request/bulkreview',
+            ...page(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage', { flow: REQUEST_BATCH_FLOW }),
           },
           { path: 'payment/payers', ...page(() => import('../features/payers/pages/payers-page'), 'PayersPage') },
           { path: 'payment/payers/add', ...page(() => import('../features/payers/pages/payer-form-page'), 'PayerFormPage') },

@@ -27,6 +27,7 @@ export type BatchPhase = z.infer<typeof BatchPhase>;
 
 export const MAX_BATCH_FILE_BYTES = 50 * 1024 * 1024;
 export const MAX_BATCH_ROWS = 100_000;
+export const BATCH_SAMPLE_ROWS = 5;
 
 /** A row's outcome: checked good (`valid`) or not (`invalid`), then `sent` or `failed` once submitted. */
 export const BatchRowStatus = z.enum(['pending', 'valid', 'invalid', 'sent', 'failed']);
@@ -247,6 +248,8 @@ export const Batch = z.object({
   phase: BatchPhase,
   /** The file's header row. */
   columns: z.array(z.string()),
+  /** The cells of the file's first rows (at most BATCH_SAMPLE_ROWS), for the map step's preview. */
+  sample: z.array(z.array(z.string())),
   mapping: BatchMapping,
   /** An earlier batch of the business with exactly the same file (SHA-256), or null. */
   duplicateOf: z.string().nullable(),

@@ -12,6 +12,7 @@ export interface BatchesTable {
   encoding: string;
   delimiter: string;
   columns: string[];
+  sample: Generated<string[][]>;
   file_rows: number;
   mapping: BatchMapping;
   state: Generated<BatchState>;

@@ -23,6 +23,7 @@ export function toBatch(row: BatchRecord, duplicateOf: string | null): Batch {
     state: row.state,
     phase: row.phase,
     columns: row.columns,
+    sample: row.sample,
     mapping: row.mapping,
     duplicateOf,
     counts: { rows: row.row_count, valid: row.valid_count, invalid: row.invalid_count, sent: row.sent_count, failed: row.failed_count },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { MAX_BATCH_FILE_BYTES, MAX_BATCH_ROWS, suggestBatchMapping, type Batch, type BatchKind } from '@tay/contract';
+import { BATCH_SAMPLE_ROWS, MAX_BATCH_FILE_BYTES, MAX_BATCH_ROWS, suggestBatchMapping, type Batch, type BatchKind } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { CsvParseError, decodeCsvBytes, detectDelimiter, isBlankRecord, looksBinary, readCsvRecords } from '../../lib/csv';
@@ -20,6 +20,7 @@ export interface ReadFile {
   delimiter: ',' | ';' | '\t';
   header: string[];
   rows: number;
+  sample: string[][];
 }
 
 /**
@@ -37,11 +38,13 @@ export async function readBatchFile(bytes: Buffer): Promise<ReadFile> {
   const delimiter = detectDelimiter(text);
   let header: string[] | null = null;
   let rows = 0;
+  const sample: string[][] = [];
   try {
     for await (const record of readCsvRecords(text, delimiter)) {
       if (isBlankRecord(record)) continue;
       if (!header) header = record.cells.map((c) => c.trim());
-      else if (++rows > MAX_BATCH_ROWS) {
+      else if (++rows <= BATCH_SAMPLE_ROWS) sample.push(record.cells);
+      else if (rows > MAX_BATCH_ROWS) {
         throw refuse(
           `The file has more than ${MAX_BATCH_ROWS.toLocaleString('en-US')} rows. Split it into files of at most ${MAX_BATCH_ROWS.toLocaleString('en-US')} rows.`,
         );
@@ -60,7 +63,7 @@ export async function readBatchFile(bytes: Buffer): Promise<ReadFile> {
     seen.add(h.toLowerCase());
   }
   if (rows === 0) throw refuse('The file has a header row but no rows under it. Add one row per request under the header.');
-  return { text, encoding, delimiter, header, rows };
+  return { text, encoding, delimiter, header, rows, sample };
 }
 
 /**
@@ -99,6 +102,7 @@ export async function uploadBatch({
         encoding: file.encoding,
         delimiter: file.delimiter,
         columns: JSON.stringify(file.header) as never,
+        sample: JSON.stringify(file.sample) as never,
         file_rows: file.rows,
         mapping: JSON.stringify(suggestBatchMapping(kind, file.header)) as never,
         row_count: file.rows,

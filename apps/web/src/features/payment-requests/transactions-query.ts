@@ -3,7 +3,7 @@ import { parseMoney, type RequestListQuery } from '@tay/contract';
 const SORTS = ['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference'] as const;
 
 /** URL parameters that narrow the list (the payer's name only labels the payer filter). */
-export const FILTER_PARAMS = ['search', 'status', 'payerId', 'payerName', 'from', 'to', 'min', 'max'] as const;
+export const FILTER_PARAMS = ['search', 'status', 'payerId', 'payerName', 'batchId', 'from', 'to', 'min', 'max'] as const;
 
 /** Parameters that open something over the list without changing it. */
 const OVERLAY_PARAMS = new Set(['transid', 'receipt']);
@@ -40,6 +40,7 @@ export function requestQueryFromParams(params: URLSearchParams, view: 'history' 
     ...(get('search') ? { search: get('search') } : {}),
     ...(view === 'history' && get('status') ? { status: get('status') } : {}),
     ...(get('payerId') ? { payerId: get('payerId') } : {}),
+    ...(get('batchId') ? { batchId: get('batchId') } : {}),
     ...(get('from') ? { from: get('from') } : {}),
     ...(get('to') ? { to: get('to') } : {}),
     ...(min !== null ? { minAmountCents: min } : {}),

@@ -1,25 +1,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { businessEndpoints, payerEndpoints, paymentRequestEndpoints as e, type PaymentRequestInput, type RequestListQuery } from '@tay/contract';
+import { payerEndpoints, paymentRequestEndpoints as e, type PaymentRequestInput, type RequestListQuery } from '@tay/contract';
 import { balancesKey } from '../../../lib/balances';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessId } from '../../../lib/session';
-import { IntentKeys } from '../idempotency-keys';
+import { IntentKeys } from '../../../lib/idempotency-keys';
 
 export type { PaymentRequestSummary as RequestSummary } from '@tay/contract';
 
-/**
- * The business's configured time zone, the clock its scheduled sends are on. It reads the same
- * record, under the same key, as the setup pages, so either fills the other's cache.
- */
-export function useBusinessTimeZone() {
-  const businessId = useBusinessId();
-  return useQuery({
-    ...endpointQuery(businessEndpoints.get, { params: { id: businessId ?? '' } }),
-    enabled: Boolean(businessId),
-    select: (business) => business.config.timeZone,
-  });
-}
+export { useBusinessTimeZone } from '../../../lib/business-time-zone';
 
 /** Everything cached of the business's payment requests (live updates and every change invalidate it). */
 export const requestsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);

@@ -1,10 +1,12 @@
-import { Button, CopyButton, Divider, Drawer, Group, Loader, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { Anchor, Button, CopyButton, Divider, Drawer, Group, Loader, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
+import { Link } from 'react-router';
 import {
   formatDateTime,
   formatDay,
   formatMoney,
+  paths,
   REQUEST_CHANNEL_LABELS,
   type PaymentRequest,
   type RequestAction,
@@ -135,6 +137,16 @@ export function RequestDetailDrawer({
                 <Table.Tr>
                   <Table.Th>Your reference</Table.Th>
                   <Table.Td>{r.reference}</Table.Td>
+                </Table.Tr>
+              )}
+              {r.batch && (
+                <Table.Tr>
+                  <Table.Th>Bulk batch</Table.Th>
+                  <Table.Td>
+                    <Anchor component={Link} to={`${paths.payments.bulkReview}?batchId=${encodeURIComponent(r.batch.batchId)}`}>
+                      {r.batch.fileName}
+                    </Anchor>
+                  </Table.Td>
                 </Table.Tr>
               )}
               <Table.Tr>

@@ -1,4 +1,4 @@
-import { Anchor, Box, Button, MultiSelect, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Box, Button, CloseButton, MultiSelect, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff } from '@tabler/icons-react';
@@ -187,6 +187,16 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
             onChange={(p) => update({ payerId: p?.payerId, payerName: p?.displayName })}
           />
         </Box>
+      )}
+      {params.get('batchId') && (
+        <Badge
+          variant="light"
+          size="lg"
+          radius="sm"
+          rightSection={<CloseButton size="xs" aria-label="Show requests of every batch" onClick={() => update({ batchId: undefined })} />}
+        >
+          From bulk batch {params.get('batchId')}
+        </Badge>
       )}
       {filtered && (
         <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters} className="data-table-filters-end">

@@ -29,7 +29,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusinessId } from '../../../lib/session';
 import { useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/payment-requests-api';
 import { PayerPicker, type PickedPayer } from '../components/payer-picker';
-import { isoToZonedInput, zonedInputToIso } from '../send-at';
+import { isoToZonedInput, zonedInputToIso } from '../../../lib/send-at';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useWriteAccess } from '../../../lib/write-access';
 

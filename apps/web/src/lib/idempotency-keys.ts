@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tay/contract';
-import { ApiError } from '../../lib/api-client';
+import { ApiError } from './api-client';
 
 /**
  * Whether a failed try may be retried under the same Idempotency-Key: it may have landed (no

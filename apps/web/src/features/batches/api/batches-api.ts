@@ -1,0 +1,129 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  batchEndpoints as e,
+  errorDetailsOf,
+  pathOf,
+  type Batch,
+  type BatchKind,
+  type BatchMappingInput,
+  type BatchRowFilter,
+  type BatchSubmitBody,
+} from '@tay/contract';
+import { ApiError, buildUrl } from '../../../lib/api-client';
+import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { readIdentityToken } from '../../../lib/session-token';
+import { useBusinessId } from '../../../lib/session';
+
+/** Everything cached of the business's batches. */
+export const batchesKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+
+const running = (batch: Batch | undefined) => batch?.phase === 'validating' || batch?.phase === 'sending';
+
+export function useBatches(query: { kind: BatchKind; page: number; pageSize: number }) {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(e.list, { params: { id: businessId ?? '' }, query }),
+    enabled: Boolean(businessId),
+    placeholderData: keepPreviousData,
+    // While one of them is being checked or sent, its progress moves.
+    refetchInterval: (q) => (q.state.data?.items.some(running) ? 2000 : false),
+  });
+}
+
+/** One batch; polled every second while its rows are checked or sent. */
+export function useBatch(batchId: string | null) {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(e.get, { params: { id: businessId ?? '', batchId: batchId ?? '' } }),
+    enabled: Boolean(businessId && batchId),
+    refetchInterval: (q) => (running(q.state.data) ? 1000 : false),
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 3,
+  });
+}
+
+export function useBatchRows(batchId: string, query: { status: BatchRowFilter; page: number; pageSize: number }, enabled: boolean) {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(e.rows, { params: { id: businessId ?? '', batchId }, query }),
+    enabled: Boolean(businessId) && enabled,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function downloadErrorRows(businessId: string, batch: Pick<Batch, 'batchId' | 'fileName'>) {
+  return downloadEndpoint(e.errorsCsv, { params: { id: businessId, batchId: batch.batchId } }, `${batch.fileName.replace(/\.csv$/i, '')}-errors.csv`);
+}
+
+/**
+ * Uploads a file as a new batch: the body is the file itself, sent with XMLHttpRequest so the
+ * page can show how much of a large file has gone up. Resolves with the Draft batch.
+ */
+export function uploadBatchFile(businessId: string, kind: BatchKind, file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<Batch> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(pathOf(e.upload.path, { id: businessId }).replace(/^\/api/, ''), { kind, fileName: file.name }));
+    const token = readIdentityToken();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.setRequestHeader('Content-Type', 'text/csv');
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = null;
+      }
+      if (xhr.status === 201) {
+        resolve((body as { data: Batch }).data);
+        return;
+      }
+      const details = errorDetailsOf(body);
+      reject(
+        details
+          ? new ApiError(xhr.status, details.code, details.message, details.fields)
+          : new ApiError(xhr.status, 'HTTP_ERROR', xhr.status === 413 ? 'The file is larger than 50 MB.' : `The upload failed (${xhr.status}).`),
+      );
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', 'We could not reach Tay. Check your connection and try again.'));
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(file);
+  });
+}
+
+function useBatchMutation<V, R>(run: (businessId: string, variables: V) => Promise<R>) {
+  const businessId = useBusinessId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (variables: V) => {
+      if (!businessId) throw new Error('Create your business first.');
+      return run(businessId, variables);
+    },
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: batchesKey(businessId) });
+    },
+  });
+}
+
+export const useMapBatch = () =>
+  useBatchMutation((id, { batchId, mapping }: { batchId: string; mapping: BatchMappingInput }) =>
+    callForData(e.map, { params: { id, batchId }, body: { mapping } }),
+  );
+
+export const useFixRow = () =>
+  useBatchMutation((id, { batchId, row, fields }: { batchId: string; row: number; fields: Record<string, string> }) =>
+    callForData(e.fixRow, { params: { id, batchId, row }, body: { fields } }),
+  );
+
+export const useDropRow = () =>
+  useBatchMutation((id, { batchId, row }: { batchId: string; row: number }) => callForData(e.dropRow, { params: { id, batchId, row } }));
+
+export const useDiscardBatch = () => useBatchMutation((id, batchId: string) => callEndpoint(e.discard, { params: { id, batchId } }));
+
+/** Submits with an Idempotency-Key kept by the caller for the intent (a retry after no answer sends it again). */
+export const useSubmitBatch = () =>
+  useBatchMutation((id, { batchId, body, key }: { batchId: string; body: BatchSubmitBody; key: string }) =>
+    callForData(e.submit, { params: { id, batchId }, body, headers: { 'Idempotency-Key': key } }),
+  );

@@ -1,0 +1,46 @@
+import { BATCH_TEMPLATES, csvRow, paths, type BatchKind } from '@tay/contract';
+import type { WriteArea } from '../../lib/write-access';
+
+/**
+ * One bulk flow of the portal: its kind of batch and the four pages of its routes (the list,
+ * upload, map, review). The batch pages are shared by every flow (ADR 032); each flow only names
+ * its words and routes.
+ */
+export interface BatchFlow {
+  kind: BatchKind;
+  title: string;
+  /** What one valid row becomes, in the plural ("requests to pay"). */
+  made: string;
+  writeArea: WriteArea;
+  paths: { list: string; upload: string; map: string; review: string };
+  /** Where what a batch made is listed, filtered to it. */
+  resultsHref: (batchId: string) => string;
+}
+
+export const REQUEST_BATCH_FLOW: BatchFlow = {
+  kind: 'requests',
+  title: 'Bulk Request to Pay',
+  made: 'requests to pay',
+  writeArea: 'requests',
+  paths: {
+    list: paths.payments.bulkRtp,
+    upload: paths.payments.requestImport,
+    map: paths.payments.bulkImport,
+    review: paths.payments.bulkReview,
+  },
+  resultsHref: (batchId) => `${paths.payments.history}?batchId=${encodeURIComponent(batchId)}`,
+};
+
+/** The kind's template (header and example rows) as a CSV file the browser saves. */
+export function downloadTemplate(kind: BatchKind): void {
+  const template = BATCH_TEMPLATES[kind];
+  const text = `${template.rows.map((row) => csvRow(row)).join('\r\n')}\r\n`;
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = template.fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,406 @@
+import { Alert, Anchor, Button, Group, Paper, Radio, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { IconDownload, IconSend, IconTrash } from '@tabler/icons-react';
+import { useRef, useState } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { BATCH_FIELDS, BatchRowFilter, formatDateTime, formatMoney, paths, type Batch, type BatchRow, type BatchSubmitBody } from '@tay/contract';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { LoadError } from '../../../components/ui/load-error';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useListParams } from '../../../lib/list-params';
+import { useBusinessId } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { IntentKeys } from '../../../lib/idempotency-keys';
+import { useBusinessTimeZone } from '../../../lib/business-time-zone';
+import { zonedInputToIso } from '../../../lib/send-at';
+import { downloadErrorRows, useBatch, useBatchRows, useDiscardBatch, useDropRow, useFixRow, useSubmitBatch } from '../api/batches-api';
+import { BatchProgress, BatchStateBadge, RowStatusBadge } from '../components/batch-status';
+import { FixRowModal } from '../components/fix-row-modal';
+import { readCell } from '../components/mapping-preview';
+import type { BatchFlow } from '../batch-flows';
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fz="xl" fw={700}>
+        {value}
+      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+/**
+ * Step 3 of a bulk flow (`/business/payment/request/bulkreview?batchId=`): every row with its
+ * outcome; filter to the errors; fix a row or drop it; the count and sum of what will be sent;
+ * the rows with errors as CSV; submit (now or at a time on the business's clock) or discard.
+ * While rows are checked or sent a bar shows how far it got; afterwards each row links to what it
+ * made, or says why it failed.
+ */
+export function BatchReviewPage({ flow }: { flow: BatchFlow }) {
+  useDocumentTitle(`${flow.title}: review`);
+  const { get } = useListParams();
+  const batchId = get('batchId');
+  const batch = useBatch(batchId ?? null);
+  if (!batchId) return <Navigate to={flow.paths.list} replace />;
+  if (batch.error) return <LoadError title="This batch could not be loaded" error={batch.error} onRetry={() => void batch.refetch()} />;
+  if (!batch.data) return <PageLoader />;
+  if (batch.data.phase === 'uploaded') return <Navigate to={`${flow.paths.map}?batchId=${encodeURIComponent(batchId)}`} replace />;
+  return <Review flow={flow} batch={batch.data} />;
+}
+
+function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
+  const businessId = useBusinessId();
+  const navigate = useNavigate();
+  const access = useWriteAccess(flow.writeArea);
+  const { get, update, page, pageSize } = useListParams();
+  const parsedFilter = BatchRowFilter.safeParse(get('status') ?? 'all');
+  const status = parsedFilter.success ? parsedFilter.data : 'all';
+  const checked = batch.phase !== 'validating';
+  const rows = useBatchRows(batch.batchId, { status, page, pageSize }, checked);
+  const fixRow = useFixRow();
+  const dropRow = useDropRow();
+  const discard = useDiscardBatch();
+  const [fixing, setFixing] = useState<BatchRow | null>(null);
+  const fields = BATCH_FIELDS[batch.kind];
+  const inReview = batch.state === 'Draft' && batch.phase === 'validated';
+  const editable = inReview && access.allowed;
+  const submitted = batch.state !== 'Draft';
+
+  const columns: Column<BatchRow>[] = [
+    { key: 'line', header: 'Line', render: (r) => r.row },
+    { key: 'status', header: 'Outcome', render: (r) => <RowStatusBadge status={r.status} /> },
+    {
+      key: 'payer',
+      header: 'Payer',
+      render: (r) => (
+        <Stack gap={0}>
+          <Text size="sm">{r.payerName ?? '—'}</Text>
+          <Text size="xs" c="dimmed">
+            {r.fields.email || r.fields.payerReference || ''}
+          </Text>
+        </Stack>
+      ),
+    },
+    { key: 'amount', header: 'Amount', align: 'right', render: (r) => (r.amountCents !== null ? formatMoney(r.amountCents) : (r.fields.amount ?? '—')) },
+    { key: 'due', header: 'Due', render: (r) => readCell('dueDate', r.fields.dueDate ?? '').shown },
+    { key: 'reference', header: 'Reference', render: (r) => r.fields.reference || '—' },
+    {
+      key: 'result',
+      header: submitted ? 'Result' : 'Problems',
+      render: (r) =>
+        r.requestId ? (
+          <Anchor component={Link} to={`${paths.payments.history}?transid=${encodeURIComponent(r.requestId)}`} size="sm">
+            {r.referenceNumber ?? 'Open the request'}
+          </Anchor>
+        ) : Object.keys(r.errors).length > 0 ? (
+          <Stack gap={2}>
+            {Object.entries(r.errors).map(([key, message]) => (
+              <Text key={key} size="xs" c="red">
+                {key === 'row' ? '' : `${fields.find((f) => f.key === key)?.label ?? key}: `}
+                {message}
+              </Text>
+            ))}
+          </Stack>
+        ) : (
+          <Text size="xs" c="dimmed">
+            {submitted ? '—' : 'Ready'}
+          </Text>
+        ),
+    },
+  ];
+
+  const actions = (r: BatchRow): RowAction<BatchRow>[] =>
+    editable
+      ? [
+          { label: 'Fix', onClick: (row: BatchRow) => setFixing(row) },
+          {
+            label: 'Drop',
+            color: 'red',
+            onClick: (row: BatchRow) =>
+              modals.openConfirmModal({
+                title: `Drop line ${row.row}?`,
+                children: <Text size="sm">It is left out of this batch; nothing is sent for it. The file itself is not changed.</Text>,
+                labels: { confirm: 'Drop the row', cancel: 'Keep it' },
+                confirmProps: { color: 'red' },
+                onConfirm: () =>
+                  dropRow.mutate(
+                    { batchId: batch.batchId, row: row.row },
+                    {
+                      onSuccess: () => notifications.show({ color: 'teal', title: 'Row dropped', message: `Line ${row.row} is left out.` }),
+                      onError: (error) => notifications.show({ color: 'red', title: 'The row was not dropped', message: error.message }),
+                    },
+                  ),
+              }),
+          },
+        ].filter(() => r.status === 'valid' || r.status === 'invalid')
+      : [];
+
+  const confirmDiscard = () =>
+    modals.openConfirmModal({
+      title: 'Discard this batch?',
+      children: <Text size="sm">The file and its rows are deleted. Nothing was sent, and nothing will be.</Text>,
+      labels: { confirm: 'Discard', cancel: 'Keep it' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        discard.mutate(batch.batchId, {
+          onSuccess: () => {
+            notifications.show({ color: 'teal', title: 'Batch discarded', message: `${batch.fileName} was discarded.` });
+            void navigate(flow.paths.list);
+          },
+          onError: (error) => notifications.show({ color: 'red', title: 'The batch was not discarded', message: error.message }),
+        }),
+    });
+
+  const filters = submitted ? ['all', 'sent', 'failed', 'invalid'] : ['all', 'valid', 'invalid'];
+  const filterLabels: Record<string, string> = { all: 'All rows', valid: 'Valid', invalid: 'With errors', sent: 'Sent', failed: 'Failed' };
+  const errorCount = batch.counts.invalid + batch.counts.failed;
+
+  return (
+    <Stack gap="md">
+      <div>
+        <Anchor component={Link} to={flow.paths.list} size="sm">
+          ← {flow.title}
+        </Anchor>
+        <Group gap="sm" align="center">
+          <Title order={1}>{submitted ? batch.fileName : 'Review and send'}</Title>
+          <BatchStateBadge batch={batch} />
+        </Group>
+        <Text c="dimmed" size="sm">
+          {submitted
+            ? `Submitted by ${batch.submittedBy ?? '—'} ${batch.submittedAt ? formatDateTime(new Date(batch.submittedAt)) : ''}`
+            : `Step 3 of 3 · ${batch.fileName} · uploaded by ${batch.uploadedBy} ${formatDateTime(new Date(batch.createdAt))}`}
+        </Text>
+      </div>
+      <WriteAccessAlert access={access} />
+      <BatchProgress batch={batch} />
+      {batch.duplicateOf && !submitted && (
+        <Alert color="yellow" title="You uploaded this same file before">
+          Batch {batch.duplicateOf} has exactly the same content. Sending both would ask your payers twice.
+        </Alert>
+      )}
+      {batch.phase === 'done' && (
+        <Alert color={batch.state === 'Error' ? 'red' : 'teal'} title={batch.state === 'Error' ? 'Sent, with failures' : 'All sent'} role="status">
+          {number(batch.counts.sent)} {flow.made} made ({formatMoney(batch.sentCents)})
+          {batch.counts.failed > 0 ? `; ${number(batch.counts.failed)} rows failed, each with its reason below` : ''}.{' '}
+          <Anchor component={Link} to={flow.resultsHref(batch.batchId)}>
+            See them in the transaction history
+          </Anchor>
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 2, md: 4 }}>
+        <Figure label="Rows" value={number(batch.counts.rows)} />
+        {submitted ? (
+          <>
+            <Figure label="Sent" value={number(batch.counts.sent)} hint={formatMoney(batch.sentCents)} />
+            <Figure label="Failed" value={number(batch.counts.failed)} />
+            <Figure label="Not sent (errors)" value={number(batch.counts.invalid)} />
+          </>
+        ) : (
+          <>
+            <Figure label="Valid" value={checked ? number(batch.counts.valid) : '—'} hint="Will be sent" />
+            <Figure label="With errors" value={checked ? number(batch.counts.invalid) : '—'} hint="Fix or drop them; they are not sent" />
+            <Figure
+              label="Total to request"
+              value={checked ? formatMoney(batch.totalCents) : '—'}
+              hint={checked ? `${number(batch.counts.valid)} ${flow.made}` : undefined}
+            />
+          </>
+        )}
+      </SimpleGrid>
+
+      {checked && (
+        <DataTable
+          caption={`Rows of ${batch.fileName}`}
+          columns={columns}
+          rows={rows.data?.items}
+          rowKey={(r) => String(r.row)}
+          total={rows.data?.total ?? 0}
+          page={page}
+          pageSize={pageSize}
+          onPageChange={(p) => update({ page: p }, false)}
+          onPageSizeChange={(size) => update({ pageSize: size })}
+          filters={
+            <SegmentedControl
+              aria-label="Show rows"
+              value={status}
+              onChange={(value) => update({ status: value === 'all' ? undefined : value })}
+              data={filters.map((value) => ({ value, label: filterLabels[value]! }))}
+            />
+          }
+          {...(errorCount > 0 && businessId ? { onExport: () => void downloadErrorRows(businessId, batch) } : {})}
+          actions={actions}
+          loading={rows.isFetching && !rows.isRefetching}
+          error={rows.error}
+          onRetry={() => void rows.refetch()}
+          empty={{
+            title: status === 'invalid' ? 'No rows with errors' : 'No rows here',
+            description: status === 'invalid' ? 'Every row left in the batch is valid.' : 'No row of the batch has this outcome.',
+          }}
+        />
+      )}
+
+      {errorCount > 0 && businessId && (
+        <Group>
+          <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void downloadErrorRows(businessId, batch)}>
+            Download the {number(errorCount)} rows with errors (CSV)
+          </Button>
+        </Group>
+      )}
+
+      {inReview && <SubmitPanel flow={flow} batch={batch} disabled={!access.allowed} onDiscard={confirmDiscard} discarding={discard.isPending} />}
+
+      {fixing && (
+        <FixRowModal
+          batch={batch}
+          fields={fields}
+          row={fixing}
+          saving={fixRow.isPending}
+          error={fixRow.error?.message ?? null}
+          onClose={() => {
+            fixRow.reset();
+            setFixing(null);
+          }}
+          onSave={(values) =>
+            fixRow.mutate(
+              { batchId: batch.batchId, row: fixing.row, fields: values },
+              {
+                onSuccess: ({ row }) => {
+                  if (row.status === 'valid') {
+                    notifications.show({ color: 'teal', title: `Line ${row.row} is valid`, message: 'It will be sent with the others.' });
+                    setFixing(null);
+                  } else setFixing(row);
+                  void rows.refetch();
+                },
+              },
+            )
+          }
+        />
+      )}
+    </Stack>
+  );
+}
+
+const keys = new IntentKeys();
+
+function SubmitPanel({
+  flow,
+  batch,
+  disabled,
+  onDiscard,
+  discarding,
+}: {
+  flow: BatchFlow;
+  batch: Batch;
+  disabled: boolean;
+  onDiscard: () => void;
+  discarding: boolean;
+}) {
+  const timeZone = useBusinessTimeZone();
+  const submit = useSubmitBatch();
+  const [mode, setMode] = useState<'send' | 'schedule'>('send');
+  const [when, setWhen] = useState('');
+  const [whenError, setWhenError] = useState<string | null>(null);
+  const submitting = useRef(false);
+  const zone = timeZone.data ?? 'UTC';
+
+  const go = () => {
+    let body: BatchSubmitBody = { mode: 'send' };
+    if (mode === 'schedule') {
+      const iso = zonedInputToIso(when, zone);
+      if (!iso) return setWhenError('Choose a date and time.');
+      if (new Date(iso).getTime() <= Date.now()) return setWhenError('Choose a time in the future.');
+      body = { mode: 'schedule', sendAt: iso };
+    }
+    setWhenError(null);
+    const what = `${number(batch.counts.valid)} ${flow.made} for ${formatMoney(batch.totalCents)}`;
+    modals.openConfirmModal({
+      title: mode === 'send' ? 'Send them now?' : 'Schedule them?',
+      children: (
+        <Text size="sm">
+          {mode === 'send' ? `${what} go out now, each to its payer.` : `${what} go out ${when.replace('T', ' ')} (${zone}).`}{' '}
+          {batch.counts.invalid > 0 ? `The ${number(batch.counts.invalid)} rows with errors are not sent.` : ''}
+        </Text>
+      ),
+      labels: { confirm: mode === 'send' ? 'Send now' : 'Schedule', cancel: 'Not yet' },
+      onConfirm: () => {
+        if (submitting.current) return;
+        submitting.current = true;
+        const intent = `${batch.batchId}:${JSON.stringify(body)}`;
+        // The panel goes as soon as the batch reads Submitted: the outcome is awaited, not left to its callbacks.
+        submit
+          .mutateAsync({ batchId: batch.batchId, body, key: keys.keyFor(intent) })
+          .then(
+            () => {
+              keys.settle(intent);
+              notifications.show({ color: 'teal', title: 'Submitted', message: `${what}: sending has started.` });
+            },
+            (error: unknown) => {
+              keys.settle(intent, error);
+              notifications.show({ color: 'red', title: 'The batch was not submitted', message: error instanceof Error ? error.message : String(error) });
+            },
+          )
+          .finally(() => {
+            submitting.current = false;
+          });
+      },
+    });
+  };
+
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Stack gap="sm">
+        <Title order={2} fz="lg">
+          Send
+        </Title>
+        {batch.counts.valid === 0 ? (
+          <Text size="sm">No row is valid yet: fix or drop the rows with errors, or discard the batch.</Text>
+        ) : (
+          <Text size="sm">
+            {number(batch.counts.valid)} {flow.made} for {formatMoney(batch.totalCents)} will be sent
+            {batch.counts.invalid > 0 ? `; the ${number(batch.counts.invalid)} rows with errors will not` : ''}.
+          </Text>
+        )}
+        <Radio.Group value={mode} onChange={(value) => setMode(value as 'send' | 'schedule')} label="When">
+          <Group mt={4}>
+            <Radio value="send" label="Send now" />
+            <Radio value="schedule" label="Schedule" />
+          </Group>
+        </Radio.Group>
+        {mode === 'schedule' && (
+          <TextInput
+            type="datetime-local"
+            label={`Send at (${zone})`}
+            value={when}
+            onChange={(event) => setWhen(event.currentTarget.value)}
+            error={whenError}
+            w={{ base: '100%', sm: 280 }}
+          />
+        )}
+        <Group>
+          <Button leftSection={<IconSend size={16} />} onClick={go} loading={submit.isPending} disabled={disabled || batch.counts.valid === 0}>
+            {mode === 'send' ? 'Submit and send' : 'Submit and schedule'}
+          </Button>
+          <Button variant="default" component={Link} to={`${flow.paths.map}?batchId=${encodeURIComponent(batch.batchId)}`} disabled={disabled}>
+            Change the columns
+          </Button>
+          <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={onDiscard} loading={discarding} disabled={disabled}>
+            Discard
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

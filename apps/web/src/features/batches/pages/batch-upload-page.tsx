@@ -1,0 +1,135 @@
+import { Alert, Anchor, Button, Group, List, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import { IconFileTypeCsv, IconUpload, IconX } from '@tabler/icons-react';
+import { useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { MAX_BATCH_FILE_BYTES, MAX_BATCH_ROWS } from '@tay/contract';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useBusinessId } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { uploadBatchFile } from '../api/batches-api';
+import { downloadTemplate, type BatchFlow } from '../batch-flows';
+
+const ACCEPT = ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/csv', 'text/comma-separated-values', ''];
+const MB = 1024 * 1024;
+
+/**
+ * Step 1 of a bulk flow (`/business/payment/request/import`): a CSV file dropped or chosen is
+ * sent whole to the server, which reads it (UTF-8 or Windows-1252; comma, semicolon or tab) and
+ * answers with its columns — or says what is wrong with it, and nothing is kept.
+ */
+export function BatchUploadPage({ flow }: { flow: BatchFlow }) {
+  useDocumentTitle(`${flow.title}: upload`);
+  const businessId = useBusinessId();
+  const navigate = useNavigate();
+  const access = useWriteAccess(flow.writeArea);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+
+  const send = async (file: File) => {
+    if (!businessId) return;
+    setProblem(null);
+    setFileName(file.name);
+    if (file.size > MAX_BATCH_FILE_BYTES) {
+      setProblem(`${file.name} is ${(file.size / MB).toFixed(1)} MB; files of up to 50 MB can be uploaded. Split it into smaller files.`);
+      return;
+    }
+    if (file.size === 0) {
+      setProblem(`${file.name} is empty. Choose a CSV file with a header row and one row per request.`);
+      return;
+    }
+    abort.current = new AbortController();
+    setProgress(0);
+    try {
+      const batch = await uploadBatchFile(businessId, flow.kind, file, setProgress, abort.current.signal);
+      await navigate(`${flow.paths.map}?batchId=${encodeURIComponent(batch.batchId)}`);
+    } catch (error) {
+      if (!(error instanceof DOMException && error.name === 'AbortError')) setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setProgress(null);
+      abort.current = null;
+    }
+  };
+
+  const uploading = progress !== null;
+  return (
+    <Stack gap="md">
+      <div>
+        <Anchor component={Link} to={flow.paths.list} size="sm">
+          ← {flow.title}
+        </Anchor>
+        <Title order={1}>Upload a file</Title>
+        <Text c="dimmed" size="sm">
+          Step 1 of 3: upload · match the columns · review and send
+        </Text>
+      </div>
+      <WriteAccessAlert access={access} />
+      <Paper withBorder radius="md" p="lg">
+        <Stack gap="md">
+          <Dropzone
+            onDrop={(files) => void send(files[0]!)}
+            onReject={(rejections) => setProblem(rejections[0]?.errors[0]?.message ?? 'This file cannot be uploaded.')}
+            accept={ACCEPT}
+            maxFiles={1}
+            multiple={false}
+            disabled={!access.allowed || uploading}
+            loading={uploading}
+            aria-label="Upload a CSV file: drop it here or press Enter to choose one"
+          >
+            <Group justify="center" gap="lg" mih={140} style={{ pointerEvents: 'none' }}>
+              <Dropzone.Accept>
+                <IconUpload size={48} color="var(--mantine-color-blue-6)" aria-hidden="true" />
+              </Dropzone.Accept>
+              <Dropzone.Reject>
+                <IconX size={48} color="var(--mantine-color-red-6)" aria-hidden="true" />
+              </Dropzone.Reject>
+              <Dropzone.Idle>
+                <IconFileTypeCsv size={48} color="var(--mantine-color-dimmed)" aria-hidden="true" />
+              </Dropzone.Idle>
+              <div>
+                <Text size="lg">Drop a CSV file here, or click to choose one</Text>
+                <Text size="sm" c="dimmed">
+                  Up to 50 MB and {MAX_BATCH_ROWS.toLocaleString('en-US')} rows, with a header row. Comma, semicolon or tab separated.
+                </Text>
+              </div>
+            </Group>
+          </Dropzone>
+          {uploading && (
+            <Stack gap={4}>
+              <Text size="sm" role="status">
+                Uploading {fileName}… {Math.round((progress ?? 0) * 100)}%
+              </Text>
+              <Progress value={(progress ?? 0) * 100} aria-label={`Uploading ${fileName}`} />
+              <Group>
+                <Button variant="subtle" size="xs" onClick={() => abort.current?.abort()}>
+                  Cancel upload
+                </Button>
+              </Group>
+            </Stack>
+          )}
+          {problem && (
+            <Alert color="red" title="This file cannot be used as it is" role="alert">
+              {problem}
+            </Alert>
+          )}
+          <div>
+            <Text size="sm" fw={500}>
+              What the file holds
+            </Text>
+            <List size="sm" spacing={2}>
+              <List.Item>Who pays: the payer&apos;s e-mail or reference, or first name, last name and e-mail for a new payer.</List.Item>
+              <List.Item>The amount (125.50 or $1,234.50) and the due date (2026-12-31, 12/31/2026 or Dec 31, 2026).</List.Item>
+              <List.Item>Optional: memo, reference, expiry date, allow partial payment (yes/no), channel (email or sms).</List.Item>
+            </List>
+            <Button variant="subtle" px={0} onClick={() => downloadTemplate(flow.kind)}>
+              Download the CSV template with example rows
+            </Button>
+          </div>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
