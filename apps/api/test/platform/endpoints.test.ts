@@ -46,7 +46,8 @@ let incomplete: { token: string; businessId: string };
 let pending: { token: string; businessId: string };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The Pending business stays Pending however long the walk takes.
+  t = await createTestApp({ SANDBOX_AUTO_APPROVE: 'false' });
   const db = t.runtime.database.db;
   owner = await approvedBusiness(t.app, db, 'table-owner@example.com');
   outsider = await approvedBusiness(t.app, db, 'table-outsider@example.com');

@@ -9,7 +9,8 @@ import type { WriteArea } from '../../lib/write-access';
 export interface BatchFlow {
   kind: BatchKind;
   title: string;
-  /** What one valid row becomes, in the plural ("requests to pay"). */
+  /** What one valid row becomes ("request to pay"), and many ("requests to pay"). */
+  madeOne: string;
   made: string;
   writeArea: WriteArea;
   paths: { list: string; upload: string; map: string; review: string };
@@ -20,6 +21,7 @@ export interface BatchFlow {
 export const REQUEST_BATCH_FLOW: BatchFlow = {
   kind: 'requests',
   title: 'Bulk Request to Pay',
+  madeOne: 'request to pay',
   made: 'requests to pay',
   writeArea: 'requests',
   paths: {
@@ -43,4 +45,9 @@ export function downloadTemplate(kind: BatchKind): void {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** "1 request to pay", "2,000 requests to pay". */
+export function countOf(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }

@@ -20,7 +20,7 @@ import { downloadErrorRows, useBatch, useBatchRows, useDiscardBatch, useDropRow,
 import { BatchProgress, BatchStateBadge, RowStatusBadge } from '../components/batch-status';
 import { FixRowModal } from '../components/fix-row-modal';
 import { readCell } from '../components/mapping-preview';
-import type { BatchFlow } from '../batch-flows';
+import { countOf, type BatchFlow } from '../batch-flows';
 
 const number = (n: number) => n.toLocaleString('en-US');
 
@@ -193,8 +193,8 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       )}
       {batch.phase === 'done' && (
         <Alert color={batch.state === 'Error' ? 'red' : 'teal'} title={batch.state === 'Error' ? 'Sent, with failures' : 'All sent'} role="status">
-          {number(batch.counts.sent)} {flow.made} made ({formatMoney(batch.sentCents)})
-          {batch.counts.failed > 0 ? `; ${number(batch.counts.failed)} rows failed, each with its reason below` : ''}.{' '}
+          {countOf(batch.counts.sent, flow.madeOne, flow.made)} made ({formatMoney(batch.sentCents)})
+          {batch.counts.failed > 0 ? `; ${countOf(batch.counts.failed, 'row', 'rows')} failed, each with its reason below` : ''}.{' '}
           <Anchor component={Link} to={flow.resultsHref(batch.batchId)}>
             See them in the transaction history
           </Anchor>
@@ -215,7 +215,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
             <Figure
               label="Total to request"
               value={checked ? formatMoney(batch.totalCents) : '—'}
-              hint={checked ? `${number(batch.counts.valid)} ${flow.made}` : undefined}
+              hint={checked ? countOf(batch.counts.valid, flow.madeOne, flow.made) : undefined}
             />
           </>
         )}
@@ -255,7 +255,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       {errorCount > 0 && businessId && (
         <Group>
           <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void downloadErrorRows(businessId, batch)}>
-            Download the {number(errorCount)} rows with errors (CSV)
+            Download the {countOf(errorCount, 'row', 'rows')} with errors (CSV)
           </Button>
         </Group>
       )}
@@ -325,13 +325,13 @@ function SubmitPanel({
       body = { mode: 'schedule', sendAt: iso };
     }
     setWhenError(null);
-    const what = `${number(batch.counts.valid)} ${flow.made} for ${formatMoney(batch.totalCents)}`;
+    const what = `${countOf(batch.counts.valid, flow.madeOne, flow.made)} for ${formatMoney(batch.totalCents)}`;
     modals.openConfirmModal({
       title: mode === 'send' ? 'Send them now?' : 'Schedule them?',
       children: (
         <Text size="sm">
           {mode === 'send' ? `${what} go out now, each to its payer.` : `${what} go out ${when.replace('T', ' ')} (${zone}).`}{' '}
-          {batch.counts.invalid > 0 ? `The ${number(batch.counts.invalid)} rows with errors are not sent.` : ''}
+          {batch.counts.invalid > 0 ? `${countOf(batch.counts.invalid, 'row', 'rows')} with errors will not be sent.` : ''}
         </Text>
       ),
       labels: { confirm: mode === 'send' ? 'Send now' : 'Schedule', cancel: 'Not yet' },
@@ -369,8 +369,8 @@ function SubmitPanel({
           <Text size="sm">No row is valid yet: fix or drop the rows with errors, or discard the batch.</Text>
         ) : (
           <Text size="sm">
-            {number(batch.counts.valid)} {flow.made} for {formatMoney(batch.totalCents)} will be sent
-            {batch.counts.invalid > 0 ? `; the ${number(batch.counts.invalid)} rows with errors will not` : ''}.
+            {countOf(batch.counts.valid, flow.madeOne, flow.made)} for {formatMoney(batch.totalCents)} will be sent
+            {batch.counts.invalid > 0 ? `; ${countOf(batch.counts.invalid, 'row', 'rows')} with errors will not` : ''}.
           </Text>
         )}
         <Radio.Group value={mode} onChange={(value) => setMode(value as 'send' | 'schedule')} label="When">

@@ -1,0 +1,126 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Batch, BatchRow } from '@tay/contract';
+import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { REQUEST_BATCH_FLOW } from '../batch-flows';
+import { BatchReviewPage } from './batch-review-page';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const BATCH = `/api/businesses/${BUSINESS_ID}/batches/bat_1`;
+const REVIEW = '/business/payment/request/bulkreview';
+
+const batch = (over: Partial<Batch> = {}): Batch => ({
+  batchId: 'bat_1',
+  kind: 'requests',
+  fileName: 'december.csv',
+  fileBytes: 200,
+  uploadedBy: 'owner@biz.example',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  state: 'Draft',
+  phase: 'validated',
+  columns: ['Email', 'Amount', 'Due date'],
+  sample: [],
+  mapping: { payer: 'existing', columns: { email: 'Email', amount: 'Amount', dueDate: 'Due date' } },
+  duplicateOf: null,
+  counts: { rows: 2, valid: 1, invalid: 1, sent: 0, failed: 0 },
+  totalCents: 12_550,
+  sentCents: 0,
+  progress: { done: 0, total: 0 },
+  sendAt: null,
+  submittedAt: null,
+  submittedBy: null,
+  processedAt: null,
+  updatedAt: '2026-11-20T10:00:00.000Z',
+  ...over,
+});
+
+const rows: BatchRow[] = [
+  {
+    row: 2,
+    status: 'valid',
+    fields: { email: 'ana@payers.example', amount: '125.50', dueDate: '2026-12-31' },
+    errors: {},
+    amountCents: 12_550,
+    payerName: 'Ana Lopez',
+    requestId: null,
+    referenceNumber: null,
+  },
+  {
+    row: 3,
+    status: 'invalid',
+    fields: { email: 'sam@payers.example', amount: '12x', dueDate: '2026-12-31' },
+    errors: { amount: '"12x" is not an amount. Write it like 125.50 or $1,234.50.' },
+    amountCents: null,
+    payerName: 'Sam Lee',
+    requestId: null,
+    referenceNumber: null,
+  },
+];
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+  fake.on('GET', BATCH, ok(batch()));
+  fake.on('GET', `${BATCH}/rows`, ok({ items: rows, page: 1, pageSize: 25, total: 2 }));
+  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, config: { timeZone: 'America/New_York' } }));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const page = <BatchReviewPage flow={REQUEST_BATCH_FLOW} />;
+
+describe('the batch review page', () => {
+  it('shows each row with its outcome, which field is wrong and why, and the totals that will be sent', async () => {
+    renderAt(`${REVIEW}?batchId=bat_1`, { [REVIEW]: page });
+    const bad = (await screen.findByText('Sam Lee')).closest('tr')!;
+    expect(within(bad).getByText('Amount: "12x" is not an amount. Write it like 125.50 or $1,234.50.')).toBeInTheDocument();
+    expect(screen.getAllByText('$125.50').length).toBeGreaterThan(0);
+    expect(screen.getByText(/1 request to pay for \$125\.50 will be sent; 1 row with errors will not/)).toBeInTheDocument();
+  });
+
+  it('fixes a row in place: the API hears the corrected values of that line', async () => {
+    fake.on('PATCH', `${BATCH}/rows/3`, ok({ row: { ...rows[1]!, status: 'valid', errors: {}, amountCents: 1200 }, batch: batch({ counts: { rows: 2, valid: 2, invalid: 0, sent: 0, failed: 0 } }) }));
+    const u = userEvent.setup();
+    renderAt(`${REVIEW}?batchId=bat_1`, { [REVIEW]: page });
+    const bad = (await screen.findByText('Sam Lee')).closest('tr')!;
+    await u.click(within(bad).getByRole('button', { name: 'Row actions' }));
+    await u.click(await screen.findByRole('menuitem', { name: 'Fix' }));
+    const amount = await screen.findByRole('textbox', { name: 'Amount' });
+    await u.clear(amount);
+    await u.type(amount, '12');
+    await u.click(screen.getByRole('button', { name: 'Save and check' }));
+    expect(await screen.findByText('Line 3 is valid')).toBeInTheDocument();
+    expect(fake.callsTo('PATCH', `${BATCH}/rows/3`)[0]!.body).toEqual({ fields: { email: 'sam@payers.example', amount: '12', dueDate: '2026-12-31' } });
+  });
+
+  it('submits once, after a confirmation, with an Idempotency-Key', async () => {
+    fake.on('POST', `${BATCH}/submit`, { status: 202, json: { status: 'Success', data: batch({ state: 'Submitted', phase: 'sending', progress: { done: 0, total: 1 } }) } });
+    const u = userEvent.setup();
+    renderAt(`${REVIEW}?batchId=bat_1`, { [REVIEW]: page });
+    await u.click(await screen.findByRole('button', { name: 'Submit and send' }));
+    await u.click(await screen.findByRole('button', { name: 'Send now' }));
+    expect(await screen.findByText('Submitted')).toBeInTheDocument();
+    const calls = fake.callsTo('POST', `${BATCH}/submit`);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.body).toEqual({ mode: 'send' });
+    expect(calls[0]!.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('a viewer reads the rows and may change nothing', async () => {
+    renderAt(`${REVIEW}?batchId=bat_1`, { [REVIEW]: page }, { business: { role: 'viewer' } });
+    const bad = (await screen.findByText('Sam Lee')).closest('tr')!;
+    expect(within(bad).queryByRole('button', { name: 'Row actions' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Submit and send' })).toBeDisabled();
+  });
+
+  it('shows the progress while the rows are being sent', async () => {
+    fake.on('GET', BATCH, ok(batch({ state: 'Submitted', phase: 'sending', progress: { done: 500, total: 2000 } })));
+    renderAt(`${REVIEW}?batchId=bat_1`, { [REVIEW]: page });
+    expect(await screen.findByText('Sending: 500 of 2,000')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Sending: 500 of 2,000' })).toBeInTheDocument();
+  });
+});
