@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Executor } from '../../db/executor';
 import { ErrorCode, type MemberRole } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -8,7 +9,7 @@ import { hashVerificationToken } from '../payers/verification';
 const NOT_VALID = 'This invitation link is not valid. Ask whoever invited you to send a new one.';
 
 /** The invitation behind a link, as its addressee may see it; every other case says why not. */
-async function usableInvitation(db: Kysely<DB>, token: string, email: string, now = new Date()) {
+async function usableInvitation(db: Executor, token: string, email: string, now = new Date()) {
   const row = await db
     .selectFrom('business_invitations as i')
     .innerJoin('businesses as b', 'b.id', 'i.business_id')
@@ -45,7 +46,7 @@ export async function acceptInvitation(
   { token, user, actor }: { token: string; user: { id: string; email: string }; actor: Actor },
 ): Promise<{ businessId: string; businessName: string; role: MemberRole }> {
   return db.transaction().execute(async (trx) => {
-    const row = await usableInvitation(trx as unknown as Kysely<DB>, token, user.email);
+    const row = await usableInvitation(trx, token, user.email);
     // The row is claimed once: a second accept in a race finds it accepted.
     const claimed = await trx
       .updateTable('business_invitations')
