@@ -5,7 +5,7 @@ import type { DB } from '../db/schema';
 import { errorRowsCsv, listBatches, listRows } from '../domain/batches/batch-rows';
 import { batchOf } from '../domain/batches/batch-record';
 import { discardBatch, dropRow, fixRow, mapBatch } from '../domain/batches/check-batch';
-import { submitBatch } from '../domain/batches/submit-batch';
+import { submitBatch, unscheduleBatch } from '../domain/batches/submit-batch';
 import { TOO_LARGE, uploadBatch } from '../domain/batches/upload-batch';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
@@ -83,6 +83,10 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
   );
 
   mount(e.dropRow, async ({ business, params }) => success(await dropRow({ db, business, batchId: params.batchId, line: params.row })));
+
+  mount(e.unschedule, async ({ business, session, params }) =>
+    success(await unscheduleBatch({ db, business, batchId: params.batchId, user: acting(session) })),
+  );
 
   mount(e.submit, async ({ business, session, params, body, request, reply }) =>
     answer(

@@ -124,6 +124,16 @@ export const batchEndpoints = {
     response: BatchResponse,
     errors: [409],
   }),
+  unschedule: defineEndpoint({
+    method: 'POST',
+    path: `${base}/:batchId/unschedule`,
+    summary: 'Take a scheduled batch back to review before its time; nothing was sent',
+    tag,
+    ...change,
+    params: BatchIdParams,
+    response: BatchResponse,
+    errors: [409],
+  }),
   submit: defineEndpoint({
     method: 'POST',
     path: `${base}/:batchId/submit`,

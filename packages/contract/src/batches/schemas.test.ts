@@ -20,7 +20,13 @@ describe('reading the cells of a bulk file', () => {
   });
 
   it('reads yes/no and the channel, blank meaning no and e-mail', () => {
-    expect([parseYesNoCell(''), parseYesNoCell('Yes'), parseYesNoCell('n'), parseYesNoCell('TRUE'), parseYesNoCell('maybe')]).toEqual([false, true, false, true, null]);
+    expect([parseYesNoCell(''), parseYesNoCell('Yes'), parseYesNoCell('n'), parseYesNoCell('TRUE'), parseYesNoCell('maybe')]).toEqual([
+      false,
+      true,
+      false,
+      true,
+      null,
+    ]);
     expect([parseChannelCell(''), parseChannelCell('E-mail'), parseChannelCell('SMS'), parseChannelCell('text'), parseChannelCell('fax')]).toEqual([
       'email',
       'email',

@@ -28,8 +28,8 @@ export interface SendContext {
   business: ScopedBusiness;
   batchId: string;
   user: { userId: string; email: string };
-  mode: 'send' | 'schedule';
-  sendAt: Date | null;
+  /** For a batch scheduled for later: the time it was scheduled for (the timeline says so). */
+  scheduledFor: Date | null;
 }
 
 /**

@@ -174,10 +174,11 @@ async function checkRows(db: Executor, business: ScopedBusiness, mapping: BatchM
  * Sends a chunk of valid rows as requests, set-based: the new payers, the numbers, the requests,
  * their timelines and their messages are each one statement, in the engine's transaction. Each
  * row is checked again first (a payer deactivated since the review, a due date now past, an
- * expiry before the scheduled send); such a row fails with its reason and the others go on.
+ * expiry passed while a scheduled batch waited); such a row fails with its reason and the others
+ * go on. A scheduled batch is sent the same way when its time comes.
  */
 async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]> {
-  const { ctx, trx, business, batchId, user, mode, sendAt } = send;
+  const { ctx, trx, business, batchId, user, scheduledFor } = send;
   const plans = rows.map((r) => ({ line: r.line, plan: r.plan as RequestPlan }));
 
   // Payers the file creates: one per e-mail, and an existing one is used instead.
@@ -222,7 +223,6 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   const byEmail = new Map(payers.map((p) => [p.email, p]));
 
   const today = todayIn(business.timeZone);
-  const sendDay = sendAt ? todayIn(business.timeZone, sendAt) : today;
   const outcomes: SendOutcome[] = [];
   const ready: { line: number; plan: RequestPlan; payer: (typeof payers)[number] }[] = [];
   for (const { line, plan } of plans) {
@@ -231,7 +231,7 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
     else if (payer.status !== 'active') outcomes.push({ line, error: `${payer.display_name} is deactivated; activate them first.` });
     else if (plan.channel === 'sms' && !payer.mobile_number) outcomes.push({ line, error: NO_MOBILE_MESSAGE });
     else if (plan.dueDate < today) outcomes.push({ line, error: 'The due date is now in the past.' });
-    else if (sendDay > plan.expiresOn) outcomes.push({ line, error: 'It would expire before it is sent.' });
+    else if (today > plan.expiresOn) outcomes.push({ line, error: 'It expired before it could be sent.' });
     else ready.push({ line, plan, payer });
   }
   if (ready.length === 0) return outcomes;
@@ -247,7 +247,7 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   const actor = userActor(user);
   const made = ready.map((r, i) => {
     const id = newId('req');
-    const token = mode === 'send' ? payToken(ctx.authSecret, id, now) : null;
+    const token = payToken(ctx.authSecret, id, now);
     const row: RequestRow = {
       business_id: business.id,
       id,
@@ -263,11 +263,11 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
       expires_on: r.plan.expiresOn,
       allow_partial: r.plan.allowPartial,
       channel: r.plan.channel,
-      state: mode === 'send' ? 'Sent' : 'Pending',
-      send_at: mode === 'schedule' ? sendAt : null,
-      sent_at: mode === 'send' ? now : null,
+      state: 'Sent',
+      send_at: null,
+      sent_at: now,
       paid_at: null,
-      pay_token_hash: token ? payTokenHash(token) : null,
+      pay_token_hash: payTokenHash(token),
       last_reminder_offset: null,
       created_by: user.userId,
       created_at: now,
@@ -306,7 +306,7 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
     .execute();
 
   const how = (m: (typeof made)[number]) => (m.row.channel === 'sms' && m.mobile ? `Texted to ${m.mobile}` : `E-mailed to ${m.row.payer_email}`);
-  const scheduled = sendAt ? `To be sent ${formatDateTime(sendAt, business.timeZone)} (${business.timeZone})` : null;
+  const scheduled = scheduledFor ? ` (scheduled for ${formatDateTime(scheduledFor, business.timeZone)}, ${business.timeZone})` : '';
   await trx
     .insertInto('payment_request_events')
     .values(
@@ -323,45 +323,30 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
           detail: `From bulk batch ${batchId}`,
           ip_address: actor.ip ?? null,
         },
-        mode === 'send'
-          ? {
-              business_id: business.id,
-              request_id: m.row.id,
-              actor_type: actor.type,
-              actor_id: actor.id,
-              actor_label: actor.label,
-              event: 'send',
-              from_state: 'Draft' as const,
-              to_state: 'Sent' as const,
-              detail: how(m),
-              ip_address: actor.ip ?? null,
-            }
-          : {
-              business_id: business.id,
-              request_id: m.row.id,
-              actor_type: actor.type,
-              actor_id: actor.id,
-              actor_label: actor.label,
-              event: 'schedule',
-              from_state: 'Draft' as const,
-              to_state: 'Pending' as const,
-              detail: scheduled,
-              ip_address: actor.ip ?? null,
-            },
+        {
+          business_id: business.id,
+          request_id: m.row.id,
+          actor_type: actor.type,
+          actor_id: actor.id,
+          actor_label: actor.label,
+          event: 'send',
+          from_state: 'Draft' as const,
+          to_state: 'Sent' as const,
+          detail: `${how(m)}${scheduled}`,
+          ip_address: actor.ip ?? null,
+        },
       ]),
     )
     .execute();
 
-  if (mode === 'send') {
-    const emails = made.filter((m) => !(m.row.channel === 'sms' && m.mobile));
-    const texts = made.filter((m) => m.row.channel === 'sms' && m.mobile);
-    const link = (m: (typeof made)[number]) => payLink(ctx.publicUrl, m.token!);
-    await ctx.mailer.sendMany(
-      emails.map((m) => requestEmail('request', m.row, business.name, link(m))),
-      texts.map((m) => requestText('request', m.row, business.name, link(m), m.mobile!)),
-      trx,
-    );
-  }
+  const emails = made.filter((m) => !(m.row.channel === 'sms' && m.mobile));
+  const texts = made.filter((m) => m.row.channel === 'sms' && m.mobile);
+  const link = (m: (typeof made)[number]) => payLink(ctx.publicUrl, m.token);
+  await ctx.mailer.sendMany(
+    emails.map((m) => requestEmail('request', m.row, business.name, link(m))),
+    texts.map((m) => requestText('request', m.row, business.name, link(m), m.mobile!)),
+    trx,
+  );
   for (const m of made) outcomes.push({ line: m.line, requestId: m.row.id });
   return outcomes;
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ErrorCode, type Batch, type BatchSubmitBody } from '@tay/contract';
+import { ErrorCode, formatDay, type Batch, type BatchSubmitBody } from '@tay/contract';
 import { jobDb, type Executor } from '../../db/executor';
 import type { DB } from '../../db/schema';
 import type { Jobs } from '../../jobs/queue';
@@ -7,6 +7,7 @@ import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { RequestContext } from '../payment-requests/request-context';
+import { todayIn } from '../payment-requests/request-record';
 import type { SendOutcome } from './batch-kind';
 import { assertDraft, BATCH_KIND_DEFINITIONS, duplicateOf, lockBatch, recount, toBatch } from './batch-record';
 import { businessForJob } from './check-batch';
@@ -54,12 +55,30 @@ export async function submitBatch({
     if (body.mode === 'schedule') {
       sendAt = new Date(body.sendAt!);
       if (sendAt.getTime() <= Date.now()) throw AppError.validation('The send time must be in the future.', { sendAt: 'Choose a time in the future.' });
+      // Rows whose link would have expired by then would only fail: say so now.
+      const sendDay = todayIn(business.timeZone, sendAt);
+      const expiring = await trx
+        .selectFrom('batch_rows')
+        .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('line').as('first')])
+        .where('business_id', '=', business.id)
+        .where('batch_id', '=', batchId)
+        .where('status', '=', 'valid')
+        .where(sql<boolean>`plan ->> 'expiresOn' < ${sendDay}`)
+        .executeTakeFirstOrThrow();
+      if (Number(expiring.n) > 0) {
+        const n = Number(expiring.n);
+        throw AppError.validation(
+          `${n === 1 ? 'One row expires' : `${n} rows expire`} before ${formatDay(sendDay)} (first: line ${String(expiring.first)}). Send earlier, or give them a later expiry date.`,
+          { sendAt: 'Some requests would expire before this time.' },
+        );
+      }
     }
     const row = await trx
       .updateTable('batches')
       .set({
         state: 'Submitted',
-        phase: 'sending',
+        // A scheduled batch waits, checked, until its time (`batches.send` starts after it).
+        phase: sendAt ? 'validated' : 'sending',
         send_mode: body.mode,
         send_at: sendAt,
         submitted_at: new Date(),
@@ -67,7 +86,7 @@ export async function submitBatch({
         submitted_by: user.email,
         progress_done: 0,
         progress_total: batch.valid_count,
-        heartbeat_at: new Date(),
+        heartbeat_at: sendAt ? null : new Date(),
         updated_at: new Date(),
       })
       .where('business_id', '=', business.id)
@@ -87,7 +106,56 @@ export async function submitBatch({
         ...(sendAt ? { sendAt: sendAt.toISOString() } : {}),
       },
     });
-    await jobs.send('batches.send', { businessId: business.id, batchId }, { db: jobDb(trx) });
+    await jobs.send('batches.send', { businessId: business.id, batchId }, { db: jobDb(trx), ...(sendAt ? { startAfter: sendAt } : {}) });
+    return toBatch(row, await duplicateOf(trx, row));
+  });
+}
+
+/**
+ * POST …/batches/:batchId/unschedule: a scheduled batch whose time has not come goes back to
+ * review (Draft). Its queued start finds it Draft and does nothing; nothing was sent.
+ */
+export async function unscheduleBatch({
+  db,
+  business,
+  batchId,
+  user,
+}: {
+  db: Kysely<DB>;
+  business: ScopedBusiness;
+  batchId: string;
+  user: { userId: string; email: string; ip?: string | undefined };
+}): Promise<Batch> {
+  return db.transaction().execute(async (trx) => {
+    const batch = await lockBatch(trx, business.id, batchId);
+    if (batch.state !== 'Submitted' || batch.phase !== 'validated' || !batch.send_at) {
+      throw new AppError(
+        ErrorCode.Conflict,
+        batch.state === 'Draft' ? 'This batch is not scheduled.' : 'This batch has started sending, so it cannot be taken back.',
+      );
+    }
+    const row = await trx
+      .updateTable('batches')
+      .set({
+        state: 'Draft',
+        send_mode: null,
+        send_at: null,
+        submitted_at: null,
+        submitted_by_user_id: null,
+        submitted_by: null,
+        progress_total: 0,
+        updated_at: new Date(),
+      })
+      .where('business_id', '=', business.id)
+      .where('id', '=', batchId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordEvent(trx, {
+      businessId: business.id,
+      actor: { userId: user.userId, label: user.email, ip: user.ip ?? null },
+      action: 'batch.unscheduled',
+      details: { batchId, fileName: batch.file_name, sendAt: batch.send_at.toISOString() },
+    });
     return toBatch(row, await duplicateOf(trx, row));
   });
 }
@@ -115,8 +183,21 @@ async function recordOutcomes(trx: Executor, businessId: string, batchId: string
  */
 export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { businessId: string; batchId: string }): Promise<void> {
   const { db } = ctx;
-  const batch = await db.selectFrom('batches').selectAll().where('business_id', '=', businessId).where('id', '=', batchId).executeTakeFirst();
-  if (!batch || batch.phase !== 'sending') return;
+  const found = await db.selectFrom('batches').selectAll().where('business_id', '=', businessId).where('id', '=', batchId).executeTakeFirst();
+  if (!found || found.state !== 'Submitted') return;
+  // A scheduled batch starts sending once its time has come (a run before it changes nothing).
+  if (found.phase === 'validated' && (!found.send_at || found.send_at.getTime() > Date.now())) return;
+  const started = await db
+    .updateTable('batches')
+    .set({ phase: 'sending', heartbeat_at: new Date(), updated_at: new Date() })
+    .where('business_id', '=', businessId)
+    .where('id', '=', batchId)
+    .where('state', '=', 'Submitted')
+    .where('phase', 'in', ['validated', 'sending'])
+    .returningAll()
+    .executeTakeFirst();
+  if (!started) return;
+  const batch = started;
   const business = await businessForJob(db, businessId);
   if (!business) return;
   const def = BATCH_KIND_DEFINITIONS[batch.kind];
@@ -137,7 +218,7 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
       if (rows.length === 0) return 0;
       const outcomes =
         business.state === 'Approved'
-          ? await def.sendRows({ ctx, trx, business, batchId, user, mode: batch.send_mode ?? 'send', sendAt: batch.send_at }, rows)
+          ? await def.sendRows({ ctx, trx, business, batchId, user, scheduledFor: batch.send_mode === 'schedule' ? batch.send_at : null }, rows)
           : rows.map((r) => ({ line: r.line, error: `The business is ${business.state}, so nothing more can be sent.` }));
       await recordOutcomes(trx, businessId, batchId, outcomes);
       await sql`
@@ -170,15 +251,21 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
  * heartbeat stopped (its process died) is queued again. Running one twice is harmless.
  */
 export async function resumeBatches(db: Kysely<DB>, jobs: Pick<Jobs, 'send'>, now = new Date()): Promise<number> {
+  const stale = new Date(now.getTime() - STALLED_AFTER_SECONDS * 1000);
   const stalled = await db
     .selectFrom('batches')
     .select(['business_id', 'id', 'phase', 'mapping_version'])
-    .where('phase', 'in', ['validating', 'sending'])
-    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', new Date(now.getTime() - STALLED_AFTER_SECONDS * 1000))]))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('phase', 'in', ['validating', 'sending']), eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', stale)])]),
+        // A scheduled batch whose time has passed and whose start was missed.
+        eb.and([eb('state', '=', 'Submitted'), eb('phase', '=', 'validated'), eb('send_at', '<', stale)]),
+      ]),
+    )
     .limit(100)
     .execute();
   for (const b of stalled) {
-    if (b.phase === 'sending') await jobs.send('batches.send', { businessId: b.business_id, batchId: b.id });
+    if (b.phase === 'sending' || b.phase === 'validated') await jobs.send('batches.send', { businessId: b.business_id, batchId: b.id });
     else await jobs.send('batches.check', { businessId: b.business_id, batchId: b.id, version: b.mapping_version });
   }
   return stalled.length;

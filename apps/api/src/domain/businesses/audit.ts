@@ -46,7 +46,8 @@ export type BusinessAction =
   | 'invitation.revoked'
   | 'batch.uploaded'
   | 'batch.discarded'
-  | 'batch.submitted';
+  | 'batch.submitted'
+  | 'batch.unscheduled';
 
 /**
  * Appends one row to the business's audit trail. Call it with the transaction that makes the

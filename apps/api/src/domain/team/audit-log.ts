@@ -62,6 +62,8 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
       return `Uploaded ${text(details.fileName)} (${text(details.rows)} rows) for a bulk request`;
     case 'batch.discarded':
       return `Discarded the bulk batch ${text(details.fileName)}`;
+    case 'batch.unscheduled':
+      return `Took the scheduled bulk batch ${text(details.fileName)} back to review`;
     case 'batch.submitted':
       return `Submitted the bulk batch ${text(details.fileName)}: ${text(details.rows)} requests`;
   }

@@ -122,6 +122,8 @@ export const useDropRow = () =>
 
 export const useDiscardBatch = () => useBatchMutation((id, batchId: string) => callEndpoint(e.discard, { params: { id, batchId } }));
 
+export const useUnscheduleBatch = () => useBatchMutation((id, batchId: string) => callForData(e.unschedule, { params: { id, batchId } }));
+
 /** Submits with an Idempotency-Key kept by the caller for the intent (a retry after no answer sends it again). */
 export const useSubmitBatch = () =>
   useBatchMutation((id, { batchId, body, key }: { batchId: string; body: BatchSubmitBody; key: string }) =>

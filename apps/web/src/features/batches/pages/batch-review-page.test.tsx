@@ -83,7 +83,14 @@ describe('the batch review page', () => {
   });
 
   it('fixes a row in place: the API hears the corrected values of that line', async () => {
-    fake.on('PATCH', `${BATCH}/rows/3`, ok({ row: { ...rows[1]!, status: 'valid', errors: {}, amountCents: 1200 }, batch: batch({ counts: { rows: 2, valid: 2, invalid: 0, sent: 0, failed: 0 } }) }));
+    fake.on(
+      'PATCH',
+      `${BATCH}/rows/3`,
+      ok({
+        row: { ...rows[1]!, status: 'valid', errors: {}, amountCents: 1200 },
+        batch: batch({ counts: { rows: 2, valid: 2, invalid: 0, sent: 0, failed: 0 } }),
+      }),
+    );
     const u = userEvent.setup();
     renderAt(`${REVIEW}?batchId=bat_1`, { [REVIEW]: page });
     const bad = (await screen.findByText('Sam Lee')).closest('tr')!;
@@ -98,7 +105,10 @@ describe('the batch review page', () => {
   });
 
   it('submits once, after a confirmation, with an Idempotency-Key', async () => {
-    fake.on('POST', `${BATCH}/submit`, { status: 202, json: { status: 'Success', data: batch({ state: 'Submitted', phase: 'sending', progress: { done: 0, total: 1 } }) } });
+    fake.on('POST', `${BATCH}/submit`, {
+      status: 202,
+      json: { status: 'Success', data: batch({ state: 'Submitted', phase: 'sending', progress: { done: 0, total: 1 } }) },
+    });
     const u = userEvent.setup();
     renderAt(`${REVIEW}?batchId=bat_1`, { [REVIEW]: page });
     await u.click(await screen.findByRole('button', { name: 'Submit and send' }));

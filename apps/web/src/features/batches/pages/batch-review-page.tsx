@@ -16,7 +16,7 @@ import { useWriteAccess } from '../../../lib/write-access';
 import { IntentKeys } from '../../../lib/idempotency-keys';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { zonedInputToIso } from '../../../lib/send-at';
-import { downloadErrorRows, useBatch, useBatchRows, useDiscardBatch, useDropRow, useFixRow, useSubmitBatch } from '../api/batches-api';
+import { downloadErrorRows, useBatch, useBatchRows, useDiscardBatch, useDropRow, useFixRow, useSubmitBatch, useUnscheduleBatch } from '../api/batches-api';
 import { BatchProgress, BatchStateBadge, RowStatusBadge } from '../components/batch-status';
 import { FixRowModal } from '../components/fix-row-modal';
 import { readCell } from '../components/mapping-preview';
@@ -73,6 +73,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   const fixRow = useFixRow();
   const dropRow = useDropRow();
   const discard = useDiscardBatch();
+  const unschedule = useUnscheduleBatch();
   const [fixing, setFixing] = useState<BatchRow | null>(null);
   const fields = BATCH_FIELDS[batch.kind];
   const inReview = batch.state === 'Draft' && batch.phase === 'validated';
@@ -189,6 +190,30 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       {batch.duplicateOf && !submitted && (
         <Alert color="yellow" title="You uploaded this same file before">
           Batch {batch.duplicateOf} has exactly the same content. Sending both would ask your payers twice.
+        </Alert>
+      )}
+      {batch.state === 'Submitted' && batch.phase === 'validated' && batch.sendAt && (
+        <Alert color="indigo" title={`Scheduled for ${formatDateTime(new Date(batch.sendAt))}`} role="status">
+          {countOf(batch.counts.valid, flow.madeOne, flow.made)} ({formatMoney(batch.totalCents)}) go out then, each checked again as it goes: a row whose payer
+          was deactivated meanwhile fails with its reason.
+          {access.allowed && (
+            <Group mt="sm">
+              <Button
+                size="xs"
+                variant="default"
+                loading={unschedule.isPending}
+                onClick={() =>
+                  unschedule.mutate(batch.batchId, {
+                    onSuccess: () =>
+                      notifications.show({ color: 'teal', title: 'Back in review', message: 'Nothing was sent. Change what you need and submit again.' }),
+                    onError: (error) => notifications.show({ color: 'red', title: 'The schedule was not cancelled', message: error.message }),
+                  })
+                }
+              >
+                Cancel the schedule
+              </Button>
+            </Group>
+          )}
         </Alert>
       )}
       {batch.phase === 'done' && (
