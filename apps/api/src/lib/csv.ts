@@ -165,19 +165,24 @@ export async function* readCsvRecords(text: string, delimiter: CsvDelimiter): As
   }
 }
 
+/** A line with nothing on it but spaces (not a row of empty columns, which has delimiters). */
+export function isBlankLine(record: CsvRecord): boolean {
+  return record.cells.length <= 1 && isBlankRecord(record);
+}
+
 /** A record with nothing in any cell: a blank line, or a row of empty columns. */
 export function isBlankRecord(record: CsvRecord): boolean {
   return record.cells.every((cell) => cell.trim() === '');
 }
 
-/** Control characters other than tab and line breaks mean a binary file (a spreadsheet, a PDF…). */
+/**
+ * Control characters other than tab and line breaks mean a binary file (a spreadsheet, a PDF…),
+ * anywhere in the text: a NUL the database could not store must not pass at the end of a file.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const BINARY = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
 export function looksBinary(text: string): boolean {
-  const end = Math.min(text.length, 1024 * 1024);
-  for (let i = 0; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) return true;
-  }
-  return false;
+  return BINARY.test(text);
 }
 
 /**
@@ -189,7 +194,9 @@ export function decodeCsvBytes(bytes: Uint8Array): { text: string; encoding: 'ut
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
     return { text, encoding: 'utf-8' };
   } catch {
-    return { text: decodeWindows1252(bytes), encoding: 'windows-1252' };
+    // A byte-order mark before text that is not UTF-8 after all (a spreadsheet that wrote both) is dropped.
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return { text: decodeWindows1252(bom ? bytes.subarray(3) : bytes), encoding: 'windows-1252' };
   }
 }
 

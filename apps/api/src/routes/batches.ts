@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
-import { batchEndpoints as e, MAX_BATCH_FILE_BYTES } from '@tay/contract';
+import { batchEndpoints as e, ErrorCode, MAX_BATCH_FILE_BYTES } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { errorRowsCsv, listBatches, listRows } from '../domain/batches/batch-rows';
 import { batchOf } from '../domain/batches/batch-record';
@@ -20,6 +20,7 @@ export interface BatchRoutesOptions {
 }
 
 const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
+const CSV_ONLY = 'Send the file as CSV (Content-Type: text/csv), the way a spreadsheet exports it.';
 const answer = (reply: FastifyReply, result: { status: number; body: unknown }) => reply.status(result.status).send(result.body);
 
 /** The content types a browser or a script sends a .csv file with (Windows says Excel). */
@@ -38,6 +39,10 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
   mount(
     e.upload,
     async ({ business, session, query, request }) => {
+      // JSON is parsed before the route sees it: the file must come as it is, as CSV.
+      if (/^application\/json/i.test(request.headers['content-type'] ?? '')) {
+        throw new AppError(ErrorCode.BadRequest, CSV_ONLY, { file: 'Send the file itself, as text/csv.' }, 415);
+      }
       if (!Buffer.isBuffer(request.body)) {
         throw AppError.validation('Send the file as the request body with Content-Type: text/csv.', { file: 'Choose a CSV file.' });
       }
@@ -50,7 +55,7 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
         ...({
           bodyMessages: {
             tooLarge: TOO_LARGE,
-            mediaType: 'Send the file as CSV (Content-Type: text/csv), the way a spreadsheet exports it.',
+            mediaType: CSV_ONLY,
           },
         } as object),
       },
@@ -74,6 +79,8 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
       batch.fileName
         .replace(/\.csv$/i, '')
         .replace(/[^\w.-]+/g, '-')
+        .replace(/-{2,}/g, '-')
+        .replace(/^-|-$/g, '')
         .slice(0, 80) || 'batch';
     return sendCsv(reply, errorRowsCsv(db, business.id, params.batchId), `${name}-errors.csv`);
   });

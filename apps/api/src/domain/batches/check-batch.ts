@@ -5,7 +5,7 @@ import { jobDb } from '../../db/executor';
 import type { DB } from '../../db/schema';
 import type { Jobs } from '../../jobs/queue';
 import { AppError } from '../../lib/app-error';
-import { decodeCsvBytes, isBlankRecord, readCsvRecords, type CsvDelimiter } from '../../lib/csv';
+import { decodeCsvBytes, isBlankLine, isBlankRecord, readCsvRecords, type CsvDelimiter } from '../../lib/csv';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { RowFields, RowOutcome } from './batch-kind';
@@ -212,11 +212,12 @@ export async function checkBatch(db: Kysely<DB>, { businessId, batchId, version 
   };
   try {
     for await (const record of readCsvRecords(text, batch.delimiter as CsvDelimiter)) {
-      if (isBlankRecord(record)) continue;
+      // As the upload read it: the first record is the header; blank rows after it are skipped.
       if (header) {
-        header = false;
+        if (!isBlankLine(record)) header = false;
         continue;
       }
+      if (isBlankRecord(record)) continue;
       const extra: FieldErrors = {};
       if (record.cells.slice(batch.columns.length).some((c) => c.trim() !== '')) {
         extra.row = `This row has ${record.cells.length} values but the header has ${batch.columns.length} columns. A value with a comma must be in double quotes.`;

@@ -173,9 +173,9 @@ async function checkRows(db: Executor, business: ScopedBusiness, mapping: BatchM
 /**
  * Sends a chunk of valid rows as requests, set-based: the new payers, the numbers, the requests,
  * their timelines and their messages are each one statement, in the engine's transaction. Each
- * row is checked again first (a payer deactivated since the review, a due date now past, an
- * expiry passed while a scheduled batch waited); such a row fails with its reason and the others
- * go on. A scheduled batch is sent the same way when its time comes.
+ * row is checked again first (a payer deactivated since the review, a due date now past while a
+ * scheduled batch waited — its expiry is never earlier); such a row fails with its reason and the
+ * others go on. A scheduled batch is sent the same way when its time comes.
  */
 async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]> {
   const { ctx, trx, business, batchId, user, scheduledFor } = send;
@@ -231,7 +231,6 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
     else if (payer.status !== 'active') outcomes.push({ line, error: `${payer.display_name} is deactivated; activate them first.` });
     else if (plan.channel === 'sms' && !payer.mobile_number) outcomes.push({ line, error: NO_MOBILE_MESSAGE });
     else if (plan.dueDate < today) outcomes.push({ line, error: 'The due date is now in the past.' });
-    else if (today > plan.expiresOn) outcomes.push({ line, error: 'It expired before it could be sent.' });
     else ready.push({ line, plan, payer });
   }
   if (ready.length === 0) return outcomes;

@@ -194,6 +194,8 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
     .where('id', '=', batchId)
     .where('state', '=', 'Submitted')
     .where('phase', 'in', ['validated', 'sending'])
+    // Read again here: a batch unscheduled and scheduled later meanwhile waits for its new time.
+    .where((eb) => eb.or([eb('send_at', 'is', null), eb('send_at', '<=', new Date())]))
     .returningAll()
     .executeTakeFirst();
   if (!started) return;

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { BATCH_SAMPLE_ROWS, MAX_BATCH_FILE_BYTES, MAX_BATCH_ROWS, suggestBatchMapping, type Batch, type BatchKind } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { CsvParseError, decodeCsvBytes, detectDelimiter, isBlankRecord, looksBinary, readCsvRecords } from '../../lib/csv';
+import { CsvParseError, decodeCsvBytes, detectDelimiter, isBlankLine, isBlankRecord, looksBinary, readCsvRecords } from '../../lib/csv';
 import { newId } from '../../lib/ids';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
@@ -41,8 +41,10 @@ export async function readBatchFile(bytes: Buffer): Promise<ReadFile> {
   const sample: string[][] = [];
   try {
     for await (const record of readCsvRecords(text, delimiter)) {
-      if (isBlankRecord(record)) continue;
-      if (!header) header = record.cells.map((c) => c.trim());
+      // The first line with anything on it is the header, even if all its names are empty.
+      if (!header) {
+        if (!isBlankLine(record)) header = record.cells.map((c) => c.trim());
+      } else if (isBlankRecord(record)) continue;
       else if (++rows <= BATCH_SAMPLE_ROWS) sample.push(record.cells);
       else if (rows > MAX_BATCH_ROWS) {
         throw refuse(
