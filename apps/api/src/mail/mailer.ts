@@ -85,6 +85,34 @@ export async function postTextMessage(apiUrl: string, from: string, to: string, 
   throw new Error(`The SMS provider answered ${response.status}${reason ? `: ${reason}` : ''}`);
 }
 
+/** A message on its way into the outbox: what it says, how it goes, and whether it is to be delivered. */
+interface Outgoing {
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  transport: 'outbox' | 'smtp' | 'sms-api';
+  queued: boolean;
+  about: MailMessage['about'];
+}
+
+function outboxValues(id: string, m: Outgoing) {
+  return {
+    id,
+    channel: m.channel,
+    to_address: m.to,
+    subject: m.subject,
+    text_body: m.text,
+    html_body: m.html,
+    transport: m.transport,
+    status: m.queued ? ('queued' as const) : ('stored' as const),
+    last_error: null,
+    sent_at: null,
+    ...(m.about ? { business_id: m.about.businessId, request_id: m.about.requestId } : {}),
+  };
+}
+
 export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOptions): Mailer {
   const smtp: Transporter | null = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
   const transport = smtp ? 'smtp' : 'outbox';
@@ -94,36 +122,9 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
    * Records a message in the outbox and, when it is to be delivered (`queued`), queues its
    * delivery in the same executor: it goes only if the caller's transaction commits.
    */
-  async function record(
-    executor: Executor,
-    m: {
-      channel: 'email' | 'sms';
-      to: string;
-      subject: string;
-      text: string;
-      html: string | null;
-      transport: 'outbox' | 'smtp' | 'sms-api';
-      queued: boolean;
-      about: MailMessage['about'];
-    },
-  ): Promise<string> {
+  async function record(executor: Executor, m: Outgoing): Promise<string> {
     const id = newId('msg');
-    await executor
-      .insertInto('mail_outbox')
-      .values({
-        id,
-        channel: m.channel,
-        to_address: m.to,
-        subject: m.subject,
-        text_body: m.text,
-        html_body: m.html,
-        transport: m.transport,
-        status: m.queued ? 'queued' : 'stored',
-        last_error: null,
-        sent_at: null,
-        ...(m.about ? { business_id: m.about.businessId, request_id: m.about.requestId } : {}),
-      })
-      .execute();
+    await executor.insertInto('mail_outbox').values(outboxValues(id, m)).execute();
     if (m.queued) await jobs.send('mail.deliver', { messageId: id }, { db: jobDb(executor), singletonKey: id });
     return id;
   }
@@ -180,21 +181,7 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
         const chunk = rows.slice(i, i + OUTBOX_CHUNK);
         await executor
           .insertInto('mail_outbox')
-          .values(
-            chunk.map((m) => ({
-              id: m.id,
-              channel: m.channel,
-              to_address: m.to,
-              subject: m.subject,
-              text_body: m.text,
-              html_body: m.html,
-              transport: m.transport,
-              status: m.queued ? 'queued' : 'stored',
-              last_error: null,
-              sent_at: null,
-              ...(m.about ? { business_id: m.about.businessId, request_id: m.about.requestId } : {}),
-            })),
-          )
+          .values(chunk.map((m) => outboxValues(m.id, m)))
           .execute();
         const queued = chunk.filter((m) => m.queued);
         if (queued.length > 0)

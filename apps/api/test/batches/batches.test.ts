@@ -3,6 +3,7 @@ import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from '..
 import { request } from '../support/businesses';
 import { errorOf, get, post } from '../support/identity';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
+import type { Batch, Row } from './batch-api';
 
 let t: TestApp;
 let acme: ApprovedBusiness;
@@ -19,26 +20,6 @@ function upload(body: string | Buffer, { fileName = 'families.csv', token = acme
     headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
   });
 }
-
-type Batch = {
-  batchId: string;
-  state: string;
-  phase: string;
-  columns: string[];
-  mapping: { payer: string; columns: Record<string, string> };
-  duplicateOf: string | null;
-  counts: { rows: number; valid: number; invalid: number; sent: number; failed: number };
-  totalCents: number;
-  progress: { done: number; total: number };
-};
-type Row = {
-  row: number;
-  status: string;
-  fields: Record<string, string>;
-  errors: Record<string, string>;
-  requestId: string | null;
-  referenceNumber: string | null;
-};
 
 async function batch(id: string, token = acme.token): Promise<Batch> {
   const res = await get(t.app, `${base()}/${id}`, token);

@@ -3,6 +3,7 @@ import { ErrorCode, type Batch, type BatchKind } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { recordEvent, type BusinessAction } from '../businesses/audit';
 import type { BatchKindDefinition } from './batch-kind';
 import { requestBatches } from './request-rows';
 
@@ -96,4 +97,22 @@ export async function recount(db: Executor, businessId: string, batchId: string)
       FROM batch_rows WHERE business_id = ${businessId} AND batch_id = ${batchId}
     ) c
     WHERE b.business_id = ${businessId} AND b.id = ${batchId}`.execute(db);
+}
+
+/** The person acting on a batch, as the audit trail records them. */
+export interface BatchActor {
+  userId: string;
+  email: string;
+  ip?: string | undefined;
+}
+
+/** One entry of the business's audit trail about a batch, in the transaction that made the change. */
+export function recordBatchEvent(
+  db: Executor,
+  businessId: string,
+  user: BatchActor,
+  action: BusinessAction & `batch.${string}`,
+  details: Record<string, unknown>,
+) {
+  return recordEvent(db, { businessId, actor: { userId: user.userId, label: user.email, ip: user.ip ?? null }, action, details });
 }

@@ -6,16 +6,24 @@ import type { DB } from '../../db/schema';
 import type { Jobs } from '../../jobs/queue';
 import { AppError } from '../../lib/app-error';
 import { decodeCsvBytes, isBlankLine, isBlankRecord, readCsvRecords, type CsvDelimiter } from '../../lib/csv';
-import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { RowFields, RowOutcome } from './batch-kind';
-import { assertDraft, BATCH_KIND_DEFINITIONS, batchOf, duplicateOf, lockBatch, recount, toBatch, type BatchRecord } from './batch-record';
+import {
+  assertDraft,
+  BATCH_KIND_DEFINITIONS,
+  batchOf,
+  duplicateOf,
+  lockBatch,
+  recordBatchEvent,
+  recount,
+  toBatch,
+  type BatchActor,
+  type BatchRecord,
+} from './batch-record';
 import { rowOf } from './batch-rows';
 
 /** Rows checked and stored per transaction: the progress moves and a restart resumes in these steps. */
 export const CHECK_CHUNK = 2000;
-
-type Actor = { userId: string; email: string; ip?: string | undefined };
 
 /** The business as the jobs need it (no session): its name, clock and defaults. */
 export async function businessForJob(db: Executor, businessId: string): Promise<ScopedBusiness | null> {
@@ -326,18 +334,13 @@ export async function discardBatch({
   db: Kysely<DB>;
   business: ScopedBusiness;
   batchId: string;
-  actor: Actor;
+  actor: BatchActor;
 }): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const batch = await lockBatch(trx, business.id, batchId);
     assertDraft(batch, 'it cannot be discarded');
     await trx.deleteFrom('batch_files').where('business_id', '=', business.id).where('batch_id', '=', batchId).execute();
     await trx.deleteFrom('batches').where('business_id', '=', business.id).where('id', '=', batchId).execute();
-    await recordEvent(trx, {
-      businessId: business.id,
-      actor: { userId: actor.userId, label: actor.email, ip: actor.ip ?? null },
-      action: 'batch.discarded',
-      details: { batchId, fileName: batch.file_name, rows: batch.row_count },
-    });
+    await recordBatchEvent(trx, business.id, actor, 'batch.discarded', { batchId, fileName: batch.file_name, rows: batch.row_count });
   });
 }

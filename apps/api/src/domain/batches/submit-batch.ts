@@ -4,12 +4,11 @@ import { jobDb, type Executor } from '../../db/executor';
 import type { DB } from '../../db/schema';
 import type { Jobs } from '../../jobs/queue';
 import { AppError } from '../../lib/app-error';
-import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { RequestContext } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
 import type { SendOutcome } from './batch-kind';
-import { assertDraft, BATCH_KIND_DEFINITIONS, duplicateOf, lockBatch, recount, toBatch } from './batch-record';
+import { assertDraft, BATCH_KIND_DEFINITIONS, duplicateOf, lockBatch, recordBatchEvent, recount, toBatch } from './batch-record';
 import { businessForJob } from './check-batch';
 
 /** Valid rows sent per transaction: each chunk's requests, messages and row outcomes commit together. */
@@ -93,18 +92,13 @@ export async function submitBatch({
       .where('id', '=', batchId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordEvent(trx, {
-      businessId: business.id,
-      actor: { userId: user.userId, label: user.email, ip: user.ip ?? null },
-      action: 'batch.submitted',
-      details: {
-        batchId,
-        fileName: batch.file_name,
-        rows: batch.valid_count,
-        totalCents: Number(batch.total_cents),
-        mode: body.mode,
-        ...(sendAt ? { sendAt: sendAt.toISOString() } : {}),
-      },
+    await recordBatchEvent(trx, business.id, user, 'batch.submitted', {
+      batchId,
+      fileName: batch.file_name,
+      rows: batch.valid_count,
+      totalCents: Number(batch.total_cents),
+      mode: body.mode,
+      ...(sendAt ? { sendAt: sendAt.toISOString() } : {}),
     });
     await jobs.send('batches.send', { businessId: business.id, batchId }, { db: jobDb(trx), ...(sendAt ? { startAfter: sendAt } : {}) });
     return toBatch(row, await duplicateOf(trx, row));
@@ -150,12 +144,7 @@ export async function unscheduleBatch({
       .where('id', '=', batchId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordEvent(trx, {
-      businessId: business.id,
-      actor: { userId: user.userId, label: user.email, ip: user.ip ?? null },
-      action: 'batch.unscheduled',
-      details: { batchId, fileName: batch.file_name, sendAt: batch.send_at.toISOString() },
-    });
+    await recordBatchEvent(trx, business.id, user, 'batch.unscheduled', { batchId, fileName: batch.file_name, sendAt: batch.send_at.toISOString() });
     return toBatch(row, await duplicateOf(trx, row));
   });
 }

@@ -5,9 +5,8 @@ import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { CsvParseError, decodeCsvBytes, detectDelimiter, isBlankLine, isBlankRecord, looksBinary, readCsvRecords } from '../../lib/csv';
 import { newId } from '../../lib/ids';
-import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
-import { duplicateOf, toBatch } from './batch-record';
+import { duplicateOf, recordBatchEvent, toBatch } from './batch-record';
 
 export const TOO_LARGE = `The file is larger than ${MAX_BATCH_FILE_BYTES / 1024 / 1024} MB. Split it into smaller files and upload them one by one.`;
 
@@ -121,12 +120,7 @@ export async function uploadBatch({
       .returningAll()
       .executeTakeFirstOrThrow();
     await trx.insertInto('batch_files').values({ business_id: business.id, batch_id: id, content: bytes }).execute();
-    await recordEvent(trx, {
-      businessId: business.id,
-      actor: { userId: user.userId, label: user.email, ip: user.ip ?? null },
-      action: 'batch.uploaded',
-      details: { batchId: id, kind, fileName, rows: file.rows },
-    });
+    await recordBatchEvent(trx, business.id, user, 'batch.uploaded', { batchId: id, kind, fileName, rows: file.rows });
     return toBatch(row, await duplicateOf(trx, row));
   });
 }

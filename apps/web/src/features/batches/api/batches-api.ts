@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   batchEndpoints as e,
   errorDetailsOf,
@@ -11,6 +11,7 @@ import {
 } from '@tay/contract';
 import { ApiError, buildUrl } from '../../../lib/api-client';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
 import { readIdentityToken } from '../../../lib/session-token';
 import { useBusinessId } from '../../../lib/session';
 
@@ -93,18 +94,9 @@ export function uploadBatchFile(businessId: string, kind: BatchKind, file: File,
   });
 }
 
+/** A batch change: the batches (the list, the batch, its rows) are read again, whatever the outcome. */
 function useBatchMutation<V, R>(run: (businessId: string, variables: V) => Promise<R>) {
-  const businessId = useBusinessId();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: V) => {
-      if (!businessId) throw new Error('Create your business first.');
-      return run(businessId, variables);
-    },
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: batchesKey(businessId) });
-    },
-  });
+  return useBusinessMutation(run, (businessId) => [batchesKey(businessId)]);
 }
 
 export const useMapBatch = () =>

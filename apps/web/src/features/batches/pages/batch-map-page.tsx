@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Grid, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Grid, Group, Paper, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { BATCH_FIELDS, formatDateTime, type Batch, type BatchPayerMode } from '@tay/contract';
@@ -11,6 +11,7 @@ import { useWriteAccess } from '../../../lib/write-access';
 import { useBatch, useMapBatch } from '../api/batches-api';
 import { MappingPreview } from '../components/mapping-preview';
 import type { BatchFlow } from '../batch-flows';
+import { BatchPageHeader } from '../components/batch-page-header';
 
 /**
  * Step 2 of a bulk flow (`/business/payment/request/bulkimport?batchId=`): each field's column,
@@ -47,15 +48,7 @@ function MapForm({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
 
   return (
     <Stack gap="md">
-      <div>
-        <Anchor component={Link} to={flow.paths.list} size="sm">
-          ← {flow.title}
-        </Anchor>
-        <Title order={1}>Match the columns</Title>
-        <Text c="dimmed" size="sm">
-          Step 2 of 3 · {batch.fileName} · {batch.counts.rows.toLocaleString('en-US')} rows
-        </Text>
-      </div>
+      <BatchPageHeader flow={flow} title="Match the columns" subtitle={`Step 2 of 3 · ${batch.fileName} · ${batch.counts.rows.toLocaleString('en-US')} rows`} />
       <WriteAccessAlert access={access} />
       {batch.duplicateOf && (
         <Alert color="yellow" title="You uploaded this same file before">

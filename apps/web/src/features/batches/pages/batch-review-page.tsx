@@ -6,6 +6,7 @@ import { useRef, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { BATCH_FIELDS, BatchRowFilter, formatDateTime, formatMoney, paths, type Batch, type BatchRow, type BatchSubmitBody } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
@@ -18,29 +19,12 @@ import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { zonedInputToIso } from '../../../lib/send-at';
 import { downloadErrorRows, useBatch, useBatchRows, useDiscardBatch, useDropRow, useFixRow, useSubmitBatch, useUnscheduleBatch } from '../api/batches-api';
 import { BatchProgress, BatchStateBadge, RowStatusBadge } from '../components/batch-status';
+import { BatchPageHeader } from '../components/batch-page-header';
 import { FixRowModal } from '../components/fix-row-modal';
 import { readCell } from '../components/mapping-preview';
 import { countOf, type BatchFlow } from '../batch-flows';
 
 const number = (n: number) => n.toLocaleString('en-US');
-
-function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
-  return (
-    <Paper withBorder radius="md" p="md">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fz="xl" fw={700}>
-        {value}
-      </Text>
-      {hint && (
-        <Text size="xs" c="dimmed">
-          {hint}
-        </Text>
-      )}
-    </Paper>
-  );
-}
 
 /**
  * Step 3 of a bulk flow (`/business/payment/request/bulkreview?batchId=`): every row with its
@@ -171,20 +155,16 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
 
   return (
     <Stack gap="md">
-      <div>
-        <Anchor component={Link} to={flow.paths.list} size="sm">
-          ← {flow.title}
-        </Anchor>
-        <Group gap="sm" align="center">
-          <Title order={1}>{submitted ? batch.fileName : 'Review and send'}</Title>
-          <BatchStateBadge batch={batch} />
-        </Group>
-        <Text c="dimmed" size="sm">
-          {submitted
+      <BatchPageHeader
+        flow={flow}
+        title={submitted ? batch.fileName : 'Review and send'}
+        badge={<BatchStateBadge batch={batch} />}
+        subtitle={
+          submitted
             ? `Submitted by ${batch.submittedBy ?? '—'} ${batch.submittedAt ? formatDateTime(new Date(batch.submittedAt)) : ''}`
-            : `Step 3 of 3 · ${batch.fileName} · uploaded by ${batch.uploadedBy} ${formatDateTime(new Date(batch.createdAt))}`}
-        </Text>
-      </div>
+            : `Step 3 of 3 · ${batch.fileName} · uploaded by ${batch.uploadedBy} ${formatDateTime(new Date(batch.createdAt))}`
+        }
+      />
       <WriteAccessAlert access={access} />
       <BatchProgress batch={batch} />
       {batch.duplicateOf && !submitted && (

@@ -1,8 +1,8 @@
-import { Alert, Anchor, Button, Group, List, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Paper, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconFileTypeCsv, IconUpload, IconX } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { MAX_BATCH_FILE_BYTES, MAX_BATCH_ROWS } from '@tay/contract';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useBusinessId } from '../../../lib/session';
@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { uploadBatchFile } from '../api/batches-api';
 import { downloadTemplate, type BatchFlow } from '../batch-flows';
+import { BatchPageHeader } from '../components/batch-page-header';
 
 const ACCEPT = ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/csv', 'text/comma-separated-values', ''];
 const MB = 1024 * 1024;
@@ -57,15 +58,7 @@ export function BatchUploadPage({ flow }: { flow: BatchFlow }) {
   const uploading = progress !== null;
   return (
     <Stack gap="md">
-      <div>
-        <Anchor component={Link} to={flow.paths.list} size="sm">
-          ← {flow.title}
-        </Anchor>
-        <Title order={1}>Upload a file</Title>
-        <Text c="dimmed" size="sm">
-          Step 1 of 3: upload · match the columns · review and send
-        </Text>
-      </div>
+      <BatchPageHeader flow={flow} title="Upload a file" subtitle="Step 1 of 3: upload · match the columns · review and send" />
       <WriteAccessAlert access={access} />
       <Paper withBorder radius="md" p="lg">
         <Stack gap="md">

@@ -1,7 +1,8 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { IconFileInvoice, IconHistory, IconSend, IconUsers } from '@tabler/icons-react';
 import { Link, useOutletContext } from 'react-router';
 import { type EntityType, formatMoney, paths } from '@tay/contract';
+import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -9,24 +10,6 @@ import { useBalances } from '../../../lib/balances';
 import { useWriteAccess } from '../../../lib/write-access';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useRequestSummary } from '../api/payment-requests-api';
-
-function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
-  return (
-    <Card withBorder radius="md" padding="md">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fz={24} fw={700} mt={4}>
-        {value}
-      </Text>
-      {hint && (
-        <Text size="xs" c="dimmed">
-          {hint}
-        </Text>
-      )}
-    </Card>
-  );
-}
 
 /** /business/payment: the section landing with the template's heading and summary figures. */
 export function PaymentsLandingPage() {

@@ -1,6 +1,7 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { teamEndpoints as e, type AuditQuery, type InviteBody, type MemberRole } from '@tay/contract';
 import { areaKey, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
 import { currentUserKey, useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's team and audit log (team changes and live updates invalidate it). */
@@ -25,20 +26,9 @@ export function downloadAuditCsv(businessId: string, query: AuditQuery) {
   return downloadEndpoint(e.auditCsv, { params: { id: businessId }, query }, 'audit-log.csv');
 }
 
+/** A team change: the team is read again, and the person's own record (their role may have changed). */
 function useTeamMutation<V, R>(run: (businessId: string, variables: V) => Promise<R>) {
-  const businessId = useBusinessId();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: V) => {
-      if (!businessId) throw new Error('Create your business first.');
-      return run(businessId, variables);
-    },
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: teamKey(businessId) });
-      // A person's own role may have changed.
-      await queryClient.invalidateQueries({ queryKey: currentUserKey });
-    },
-  });
+  return useBusinessMutation(run, (businessId) => [teamKey(businessId), currentUserKey], { afterSuccessOnly: true });
 }
 
 export const useInvite = () => useTeamMutation((id, body: InviteBody) => callForData(e.invite, { params: { id }, body }));
