@@ -116,3 +116,45 @@ describe('bulk request to pay', () => {
     await row(page, 'december.csv').getByText('Processed').waitFor();
   });
 });
+
+describe('bulk request to pay on a phone (390 × 844)', () => {
+  it('uploads, reviews and submits a batch on a phone; the rows are readable cards and the pages pass axe', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('bulk-phone'), PASSWORD, { businessName: 'Harbor Music' });
+    const lena = uniqueEmail('lena');
+    await api(owner, 'POST', `/businesses/${owner.businessId}/payers`, { firstName: 'Lena', lastName: 'Park', email: lena });
+    const csv = `Email;Amount;Due date\n${lena};45,00;${inDays(9)}\n${lena};30;${inDays(9)}\n`;
+
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL(/\/business\/setup$/);
+    await page.goto('/business/payment/request/import');
+    await page.getByRole('heading', { name: 'Upload a file' }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+    // A semicolon file, as spreadsheets in some locales save it.
+    await page.locator('input[type="file"]').setInputFiles({ name: 'phone.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
+    await page.waitForURL(/bulkimport\?batchId=bat_/);
+    await page.getByText('45,00 (not an amount)').waitFor();
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: 'Check the rows' }).click();
+    await page.waitForURL(/bulkreview\?batchId=bat_/);
+    await page.getByText('Showing 1 to 2 of 2 Results').waitFor();
+    await page.getByText('Amount: "45,00" is not an amount. Write it like 125.50 or $1,234.50.').waitFor();
+    await expectNoSeriousA11yViolations(page);
+    // On a phone each row is a card: its outcome, its reason and its actions are all on screen.
+    const card = page.getByRole('listitem').filter({ hasText: '45,00' });
+    await card.getByRole('button', { name: 'Row actions' }).click();
+    await page.getByRole('menuitem', { name: 'Drop', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Drop the row' }).click();
+    await toast(page, 'Row dropped');
+    await page.getByRole('button', { name: 'Submit and send' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Send now' }).click();
+    await page.getByText('All sent').waitFor({ timeout: 30_000 });
+    const made = await api<{ items: { amountCents: number; transactionState: string }[] }>(
+      owner,
+      'GET',
+      `/businesses/${owner.businessId}/payment-requests?batchId=${new URL(page.url()).searchParams.get('batchId')}`,
+    );
+    expect(made.items.map((r) => [r.amountCents, r.transactionState])).toEqual([[3000, 'Sent']]);
+  });
+});

@@ -1,4 +1,4 @@
-import { Table, Text } from '@mantine/core';
+import { Box, Table, Text } from '@mantine/core';
 import { formatDay, formatMoney, parseAmountCell, parseChannelCell, parseDateCell, parseYesNoCell, type BatchField } from '@tay/contract';
 
 /** A cell as the server will read it: money and dates in their own form, or what is wrong. */
@@ -43,8 +43,9 @@ export function MappingPreview({
   const shown = fields.filter((f) => chosen[f.key]);
   if (shown.length === 0 || sample.length === 0) return null;
   return (
-    <Table.ScrollContainer minWidth={500}>
-      <Table striped withTableBorder>
+    // A region of its own that the keyboard can scroll, when the columns are wider than the screen.
+    <Box tabIndex={0} role="region" aria-label="Preview of the first rows" style={{ overflowX: 'auto' }}>
+      <Table striped withTableBorder miw={500}>
         <Table.Caption>The first {sample.length} rows as they will be read</Table.Caption>
         <Table.Thead>
           <Table.Tr>
@@ -72,6 +73,6 @@ export function MappingPreview({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </Box>
   );
 }
