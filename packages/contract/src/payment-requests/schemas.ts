@@ -275,7 +275,7 @@ export type PaymentReceipt = z.infer<typeof PaymentReceipt>;
 export const ReceiptResponse = z.object({ status: z.literal('Success'), data: PaymentReceipt });
 
 /**
- * GET /api/businesses/:id/payments/:requestId/receipt — the business's receipt of a request:
+ * GET /api/businesses/:id/payment-requests/:requestId/receipt — the business's receipt of a request:
  * every processed (or later returned) payment, each exactly as the payer's receipt shows it.
  */
 export const RequestReceipt = z.object({
