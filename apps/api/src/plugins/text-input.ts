@@ -48,7 +48,8 @@ export function unstorableFields(value: unknown, root: string, into: FieldErrors
       if (problem) into[path || root] ??= problem;
       continue;
     }
-    if (current === null || typeof current !== 'object') continue;
+    // Bytes (a file uploaded as it is) are no text: the route that takes them reads them itself.
+    if (current === null || typeof current !== 'object' || ArrayBuffer.isView(current)) continue;
     const entries = Array.isArray(current) ? current.map((item, index) => [String(index), item] as const) : Object.entries(current);
     // Pushed in reverse so the first field of the request is reported first.
     for (let i = entries.length - 1; i >= 0; i -= 1) {

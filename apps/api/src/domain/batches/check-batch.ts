@@ -152,14 +152,20 @@ export async function markRepeats(db: Executor, businessId: string, batchId: str
   await sql`
     UPDATE batch_rows SET status = 'valid', errors = '{}'
     WHERE business_id = ${businessId} AND batch_id = ${batchId} AND status = 'invalid' AND dedupe_key IS NOT NULL`.execute(db);
+  // The repeats are worked out once, as one JSON object (line → first line), so the update has no
+  // join to plan: without statistics on a new batch's rows a join could be planned quadratic.
   await sql`
+    WITH d AS MATERIALIZED (
+      SELECT coalesce(jsonb_object_agg(line::text, first_line), '{}'::jsonb) AS firsts
+      FROM (
+        SELECT line, first_value(line) OVER (PARTITION BY dedupe_key ORDER BY line) AS first_line
+        FROM batch_rows WHERE business_id = ${businessId} AND batch_id = ${batchId} AND status = 'valid'
+      ) x
+      WHERE first_line <> line
+    )
     UPDATE batch_rows r SET status = 'invalid',
-      errors = jsonb_build_object('row', 'Same payer, amount and reference as line ' || d.first_line || ' of the file. Change the reference, or drop one of them.')
-    FROM (
-      SELECT line, first_value(line) OVER (PARTITION BY dedupe_key ORDER BY line) AS first_line
-      FROM batch_rows WHERE business_id = ${businessId} AND batch_id = ${batchId} AND status = 'valid'
-    ) d
-    WHERE r.business_id = ${businessId} AND r.batch_id = ${batchId} AND r.line = d.line AND d.first_line <> d.line`.execute(db);
+      errors = jsonb_build_object('row', 'Same payer, amount and reference as line ' || ((SELECT firsts FROM d) ->> r.line::text) || ' of the file. Change the reference, or drop one of them.')
+    WHERE r.business_id = ${businessId} AND r.batch_id = ${batchId} AND r.status = 'valid' AND (SELECT firsts FROM d) ? r.line::text`.execute(db);
 }
 
 class Superseded extends Error {}

@@ -61,7 +61,7 @@ async function payersOf(db: Executor, businessId: string, emails: string[], refe
 }
 
 /** The request fields of a row (everything but who pays), with the single request's rules and messages. */
-function checkRequestFields(business: ScopedBusiness, f: RowFields, errors: FieldErrors) {
+function checkRequestFields(business: ScopedBusiness, today: string, f: RowFields, errors: FieldErrors) {
   const amountText = (f.amount ?? '').trim();
   const parsed = amountText === '' ? null : parseAmountCell(amountText);
   if (amountText === '') errors.amount = 'Enter an amount.';
@@ -77,7 +77,7 @@ function checkRequestFields(business: ScopedBusiness, f: RowFields, errors: Fiel
   const dueDate = dueText === '' ? null : parseDateCell(dueText);
   if (dueText === '') errors.dueDate = 'Enter the due date.';
   else if (!dueDate) errors.dueDate = `"${dueText}" is not a date we can read. Write it ${DATE_FORMS}.`;
-  else if (dueDate < todayIn(business.timeZone)) errors.dueDate = 'The due date cannot be in the past.';
+  else if (dueDate < today) errors.dueDate = 'The due date cannot be in the past.';
   const expiryText = (f.expiresOn ?? '').trim();
   let expiresOn = expiryText === '' ? null : parseDateCell(expiryText);
   if (expiryText !== '' && !expiresOn) errors.expiresOn = `"${expiryText}" is not a date we can read. Write it ${DATE_FORMS}.`;
@@ -112,62 +112,81 @@ async function checkRows(db: Executor, business: ScopedBusiness, mapping: BatchM
   const byEmail = new Map(found.map((p) => [p.email, p]));
   const byReference = new Map(found.filter((p) => p.reference).map((p) => [p.reference!, p]));
 
-  return rows.map(({ fields }): RowOutcome => {
-    const errors: FieldErrors = {};
-    const request = checkRequestFields(business, fields, errors);
-    let payer: PayerMatch | undefined;
-    let newPayer: RequestPlan['newPayer'] = null;
-    const email = (fields.email ?? '').trim().toLowerCase();
-    if (mapping.payer === 'existing') {
-      const reference = (fields.payerReference ?? '').trim();
-      if (email) {
-        payer = byEmail.get(email);
-        if (!payer) errors.email = `No payer of yours has the e-mail address ${email}. Add the payer first, or choose "Create payers" on the map step.`;
-      } else if (reference) {
-        payer = byReference.get(reference);
-        if (!payer) errors.payerReference = `No payer of yours has the reference ${reference}.`;
-      } else {
-        errors[mapping.columns.email ? 'email' : 'payerReference'] = "Enter the payer's e-mail address or reference.";
-      }
+  // The business's today once per chunk (a time-zone formatter is costly), and the event loop
+  // let go every few hundred rows, so the server answers while a large file is checked.
+  const today = todayIn(business.timeZone);
+  const outcomes: RowOutcome[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    outcomes.push(checkRow(business, mapping, today, rows[i]!.fields, byEmail, byReference));
+  }
+  return outcomes;
+}
+
+const YIELD_EVERY = 250;
+
+function checkRow(
+  business: ScopedBusiness,
+  mapping: BatchMapping,
+  today: string,
+  fields: RowFields,
+  byEmail: Map<string, PayerMatch>,
+  byReference: Map<string, PayerMatch>,
+): RowOutcome {
+  const errors: FieldErrors = {};
+  const request = checkRequestFields(business, today, fields, errors);
+  let payer: PayerMatch | undefined;
+  let newPayer: RequestPlan['newPayer'] = null;
+  const email = (fields.email ?? '').trim().toLowerCase();
+  if (mapping.payer === 'existing') {
+    const reference = (fields.payerReference ?? '').trim();
+    if (email) {
+      payer = byEmail.get(email);
+      if (!payer) errors.email = `No payer of yours has the e-mail address ${email}. Add the payer first, or choose "Create payers" on the map step.`;
+    } else if (reference) {
+      payer = byReference.get(reference);
+      if (!payer) errors.payerReference = `No payer of yours has the reference ${reference}.`;
     } else {
-      payer = email ? byEmail.get(email) : undefined;
-      if (!payer) {
-        const checked = validatePayerFields({ firstName: fields.firstName ?? '', lastName: fields.lastName ?? '', companyName: '', email: fields.email ?? '' });
-        if (!checked.ok) {
-          for (const [field, message] of Object.entries(checked.fields)) if (['firstName', 'lastName', 'email'].includes(field)) errors[field] = message;
-          if (!(fields.firstName ?? '').trim()) errors.firstName ??= 'Enter the first name of the new payer.';
-          if (!(fields.lastName ?? '').trim()) errors.lastName ??= 'Enter the last name of the new payer.';
-        } else {
-          const v = checked.value;
-          newPayer = { firstName: v.firstName, lastName: v.lastName, email: v.email, displayName: v.displayName };
-        }
+      errors[mapping.columns.email ? 'email' : 'payerReference'] = "Enter the payer's e-mail address or reference.";
+    }
+  } else {
+    payer = email ? byEmail.get(email) : undefined;
+    if (!payer) {
+      const checked = validatePayerFields({ firstName: fields.firstName ?? '', lastName: fields.lastName ?? '', companyName: '', email: fields.email ?? '' });
+      if (!checked.ok) {
+        for (const [field, message] of Object.entries(checked.fields)) if (['firstName', 'lastName', 'email'].includes(field)) errors[field] = message;
+        if (!(fields.firstName ?? '').trim()) errors.firstName ??= 'Enter the first name of the new payer.';
+        if (!(fields.lastName ?? '').trim()) errors.lastName ??= 'Enter the last name of the new payer.';
+      } else {
+        const v = checked.value;
+        newPayer = { firstName: v.firstName, lastName: v.lastName, email: v.email, displayName: v.displayName };
       }
     }
-    if (payer && payer.status !== 'active') errors.email = `${payer.display_name} is deactivated; activate them first.`;
-    if (request.channel === 'sms' && ((payer && !payer.mobile_number) || newPayer)) errors.channel = NO_MOBILE_MESSAGE;
+  }
+  if (payer && payer.status !== 'active') errors.email = `${payer.display_name} is deactivated; activate them first.`;
+  if (request.channel === 'sms' && ((payer && !payer.mobile_number) || newPayer)) errors.channel = NO_MOBILE_MESSAGE;
 
-    const payerName = payer?.display_name ?? newPayer?.displayName ?? null;
-    if (Object.keys(errors).length > 0) return { status: 'invalid', errors, amountCents: request.amountCents, payerName };
-    const plan: RequestPlan = {
-      payerId: payer?.id ?? null,
-      newPayer,
-      amountCents: request.amountCents!,
-      memo: request.memo,
-      reference: request.reference,
-      dueDate: request.dueDate!,
-      expiresOn: request.expiresOn!,
-      allowPartial: request.allowPartial,
-      channel: request.channel,
-    };
-    const who = payer ? payer.id : `new:${newPayer!.email}`;
-    return {
-      status: 'valid',
-      plan,
-      amountCents: plan.amountCents,
-      payerName: payerName!,
-      dedupeKey: `${who}|${plan.amountCents}|${plan.reference.toLowerCase()}`,
-    };
-  });
+  const payerName = payer?.display_name ?? newPayer?.displayName ?? null;
+  if (Object.keys(errors).length > 0) return { status: 'invalid', errors, amountCents: request.amountCents, payerName };
+  const plan: RequestPlan = {
+    payerId: payer?.id ?? null,
+    newPayer,
+    amountCents: request.amountCents!,
+    memo: request.memo,
+    reference: request.reference,
+    dueDate: request.dueDate!,
+    expiresOn: request.expiresOn!,
+    allowPartial: request.allowPartial,
+    channel: request.channel,
+  };
+  const who = payer ? payer.id : `new:${newPayer!.email}`;
+  return {
+    status: 'valid',
+    plan,
+    amountCents: plan.amountCents,
+    payerName: payerName!,
+    dedupeKey: `${who}|${plan.amountCents}|${plan.reference.toLowerCase()}`,
+  };
 }
 
 /**

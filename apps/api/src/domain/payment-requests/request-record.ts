@@ -90,10 +90,16 @@ export function expiryAfter(date: string, days: number): string {
   return day > LATEST_DAY ? LATEST_DAY : day;
 }
 
-/** Today's calendar date in a time zone, 'YYYY-MM-DD'. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Today's calendar date in a time zone, 'YYYY-MM-DD' (one formatter per zone: making one costs ~70 µs). */
 export function todayIn(timeZone: string, now = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-  return parts;
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 /** Whole days from `from` to `to` (both 'YYYY-MM-DD'). */
