@@ -146,11 +146,14 @@ export async function* readCsvRecords(text: string, delimiter: CsvDelimiter): As
       return { line: lines.start(raw), cells: record };
     },
   } as unknown as Options);
-  const CHUNK = 256 * 1024;
+  const CHUNK = 64 * 1024;
   // Feed the text in slices, so parsing interleaves with other work.
   const feed = async () => {
     for (let i = 0; i < text.length; i += CHUNK) {
       if (!parser.write(text.slice(i, i + CHUNK))) await new Promise((resolve) => parser.once('drain', resolve));
+      // Parsing a slice, and taking its records, is synchronous or microtasks only (a drain comes
+      // as the records are read): other requests get their turn between slices.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     parser.end();
   };

@@ -123,7 +123,7 @@ async function checkRows(db: Executor, business: ScopedBusiness, mapping: BatchM
   return outcomes;
 }
 
-const YIELD_EVERY = 250;
+const YIELD_EVERY = 100;
 
 function checkRow(
   business: ScopedBusiness,

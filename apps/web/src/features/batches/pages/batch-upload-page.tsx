@@ -1,9 +1,8 @@
 import { Alert, Button, Group, List, Paper, Progress, Stack, Text } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
-import { IconFileTypeCsv, IconUpload, IconX } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { MAX_BATCH_FILE_BYTES, MAX_BATCH_ROWS } from '@tay/contract';
+import { FileDrop } from '../../../components/ui/file-drop';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -12,7 +11,6 @@ import { uploadBatchFile } from '../api/batches-api';
 import { downloadTemplate, type BatchFlow } from '../batch-flows';
 import { BatchPageHeader } from '../components/batch-page-header';
 
-const ACCEPT = ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/csv', 'text/comma-separated-values', ''];
 const MB = 1024 * 1024;
 
 /**
@@ -62,34 +60,13 @@ export function BatchUploadPage({ flow }: { flow: BatchFlow }) {
       <WriteAccessAlert access={access} />
       <Paper withBorder radius="md" p="lg">
         <Stack gap="md">
-          <Dropzone
-            onDrop={(files) => void send(files[0]!)}
-            onReject={(rejections) => setProblem(rejections[0]?.errors[0]?.message ?? 'This file cannot be uploaded.')}
-            accept={ACCEPT}
-            maxFiles={1}
-            multiple={false}
+          <FileDrop
+            label="Drop a CSV file here, or click to choose one"
+            hint={`Up to 50 MB and ${MAX_BATCH_ROWS.toLocaleString('en-US')} rows, with a header row. Comma, semicolon or tab separated.`}
+            accept=".csv,.txt,text/csv,text/plain,application/vnd.ms-excel"
             disabled={!access.allowed || uploading}
-            loading={uploading}
-            aria-label="Upload a CSV file: drop it here or press Enter to choose one"
-          >
-            <Group justify="center" gap="lg" mih={140} style={{ pointerEvents: 'none' }}>
-              <Dropzone.Accept>
-                <IconUpload size={48} color="var(--mantine-color-blue-6)" aria-hidden="true" />
-              </Dropzone.Accept>
-              <Dropzone.Reject>
-                <IconX size={48} color="var(--mantine-color-red-6)" aria-hidden="true" />
-              </Dropzone.Reject>
-              <Dropzone.Idle>
-                <IconFileTypeCsv size={48} color="var(--mantine-color-dimmed)" aria-hidden="true" />
-              </Dropzone.Idle>
-              <div>
-                <Text size="lg">Drop a CSV file here, or click to choose one</Text>
-                <Text size="sm" c="dimmed">
-                  Up to 50 MB and {MAX_BATCH_ROWS.toLocaleString('en-US')} rows, with a header row. Comma, semicolon or tab separated.
-                </Text>
-              </div>
-            </Group>
-          </Dropzone>
+            onFile={(file) => void send(file)}
+          />
           {uploading && (
             <Stack gap={4}>
               <Text size="sm" role="status">
