@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -13,7 +12,7 @@ import { startRuntime, startServer, type Runtime } from '../../src/runtime';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { dayIn } from '../support/requests';
 import { silentLogger } from '../support/silent-logger';
-import { eventually, freshDatabaseUrl } from '../support/test-app';
+import { eventually, freePort, freshDatabaseUrl } from '../support/test-app';
 
 /**
  * A real `kill -9` of the server in the middle of sending a batch (PostgreSQL only: the embedded
@@ -27,17 +26,6 @@ const ROWS = 5000;
 const PAYERS = 50;
 const root = repoRoot();
 const postgres = Boolean(process.env.DATABASE_URL);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 interface Server {
   child: ChildProcess;

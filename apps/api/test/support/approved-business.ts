@@ -26,7 +26,13 @@ export async function approvedBusiness(app: FastifyInstance, db: Kysely<DB>, ema
   const submitted = await request(app, 'PATCH', `/api/businesses/${businessId}/update/submit`, token, {});
   expect(submitted.statusCode, submitted.body).toBe(200);
   // The approval e-mail goes to the same database's outbox, whatever mail server the app uses.
-  const mailer = createMailer({ db, jobs: { send: async () => null, insert: async () => undefined }, log: silentLogger, smtpUrl: undefined, from: 'Tay <no-reply@tay.local>' });
+  const mailer = createMailer({
+    db,
+    jobs: { send: async () => null, insert: async () => undefined },
+    log: silentLogger,
+    smtpUrl: undefined,
+    from: 'Tay <no-reply@tay.local>',
+  });
   await approveBusiness({ db, businessId, actor: OPERATIONS_ACTOR, mail: { mailer, publicUrl: 'http://localhost:3000' } });
   return { token, businessId, email };
 }

@@ -42,7 +42,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   return { app, runtime, ownerUrl: databaseUrl, close: () => app.close() };
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
