@@ -78,6 +78,7 @@ describe('responseSerializer', () => {
           },
         ],
         payLink: 'http://localhost:3000/pay/abc',
+        batch: { batchId: 'bat_1', fileName: 'december.csv' },
       },
     };
     expect(serializerFor(detail)(one)).toBe(viaZod(detail, one));
