@@ -31,6 +31,7 @@ import { payerRoutes } from './routes/payers';
 import { teamRoutes } from './routes/team';
 import { batchRoutes } from './routes/batches';
 import { paymentRequestRoutes } from './routes/payment-requests';
+import { invoiceRoutes } from './routes/invoices';
 import { publicPayRoutes } from './routes/public-pay';
 import { userRoutes } from './routes/user';
 import { webhookRoutes } from './routes/webhooks';
@@ -94,6 +95,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
   await app.register(payerRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(paymentRequestRoutes, {
+    db: database.db,
+    ctx: { db: database.db, mailer: deps.mailer, authSecret: config.authSecret, previousAuthSecrets: config.previousAuthSecrets, publicUrl: config.publicUrl },
+  });
+  await app.register(invoiceRoutes, {
     db: database.db,
     ctx: { db: database.db, mailer: deps.mailer, authSecret: config.authSecret, previousAuthSecrets: config.previousAuthSecrets, publicUrl: config.publicUrl },
   });

@@ -33,3 +33,6 @@ export * from './payer-pages/endpoints';
 export * from './platform/endpoints';
 export * from './team/endpoints';
 export * from './batches/endpoints';
+export * from './invoices/totals';
+export * from './invoices/schemas';
+export * from './invoices/endpoints';

@@ -14,6 +14,14 @@ export interface MailMessage {
   html?: string;
   /** The request to pay it is about: its detail view then shows how the delivery went. */
   about?: { businessId: string; requestId: string };
+  /** Files sent with it (an invoice's PDF), kept with the message until it is delivered. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
 }
 
 /** A text message (SMS) to a mobile number in E.164 form (ADR 020). */
@@ -95,6 +103,7 @@ interface Outgoing {
   transport: 'outbox' | 'smtp' | 'sms-api';
   queued: boolean;
   about: MailMessage['about'];
+  attachments?: MailAttachment[] | undefined;
 }
 
 function outboxValues(id: string, m: Outgoing) {
@@ -110,6 +119,13 @@ function outboxValues(id: string, m: Outgoing) {
     last_error: null,
     sent_at: null,
     ...(m.about ? { business_id: m.about.businessId, request_id: m.about.requestId } : {}),
+    ...(m.attachments?.length
+      ? {
+          attachments: JSON.stringify(
+            m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content).toString('base64') })),
+          ),
+        }
+      : {}),
   };
 }
 
@@ -217,6 +233,7 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
         transport,
         queued: Boolean(smtp),
         about: message.about,
+        attachments: message.attachments,
       });
       if (!smtp) log.info({ mail: { id, to: message.to, subject: message.subject } }, 'e-mail stored in the outbox (no SMTP_URL)');
       return id;
@@ -237,6 +254,11 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
           subject: message.subject,
           text: message.text_body,
           ...(message.html_body ? { html: message.html_body } : {}),
+          ...(message.attachments
+            ? {
+                attachments: message.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
+              }
+            : {}),
           messageId: `<${message.id}@tay>`,
         });
       });

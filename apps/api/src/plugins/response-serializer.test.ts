@@ -35,6 +35,8 @@ const item = (n: number, overrides: Partial<Item> = {}): Item => ({
   paidAt: n % 3 === 0 ? '2026-11-23T09:00:00.000Z' : null,
   createdAt: '2026-11-22T18:10:11.238Z',
   updatedAt: '2026-11-22T18:10:11.238Z',
+  invoiceId: n % 4 === 0 ? `inv_${n}` : null,
+  invoiceNumber: n % 4 === 0 ? `INV-${String(n).padStart(4, '0')}` : null,
   actions: requestActions('Sent'),
   ...overrides,
 });

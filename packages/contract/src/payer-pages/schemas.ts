@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_AMOUNT_CENTS } from '../common/money';
 import { PaymentMethod, PaymentState, PaymentSummary, RequestState } from '../payment-requests/schemas';
+import { PayerInvoice } from '../invoices/schemas';
 
 /* ------------------------------------------------------ hosted payment page */
 
@@ -21,6 +22,8 @@ export const PublicPayPage = z.object({
   expiresOn: z.string(),
   allowPartial: z.boolean(),
   transactionState: RequestState,
+  /** The invoice the request collects, with its lines, when it is one. */
+  invoice: PayerInvoice.nullable(),
   status: PayPageStatus,
   /** One sentence for the payer when the page takes no money. */
   statusMessage: z.string().nullable(),

@@ -61,7 +61,7 @@ export const REQUEST_TRANSITIONS: Record<RequestEvent, { from: readonly RequestS
  * state (created, edited, a reminder, a held scheduled send, a payment received). The web app
  * labels each one; the API writes no other name.
  */
-export type RequestTimelineEvent = RequestEvent | 'create' | 'edit' | 'reminder' | 'sendHeld' | 'paymentProcessed';
+export type RequestTimelineEvent = RequestEvent | 'create' | 'edit' | 'reminder' | 'sendHeld' | 'paymentProcessed' | 'viewed';
 export const REQUEST_TIMELINE_EVENTS: readonly RequestTimelineEvent[] = [
   'create',
   'edit',
@@ -69,6 +69,7 @@ export const REQUEST_TIMELINE_EVENTS: readonly RequestTimelineEvent[] = [
   'reminder',
   'sendHeld',
   'paymentProcessed',
+  'viewed',
 ];
 
 export function canApply(event: RequestEvent, from: RequestState, to?: RequestState): boolean {
@@ -170,6 +171,10 @@ export const PaymentRequest = z.object({
   paidAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The invoice this request collects (spec §3: transaction rows carry an invoice id), if any. */
+  invoiceId: z.string().nullable(),
+  /** INV-0001 */
+  invoiceNumber: z.string().nullable(),
   actions: z.array(z.string()),
 });
 export type PaymentRequest = z.infer<typeof PaymentRequest>;

@@ -87,7 +87,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
 export function auditKindOf(action: string): AuditKind {
   if (action.startsWith('member.') || action.startsWith('invitation.')) return 'team';
   if (action.startsWith('payer')) return 'payers';
-  if (action.startsWith('request.') || action.startsWith('batch.')) return 'requests';
+  if (action.startsWith('request.') || action.startsWith('batch.') || action.startsWith('invoice.')) return 'requests';
   return 'business';
 }
 

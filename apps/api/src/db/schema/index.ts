@@ -2,6 +2,7 @@ import type { BankAccountsTable, BusinessesTable, BusinessEventsTable, BusinessI
 import type { AccountsTable, RateLimitsTable, SessionsTable, UsersTable, VerificationsTable } from './identity';
 import type { MailOutboxTable } from './mail';
 import type { BatchesTable, BatchFilesTable, BatchRowsTable } from './batches';
+import type { InvoiceEventsTable, InvoicesTable } from './invoices';
 import type {
   BusinessCountersTable,
   IdempotencyKeysTable,
@@ -58,4 +59,6 @@ export interface DB {
   batches: BatchesTable;
   batch_files: BatchFilesTable;
   batch_rows: BatchRowsTable;
+  invoices: InvoicesTable;
+  invoice_events: InvoiceEventsTable;
 }

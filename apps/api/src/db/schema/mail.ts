@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface MailOutboxTable {
   id: string;
@@ -19,4 +19,6 @@ export interface MailOutboxTable {
   /** The request to pay the message was about (its link, a reminder, a receipt), if any (migration 0019). */
   business_id: Generated<string | null>;
   request_id: Generated<string | null>;
+  /** Files sent with an e-mail (migration 0030): content in base64. */
+  attachments: ColumnType<{ filename: string; contentType: string; content: string }[] | null, string | undefined, string | null>;
 }

@@ -59,6 +59,9 @@ export interface PaymentRequestsTable {
   list_item: Generated<string>;
   /** The bulk batch that made it (migration 0029). */
   batch_id: Generated<string | null>;
+  /** The invoice it collects, and its number (migration 0030). */
+  invoice_id: Generated<string | null>;
+  invoice_number: Generated<number | null>;
 }
 
 export interface PaymentRequestEventsTable {

@@ -47,7 +47,8 @@ export type BusinessAction =
   | 'batch.uploaded'
   | 'batch.discarded'
   | 'batch.submitted'
-  | 'batch.unscheduled';
+  | 'batch.unscheduled'
+  | 'invoice.deleted';
 
 /**
  * Appends one row to the business's audit trail. Call it with the transaction that makes the

@@ -2,11 +2,12 @@ import type { Kysely, Selectable } from 'kysely';
 import { csvRow, formatDateTime, formatDay } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { requestsList, type ListQuery } from './list-requests';
-import { referenceNumber } from './request-record';
+import { invoiceNumber, referenceNumber } from './request-record';
 
 /** Times are in the business's time zone, as its date filters are; the header says which. */
 const header = (timeZone: string) => [
   'Reference',
+  'Invoice',
   'Status',
   'Payer',
   'Payer e-mail',
@@ -54,6 +55,7 @@ function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string): st
       (r) =>
         `${csvRow([
           referenceNumber(r.number),
+          r.invoice_number === null ? '' : invoiceNumber(r.invoice_number),
           r.state,
           r.payer_display_name,
           r.payer_email,

@@ -7,6 +7,11 @@ export type RequestRow = Selectable<PaymentRequestsTable>;
 /** What a request looks like in lists: the row without its business, link hash, reminder step and creator. */
 export type RequestListRow = Omit<RequestRow, 'business_id' | 'pay_token_hash' | 'last_reminder_offset' | 'created_by'>;
 
+/** INV-0001: at least four digits. */
+export function invoiceNumber(number: number): string {
+  return `INV-${String(number).padStart(4, '0')}`;
+}
+
 export function referenceNumber(number: number): string {
   return `TRX-${number}`;
 }
@@ -67,6 +72,8 @@ export function toPaymentRequest(row: RequestListRow): PaymentRequest {
     paidAt: row.paid_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    invoiceId: row.invoice_id,
+    invoiceNumber: row.invoice_number === null ? null : invoiceNumber(row.invoice_number),
     actions: requestActions(row.state),
   };
 }

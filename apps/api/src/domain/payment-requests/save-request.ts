@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { nextNumber, userActor, type ActingUser, type RequestContext } from './request-context';
-import { expiryAfter, todayIn, toPaymentRequest, type RequestRow } from './request-record';
+import { expiryAfter, invoiceNumber, todayIn, toPaymentRequest, type RequestRow } from './request-record';
 import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { recordRequestEvent, transitionRequest } from './transition';
 
@@ -17,12 +17,16 @@ interface Checked {
   sendAt: Date | null;
 }
 
-async function check(trx: Transaction<DB>, business: ScopedBusiness, input: Input): Promise<Checked> {
+/**
+ * The payer a request (or an invoice) is for: one of this business's, active, with a mobile
+ * number when it is to go by text message. Each refusal names its field.
+ */
+export async function checkPayer(trx: Transaction<DB>, businessId: string, payerId: string, channel: 'email' | 'sms'): Promise<Checked['payer']> {
   const payer = await trx
     .selectFrom('payers')
     .select(['id', 'display_name', 'email', 'mobile_number', 'status'])
-    .where('business_id', '=', business.id)
-    .where('id', '=', input.payerId)
+    .where('business_id', '=', businessId)
+    .where('id', '=', payerId)
     .executeTakeFirst();
   if (!payer) throw AppError.validation('Choose one of your payers.', { payerId: 'Choose one of your payers.' });
   if (payer.status !== 'active') {
@@ -30,9 +34,14 @@ async function check(trx: Transaction<DB>, business: ScopedBusiness, input: Inpu
       payerId: 'This payer is deactivated; activate them first.',
     });
   }
-  if (input.channel === 'sms' && !payer.mobile_number) {
+  if (channel === 'sms' && !payer.mobile_number) {
     throw AppError.validation(`${payer.display_name} has no mobile number to text the request to.`, { channel: NO_MOBILE_MESSAGE });
   }
+  return payer;
+}
+
+async function check(trx: Transaction<DB>, business: ScopedBusiness, input: Input): Promise<Checked> {
+  const payer = await checkPayer(trx, business.id, input.payerId, input.channel);
   const today = todayIn(business.timeZone);
   if (input.dueDate < today) {
     throw AppError.validation('The due date cannot be in the past.', { dueDate: 'Choose today or a later date.' });
@@ -146,6 +155,12 @@ export async function updateRequest(
   const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
     const current = await lockRequest(trx, businessId, requestId);
+    if (current.invoice_id !== null) {
+      throw new AppError(
+        ErrorCode.Conflict,
+        `This request collects invoice ${invoiceNumber(current.invoice_number!)}: edit the invoice instead, so the invoice and its request stay the same.`,
+      );
+    }
     if (current.state !== 'Draft' && current.state !== 'Pending') {
       throw new AppError(ErrorCode.Conflict, `A request that is ${current.state} cannot be edited. Copy it to make a new one.`);
     }

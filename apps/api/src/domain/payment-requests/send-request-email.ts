@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
+import { invoiceEmail } from '../invoices/invoice-document';
 import type { RequestContext } from './request-context';
 import { requestEmail, requestText, type RequestEmailKind } from './request-emails';
 import { payLink, payToken, payTokenHash, type RequestRow } from './request-record';
@@ -45,7 +46,9 @@ export async function messagePayer(
     await ctx.mailer.sendText(requestText(kind, current, businessName, link, current.payer_mobile), trx);
     return { how: `texted to ${current.payer_mobile}` };
   }
-  await ctx.mailer.send(requestEmail(kind, current, businessName, link), trx);
+  // An invoice's request sends the invoice: its own words and its PDF (ADR 033).
+  const email = current.invoice_id ? await invoiceEmail(trx, current, businessName, kind, link) : requestEmail(kind, current, businessName, link);
+  await ctx.mailer.send(email, trx);
   const fallback = current.channel === 'sms' ? ' (the payer has no mobile number now, so not by text message)' : '';
   return { how: `e-mailed to ${current.payer_email}${fallback}` };
 }

@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { formatDateTime, formatMoney, type RequestReceipt } from '@tay/contract';
+import { fitText, printable, wrapText } from '../../lib/pdf-text';
 
 const PAGE = { width: 612, height: 792 } as const; // US Letter, in points
 const MARGIN = 56;
@@ -30,8 +31,6 @@ export async function renderReceiptPdf(receipt: RequestReceipt, issuedAt = new D
   doc.setCreationDate(issuedAt);
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const printable = new Set(regular.getCharacterSet());
-  const clean = (text: string) => Array.from(text.replace(/[\r\n\t]+/g, ' '), (ch) => (printable.has(ch.codePointAt(0)!) ? ch : '?')).join('');
 
   let page: PDFPage = doc.addPage([PAGE.width, PAGE.height]);
   let y = PAGE.height - MARGIN;
@@ -46,28 +45,12 @@ export async function renderReceiptPdf(receipt: RequestReceipt, issuedAt = new D
   const text = (value: string, x: number, options: { font?: PDFFont; size?: number; color?: typeof INK; width?: number; right?: boolean } = {}) => {
     const font = options.font ?? regular;
     const size = options.size ?? 10;
-    let line = clean(value);
     // A cell never spills into the next one: cut with an ellipsis.
-    if (options.width !== undefined && font.widthOfTextAtSize(line, size) > options.width) {
-      while (line.length > 1 && font.widthOfTextAtSize(`${line}...`, size) > options.width) line = line.slice(0, -1);
-      line = `${line}...`;
-    }
+    const line = options.width !== undefined ? fitText(font, value, size, options.width) : printable(font, value);
     const at = options.right && options.width !== undefined ? x + options.width - font.widthOfTextAtSize(line, size) : x;
     page.drawText(line, { x: MARGIN + at, y, size, font, color: options.color ?? INK });
   };
-  const wrapped = (value: string, width: number, size: number): string[] => {
-    const lines: string[] = [];
-    let line = '';
-    for (const word of clean(value).split(' ')) {
-      const next = line ? `${line} ${word}` : word;
-      if (line && regular.widthOfTextAtSize(next, size) > width) {
-        lines.push(line);
-        line = word;
-      } else line = next;
-    }
-    if (line) lines.push(line);
-    return lines;
-  };
+  const wrapped = (value: string, width: number, size: number) => wrapText(regular, value, size, width);
   const rule = () => page.drawLine({ start: { x: MARGIN, y: y + 4 }, end: { x: PAGE.width - MARGIN, y: y + 4 }, thickness: 0.75, color: RULE });
   const field = (label: string, value: string) => {
     const lines = wrapped(value, contentWidth - 130, 10);

@@ -9,8 +9,8 @@ export type AuditListQuery = ReturnType<typeof AuditQuery.parse>;
 const KIND_PATTERNS: Record<AuditKind, { like: string[]; notLike?: string[] }> = {
   team: { like: ['member.%', 'invitation.%'] },
   payers: { like: ['payer%'] },
-  requests: { like: ['request.%', 'batch.%'] },
-  business: { like: ['%'], notLike: ['member.%', 'invitation.%', 'payer%', 'request.%', 'batch.%'] },
+  requests: { like: ['request.%', 'batch.%', 'invoice.%'] },
+  business: { like: ['%'], notLike: ['member.%', 'invitation.%', 'payer%', 'request.%', 'batch.%', 'invoice.%'] },
 };
 
 const REQUEST_VERBS: Record<string, string> = {
@@ -24,6 +24,7 @@ const REQUEST_VERBS: Record<string, string> = {
   decline: 'Payer declined',
   expire: 'Expired',
   pay: 'Payment on',
+  viewed: 'Payer opened',
 };
 
 const BUSINESS_SUMMARIES: Record<string, string> = {
@@ -64,6 +65,8 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
       return `Discarded the bulk batch ${text(details.fileName)}`;
     case 'batch.unscheduled':
       return `Took the scheduled bulk batch ${text(details.fileName)} back to review`;
+    case 'invoice.deleted':
+      return `Deleted the draft invoice ${text(details.number)}`;
     case 'batch.submitted':
       return `Submitted the bulk batch ${text(details.fileName)}: ${text(details.rows)} requests`;
   }
