@@ -72,14 +72,14 @@ ALTER TABLE payment_requests ADD COLUMN invoice_number integer;
 ALTER TABLE mail_outbox ADD COLUMN attachments jsonb;
 
 -- The invoice follows its request. A payment in flight (Accepted) or a failed one (Error) leaves
--- it where it was, or PartiallyPaid once something is paid (invoiceStateFor in the contract).
+-- it where it was, or PartiallyPaid once part of it is paid (invoiceStateFor in the contract).
 CREATE FUNCTION invoices_follow_request() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE invoices i SET
     state = CASE
       WHEN NEW.state = 'Pending' THEN 'Scheduled'
       WHEN NEW.state IN ('Sent', 'Resent', 'Paid', 'PartiallyPaid', 'Rejected', 'Expired', 'Withdrawn', 'Cancelled') THEN NEW.state
-      WHEN NEW.amount_paid_cents > 0 THEN 'PartiallyPaid'
+      WHEN NEW.amount_paid_cents > 0 AND NEW.amount_paid_cents < NEW.amount_cents THEN 'PartiallyPaid'
       WHEN i.state IN ('Draft', 'Scheduled') THEN 'Sent'
       ELSE i.state
     END,

@@ -15,7 +15,7 @@ export const publicPayRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omi
   const mount = endpointMounter(app, db);
   mount(e.get, async ({ params, reply }) => {
     reply.header('cache-control', 'no-store');
-    return success(await getPayPage(db, params.token));
+    return success(await getPayPage(db, params.token, { opened: true }));
   });
 
   mount(e.decline, async ({ params, body }) => success(await declineRequest(db, params.token, body.reason)));

@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { invoiceStateFor, RequestState } from '@tay/contract';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { assertLedgerInvariants } from '../support/ledger';
 import { CARDS, pay, requestRow, tokenize } from '../support/payments';
@@ -34,6 +36,31 @@ function pdfText(bytes: Buffer): string {
   writeFileSync(file, bytes);
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
+
+describe('the invoice follows its request', () => {
+  it('in the state the contract says (invoiceStateFor), for every request state and amount paid', async () => {
+    const invoice = (await api.send((await api.create(payerId)).invoiceId)).json().data as { invoiceId: string; transactionId: string; totalCents: number };
+    const states = RequestState.options;
+    // A Pending request waits to be sent (its table's check); any other has been.
+    const times = (state: string) => (state === 'Pending' ? sql`send_at = now() + interval '1 day', sent_at = NULL` : sql`send_at = NULL, sent_at = now()`);
+    for (const from of states) {
+      for (const to of states) {
+        for (const paid of [0, 1000, invoice.totalCents]) {
+          // Start from `from` with nothing paid, then move to `to` with `paid`: the trigger runs on each.
+          await sql`UPDATE payment_requests SET state = ${from}, amount_paid_cents = 0, ${times(from)} WHERE id = ${invoice.transactionId}`.execute(db());
+          const before = (await db().selectFrom('invoices').select('state').where('id', '=', invoice.invoiceId).executeTakeFirstOrThrow()).state;
+          await sql`UPDATE payment_requests SET state = ${to}, amount_paid_cents = ${paid}, ${times(to)} WHERE id = ${invoice.transactionId}`.execute(db());
+          const after = await db().selectFrom('invoices').select(['state', 'amount_paid_cents']).where('id', '=', invoice.invoiceId).executeTakeFirstOrThrow();
+          expect(after.state, `${from} → ${to} with ${paid} paid, from invoice ${before}`).toBe(invoiceStateFor(to, paid, invoice.totalCents, before));
+          expect(after.amount_paid_cents).toBe(paid);
+        }
+      }
+    }
+    await sql`UPDATE payment_requests SET state = 'Sent', amount_paid_cents = 0, send_at = NULL, sent_at = now() WHERE id = ${invoice.transactionId}`.execute(
+      db(),
+    );
+  });
+});
 
 describe('an invoice from draft to paid', () => {
   it('is saved as a numbered draft with its figures worked out line by line', async () => {
@@ -105,10 +132,11 @@ describe('an invoice from draft to paid', () => {
     // Part of it by card: Partially Paid.
     const first = await pay(t.app, token, { method: 'card', processorToken: await card(), amountCents: 2000 }, `pay-1-${draft.invoiceId}`);
     expect(first.statusCode, first.body).toBe(201);
-    const part = await eventually(async () => {
-      const d = await api.detail(draft.invoiceId);
-      return d.invoiceState === 'PartiallyPaid' ? d : undefined;
-    }, 20_000);
+    // The invoice reads Partially Paid once the money is captured; a second payment waits until
+    // the first has settled (the request is PartiallyPaid again).
+    await eventually(async () => (await requestRow(db(), invoice.transactionId)).state === 'PartiallyPaid', 20_000);
+    const part = await api.detail(draft.invoiceId);
+    expect(part.invoiceState).toBe('PartiallyPaid');
     expect(part).toMatchObject({ amountPaidCents: 2000, balanceCents: 5276 });
 
     // The rest: Paid, with a zero balance; the PDF says so.

@@ -50,9 +50,9 @@ export function canApplyToInvoice(event: InvoiceEvent, from: InvoiceState): bool
 
 /**
  * The invoice's state for its payment request's state. A payment in flight (Accepted) or one that
- * failed (Error) leaves the invoice where it was: PartiallyPaid when something was paid already.
+ * failed (Error) leaves the invoice where it was, or PartiallyPaid once part of it is paid.
  */
-export function invoiceStateFor(requestState: RequestState, amountPaidCents: number, previous: InvoiceState): InvoiceState {
+export function invoiceStateFor(requestState: RequestState, amountPaidCents: number, amountCents: number, previous: InvoiceState): InvoiceState {
   switch (requestState) {
     case 'Pending':
       return 'Scheduled';
@@ -66,7 +66,8 @@ export function invoiceStateFor(requestState: RequestState, amountPaidCents: num
     case 'Cancelled':
       return requestState;
     default:
-      return amountPaidCents > 0 ? 'PartiallyPaid' : previous === 'Draft' || previous === 'Scheduled' ? 'Sent' : previous;
+      if (amountPaidCents > 0 && amountPaidCents < amountCents) return 'PartiallyPaid';
+      return previous === 'Draft' || previous === 'Scheduled' ? 'Sent' : previous;
   }
 }
 

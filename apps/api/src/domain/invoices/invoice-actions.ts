@@ -63,7 +63,10 @@ export async function sendInvoice(
     if (row.state === 'Scheduled' && row.request_id) {
       const request = await lockRequest(trx, business.id, row.request_id);
       if (when) {
-        // A new time for a scheduled invoice.
+        // A new time for a scheduled invoice: still by its due date.
+        if (todayIn(business.timeZone, when) > row.due_date) {
+          throw AppError.validation('It would go out after its due date.', { sendAt: `Send it by ${formatDay(row.due_date)}, its due date.` });
+        }
         await trx
           .updateTable('payment_requests')
           .set({ send_at: when, updated_at: new Date() })

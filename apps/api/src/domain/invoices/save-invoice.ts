@@ -1,4 +1,4 @@
-import { ErrorCode, type Invoice, type InvoiceValues } from '@tay/contract';
+import { ErrorCode, formatDateTime, type Invoice, type InvoiceValues } from '@tay/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { nextNumber, userActor, type ActingUser, type RequestContext } from '../payment-requests/request-context';
-import { invoiceNumber, todayIn } from '../payment-requests/request-record';
+import { expiryAfter, invoiceNumber, todayIn } from '../payment-requests/request-record';
 import { checkPayer } from '../payment-requests/save-request';
 import { invoiceColumns, lockInvoice, recordInvoiceEvent, selectInvoice, toInvoice, type InvoiceRow } from './invoice-record';
 
@@ -75,19 +75,24 @@ export async function updateInvoice(
       }
       const request = await trx
         .selectFrom('payment_requests')
-        .select(['id', 'state', 'expires_on'])
+        .select(['id', 'state', 'send_at'])
         .where('business_id', '=', business.id)
         .where('id', '=', current.request_id!)
         .forUpdate()
         .executeTakeFirstOrThrow();
       if (request.state !== 'Pending') throw new AppError(ErrorCode.Conflict, 'This invoice was sent while you were editing it. Reload it.');
+      if (request.send_at && todayIn(business.timeZone, request.send_at) > columns.due_date) {
+        throw AppError.validation(`It is to be sent ${formatDateTime(request.send_at, business.timeZone)}, after this due date.`, {
+          dueDate: 'Choose terms or a due date on or after the day it is sent, or change the send time first.',
+        });
+      }
       await trx
         .updateTable('payment_requests')
         .set({
           ...payer,
           amount_cents: columns.total_cents,
           due_date: columns.due_date,
-          expires_on: request.expires_on < columns.due_date ? columns.due_date : request.expires_on,
+          expires_on: expiryAfter(columns.due_date, business.defaultExpiryDays),
           allow_partial: columns.allow_partial,
           channel: columns.channel,
           updated_at: new Date(),

@@ -86,7 +86,8 @@ export function declineRefusal(context: PayContext): string | null {
   return 'This request can no longer be declined.';
 }
 
-export async function getPayPage(db: Kysely<DB>, token: string): Promise<PublicPayPage> {
+/** The payer's page. `opened`: the payer opened it (GET), which the timeline notes; an answer to the payer's own action does not. */
+export async function getPayPage(db: Kysely<DB>, token: string, { opened = false }: { opened?: boolean } = {}): Promise<PublicPayPage> {
   const context = await findByPayToken(db, token);
   const { row, business } = context;
   const payments = await db
@@ -98,7 +99,7 @@ export async function getPayPage(db: Kysely<DB>, token: string): Promise<PublicP
     .execute();
   const { status, message } = payStatus(context);
   const invoice = row.invoice_id ? await payerInvoice(db, row.business_id, row.invoice_id) : null;
-  await recordView(db, row);
+  if (opened) await recordView(db, row);
   return {
     businessName: business.business_name,
     businessLogoUrl: logoUrl(business.id, business.logo_updated_at),
