@@ -82,13 +82,14 @@ describe('list items written by PostgreSQL', () => {
       expect(PaymentRequest.strict().parse(item)).toEqual(item);
       const detail = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${item.transactionId}`, biz.token);
       expect(detail.statusCode, detail.body).toBe(200);
-      // What only the detail has: its link, timeline, payments, channel and messages.
+      // What only the detail has: its link, timeline, payments, channel, messages and batch.
       const {
         payLink: _link,
         timeline: _timeline,
         payments: _payments,
         channel: _channel,
         emails: _emails,
+        batch: _batch,
         ...fields
       } = detail.json().data as Record<string, unknown>;
       expect(item).toEqual(fields);
