@@ -5,6 +5,7 @@ import { businessKey } from '../features/business/api/business-api';
 import { payersKey } from '../features/payers/api/payers-api';
 import { teamKey } from '../features/team/api/team-api';
 import { requestsKey } from '../features/payment-requests/api/payment-requests-api';
+import { invoicesKey } from '../features/invoices/api/invoices-api';
 import { balancesKey } from '../lib/balances';
 import { openLiveStream, type LiveStreamOptions } from '../lib/live-stream';
 import { currentUserKey, useSession } from '../lib/session';
@@ -12,7 +13,8 @@ import { currentUserKey, useSession } from '../lib/session';
 /**
  * The queries that show a kind of change. The header and menus read the business from the
  * current user; a request's payments and figures move its lists, its detail, the payers' request
- * counts and (through the ledger's own notice) the balances.
+ * counts, the invoice it collects (whose state follows the request's) and (through the ledger's
+ * own notice) the balances.
  */
 export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKey[] {
   switch (kind) {
@@ -20,7 +22,7 @@ export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKe
       // Team changes are business notices too (the audit log, a person's role).
       return [currentUserKey, businessKey(businessId), teamKey(businessId)];
     case 'request':
-      return [requestsKey(businessId), payersKey(businessId)];
+      return [requestsKey(businessId), payersKey(businessId), invoicesKey(businessId)];
     case 'payer':
       return [payersKey(businessId)];
     case 'balances':

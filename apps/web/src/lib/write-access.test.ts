@@ -38,4 +38,20 @@ describe('who may change requests and payers, as the API decides it', () => {
   it('no business, no changes', () => {
     expect(writeAccess(undefined, 'requests').allowed).toBe(false);
   });
+
+  it('invoices follow the same rule, in the invoices’ own words', () => {
+    expect(writeAccess({ businessState: 'Approved', role: 'member' }, 'invoices')).toEqual({ allowed: true });
+    expect(writeAccess({ businessState: 'Approved', role: 'viewer' }, 'invoices')).toMatchObject({
+      allowed: false,
+      reason: 'Your role in this business is view only: you can read, download and export invoices, not create or change them.',
+    });
+    expect(writeAccess({ businessState: 'Disabled', role: 'owner' }, 'invoices')).toMatchObject({
+      allowed: false,
+      reason: 'This business is disabled, so it cannot send invoices. Contact Tay support.',
+    });
+    expect(writeAccess({ businessState: 'Pending', role: 'owner' }, 'invoices')).toMatchObject({
+      allowed: false,
+      reason: 'Invoices can be created and sent once your business is approved.',
+    });
+  });
 });

@@ -1,48 +1,49 @@
 import { roleAllows, type Access, type UserBusinessSummary } from '@tay/contract';
 import { useSession } from './session';
 
-/** What a page changes: the business's requests to pay, or its payers. */
-export type WriteArea = 'requests' | 'payers';
+/** What a page changes: the business's requests to pay, its invoices, or its payers. */
+export type WriteArea = 'requests' | 'invoices' | 'payers';
 
 export type WriteAccess = { allowed: true } | { allowed: false; title: string; reason: string };
 
+/** The words for each area: what a viewer may still do, and why a business not yet approved may not. */
+const WORDS: Record<WriteArea, { viewOnly: string; disabled: string; waitTitle: string; wait: string }> = {
+  requests: {
+    viewOnly: 'Your role in this business is view only: you can read and export requests, not create or change them.',
+    disabled: 'This business is disabled, so it cannot request payments. Contact Tay support.',
+    waitTitle: 'Requests open once your business is approved',
+    wait: 'Requests to pay can be created and sent once your business is approved.',
+  },
+  // The API's own words (packages/contract/src/invoices/endpoints.ts).
+  invoices: {
+    viewOnly: 'Your role in this business is view only: you can read, download and export invoices, not create or change them.',
+    disabled: 'This business is disabled, so it cannot send invoices. Contact Tay support.',
+    waitTitle: 'Invoices open once your business is approved',
+    wait: 'Invoices can be created and sent once your business is approved.',
+  },
+  payers: {
+    viewOnly: 'Your role in this business is view only: you can read and export payers, not add or change them.',
+    disabled: 'Your business is disabled, so its payers cannot be added or changed. Contact Tay support to enable it again.',
+    waitTitle: 'Payers open once your business is approved',
+    wait: 'Payers can be added or changed once your business is approved. Finish and submit your business setup first.',
+  },
+};
+
 /**
- * Whether the person may change the business's requests or payers, and if not, why — the API's
- * own rule (an owner or admin of an Approved business) and its words, so the page says before a
- * click what the server would answer after it.
+ * Whether the person may change the business's requests, invoices or payers, and if not, why —
+ * the API's own rule (an owner, admin or member of an Approved business) and its words, so the
+ * page says before a click what the server would answer after it.
  */
 export function writeAccess(business: Pick<UserBusinessSummary, 'businessState' | 'role'> | undefined, area: WriteArea): WriteAccess {
-  const requests = area === 'requests';
+  const words = WORDS[area];
   if (!business) {
     return { allowed: false, title: 'No business yet', reason: 'Create your business first.' };
   }
   // The permission table the API enforces (packages/contract/src/common/endpoint.ts).
-  if (!roleAllows(business.role, 'business:operate')) {
-    return {
-      allowed: false,
-      title: 'View only',
-      reason: requests
-        ? 'Your role in this business is view only: you can read and export requests, not create or change them.'
-        : 'Your role in this business is view only: you can read and export payers, not add or change them.',
-    };
-  }
+  if (!roleAllows(business.role, 'business:operate')) return { allowed: false, title: 'View only', reason: words.viewOnly };
   if (business.businessState === 'Approved') return { allowed: true };
-  if (business.businessState === 'Disabled') {
-    return {
-      allowed: false,
-      title: 'Your business is disabled',
-      reason: requests
-        ? 'This business is disabled, so it cannot request payments. Contact Tay support.'
-        : 'Your business is disabled, so its payers cannot be added or changed. Contact Tay support to enable it again.',
-    };
-  }
-  return {
-    allowed: false,
-    title: requests ? 'Requests open once your business is approved' : 'Payers open once your business is approved',
-    reason: requests
-      ? 'Requests to pay can be created and sent once your business is approved.'
-      : 'Payers can be added or changed once your business is approved. Finish and submit your business setup first.',
-  };
+  if (business.businessState === 'Disabled') return { allowed: false, title: 'Your business is disabled', reason: words.disabled };
+  return { allowed: false, title: words.waitTitle, reason: words.wait };
 }
 
 /** `writeAccess` for the person's selected business. */

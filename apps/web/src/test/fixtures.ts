@@ -1,4 +1,15 @@
-import { requestActions, type Business, type Payer, type PaymentRequest, type PaymentRequestDetail, type RequestState } from '@tay/contract';
+import {
+  invoiceActions,
+  requestActions,
+  type Business,
+  type Invoice,
+  type InvoiceDetail,
+  type InvoiceState,
+  type Payer,
+  type PaymentRequest,
+  type PaymentRequestDetail,
+  type RequestState,
+} from '@tay/contract';
 import { BUSINESS_ID, ok } from './page-harness';
 
 // What the API answers, for page tests: contract types with plausible values and unique ids.
@@ -27,6 +38,8 @@ export function request(over: Partial<PaymentRequest> & { transactionState?: Req
     paidAt: null,
     createdAt: '2026-05-01T10:00:00.000Z',
     updatedAt: '2026-05-01T10:00:00.000Z',
+    invoiceId: null,
+    invoiceNumber: null,
     ...over,
     actions: requestActions(state),
   };
@@ -115,3 +128,50 @@ export function business(over: Partial<Business> = {}): Business {
     ...over,
   };
 }
+
+/** An invoice as the API returns it (one line, 2 × $60.00, no tax), with its state's actions. */
+export function invoice(over: Partial<Invoice> & { invoiceState?: InvoiceState } = {}): Invoice {
+  seq += 1;
+  const state = over.invoiceState ?? 'Sent';
+  return {
+    invoiceId: `inv_${seq}`,
+    number: `INV-${String(seq).padStart(4, '0')}`,
+    invoiceState: state,
+    overdue: false,
+    payerId: 'pyr_pat',
+    payerName: 'Pat Payer',
+    payerEmail: 'pat@payers.example',
+    channel: 'email',
+    issueDate: '2026-05-01',
+    terms: 'net30',
+    dueDate: '2026-05-31',
+    items: [{ description: 'Piano lesson', quantity: 2, unitPriceCents: 6_000, taxRate: 0, amountCents: 12_000, discountCents: 0, taxCents: 0 }],
+    discount: { type: 'none' },
+    subtotalCents: 12_000,
+    discountCents: 0,
+    taxCents: 0,
+    totalCents: 12_000,
+    amountPaidCents: 0,
+    balanceCents: 12_000,
+    memo: '',
+    footer: '',
+    allowPartial: false,
+    transactionId: state === 'Draft' ? null : `req_for_${seq}`,
+    sendAt: null,
+    sentAt: state === 'Draft' || state === 'Scheduled' ? null : '2026-05-01T10:00:00.000Z',
+    paidAt: null,
+    createdAt: '2026-05-01T09:00:00.000Z',
+    updatedAt: '2026-05-01T10:00:00.000Z',
+    ...over,
+    actions: invoiceActions(state),
+  };
+}
+
+/** An invoice's detail: its business, no payments, messages or timeline unless `over` says otherwise. */
+export function invoiceDetail(i: Invoice, over: Partial<InvoiceDetail> = {}): InvoiceDetail {
+  return { ...i, businessName: 'Harbor Music', timeline: [], payments: [], emails: [], payLink: null, ...over };
+}
+
+/** The list's answer: the rows without their lines. */
+export const invoiceListOf = (items: Invoice[], total = items.length, page = 1, pageSize = 25) =>
+  ok({ items: items.map(({ items: _items, discount: _discount, memo: _memo, footer: _footer, ...row }) => row), page, pageSize, total });

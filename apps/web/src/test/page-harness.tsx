@@ -71,8 +71,10 @@ export class FakeApi {
         json: { status: 'Error', errorDetails: { code: 'NOT_FOUND', message: 'Not found.' } },
       };
       if (answer.status === 0) throw new TypeError('Failed to fetch');
-      const body = answer.stream ?? answer.text ?? (answer.json === undefined ? '' : JSON.stringify(answer.json));
-      return new Response(body, { status: answer.status ?? 200, headers: answer.headers ?? { 'content-type': 'application/json' } });
+      const status = answer.status ?? 200;
+      // A 204 (a deletion) has no body at all: a Response refuses even an empty one.
+      const body = status === 204 ? null : (answer.stream ?? answer.text ?? (answer.json === undefined ? '' : JSON.stringify(answer.json)));
+      return new Response(body, { status, headers: answer.headers ?? { 'content-type': 'application/json' } });
     });
   }
 }

@@ -1,6 +1,6 @@
 import { formatDay, formatMoney } from '@tay/contract';
 import type { MailMessage, TextMessage } from '../../mail/mailer';
-import { referenceNumber, type RequestRow } from './request-record';
+import { invoiceNumber, referenceNumber, type RequestRow } from './request-record';
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -45,7 +45,8 @@ export function requestEmail(kind: RequestEmailKind, row: RequestRow, businessNa
  */
 export function requestText(kind: RequestEmailKind, row: RequestRow, businessName: string, link: string, to: string): TextMessage {
   const amount = formatMoney(row.amount_cents - row.amount_paid_cents);
-  const ref = referenceNumber(row.number);
+  // An invoice's text names the invoice, as its e-mail does.
+  const ref = row.invoice_number === null ? referenceNumber(row.number) : `invoice ${invoiceNumber(row.invoice_number)}`;
   const opening = kind === 'reminder' ? `Reminder: ${businessName} is waiting for your payment of ${amount}` : `${businessName} requests ${amount}`;
   return {
     about: { businessId: row.business_id, requestId: row.id },

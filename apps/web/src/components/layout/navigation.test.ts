@@ -26,6 +26,13 @@ describe('navigation (docs/product.md §2)', () => {
     expect(labels('healthCare')).toEqual(['Transactions History', 'Request to Pay Single', 'Request to Pay Multiple', 'Manage Clients', 'Manage QRCode']);
   });
 
+  it('opens the invoices from Manage Invoices, after Bulk Request to Pay', () => {
+    const items = navigationSections('standard', false)[0]!.items;
+    const index = items.findIndex((i) => i.label === 'Manage Invoices');
+    expect(items[index - 1]!.label).toBe('Bulk Request to Pay');
+    expect(items[index]).toEqual({ label: 'Manage Invoices', to: '/business/payment/invoices', feature: 'invoices' });
+  });
+
   it('shows Payments out only with payouts enabled', () => {
     expect(navigationSections('standard', false).map((s) => s.label)).toEqual(['Payments In', 'Analytics', 'Set-up and Administration']);
     const withPayouts = navigationSections('standard', true);
@@ -51,6 +58,7 @@ describe('navigation (docs/product.md §2)', () => {
   it.each([
     ['/business/payment', 'payments'],
     ['/business/payment/payers/add', 'payments'],
+    ['/business/payment/invoices/list', 'payments'],
     ['/business/entity/students', 'payments'],
     ['/business/payouts/receivers', 'payouts'],
     ['/business/setup/config', 'setup'],

@@ -47,4 +47,11 @@ describe('the detail view’s guidance', () => {
       expect(/\bYou can /.test(guidance.text)).toBe(receipt);
     }
   });
+
+  it('for a request that collects an invoice offers no Edit (the invoice is edited instead) and says which invoice', () => {
+    const guidance = requestGuidance('Pending', 'Pat', true, 'INV-0009');
+    expect(guidance.actions).toEqual(requestActions('Pending').filter((a) => a !== 'Edit'));
+    expect(guidance.text).toContain('It collects invoice INV-0009.');
+    expect(WORDS.Edit.test(guidance.text)).toBe(false);
+  });
 });

@@ -48,17 +48,25 @@ function list(items: string[]): string {
 
 /**
  * What the detail view tells the business about a request: where it stands, and exactly the
- * actions the state machine offers for it (requestActions), never one it does not.
+ * actions the state machine offers for it (requestActions), never one it does not. A request that
+ * collects an invoice (`invoiceNumber`) is changed through its invoice, so it offers no Edit.
  */
 export function requestGuidance(
   state: RequestState,
   payerName: string,
   canWrite = true,
+  invoiceNumber: string | null = null,
 ): { title: string; text: string; color: string; actions: RequestAction[] } {
   const situation = SITUATIONS[state](payerName);
-  const actions = permittedRequestActions(requestActions(state), canWrite);
-  if (actions.length === 0) return { ...situation, actions };
-  return { ...situation, text: `${situation.text} You can ${list(actions.map((a) => ACTION_PHRASES[a]))}.`, actions };
+  const actions = withoutInvoiceEdit(permittedRequestActions(requestActions(state), canWrite), invoiceNumber);
+  const text = invoiceNumber ? `${situation.text} It collects invoice ${invoiceNumber}.` : situation.text;
+  if (actions.length === 0) return { ...situation, text, actions };
+  return { ...situation, text: `${text} You can ${list(actions.map((a) => ACTION_PHRASES[a]))}.`, actions };
+}
+
+/** A request that collects an invoice is edited through the invoice (the API refuses to edit the request). */
+export function withoutInvoiceEdit(actions: readonly RequestAction[], invoiceId: string | null): RequestAction[] {
+  return invoiceId ? actions.filter((a) => a !== 'Edit') : [...actions];
 }
 
 /** The actions that change nothing: all a person may use who cannot change the business's requests. */

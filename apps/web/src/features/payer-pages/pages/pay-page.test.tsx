@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublicPayPage } from '@tay/contract';
 import { FakeApi, ok, renderAt } from '../../../test/page-harness';
@@ -20,6 +20,7 @@ function page(over: Partial<PublicPayPage>): PublicPayPage {
     expiresOn: '2099-07-01',
     allowPartial: false,
     transactionState: 'Sent',
+    invoice: null,
     status: 'payable',
     statusMessage: null,
     declinable: true,
@@ -92,5 +93,83 @@ describe('the pay page headline, once the payer has paid', () => {
       }),
     );
     expect(await screen.findByRole('heading', { level: 1, name: '$125.00 being paid' })).toBeInTheDocument();
+  });
+});
+
+describe('the pay page of an invoice', () => {
+  const invoice: NonNullable<PublicPayPage['invoice']> = {
+    number: 'INV-0001',
+    issueDate: '2026-05-01',
+    dueDate: '2026-05-31',
+    items: [
+      { description: 'Piano lessons, May', quantity: 3, unitPriceCents: 1_000, taxRate: 8.875, amountCents: 3_000, discountCents: 300, taxCents: 240 },
+      { description: 'Sheet music', quantity: 1.5, unitPriceCents: 2_000, taxRate: 0, amountCents: 3_000, discountCents: 300, taxCents: 0 },
+    ],
+    subtotalCents: 6_000,
+    discountCents: 600,
+    taxCents: 240,
+    totalCents: 5_640,
+    memo: '',
+    footer: 'Thank you for learning with us.',
+  };
+
+  it('shows the invoice’s lines and figures above the payment form', async () => {
+    open(page({ amountCents: 5_640, remainingCents: 5_640, invoice }));
+    const section = await screen.findByRole('region', { name: 'Invoice INV-0001' });
+    expect(within(section).getByText('Issued May 01, 2026 · Due May 31, 2026')).toBeInTheDocument();
+    const items = within(section).getByRole('table', { name: 'Items of invoice INV-0001' });
+    expect(
+      within(items)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Description', 'Qty', 'Unit price', 'Amount']);
+    const rows = within(items).getAllByRole('row').slice(1);
+    expect(
+      rows.map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
+      ['Piano lessons, May', '3', '$10.00', '$30.00'],
+      ['Sheet music', '1.5', '$20.00', '$30.00'],
+    ]);
+    const totals = within(section).getByRole('region', { name: 'Totals of invoice INV-0001' });
+    const figure = (label: string) => within(totals).getByRole('rowheader', { name: label }).nextElementSibling?.textContent;
+    expect([figure('Subtotal'), figure('Discount'), figure('Tax'), figure('Total')]).toEqual(['$60.00', '−$6.00', '$2.40', '$56.40']);
+    expect(within(section).getByText('Thank you for learning with us.')).toBeInTheDocument();
+    // The invoice comes before the form that pays it.
+    const pay = screen.getByRole('button', { name: 'Pay $56.40' });
+    expect(section.compareDocumentPosition(pay) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('on a phone (390 px), each line is its description over "quantity × price", beside its amount', async () => {
+    const real = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({ ...real(query), matches: query === '(max-width: 47.99em)' }));
+    open(page({ amountCents: 5_640, remainingCents: 5_640, invoice }));
+    const items = await screen.findByRole('table', { name: 'Items of invoice INV-0001' });
+    expect(
+      within(items)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Item', 'Amount']);
+    const rows = within(items).getAllByRole('row').slice(1);
+    expect(
+      rows.map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
+      ['Piano lessons, May3 × $10.00', '$30.00'],
+      ['Sheet music1.5 × $20.00', '$30.00'],
+    ]);
+    vi.restoreAllMocks();
+  });
+
+  it('a plain request shows no invoice', async () => {
+    open(page({}));
+    await screen.findByRole('button', { name: 'Pay $125.00' });
+    expect(screen.queryByRole('region', { name: /^Invoice/ })).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { tokenizeBankAccount, useDecline, usePay, usePayPage } from '../api/pay-
 import { attemptAfter, startAttempt, type PaymentAttempt } from '../api/payment-attempt';
 import { CardField, type CardFieldHandle } from '../components/card-field';
 import { DeclineDialog } from '../components/decline-dialog';
+import { PayInvoice } from '../components/pay-invoice';
 import { payHeadline } from '../pay-headline';
 
 /** /pay/:token — the hosted payment page: no sign-in, reached from the link in the e-mail. */
@@ -70,9 +71,10 @@ function PayView({ token, data }: { token: string; data: PublicPayPage }) {
 
   return (
     <Stack gap="lg">
-      <Paper withBorder p="xl" radius="md">
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
         <Summary data={data} />
       </Paper>
+      {data.invoice && <PayInvoice invoice={data.invoice} memo={data.memo} />}
       {outcome && <OutcomeNotice token={token} outcome={outcome} />}
       {data.status === 'payable' ? (
         <PaymentForm token={token} data={data} onOutcome={setOutcome} />
@@ -232,7 +234,7 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
     : `Pay ${cents !== null && cents > 0 ? formatMoney(Math.min(cents, data.remainingCents)) : ''}`;
 
   return (
-    <Paper withBorder p="xl" radius="md" component="form" onSubmit={(e) => void submit(e)} noValidate>
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md" component="form" onSubmit={(e) => void submit(e)} noValidate>
       <Stack gap="md">
         {unresolved ? (
           <Alert color="yellow" icon={<IconAlertCircle />} title="We could not confirm your payment" role="alert">

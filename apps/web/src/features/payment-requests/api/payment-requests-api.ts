@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { payerEndpoints, paymentRequestEndpoints as e, type PaymentRequestInput, type RequestListQuery } from '@tay/contract';
+import { paymentRequestEndpoints as e, type PaymentRequestInput, type RequestListQuery } from '@tay/contract';
 import { balancesKey } from '../../../lib/balances';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessId } from '../../../lib/session';
@@ -125,20 +125,6 @@ export function useRequestCommand() {
       }
     },
     onSuccess: () => invalidate(),
-  });
-}
-
-/** The payer typeahead; `includeDisabled` for filters over history, never for a new request. */
-export function usePayerSuggestions(search: string, includeDisabled = false) {
-  const businessId = useBusinessId();
-  return useQuery({
-    queryKey: ['payer-suggestions', businessId, search, includeDisabled],
-    queryFn: () =>
-      callForData(payerEndpoints.typeahead, {
-        query: { businessId: businessId ?? '', q: search, limit: 10, ...(includeDisabled ? { includeDisabled: 'true' } : {}) },
-      }),
-    enabled: Boolean(businessId) && search.trim().length > 0,
-    placeholderData: keepPreviousData,
   });
 }
 

@@ -87,6 +87,21 @@ describe('a scheduled request', () => {
   });
 });
 
+describe('a request that collects an invoice', () => {
+  it('links its invoice, and offers to edit the invoice instead of the request', async () => {
+    const r = request({ transactionState: 'Pending', payerName: 'Ivy Invoiced', invoiceId: 'inv_9', invoiceNumber: 'INV-0009' });
+    fake.on('GET', `${LIST}/${r.transactionId}`, ok(detail(r)));
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+    const row = (await within(dialog).findByText('Invoice', { selector: 'th' })).closest('tr')!;
+    expect(within(row).getByRole('link', { name: 'INV-0009' })).toHaveAttribute('href', '/business/payment/invoices/details?invoiceid=inv_9');
+    const guidance = within(dialog).getByRole('region', { name: 'What you can do' });
+    expect(within(guidance).getByRole('link', { name: 'Edit the invoice' })).toHaveAttribute('href', '/business/payment/invoices/draft?invoiceid=inv_9');
+    expect(within(guidance).queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(within(guidance).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+  });
+});
+
 describe('the request’s messages', () => {
   it('show each e-mail’s delivery, and why one was not delivered', async () => {
     const r = request({ transactionState: 'Sent', payerName: 'Dee Down' });

@@ -16,13 +16,14 @@ import {
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useWriteAccess } from '../../../lib/write-access';
+import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
 import { useBusinessTimeZone, useRequestDetail } from '../api/payment-requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
 
 // With the numbers texts went to, formatted by libphonenumber: loaded when a request is opened,
 // not with the history list.
-const RequestEmails = lazy(() => import('./request-emails').then((m) => ({ default: m.RequestEmails })));
+const RequestEmails = lazy(() => import('../../../components/messages/request-emails').then((m) => ({ default: m.RequestEmails })));
 /** Every name the API writes to a timeline has a label; the type makes a new one impossible to miss. */
 const EVENT_LABELS: Record<RequestTimelineEvent, string> = {
   create: 'Created',
@@ -42,6 +43,7 @@ const EVENT_LABELS: Record<RequestTimelineEvent, string> = {
   reminder: 'Reminder sent',
   sendHeld: 'Not sent (held)',
   paymentProcessed: 'Payment received',
+  viewed: 'Opened by the payer',
 };
 
 function eventLabel(event: string): string {
@@ -64,7 +66,9 @@ export function RequestDetailDrawer({
   const detail = useRequestDetail(requestId);
   const canWrite = useWriteAccess('requests').allowed;
   const r = detail.data;
-  const guidance = r ? requestGuidance(r.transactionState, r.payerName, canWrite) : null;
+  const guidance = r ? requestGuidance(r.transactionState, r.payerName, canWrite, r.invoiceNumber) : null;
+  // A request that collects an invoice is edited through its invoice.
+  const editInvoice = r?.invoiceId && canWrite && r.actions.includes('Edit') ? editInvoiceHref(r.invoiceId) : null;
   return (
     <Drawer opened={Boolean(requestId)} onClose={onClose} position="right" size="lg" title={r ? `Request ${r.referenceNumber}` : 'Request'}>
       {detail.error ? (
@@ -90,8 +94,13 @@ export function RequestDetailDrawer({
                 {guidance.title}
               </Text>
               <Text size="sm">{guidance.text}</Text>
-              {guidance.actions.length > 0 && (
+              {(guidance.actions.length > 0 || editInvoice) && (
                 <Group gap="xs" mt="sm">
+                  {editInvoice && (
+                    <Button size="xs" variant="light" component={Link} to={editInvoice}>
+                      Edit the invoice
+                    </Button>
+                  )}
                   {guidance.actions.map((action) => (
                     <Button
                       key={action}
@@ -137,6 +146,16 @@ export function RequestDetailDrawer({
                 <Table.Tr>
                   <Table.Th>Your reference</Table.Th>
                   <Table.Td>{r.reference}</Table.Td>
+                </Table.Tr>
+              )}
+              {r.invoiceId && r.invoiceNumber && (
+                <Table.Tr>
+                  <Table.Th>Invoice</Table.Th>
+                  <Table.Td>
+                    <Anchor component={Link} to={invoiceDetailsHref(r.invoiceId)} ff="monospace">
+                      {r.invoiceNumber}
+                    </Anchor>
+                  </Table.Td>
                 </Table.Tr>
               )}
               {r.batch && (

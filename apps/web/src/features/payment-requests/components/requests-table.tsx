@@ -1,51 +1,25 @@
-import { Anchor, Badge, Box, Button, CloseButton, MultiSelect, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Box, Button, CloseButton, MultiSelect, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff } from '@tabler/icons-react';
-import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatDateTime, formatDay, formatMoney, getHref, parseMoney, paths, type PaymentRequest, type RequestAction, RequestState } from '@tay/contract';
+import { formatDateTime, formatDay, formatMoney, getHref, paths, type PaymentRequest, type RequestAction, RequestState } from '@tay/contract';
+import { AmountFilter } from '../../../components/ui/amount-filter';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { useWriteAccess } from '../../../lib/write-access';
+import { editInvoiceHref } from '../../../lib/invoice-paths';
 import { useBusinessId } from '../../../lib/session';
 import { downloadRequestsCsv, useRequestCommand, useRequestList, type RequestCommand } from '../api/payment-requests-api';
 import { pageMove } from '../page-move';
-import { ACTION_LABELS, permittedRequestActions } from '../request-guidance';
+import { ACTION_LABELS, permittedRequestActions, withoutInvoiceEdit } from '../request-guidance';
 import { hasFilters, nextParams, requestQueryFromParams, withoutFilters } from '../transactions-query';
-import { PayerPicker } from './payer-picker';
+import { PayerPicker } from '../../../components/payers/payer-picker';
 import { ReceiptModal } from './receipt-view';
+import { InvoiceBadge } from './invoice-badge';
 import { RequestDetailDrawer } from './request-detail';
 
 const HISTORY_STATES = RequestState.options.filter((s) => s !== 'Draft');
-
-/**
- * An amount filter whose text follows the URL: what the person types stays until they leave the
- * field or press Enter, then goes into the URL; any other change of the URL (filters cleared,
- * back and forward) shows the URL's value.
- */
-function AmountFilter({ label, placeholder, value, onCommit }: { label: string; placeholder: string; value: string; onCommit: (value: string) => void }) {
-  const [draft, setDraft] = useState<{ from: string; text: string } | null>(null);
-  const text = draft && draft.from === value ? draft.text : value;
-  const invalid = text.trim() !== '' && parseMoney(text) === null;
-  const commit = () => {
-    if (!invalid && text.trim() !== value) onCommit(text.trim());
-  };
-  return (
-    <TextInput
-      label={label}
-      placeholder={placeholder}
-      inputMode="decimal"
-      value={text}
-      onChange={(e) => setDraft({ from: value, text: e.currentTarget.value })}
-      onBlur={commit}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') commit();
-      }}
-      error={invalid ? 'Enter an amount like 25.00' : undefined}
-    />
-  );
-}
 
 /** The payer a payer's own Transactions page lists, fixed by the page rather than chosen in a filter. */
 export interface FixedPayer {
@@ -108,12 +82,17 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
     'View/Download': (row) => update({ receipt: row.transactionId, transid: undefined }, false),
   };
 
-  const actions = (row: PaymentRequest): RowAction<PaymentRequest>[] =>
-    permittedRequestActions(row.actions as RequestAction[], canWrite).map((label) => ({
+  const actions = (row: PaymentRequest): RowAction<PaymentRequest>[] => {
+    const permitted = permittedRequestActions(row.actions as RequestAction[], canWrite);
+    const own = withoutInvoiceEdit(permitted, row.invoiceId).map((label) => ({
       label: ACTION_LABELS[label],
       onClick: actionHandlers[label],
       ...(label === 'Delete' || label === 'Withdraw' || label === 'Cancel' ? { color: 'red' } : {}),
     }));
+    // A request that collects an invoice changes with its invoice: Edit opens the invoice instead.
+    if (row.invoiceId && permitted.includes('Edit')) own.unshift({ label: 'Edit the invoice', onClick: (r) => void navigate(editInvoiceHref(r.invoiceId!)) });
+    return own;
+  };
 
   const columns: Column<PaymentRequest>[] = [
     {
@@ -122,18 +101,22 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
       sortKey: 'reference',
       // The way to the details for keyboards and screen readers; the row's click is a mouse shortcut.
       render: (r) => (
-        <Anchor
-          component={Link}
-          to={{ search: `?${nextParams(params, { transid: r.transactionId }, false)}` }}
-          replace
-          ff="monospace"
-          size="sm"
-          aria-label={`View ${r.referenceNumber}`}
-        >
-          {r.referenceNumber}
-        </Anchor>
+        <Stack gap={2} align="flex-start">
+          <Anchor
+            component={Link}
+            to={{ search: `?${nextParams(params, { transid: r.transactionId }, false)}` }}
+            replace
+            ff="monospace"
+            size="sm"
+            aria-label={`View ${r.referenceNumber}`}
+          >
+            {r.referenceNumber}
+          </Anchor>
+          {r.invoiceId && r.invoiceNumber && <InvoiceBadge invoiceId={r.invoiceId} number={r.invoiceNumber} />}
+        </Stack>
       ),
     },
+
     ...(payer
       ? [{ key: 'memo', header: 'Memo', render: (r: PaymentRequest) => r.memo || '—' }]
       : [

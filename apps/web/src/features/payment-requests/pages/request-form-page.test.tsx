@@ -120,6 +120,25 @@ describe('?transid= edits a Draft or scheduled request; &copy=1 always makes a n
   });
 });
 
+describe('a request that collects an invoice', () => {
+  it('is not edited here: the form offers the invoice instead, and nothing is saved', async () => {
+    const scheduled = request({ transactionState: 'Pending', invoiceId: 'inv_9', invoiceNumber: 'INV-0009' });
+    serve(scheduled);
+    form(`${FORM}?transid=${scheduled.transactionId}`);
+    expect(await screen.findByRole('heading', { name: `${scheduled.referenceNumber} collects invoice INV-0009` })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Edit the invoice' })).toHaveAttribute('href', '/business/payment/invoices/draft?invoiceid=inv_9');
+    expect(screen.queryByLabelText('Amount (USD)')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Send now' })).toBeNull();
+  });
+
+  it('can still be copied into a plain request', async () => {
+    const scheduled = request({ transactionState: 'Pending', invoiceId: 'inv_9', invoiceNumber: 'INV-0009', amountCents: 6_266 });
+    serve(scheduled);
+    form(`${FORM}?transid=${scheduled.transactionId}&copy=1`);
+    expect(await screen.findByLabelText('Amount (USD)')).toHaveValue('62.66');
+  });
+});
+
 describe('the send time of a scheduled request, on the business’s clock', () => {
   it('opens in the business’s time zone, not the browser’s, and saves back the same instant', async () => {
     process.env.TZ = 'Asia/Tokyo';

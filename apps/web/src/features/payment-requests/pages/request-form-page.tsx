@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate, useOutletContext, useSearchParams } from 'react-router';
+import { Link, useNavigate, useOutletContext, useSearchParams } from 'react-router';
 import {
   type EntityType,
   formatMoney,
@@ -28,10 +28,11 @@ import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusinessId } from '../../../lib/session';
 import { useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/payment-requests-api';
-import { PayerPicker, type PickedPayer } from '../components/payer-picker';
+import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/send-at';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useWriteAccess } from '../../../lib/write-access';
+import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
 
 type Mode = PaymentRequestInput['mode'];
 type Errors = Partial<Record<'payerId' | 'channel' | 'amountCents' | 'dueDate' | 'expiresOn' | 'sendAt' | 'memo' | 'reference', string>>;
@@ -127,6 +128,7 @@ export function RequestFormPage() {
   if (transid && source.error) return <LoadError title="We could not load that request" error={source.error} onRetry={() => void source.refetch()} />;
   if (payerId && payer.isPending && payer.fetchStatus !== 'idle') return <PageLoader />;
   const copying = Boolean(source.data) && (copyAsked || !isEditable(source.data!));
+  if (source.data && !copying && source.data.invoiceId) return <CollectsInvoice request={source.data} />;
   return (
     <RequestForm
       key={`${transid ?? ''}:${copying}:${presetPayerId ?? ''}`}
@@ -135,6 +137,35 @@ export function RequestFormPage() {
       initial={initialFrom(source.data, copying, payer.data, timeZone.data)}
       timeZone={timeZone.data}
     />
+  );
+}
+
+/**
+ * A request that collects an invoice changes with its invoice (the API refuses to edit the request
+ * itself): the form offers the invoice instead, and a copy as a plain request.
+ */
+function CollectsInvoice({ request }: { request: PaymentRequestDetail }) {
+  useDocumentTitle(`Edit ${request.referenceNumber}`);
+  const invoiceId = request.invoiceId!;
+  const invoice = request.invoiceNumber ?? 'its invoice';
+  return (
+    <Stack gap="md" maw={640}>
+      <Title order={1}>
+        {request.referenceNumber} collects invoice {invoice}
+      </Title>
+      <Text>Its amount, payer and dates come from the invoice. Change the invoice, and the request follows it.</Text>
+      <Group>
+        <Button component={Link} to={editInvoiceHref(invoiceId)}>
+          Edit the invoice
+        </Button>
+        <Button component={Link} to={invoiceDetailsHref(invoiceId)} variant="default">
+          View {invoice}
+        </Button>
+        <Button component={Link} to={getHref(paths.payments.request, undefined, { transid: request.transactionId, copy: 1 })} variant="subtle">
+          Copy into a new request
+        </Button>
+      </Group>
+    </Stack>
   );
 }
 

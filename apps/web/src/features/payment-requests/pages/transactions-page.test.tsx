@@ -228,6 +228,23 @@ describe('row actions', () => {
     expect(location()).toBe(`/business/payment/request?transid=${draft.transactionId}`);
   });
 
+  it('a request that collects an invoice shows the invoice’s number, a link to it, and Edit opens the invoice', async () => {
+    const scheduled = request({ transactionState: 'Pending', payerName: 'Ivy Invoiced', invoiceId: 'inv_9', invoiceNumber: 'INV-0009' });
+    const plain = request({ transactionState: 'Sent', payerName: 'Paul Plain' });
+    fake.on('GET', LIST, listOf([scheduled, plain]));
+    page();
+    const row = (await screen.findByText('Ivy Invoiced')).closest('tr')!;
+    expect(within(row).getByRole('link', { name: 'Invoice INV-0009' })).toHaveAttribute('href', '/business/payment/invoices/details?invoiceid=inv_9');
+    expect(within((await screen.findByText('Paul Plain')).closest('tr')!).queryByRole('link', { name: /^Invoice/ })).toBeNull();
+    const u = user();
+    await u.click(within(row).getByRole('button', { name: 'Row actions' }));
+    const items = (await screen.findAllByRole('menuitem')).map((m) => m.textContent);
+    expect(items).toContain('Edit the invoice');
+    expect(items).not.toContain('Edit');
+    await u.click(screen.getByRole('menuitem', { name: 'Edit the invoice' }));
+    expect(location()).toBe('/business/payment/invoices/draft?invoiceid=inv_9');
+  });
+
   it('Copy on a Draft goes to the form with copy=1', async () => {
     const draft = request({ transactionState: 'Draft', payerName: 'Dee Draft' });
     fake.on('GET', LIST, listOf([draft]));

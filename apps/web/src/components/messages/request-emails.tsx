@@ -1,6 +1,6 @@
 import { Badge, Table, Text } from '@mantine/core';
 import { formatDateTime, MAIL_DELIVERY_ATTEMPTS, type EmailDelivery, type RequestEmail } from '@tay/contract';
-import { formatPhone } from '../../../lib/phone';
+import { formatPhone } from '../../lib/phone';
 
 const DELIVERY: Record<EmailDelivery, { label: string; color: string }> = {
   outbox: { label: 'In the outbox', color: 'gray' },
@@ -11,24 +11,25 @@ const DELIVERY: Record<EmailDelivery, { label: string; color: string }> = {
 };
 
 /** What happened to an e-mail, in a sentence, when there is more to say than its badge. */
-function explanation(e: RequestEmail): string | null {
+function explanation(e: RequestEmail, what: string): string | null {
   switch (e.delivery) {
     case 'outbox':
       return 'No mail server is configured: kept in the development outbox.';
     case 'retrying':
       return `Attempt ${e.attempts} of ${MAIL_DELIVERY_ATTEMPTS} failed${e.lastError ? `: ${e.lastError}` : ''}. Tay tries again.`;
     case 'failed':
-      return `Every attempt failed${e.lastError ? `: ${e.lastError}` : ''}. Check the payer's ${e.channel === 'sms' ? 'mobile number' : 'address'}, then resend the request.`;
+      return `Every attempt failed${e.lastError ? `: ${e.lastError}` : ''}. Check the payer's ${e.channel === 'sms' ? 'mobile number' : 'address'}, then resend the ${what}.`;
     default:
       return null;
   }
 }
 
 /**
- * The messages sent about a request (its link, reminders, receipts: e-mails, and text messages
- * when the request goes by SMS) and how each one's delivery went.
+ * The messages sent about a request or an invoice (its link, reminders, receipts: e-mails, and
+ * text messages when it goes by SMS) and how each one's delivery went. Shared by the request
+ * details and the invoice details.
  */
-export function RequestEmails({ emails }: { emails: RequestEmail[] }) {
+export function RequestEmails({ emails, what = 'request' }: { emails: RequestEmail[]; /** What "resend the …" names. */ what?: 'request' | 'invoice' }) {
   if (emails.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -48,7 +49,7 @@ export function RequestEmails({ emails }: { emails: RequestEmail[] }) {
       <Table.Tbody>
         {emails.map((e) => {
           const delivery = DELIVERY[e.delivery];
-          const why = explanation(e);
+          const why = explanation(e, what);
           return (
             <Table.Tr key={e.messageId}>
               <Table.Td>{formatDateTime(e.createdAt)}</Table.Td>

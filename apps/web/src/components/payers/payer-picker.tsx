@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { PayerSuggestion } from '@tay/contract';
-import { usePayerSuggestions } from '../api/payment-requests-api';
+import { usePayerSuggestions } from './payer-suggestions';
 
 export interface PickedPayer {
   payerId: string;
@@ -23,7 +23,10 @@ interface Props {
   includeDeactivated?: boolean;
 }
 
-/** Payer typeahead: a "begins with" directory search over the business's payers. */
+/**
+ * Payer typeahead: a "begins with" directory search over the business's payers. Shared by the
+ * request form, the invoice form and the lists' payer filters.
+ */
 export function PayerPicker({ value, onChange, error, compact = false, includeDeactivated = false }: Props) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [search, setSearch] = useState(value ? value.displayName : '');

@@ -1,0 +1,221 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { INVOICE_TIMELINE_LABELS, type InvoiceTimelineEvent } from '@tay/contract';
+import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { invoice, invoiceDetail } from '../../../test/fixtures';
+import { InvoiceDetailsPage } from './invoice-details-page';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const API = `/api/businesses/${BUSINESS_ID}/invoices`;
+const DETAILS = '/business/payment/invoices/details';
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+  URL.createObjectURL = vi.fn(() => 'blob:pdf');
+  URL.revokeObjectURL = vi.fn();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const open = (invoiceId: string, extra = '') =>
+  renderAt(`${DETAILS}?invoiceid=${invoiceId}${extra}`, {
+    [DETAILS]: <InvoiceDetailsPage />,
+    '/business/payment/invoices/list': <p>Invoices list</p>,
+    '/business/payment/invoices/draft': <p>Invoice form</p>,
+  });
+const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
+const actionNames = () =>
+  within(screen.getByRole('group', { name: 'Invoice actions' }))
+    .getAllByRole('button')
+    .map((b) => b.textContent);
+
+/** A sent invoice with three lines, a discount, tax, a part paid and its pay link. */
+function sentInvoice() {
+  const sent = invoice({
+    invoiceState: 'Sent',
+    overdue: true,
+    items: [
+      { description: 'Piano lessons', quantity: 3, unitPriceCents: 1_000, taxRate: 8.875, amountCents: 3_000, discountCents: 0, taxCents: 266 },
+      { description: 'Sheet music', quantity: 1.5, unitPriceCents: 2_000, taxRate: 0, amountCents: 3_000, discountCents: 0, taxCents: 0 },
+    ],
+    subtotalCents: 6_000,
+    discountCents: 0,
+    taxCents: 266,
+    totalCents: 6_266,
+    amountPaidCents: 1_000,
+    balanceCents: 5_266,
+    memo: 'May lessons',
+    footer: 'Thank you!',
+  });
+  return invoiceDetail(sent, {
+    payLink: 'http://localhost/pay/tok_abc',
+    timeline: (['create', 'send', 'viewed', 'paymentProcessed'] as InvoiceTimelineEvent[]).map((event, i) => ({
+      at: `2026-05-0${i + 1}T10:00:00.000Z`,
+      actor: i === 0 ? 'owner@biz.example' : 'System',
+      event,
+      detail: null,
+    })),
+    payments: [
+      {
+        paymentId: 'pay_1',
+        method: 'card',
+        instrument: 'Visa •••• 4242',
+        amountCents: 1_000,
+        feeCents: 59,
+        state: 'Processed',
+        failureReason: null,
+        createdAt: '2026-05-04T10:00:00.000Z',
+        settledAt: null,
+      },
+    ],
+    emails: [
+      {
+        messageId: 'msg_1',
+        channel: 'email',
+        to: 'pat@payers.example',
+        subject: 'Invoice INV-0001 from Harbor Music',
+        delivery: 'delivered',
+        attempts: 1,
+        lastError: null,
+        createdAt: '2026-05-02T10:00:00.000Z',
+        sentAt: '2026-05-02T10:00:01.000Z',
+      },
+    ],
+  });
+}
+
+describe('an invoice’s details', () => {
+  it('a Sent invoice offers Resend, Withdraw, Copy and Download PDF, and no Edit', async () => {
+    const detail = sentInvoice();
+    fake.on('GET', `${API}/${detail.invoiceId}`, ok(detail));
+    open(detail.invoiceId, '&entity=true');
+    expect(await screen.findByRole('heading', { level: 1, name: `Invoice ${detail.number}` })).toBeInTheDocument();
+    expect(actionNames()).toEqual(['Resend', 'Withdraw', 'Copy', 'Download PDF']);
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(screen.getByText('Sent', { selector: '.mantine-Badge-label' })).toBeInTheDocument();
+    expect(screen.getByText('Overdue')).toBeInTheDocument();
+  });
+
+  it('shows the invoice as the payer sees it: who bills whom, the lines, the figures, the memo and footer', async () => {
+    const detail = sentInvoice();
+    fake.on('GET', `${API}/${detail.invoiceId}`, ok(detail));
+    open(detail.invoiceId);
+    const doc = await screen.findByRole('article', { name: `Invoice ${detail.number} as the payer sees it` });
+    expect(within(doc).getByText('Harbor Music')).toBeInTheDocument();
+    expect(within(doc).getByText('Pat Payer')).toBeInTheDocument();
+    const items = within(doc).getByRole('table', { name: 'Items' });
+    expect(
+      within(items)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) =>
+          within(r)
+            .getAllByRole('cell')
+            .map((c) => c.textContent),
+        ),
+    ).toEqual([
+      ['Piano lessons', '3', '$10.00', '8.875%', '$30.00'],
+      ['Sheet music', '1.5', '$20.00', '—', '$30.00'],
+    ]);
+    const totals = within(doc).getByRole('region', { name: 'Totals' });
+    const figure = (label: string) => within(totals).getByRole('rowheader', { name: label }).nextElementSibling?.textContent;
+    expect(['Subtotal', 'Discount', 'Tax', 'Total', 'Amount paid', 'Balance due'].map(figure)).toEqual([
+      '$60.00',
+      '$0.00',
+      '$2.66',
+      '$62.66',
+      '$10.00',
+      '$52.66',
+    ]);
+    expect(within(doc).getByText('May lessons')).toBeInTheDocument();
+    expect(within(doc).getByText('Thank you!')).toBeInTheDocument();
+  });
+
+  it('lists its payments, messages with their delivery, its timeline in words, its pay link and its payment request', async () => {
+    const detail = sentInvoice();
+    fake.on('GET', `${API}/${detail.invoiceId}`, ok(detail));
+    open(detail.invoiceId);
+    const payments = await screen.findByRole('table', { name: 'Payments' });
+    expect(within(payments).getByText('Visa •••• 4242')).toBeInTheDocument();
+    const messages = await screen.findByRole('table', { name: 'Messages' });
+    expect(within(messages).getByText('Invoice INV-0001 from Harbor Music')).toBeInTheDocument();
+    expect(within(messages).getByText('Delivered')).toBeInTheDocument();
+    const titles = [...document.querySelectorAll('.mantine-Timeline-itemTitle')].map((t) => t.textContent);
+    expect(titles).toEqual([
+      INVOICE_TIMELINE_LABELS.create,
+      INVOICE_TIMELINE_LABELS.send,
+      INVOICE_TIMELINE_LABELS.viewed,
+      INVOICE_TIMELINE_LABELS.paymentProcessed,
+    ]);
+    expect(screen.getByText('http://localhost/pay/tok_abc')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View its payment request in the transaction history' })).toHaveAttribute(
+      'href',
+      `/business/payment/transactions/history?transid=${detail.transactionId}`,
+    );
+  });
+
+  it('Resend asks first, then resends with an Idempotency-Key and says so', async () => {
+    const detail = sentInvoice();
+    fake.on('GET', `${API}/${detail.invoiceId}`, ok(detail));
+    fake.on('POST', `${API}/${detail.invoiceId}/resend`, ok({ ...detail, invoiceState: 'Resent' }));
+    const u = userEvent.setup();
+    open(detail.invoiceId);
+    await u.click(await screen.findByRole('button', { name: 'Resend' }));
+    const dialog = await screen.findByRole('dialog', { name: `Resend ${detail.number}?` });
+    expect(within(dialog).getByText('Pat Payer gets the invoice again with a new link; earlier links stop working.')).toBeInTheDocument();
+    await u.click(within(dialog).getByRole('button', { name: 'Yes, resend' }));
+    await waitFor(() => expect(fake.callsTo('POST', `${API}/${detail.invoiceId}/resend`)).toHaveLength(1));
+    expect(fake.callsTo('POST', `${API}/${detail.invoiceId}/resend`)[0]!.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await screen.findByText('Invoice resent')).toBeInTheDocument();
+  });
+
+  it('Withdraw asks first; keeping it sends nothing', async () => {
+    const detail = sentInvoice();
+    fake.on('GET', `${API}/${detail.invoiceId}`, ok(detail));
+    const u = userEvent.setup();
+    open(detail.invoiceId);
+    await u.click(await screen.findByRole('button', { name: 'Withdraw' }));
+    const dialog = await screen.findByRole('dialog', { name: `Withdraw ${detail.number}?` });
+    await u.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    expect(fake.callsTo('POST', `${API}/${detail.invoiceId}/withdraw`)).toHaveLength(0);
+  });
+
+  it('a Draft offers Edit and Delete; once deleted, back to the list', async () => {
+    const draft = invoiceDetail(invoice({ invoiceState: 'Draft' }));
+    fake.on('GET', `${API}/${draft.invoiceId}`, ok(draft));
+    fake.on('DELETE', `${API}/${draft.invoiceId}`, { status: 204 });
+    const u = userEvent.setup();
+    open(draft.invoiceId);
+    await screen.findByRole('heading', { level: 1, name: `Invoice ${draft.number}` });
+    expect(actionNames()).toEqual(['Edit', 'Copy', 'Delete', 'Download PDF']);
+    await u.click(screen.getByRole('button', { name: 'Delete' }));
+    await u.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(location()).toBe('/business/payment/invoices/list'));
+  });
+
+  it('Download PDF fetches the invoice’s PDF with the session’s token', async () => {
+    const detail = sentInvoice();
+    fake.on('GET', `${API}/${detail.invoiceId}`, ok(detail));
+    fake.on('GET', `${API}/${detail.invoiceId}/pdf`, { text: '%PDF-1.7', headers: { 'content-type': 'application/pdf' } });
+    const u = userEvent.setup();
+    open(detail.invoiceId);
+    await u.click(await screen.findByRole('button', { name: 'Download PDF' }));
+    await waitFor(() => expect(fake.callsTo('GET', `${API}/${detail.invoiceId}/pdf`)).toHaveLength(1));
+    expect(fake.callsTo('GET', `${API}/${detail.invoiceId}/pdf`)[0]!.headers.Authorization).toBe('Bearer test-token');
+  });
+
+  it('a viewer gets only Download PDF', async () => {
+    const detail = sentInvoice();
+    fake.on('GET', `${API}/${detail.invoiceId}`, ok(detail));
+    renderAt(`${DETAILS}?invoiceid=${detail.invoiceId}`, { [DETAILS]: <InvoiceDetailsPage /> }, { business: { role: 'viewer' } });
+    await screen.findByRole('heading', { level: 1, name: `Invoice ${detail.number}` });
+    expect(actionNames()).toEqual(['Download PDF']);
+  });
+});

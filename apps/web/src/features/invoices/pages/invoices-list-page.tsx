@@ -1,0 +1,45 @@
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { invoicePaths } from '../../../lib/invoice-paths';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { InvoicesTable } from '../components/invoices-table';
+
+/**
+ * /business/payment/invoices/list: every invoice, with state and overdue badges, row actions by
+ * state, filters, search, sort, pages and CSV export of the same query, all kept in the URL.
+ */
+export function InvoicesListPage() {
+  useDocumentTitle('Invoices');
+  const access = useWriteAccess('invoices');
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Invoices</Title>
+          <Text c="dimmed" size="sm">
+            Every invoice, what was paid and what is still owed.
+          </Text>
+        </div>
+        <Group>
+          <Button variant="default" component={Link} to={invoicePaths.landing}>
+            Overview
+          </Button>
+          {access.allowed ? (
+            <Button component={Link} to={invoicePaths.draft} leftSection={<IconPlus size={16} />}>
+              New invoice
+            </Button>
+          ) : (
+            <Button leftSection={<IconPlus size={16} />} disabled>
+              New invoice
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <WriteAccessAlert access={access} />
+      <InvoicesTable caption="Invoices" />
+    </Stack>
+  );
+}

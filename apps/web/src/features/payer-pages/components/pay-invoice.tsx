@@ -1,0 +1,41 @@
+import { Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { formatDay, type PayerInvoice } from '@tay/contract';
+import { InvoiceLinesTable, InvoiceTotals } from '../../../components/invoices/invoice-lines';
+
+/**
+ * The invoice a payment request collects, as its payer reads it above the payment form: its
+ * number and dates, its lines (description, quantity, unit price, amount) and the figures that make
+ * up the total. On a phone each line reads as its description over "3 × $10.00", beside its amount.
+ */
+export function PayInvoice({ invoice, memo }: { invoice: PayerInvoice; memo: string }) {
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md" component="section" aria-labelledby="pay-invoice-title">
+      <Stack gap="sm">
+        <Group justify="space-between" align="baseline" wrap="wrap" gap="xs">
+          <Title order={2} fz="lg" id="pay-invoice-title">
+            Invoice {invoice.number}
+          </Title>
+          <Text size="sm" c="dimmed">
+            Issued {formatDay(invoice.issueDate)} · Due {formatDay(invoice.dueDate)}
+          </Text>
+        </Group>
+        <InvoiceLinesTable items={invoice.items} caption={`Items of invoice ${invoice.number}`} />
+        <Group justify="flex-end">
+          <div style={{ width: '100%', maxWidth: 320 }}>
+            <InvoiceTotals figures={invoice} label={`Totals of invoice ${invoice.number}`} />
+          </div>
+        </Group>
+        {invoice.memo && invoice.memo !== memo && (
+          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+            {invoice.memo}
+          </Text>
+        )}
+        {invoice.footer && (
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
+            {invoice.footer}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
