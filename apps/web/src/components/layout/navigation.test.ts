@@ -30,7 +30,7 @@ describe('navigation (docs/product.md §2)', () => {
     const items = navigationSections('standard', false)[0]!.items;
     const index = items.findIndex((i) => i.label === 'Manage Invoices');
     expect(items[index - 1]!.label).toBe('Bulk Request to Pay');
-    expect(items[index]).toEqual({ label: 'Manage Invoices', to: '/business/payment/invoices', feature: 'invoices' });
+    expect(items[index]).toEqual({ label: 'Manage Invoices', to: '/business/payment/invoices', feature: 'invoices', ownsSubPaths: true });
   });
 
   it('shows Payments out only with payouts enabled', () => {

@@ -36,6 +36,8 @@ export interface NavItem {
   label: string;
   to: string;
   feature: FeatureKey;
+  /** Its pages are all under `to` (`/business/payment/invoices/list`…): the item is current on each. */
+  ownsSubPaths?: boolean;
 }
 
 export type SectionKey = 'payments' | 'payouts' | 'analytics' | 'setup';
@@ -52,7 +54,7 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Transaction History', to: paths.payments.history, feature: 'paymentTransaction' },
     { label: 'Single Request to Pay', to: paths.payments.request, feature: 'paymentRequest' },
     { label: 'Bulk Request to Pay', to: paths.payments.bulkRtp, feature: 'bulkRTP' },
-    { label: 'Manage Invoices', to: paths.payments.invoices, feature: 'invoices' },
+    { label: 'Manage Invoices', to: paths.payments.invoices, feature: 'invoices', ownsSubPaths: true },
     { label: 'Manage Payers', to: paths.payers.list, feature: 'payers' },
     { label: 'Manage QR Codes', to: paths.payments.qrCodes, feature: 'qrCodePayments' },
   ],

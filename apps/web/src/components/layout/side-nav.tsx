@@ -43,7 +43,7 @@ export function SideNav({ template, templates, onTemplateChange, payoutEnabled, 
             {section.label}
           </Text>
           {section.items.map((item) => {
-            const current = `${pathname}${search}` === item.to || pathname === item.to;
+            const current = `${pathname}${search}` === item.to || pathname === item.to || (item.ownsSubPaths === true && pathname.startsWith(`${item.to}/`));
             return approved ? (
               <MantineNavLink
                 key={item.label}

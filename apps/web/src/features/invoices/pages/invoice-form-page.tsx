@@ -173,7 +173,8 @@ function InvoiceForm({
   const scheduled = editing?.invoiceState === 'Scheduled';
 
   const [values, setValues] = useState(initial);
-  const [sendAt, setSendAt] = useState('');
+  // A scheduled invoice's time, to keep or change (Reschedule); a new one's, for Schedule.
+  const [sendAt, setSendAt] = useState(() => (scheduled && editing.sendAt ? isoToZonedInput(editing.sendAt, timeZone) : ''));
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState<Intent | null>(null);
@@ -485,33 +486,50 @@ function InvoiceForm({
               </Grid.Col>
             </Grid>
 
-            {scheduled ? (
+            {scheduled && (
               <Alert color="blue" icon={<IconInfoCircle />}>
-                This invoice is scheduled to go {editing.sendAt ? `${formatDateTime(editing.sendAt, timeZone)} (${timeZone})` : 'at its scheduled time'}. Saving
-                keeps it scheduled. To send it at another time, cancel it and send a copy.
+                This invoice is scheduled to go {editing.sendAt ? `${formatDateTime(editing.sendAt, timeZone)} (${timeZone})` : 'at its scheduled time'}. Save
+                changes to keep that time, Reschedule to move it, or Send now.
               </Alert>
-            ) : (
-              <TextInput
-                label="Send later (optional)"
-                description={`Pick a time in ${timeZone}, the business’s time zone, then choose Schedule`}
-                type="datetime-local"
-                value={sendAt}
-                min={isoToZonedInput(new Date().toISOString(), timeZone)}
-                onChange={(e) => {
-                  setSendAt(e.currentTarget.value);
-                  setErrors(({ fields: { sendAt: _gone, ...fields }, ...rest }) => ({ ...rest, fields }));
-                }}
-                error={fieldError.sendAt}
-                disabled={disabled}
-                maw={{ base: '100%', sm: 320 }}
-              />
             )}
+            <TextInput
+              label={scheduled ? 'Send at' : 'Send later (optional)'}
+              description={`Pick a time in ${timeZone}, the business’s time zone, then choose ${scheduled ? 'Reschedule' : 'Schedule'}`}
+              type="datetime-local"
+              value={sendAt}
+              min={isoToZonedInput(new Date().toISOString(), timeZone)}
+              onChange={(e) => {
+                setSendAt(e.currentTarget.value);
+                setErrors(({ fields: { sendAt: _gone, ...fields }, ...rest }) => ({ ...rest, fields }));
+              }}
+              error={fieldError.sendAt}
+              disabled={disabled}
+              maw={{ base: '100%', sm: 320 }}
+            />
 
             <Group gap="sm">
               {scheduled ? (
-                <Button type="submit" disabled={disabled || (busy !== null && busy !== 'draft')} loading={busy === 'draft'}>
-                  Save changes
-                </Button>
+                <>
+                  <Button type="submit" disabled={disabled || (busy !== null && busy !== 'draft')} loading={busy === 'draft'}>
+                    Save changes
+                  </Button>
+                  <Button
+                    variant="light"
+                    onClick={() => void run('schedule')}
+                    disabled={disabled || (busy !== null && busy !== 'schedule')}
+                    loading={busy === 'schedule'}
+                  >
+                    Reschedule
+                  </Button>
+                  <Button
+                    variant="default"
+                    onClick={() => void run('send')}
+                    disabled={disabled || (busy !== null && busy !== 'send')}
+                    loading={busy === 'send'}
+                  >
+                    Send now
+                  </Button>
+                </>
               ) : (
                 <>
                   <Button type="submit" disabled={disabled || (busy !== null && busy !== 'send')} loading={busy === 'send'}>
