@@ -1,3 +1,4 @@
+import { ScrollRegion } from '../../../components/ui/scroll-region';
 import { Anchor, Button, CopyButton, Divider, Grid, Group, Loader, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconArrowLeft, IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
@@ -120,7 +121,7 @@ export function InvoiceDetailsPage() {
             No payment yet.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={520}>
+          <ScrollRegion label="Payments, scrolls sideways" minWidth={520}>
             <Table striped aria-label="Payments">
               <Table.Thead>
                 <Table.Tr>
@@ -146,16 +147,16 @@ export function InvoiceDetailsPage() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollRegion>
         )}
       </section>
 
       <section aria-labelledby="invoice-messages">
         <Divider label={<span id="invoice-messages">Messages</span>} labelPosition="left" mb="sm" />
         <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the messages" />}>
-          <Table.ScrollContainer minWidth={480}>
+          <ScrollRegion label="Messages, scrolls sideways" minWidth={480}>
             <RequestEmails emails={inv.emails} what="invoice" />
-          </Table.ScrollContainer>
+          </ScrollRegion>
         </Suspense>
       </section>
 

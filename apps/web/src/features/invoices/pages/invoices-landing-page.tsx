@@ -1,3 +1,4 @@
+import { ScrollRegion } from '../../../components/ui/scroll-region';
 import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconFileInvoice, IconList, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -87,7 +88,7 @@ export function InvoicesLandingPage() {
             {newInvoice}
           </Stack>
         ) : (
-          <Table.ScrollContainer minWidth={480}>
+          <ScrollRegion label="Recent invoices, scrolls sideways" minWidth={480}>
             <Table verticalSpacing="xs" aria-label="Recent invoices">
               <Table.Thead>
                 <Table.Tr>
@@ -116,7 +117,7 @@ export function InvoicesLandingPage() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollRegion>
         )}
       </Paper>
     </Stack>
