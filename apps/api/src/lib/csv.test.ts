@@ -102,6 +102,17 @@ describe('readCsvRecords (streamed)', () => {
     expect(records[12_345]).toEqual({ line: 12_346, cells: ['row12344', 'quoted, 12344'] });
   });
 
+  it('ends when its reader stops early, by break or by an error, however much text is left', async () => {
+    const text = `a,b\n${Array.from({ length: 50_000 }, (_, i) => `row${i},${i}`).join('\n')}\n`;
+    let taken = 0;
+    for await (const _record of readCsvRecords(text, ',')) if (++taken === 600) break;
+    expect(taken).toBe(600);
+    const failing = async () => {
+      for await (const record of readCsvRecords(text, ',')) if (record.line === 1_000) throw new Error('the reader gave up');
+    };
+    await expect(failing()).rejects.toThrow('the reader gave up');
+  });
+
   it('refuses a quoted value that never closes, naming the line it starts on', async () => {
     await expect(read('a,b\n1,2\n\n3,"open\n4,5\n')).rejects.toThrow('a quoted value that starts on line 4 is never closed');
   });

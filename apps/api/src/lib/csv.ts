@@ -148,14 +148,26 @@ export async function* readCsvRecords(text: string, delimiter: CsvDelimiter): As
   } as unknown as Options);
   const CHUNK = 64 * 1024;
   // Feed the text in slices, so parsing interleaves with other work.
+  // A reader that stops early (an error in its loop, a superseded check) destroys the parser: the
+  // feed stops too, rather than wait for a drain that will never come.
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        parser.off('drain', done);
+        parser.off('close', done);
+        resolve();
+      };
+      parser.once('drain', done);
+      parser.once('close', done);
+    });
   const feed = async () => {
-    for (let i = 0; i < text.length; i += CHUNK) {
-      if (!parser.write(text.slice(i, i + CHUNK))) await new Promise((resolve) => parser.once('drain', resolve));
+    for (let i = 0; i < text.length && !parser.destroyed; i += CHUNK) {
+      if (!parser.write(text.slice(i, i + CHUNK))) await drained();
       // Parsing a slice, and taking its records, is synchronous or microtasks only (a drain comes
       // as the records are read): other requests get their turn between slices.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    parser.end();
+    if (!parser.destroyed) parser.end();
   };
   const feeding = feed().catch((error: unknown) => parser.destroy(error as Error));
   try {

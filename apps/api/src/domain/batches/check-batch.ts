@@ -23,7 +23,7 @@ import {
 import { rowOf } from './batch-rows';
 
 /** Rows checked and stored per transaction: the progress moves and a restart resumes in these steps. */
-export const CHECK_CHUNK = 2000;
+export const CHECK_CHUNK = 500;
 
 /** The business as the jobs need it (no session): its name, clock and defaults. */
 export async function businessForJob(db: Executor, businessId: string): Promise<ScopedBusiness | null> {
