@@ -15,3 +15,13 @@ export function useBusinessTimeZone() {
     select: (business) => business.config.timeZone,
   });
 }
+
+/** The business's own words for its invoices (Setup → Configuration, "Invoice terms"), or null. */
+export function useBusinessInvoiceTerms() {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(businessEndpoints.get, { params: { id: businessId ?? '' } }),
+    enabled: Boolean(businessId),
+    select: (business) => business.config.invoiceTerms ?? null,
+  });
+}

@@ -25,14 +25,14 @@ afterEach(() => {
 });
 
 /** The business, with the time zone its day and scheduled sends are on. */
-function business(timeZone: string) {
+function business(timeZone: string, invoiceTerms: string | null = null) {
   fake.on(
     'GET',
     `/api/businesses/${BUSINESS_ID}`,
     ok(
       businessRecord({
         businessState: 'Approved',
-        config: { timeZone, defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true },
+        config: { timeZone, defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms, timeZoneChosen: true },
       }),
     ),
   );
@@ -63,6 +63,18 @@ function figure(label: string): string | null | undefined {
 
 const lineAmount = (n: number) => document.querySelector(`[data-line-amount="${n}"]`)?.textContent?.replace(`Amount, line ${n}: `, '');
 const descriptions = () => screen.getAllByRole('textbox', { name: /^Description, line \d+$/ }).map((i) => (i as HTMLInputElement).value);
+
+describe('a new invoice', () => {
+  it("starts with the business's invoice terms as its footer, and none without them", async () => {
+    business('America/New_York', 'Payment within 30 days. Late payments incur 1.5% monthly.');
+    const { unmount } = form(FORM);
+    expect(await screen.findByLabelText('Footer')).toHaveValue('Payment within 30 days. Late payments incur 1.5% monthly.');
+    unmount();
+    business('America/New_York', null);
+    form(FORM);
+    expect(await screen.findByLabelText('Footer')).toHaveValue('');
+  });
+});
 
 describe('the totals, as the lines are typed', () => {
   it('3 × $10.00 at 8.875% is $30.00, tax $2.66, total $32.66; a discount comes off before tax', async () => {

@@ -26,7 +26,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
-import { useBusinessTimeZone } from '../../../lib/business-time-zone';
+import { useBusinessInvoiceTerms, useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { endpointQuery } from '../../../lib/endpoint-client';
 import { copyInvoiceHref, invoiceDetailsHref, invoicePaths } from '../../../lib/invoice-paths';
 import { formatPhone } from '../../../lib/phone';
@@ -82,6 +82,8 @@ export function InvoiceFormPage() {
   const businessId = useBusinessId();
   // Today, and a scheduled send time, are on the business's clock (its configured time zone).
   const timeZone = useBusinessTimeZone();
+  // A new invoice's footer starts as the business's invoice terms (Setup → Configuration).
+  const invoiceTerms = useBusinessInvoiceTerms();
   const source = useInvoiceDetail(sourceId);
   // The invoice's payer, for the mobile number the invoice does not carry.
   const payerId = source.data?.payerId;
@@ -106,7 +108,9 @@ export function InvoiceFormPage() {
         ...(payer.data ? { mobileNumber: payer.data.mobileNumber } : {}),
       }
     : null;
-  const initial = source.data ? valuesFrom(source.data, picked!, { copy: !editing, today }) : emptyValues(today);
+  const initial = source.data
+    ? valuesFrom(source.data, picked!, { copy: !editing, today })
+    : { ...emptyValues(today), footer: (invoiceTerms.data ?? '').slice(0, 1000) };
   return (
     <InvoiceForm
       key={`${invoiceId ?? ''}:${copyId ?? ''}`}
