@@ -8,23 +8,7 @@ import { expect } from 'vitest';
 import type { Invoice, InvoiceDetail, InvoiceInput } from '@tay/contract';
 import type { DB } from '../../src/db/schema';
 import type { ApprovedBusiness } from '../support/approved-business';
-import { dayIn, snapshot } from '../support/requests';
-
-function call(
-  app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  token: string,
-  payload?: unknown,
-  headers: Record<string, string> = {},
-) {
-  return app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${token}`, ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-  });
-}
+import { call, dayIn, snapshot } from '../support/requests';
 
 /** Three lines with tax, as the issue's journey has them: $30.00 + $25.50 + $12.34 at 8.875 %. */
 export function invoiceBody(payerId: string, over: Partial<InvoiceInput> = {}): InvoiceInput {

@@ -36,7 +36,8 @@ export function middayOf(date: string): Date {
   return new Date(`${date}T17:00:00Z`);
 }
 
-function call(
+/** One API call as a signed-in person (a JSON body when given). */
+export function call(
   app: FastifyInstance,
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   url: string,

@@ -23,6 +23,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useInvoiceDetail } from '../api/invoices-api';
 import { DANGEROUS_ACTIONS, INVOICE_ACTION_LABELS, permittedInvoiceActions, useInvoiceActions } from '../components/invoice-actions';
 import { InvoiceStateBadge } from '../components/invoice-state-badge';
+import { PaymentsTable } from '../../../components/payments/payments-table';
 
 // With the numbers texts went to, formatted by libphonenumber: loaded with the messages, not the page.
 const RequestEmails = lazy(() => import('../../../components/messages/request-emails').then((m) => ({ default: m.RequestEmails })));
@@ -117,36 +118,10 @@ export function InvoiceDetailsPage() {
       <section aria-labelledby="invoice-payments">
         <Divider label={<span id="invoice-payments">Payments</span>} labelPosition="left" mb="sm" />
         {inv.payments.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No payment yet.
-          </Text>
+          <PaymentsTable payments={inv.payments} />
         ) : (
           <ScrollRegion label="Payments, scrolls sideways" minWidth={520}>
-            <Table striped aria-label="Payments">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Date</Table.Th>
-                  <Table.Th>Method</Table.Th>
-                  <Table.Th ta="right">Amount</Table.Th>
-                  <Table.Th ta="right">Fee</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {inv.payments.map((p) => (
-                  <Table.Tr key={p.paymentId}>
-                    <Table.Td>{formatDateTime(p.createdAt)}</Table.Td>
-                    <Table.Td>{p.instrument}</Table.Td>
-                    <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
-                    <Table.Td ta="right">{formatMoney(p.feeCents)}</Table.Td>
-                    <Table.Td>
-                      {p.state}
-                      {p.failureReason ? ` — ${p.failureReason}` : ''}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <PaymentsTable payments={inv.payments} />
           </ScrollRegion>
         )}
       </section>

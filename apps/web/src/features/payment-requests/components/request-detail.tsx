@@ -20,6 +20,7 @@ import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths'
 import { useBusinessTimeZone, useRequestDetail } from '../api/payment-requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
+import { PaymentsTable } from '../../../components/payments/payments-table';
 
 // With the numbers texts went to, formatted by libphonenumber: loaded when a request is opened,
 // not with the history list.
@@ -197,37 +198,7 @@ export function RequestDetailDrawer({
             </Group>
           )}
           <Divider label="Payments" labelPosition="left" />
-          {r.payments.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No payment yet.
-            </Text>
-          ) : (
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Date</Table.Th>
-                  <Table.Th>Method</Table.Th>
-                  <Table.Th ta="right">Amount</Table.Th>
-                  <Table.Th ta="right">Fee</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {r.payments.map((p) => (
-                  <Table.Tr key={p.paymentId}>
-                    <Table.Td>{formatDateTime(p.createdAt)}</Table.Td>
-                    <Table.Td>{p.instrument}</Table.Td>
-                    <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
-                    <Table.Td ta="right">{formatMoney(p.feeCents)}</Table.Td>
-                    <Table.Td>
-                      {p.state}
-                      {p.failureReason ? ` — ${p.failureReason}` : ''}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
+          <PaymentsTable payments={r.payments} />
           <Divider label="Messages" labelPosition="left" />
           <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the messages" />}>
             <RequestEmails emails={r.emails} />

@@ -1,0 +1,40 @@
+import { Table, Text } from '@mantine/core';
+import { formatDateTime, formatMoney, type PaymentSummary } from '@tay/contract';
+
+/** The payments made on a request or an invoice: when, how, how much, the fee, and how each ended. */
+export function PaymentsTable({ payments, label = 'Payments' }: { payments: readonly PaymentSummary[]; label?: string }) {
+  if (payments.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No payment yet.
+      </Text>
+    );
+  }
+  return (
+    <Table striped aria-label={label}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Date</Table.Th>
+          <Table.Th>Method</Table.Th>
+          <Table.Th ta="right">Amount</Table.Th>
+          <Table.Th ta="right">Fee</Table.Th>
+          <Table.Th>Status</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {payments.map((p) => (
+          <Table.Tr key={p.paymentId}>
+            <Table.Td>{formatDateTime(p.createdAt)}</Table.Td>
+            <Table.Td>{p.instrument}</Table.Td>
+            <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
+            <Table.Td ta="right">{formatMoney(p.feeCents)}</Table.Td>
+            <Table.Td>
+              {p.state}
+              {p.failureReason ? ` — ${p.failureReason}` : ''}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
