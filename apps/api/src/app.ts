@@ -104,6 +104,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
   await app.register(publicPayRoutes, {
     db: database.db,
+    publicUrl: config.publicUrl,
     payments: { db: database.db, processor: deps.processor, mailer: deps.mailer, jobs: deps.jobs, fees: config.fees },
   });
   await app.register(teamRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });

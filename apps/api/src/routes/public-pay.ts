@@ -7,11 +7,18 @@ import { payRequest } from '../domain/payments/pay-request';
 import { resumePayment } from '../domain/payments/resume-payment';
 import type { PaymentDeps } from '../domain/payments/apply-charge-result';
 import { declineRequest, findByPayToken, getPayPage } from '../domain/payment-requests/public-pay-page';
+import { selectInvoice } from '../domain/invoices/invoice-record';
+import { invoicePdf, invoicePdfName } from '../domain/invoices/invoice-document';
+import { payLink } from '../domain/payment-requests/request-record';
 import { endpointMounter, success } from '../http/mount';
+import { AppError } from '../lib/app-error';
 import { withIdempotency } from '../lib/idempotency';
 
 /** The payer's side (no sign-in): `/api/public/pay/:token…`, reached from the link in the e-mail. */
-export const publicPayRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omit<PaymentDeps, 'log'> }> = async (app, { db, payments }) => {
+export const publicPayRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omit<PaymentDeps, 'log'>; publicUrl: string }> = async (
+  app,
+  { db, payments, publicUrl },
+) => {
   const mount = endpointMounter(app, db);
   mount(e.get, async ({ params, reply }) => {
     reply.header('cache-control', 'no-store');
@@ -40,6 +47,19 @@ export const publicPayRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omi
     reply.header('cache-control', 'no-store');
     if (result.replayed) reply.header('idempotent-replayed', 'true');
     return reply.status(result.status).send(result.body);
+  });
+
+  // The payer's copy of the invoice, as it stands (what is paid so far included), with this link on it.
+  mount(e.invoicePdf, async ({ params, reply }) => {
+    const { row } = await findByPayToken(db, params.token);
+    if (!row.invoice_id) throw AppError.notFound('Invoice');
+    const invoice = await selectInvoice(db, row.business_id, row.invoice_id);
+    const pdf = await invoicePdf(db, invoice, payLink(publicUrl, params.token));
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="${invoicePdfName(invoice.number)}"`)
+      .header('cache-control', 'no-store')
+      .send(Buffer.from(pdf));
   });
 
   mount(e.receipt, async ({ params, reply }) => {

@@ -128,6 +128,12 @@ describe('an invoice from draft to paid', () => {
     expect(page.statusCode, page.body).toBe(200);
     expect(page.json().data.invoice).toMatchObject({ number: draft.number, totalCents: 7276, taxCents: 492 });
     expect(page.json().data.invoice.items).toHaveLength(3);
+    // …and gives the payer the invoice's PDF, by the same link.
+    const payerPdf = await t.app.inject({ method: 'GET', url: `/api/public/pay/${token}/invoice.pdf` });
+    expect(payerPdf.statusCode).toBe(200);
+    expect(payerPdf.headers['content-type']).toBe('application/pdf');
+    expect(pdfText(payerPdf.rawPayload)).toContain(draft.number);
+    expect((await t.app.inject({ method: 'GET', url: `/api/public/pay/${'x'.repeat(43)}/invoice.pdf` })).statusCode).toBe(404);
 
     // Part of it by card: Partially Paid.
     const first = await pay(t.app, token, { method: 'card', processorToken: await card(), amountCents: 2000 }, `pay-1-${draft.invoiceId}`);

@@ -46,6 +46,16 @@ export const payerPageEndpoints = {
     response: PaymentOutcomeResponse,
     errors: [404, 409, 422, 503],
   }),
+  invoicePdf: defineEndpoint({
+    method: 'GET',
+    path: '/api/public/pay/:token/invoice.pdf',
+    summary: 'The invoice the link collects, as a PDF (404 when the request is not an invoice)',
+    tag,
+    access: 'public',
+    params: PayTokenParams,
+    response: { description: 'The invoice', contentTypes: ['application/pdf'] },
+    errors: [404],
+  }),
   receipt: defineEndpoint({
     method: 'GET',
     path: '/api/public/pay/:token/receipt/:paymentId',

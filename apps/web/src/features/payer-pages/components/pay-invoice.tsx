@@ -1,4 +1,5 @@
-import { Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import { formatDay, type PayerInvoice } from '@tay/contract';
 import { InvoiceLinesTable, InvoiceTotals } from '../../../components/invoices/invoice-lines';
 
@@ -7,7 +8,7 @@ import { InvoiceLinesTable, InvoiceTotals } from '../../../components/invoices/i
  * number and dates, its lines (description, quantity, unit price, amount) and the figures that make
  * up the total. On a phone each line reads as its description over "3 × $10.00", beside its amount.
  */
-export function PayInvoice({ invoice, memo }: { invoice: PayerInvoice; memo: string }) {
+export function PayInvoice({ invoice, memo, token }: { invoice: PayerInvoice; memo: string; token: string }) {
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md" component="section" aria-labelledby="pay-invoice-title">
       <Stack gap="sm">
@@ -35,6 +36,13 @@ export function PayInvoice({ invoice, memo }: { invoice: PayerInvoice; memo: str
             {invoice.footer}
           </Text>
         )}
+        {/* A public file by the payer's own link: a plain link downloads it, no script needed. */}
+        <Anchor href={`/api/public/pay/${encodeURIComponent(token)}/invoice.pdf`} download={`${invoice.number}.pdf`} size="sm">
+          <Group gap={6} component="span">
+            <IconDownload size={16} aria-hidden />
+            Download the invoice (PDF)
+          </Group>
+        </Anchor>
       </Stack>
     </Paper>
   );

@@ -138,6 +138,8 @@ describe('the pay page of an invoice', () => {
     const figure = (label: string) => within(totals).getByRole('rowheader', { name: label }).nextElementSibling?.textContent;
     expect([figure('Subtotal'), figure('Discount'), figure('Tax'), figure('Total')]).toEqual(['$60.00', '−$6.00', '$2.40', '$56.40']);
     expect(within(section).getByText('Thank you for learning with us.')).toBeInTheDocument();
+    // The payer can keep a copy: the PDF by the same link.
+    expect(within(section).getByRole('link', { name: 'Download the invoice (PDF)' })).toHaveAttribute('href', '/api/public/pay/tok_1/invoice.pdf');
     // The invoice comes before the form that pays it.
     const pay = screen.getByRole('button', { name: 'Pay $56.40' });
     expect(section.compareDocumentPosition(pay) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();

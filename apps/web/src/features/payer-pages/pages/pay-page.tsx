@@ -74,7 +74,7 @@ function PayView({ token, data }: { token: string; data: PublicPayPage }) {
       <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
         <Summary data={data} />
       </Paper>
-      {data.invoice && <PayInvoice invoice={data.invoice} memo={data.memo} />}
+      {data.invoice && <PayInvoice invoice={data.invoice} memo={data.memo} token={token} />}
       {outcome && <OutcomeNotice token={token} outcome={outcome} />}
       {data.status === 'payable' ? (
         <PaymentForm token={token} data={data} onOutcome={setOutcome} />
