@@ -8,7 +8,6 @@ import { RootRoute } from './access-guard';
 import { NotFoundPage } from './routes/not-found';
 import { REQUEST_BATCH_FLOW } from '../features/batches/batch-flows';
 import { RouteErrorBoundary } from './routes/route-error';
-import { invoicePaths } from '../lib/invoice-paths';
 
 /**
  * A page loaded on first visit, in its own bundle: a payer opening a payment link does not
@@ -23,9 +22,6 @@ function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: k
     },
   };
 }
-
-/** A page's path under /business, for the business shell's child routes. */
-const underBusiness = (path: string) => path.slice(`${paths.business.root}/`.length);
 
 export const routes: RouteObject[] = [
   {
@@ -101,10 +97,10 @@ export const routes: RouteObject[] = [
             path: 'payment/request/bulkreview',
             ...page(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage', { flow: REQUEST_BATCH_FLOW }),
           },
-          { path: underBusiness(invoicePaths.landing), ...page(() => import('../features/invoices/pages/invoices-landing-page'), 'InvoicesLandingPage') },
-          { path: underBusiness(invoicePaths.draft), ...page(() => import('../features/invoices/pages/invoice-form-page'), 'InvoiceFormPage') },
-          { path: underBusiness(invoicePaths.list), ...page(() => import('../features/invoices/pages/invoices-list-page'), 'InvoicesListPage') },
-          { path: underBusiness(invoicePaths.details), ...page(() => import('../features/invoices/pages/invoice-details-page'), 'InvoiceDetailsPage') },
+          { path: 'payment/invoices', ...page(() => import('../features/invoices/pages/invoices-landing-page'), 'InvoicesLandingPage') },
+          { path: 'payment/invoices/draft', ...page(() => import('../features/invoices/pages/invoice-form-page'), 'InvoiceFormPage') },
+          { path: 'payment/invoices/list', ...page(() => import('../features/invoices/pages/invoices-list-page'), 'InvoicesListPage') },
+          { path: 'payment/invoices/details', ...page(() => import('../features/invoices/pages/invoice-details-page'), 'InvoiceDetailsPage') },
           { path: 'payment/payers', ...page(() => import('../features/payers/pages/payers-page'), 'PayersPage') },
           { path: 'payment/payers/add', ...page(() => import('../features/payers/pages/payer-form-page'), 'PayerFormPage') },
           { path: 'payment/payers/import', ...page(() => import('../features/payers/pages/import-payers-page'), 'ImportPayersPage') },
