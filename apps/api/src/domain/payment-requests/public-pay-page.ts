@@ -99,7 +99,8 @@ export async function getPayPage(db: Kysely<DB>, token: string, { opened = false
     .execute();
   const { status, message } = payStatus(context);
   const invoice = row.invoice_id ? await payerInvoice(db, row.business_id, row.invoice_id) : null;
-  if (opened) await recordView(db, row);
+  // An invoice's timeline says when the payer opened it (issue 18); a plain request's does not.
+  if (opened && row.invoice_id) await recordView(db, row);
   return {
     businessName: business.business_name,
     businessLogoUrl: logoUrl(business.id, business.logo_updated_at),
