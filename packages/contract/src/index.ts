@@ -36,3 +36,5 @@ export * from './batches/endpoints';
 export * from './invoices/totals';
 export * from './invoices/schemas';
 export * from './invoices/endpoints';
+export * from './qr-codes/schemas';
+export * from './qr-codes/endpoints';

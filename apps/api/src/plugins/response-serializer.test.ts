@@ -37,6 +37,8 @@ const item = (n: number, overrides: Partial<Item> = {}): Item => ({
   updatedAt: '2026-11-22T18:10:11.238Z',
   invoiceId: n % 4 === 0 ? `inv_${n}` : null,
   invoiceNumber: n % 4 === 0 ? `INV-${String(n).padStart(4, '0')}` : null,
+  qrCodeId: n % 5 === 0 ? `qr_${n}` : null,
+  qrCodeLabel: n % 5 === 0 ? 'Front counter' : null,
   actions: requestActions('Sent'),
   ...overrides,
 });

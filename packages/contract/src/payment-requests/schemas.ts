@@ -82,8 +82,12 @@ export const PAYABLE_STATES: readonly RequestState[] = REQUEST_TRANSITIONS.payer
 
 export type RequestAction = 'Edit' | 'Copy' | 'Delete' | 'Cancel' | 'Resend' | 'Withdraw' | 'View/Download';
 
-/** Row actions by state (docs/product.md §4). */
-export function requestActions(state: RequestState): RequestAction[] {
+/**
+ * Row actions by state (docs/product.md §4). A payment through a QR code (`viaQrCode`) was sent to
+ * no one and has no payer to copy it for: it offers its receipt once paid, and nothing else.
+ */
+export function requestActions(state: RequestState, viaQrCode = false): RequestAction[] {
+  if (viaQrCode) return state === 'Paid' || state === 'PartiallyPaid' ? ['View/Download'] : [];
   switch (state) {
     case 'Draft':
       return ['Edit', 'Copy', 'Delete'];
@@ -156,7 +160,8 @@ export const PaymentRequest = z.object({
   /** The short human reference, numbered per business (TRX-10234). */
   referenceNumber: z.string(),
   transactionState: RequestState,
-  payerId: z.string(),
+  /** Null for a payment through a QR code by a payer who is not one of the business's payers. */
+  payerId: z.string().nullable(),
   payerName: z.string(),
   payerEmail: z.string(),
   amountCents: z.number().int(),
@@ -175,6 +180,9 @@ export const PaymentRequest = z.object({
   invoiceId: z.string().nullable(),
   /** INV-0001 */
   invoiceNumber: z.string().nullable(),
+  /** The QR code it was paid through, and the code's label then, if it was. */
+  qrCodeId: z.string().nullable(),
+  qrCodeLabel: z.string().nullable(),
   actions: z.array(z.string()),
 });
 export type PaymentRequest = z.infer<typeof PaymentRequest>;
@@ -234,6 +242,9 @@ export const PaymentRequestDetail = PaymentRequest.extend({
   payLink: z.string(),
   /** The bulk batch that made it, if one did. */
   batch: z.object({ batchId: z.string(), fileName: z.string() }).nullable(),
+  /** What a payer through a QR code gave beside their name and e-mail. */
+  payerPhone: z.string().nullable(),
+  payerNote: z.string().nullable(),
 });
 export type PaymentRequestDetail = z.infer<typeof PaymentRequestDetail>;
 
@@ -243,6 +254,8 @@ export const RequestListQuery = PageQuery.extend({
   payerId: z.string().max(64).optional(),
   /** The requests a bulk batch made. */
   batchId: z.string().max(64).optional(),
+  /** The payments taken through one QR code, or through any (`any`). */
+  qrId: z.string().max(64).optional(),
   from: boundedDay('From date').optional(),
   to: boundedDay('To date').optional(),
   minAmountCents: z.coerce.number().int().min(0).optional(),

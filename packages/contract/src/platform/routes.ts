@@ -46,6 +46,12 @@ export const paths = {
     drafts: '/business/payment/transactions/draft',
     invoices: '/business/payment/invoices',
     qrCodes: '/business/payment/qrcode',
+    /** Query: `qrcodeid` edits that code; none creates one. */
+    qrCodeManage: '/business/payment/qrcode/manage',
+    /** Query: `qrcodeid`. */
+    qrCodeDownload: '/business/payment/qrcode/download',
+    /** Query: `qrcodeid` filters to that code; none lists the payments of every code. */
+    qrCodeTransactions: '/business/payment/qrcode/transactions',
   },
   payers: {
     list: '/business/payment/payers',
@@ -88,6 +94,8 @@ export const paths = {
   payPage: '/pay/:token',
   payReceipt: '/pay/:token/receipt/:paymentId',
   payerVerify: '/pay/verify/:token',
+  /** What a printed QR code encodes: PUBLIC_URL/pay/qr/<token>. */
+  payQr: '/pay/qr/:code',
 } as const;
 
 type QueryValue = string | number | boolean | null | undefined;

@@ -3,6 +3,7 @@ import type { AccountsTable, RateLimitsTable, SessionsTable, UsersTable, Verific
 import type { MailOutboxTable } from './mail';
 import type { BatchesTable, BatchFilesTable, BatchRowsTable } from './batches';
 import type { InvoiceEventsTable, InvoicesTable } from './invoices';
+import type { QrCodesTable } from './qr-codes';
 import type {
   BusinessCountersTable,
   IdempotencyKeysTable,
@@ -27,6 +28,7 @@ import type {
 /** Every table the API queries through Kysely, one file per area. */
 export interface DB {
   mail_outbox: MailOutboxTable;
+  qr_codes: QrCodesTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;

@@ -34,7 +34,8 @@ export interface PaymentRequestsTable {
   business_id: string;
   id: string;
   number: number;
-  payer_id: string;
+  /** Null only for a payment through a QR code by someone who is not a payer (migration 0031). */
+  payer_id: string | null;
   payer_display_name: string;
   payer_email: string;
   amount_cents: number;
@@ -62,6 +63,11 @@ export interface PaymentRequestsTable {
   /** The invoice it collects, and its number (migration 0030). */
   invoice_id: Generated<string | null>;
   invoice_number: Generated<number | null>;
+  /** The QR code it was paid through, its label then, and what that payer gave (migration 0031). */
+  qr_code_id: Generated<string | null>;
+  qr_code_label: Generated<string | null>;
+  payer_phone: Generated<string | null>;
+  payer_note: Generated<string | null>;
 }
 
 export interface PaymentRequestEventsTable {

@@ -75,6 +75,8 @@ export async function getRequest({
     })),
     channel: row.channel,
     batch: batch ? { batchId: batch.id, fileName: batch.file_name } : null,
+    payerPhone: row.payer_phone,
+    payerNote: row.payer_note,
     emails: emails.map((m) => ({
       messageId: m.id,
       channel: m.channel,

@@ -24,6 +24,9 @@ export async function runRequestCommand(
   const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
     const row = await lockRequest(trx, businessId, requestId);
+    if (row.qr_code_id !== null) {
+      throw new AppError(ErrorCode.Conflict, `${referenceNumber(row.number)} is a payment through a QR code: it was sent to no one, so it cannot be ${VERB[command]}.`);
+    }
     const event = EVENT[command];
     if (!canApply(event, row.state)) {
       throw new AppError(ErrorCode.Conflict, `A request that is ${row.state} cannot be ${VERB[command]}.`);

@@ -74,7 +74,9 @@ export function toPaymentRequest(row: RequestListRow): PaymentRequest {
     updatedAt: row.updated_at.toISOString(),
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number === null ? null : invoiceNumber(row.invoice_number),
-    actions: requestActions(row.state),
+    qrCodeId: row.qr_code_id,
+    qrCodeLabel: row.qr_code_label,
+    actions: requestActions(row.state, row.qr_code_id !== null),
   };
 }
 

@@ -155,6 +155,9 @@ export async function updateRequest(
   const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
     const current = await lockRequest(trx, businessId, requestId);
+    if (current.qr_code_id !== null) {
+      throw new AppError(ErrorCode.Conflict, 'This is a payment through a QR code: it cannot be edited.');
+    }
     if (current.invoice_id !== null) {
       throw new AppError(
         ErrorCode.Conflict,

@@ -92,7 +92,9 @@ export async function markCaptured(ctx: OutcomeContext, chargeId: string | null)
     detail: `${formatMoney(payment.amount_cents)} received by ${payment.instrument} (${payment.id}).`,
   });
   await reload(ctx);
-  await ctx.mailer.send(await receiptEmail(trx, ctx.payment.payer_email ?? ctx.request.payer_email, ctx.request, ctx.payment), trx);
+  // A payer through a QR code who gave no e-mail gets the receipt on the page only.
+  const receiptTo = ctx.payment.payer_email || ctx.request.payer_email;
+  if (receiptTo) await ctx.mailer.send(await receiptEmail(trx, receiptTo, ctx.request, ctx.payment), trx);
   await afterPaymentProcessed(trx, ctx.mailer, ctx.request, ctx.payment);
   return true;
 }

@@ -97,7 +97,8 @@ export function paymentReceivedText(to: string, business: NoticeBusiness, reques
  * and an address since changed proves nothing about the new one).
  */
 async function verifyPayerByPayment(trx: Executor, request: RequestRow, payment: PaymentRow): Promise<void> {
-  if (request.channel !== 'email') return;
+  // A payer through a QR code typed the address themselves: that proves nothing about it.
+  if (request.channel !== 'email' || request.payer_id === null || request.qr_code_id !== null) return;
   const verified = await trx
     .updateTable('payers')
     .set({ verification: 'verified', verified_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
