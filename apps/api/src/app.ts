@@ -33,6 +33,7 @@ import { batchRoutes } from './routes/batches';
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { invoiceRoutes } from './routes/invoices';
 import { publicPayRoutes } from './routes/public-pay';
+import { publicQrRoutes, qrCodeRoutes } from './routes/qr-codes';
 import { userRoutes } from './routes/user';
 import { webhookRoutes } from './routes/webhooks';
 
@@ -105,6 +106,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(publicPayRoutes, {
     db: database.db,
     publicUrl: config.publicUrl,
+    payments: { db: database.db, processor: deps.processor, mailer: deps.mailer, jobs: deps.jobs, fees: config.fees },
+  });
+  await app.register(qrCodeRoutes, { db: database.db, publicUrl: config.publicUrl });
+  await app.register(publicQrRoutes, {
+    db: database.db,
+    authSecret: config.authSecret,
+    secureCookies: config.publicUrl.startsWith('https:'),
     payments: { db: database.db, processor: deps.processor, mailer: deps.mailer, jobs: deps.jobs, fees: config.fees },
   });
   await app.register(teamRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });

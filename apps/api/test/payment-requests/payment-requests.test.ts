@@ -370,7 +370,7 @@ describe('lists, search, export, tenant isolation', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'Reference,Invoice,Status,Payer,Payer e-mail,Amount (USD),Paid (USD),Memo,Your reference,Due date,Expires,Created (America/New_York),Sent (America/New_York)',
+      'Reference,Invoice,Status,Payer,Payer e-mail,Amount (USD),Paid (USD),Memo,Your reference,Due date,Expires,Created (America/New_York),Sent (America/New_York),QR code',
     );
     expect(lines).toHaveLength(2);
     // Times in the business's time zone (New York), whatever the server's.

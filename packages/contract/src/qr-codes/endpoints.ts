@@ -64,7 +64,15 @@ export const qrCodeEndpoints = {
     response: QrCodeResponse,
     errors: [422],
   }),
-  get: defineEndpoint({ method: 'GET', path: `${base}/:qrId`, summary: 'One code', tag, access: 'business:read', params: QrIdParams, response: QrCodeResponse }),
+  get: defineEndpoint({
+    method: 'GET',
+    path: `${base}/:qrId`,
+    summary: 'One code',
+    tag,
+    access: 'business:read',
+    params: QrIdParams,
+    response: QrCodeResponse,
+  }),
   update: defineEndpoint({
     method: 'PATCH',
     path: `${base}/:qrId`,

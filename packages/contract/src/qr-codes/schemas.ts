@@ -65,7 +65,8 @@ export const QrCodeInput = z
       if (v.minAmountCents != null) ctx.addIssue({ code: 'custom', path: ['minAmountCents'], message: 'A fixed amount has no minimum.' });
       if (v.maxAmountCents != null) ctx.addIssue({ code: 'custom', path: ['maxAmountCents'], message: 'A fixed amount has no maximum.' });
     } else {
-      if (v.amountCents != null) ctx.addIssue({ code: 'custom', path: ['amountCents'], message: 'The payer enters the amount: leave it empty, or choose a fixed amount.' });
+      if (v.amountCents != null)
+        ctx.addIssue({ code: 'custom', path: ['amountCents'], message: 'The payer enters the amount: leave it empty, or choose a fixed amount.' });
       if (v.minAmountCents != null && v.maxAmountCents != null && v.minAmountCents > v.maxAmountCents) {
         ctx.addIssue({ code: 'custom', path: ['maxAmountCents'], message: 'The maximum must not be below the minimum.' });
       }
@@ -182,7 +183,12 @@ export const QrPaymentBody = z.object({
     .trim()
     .optional()
     .transform((v) => (v ? v : undefined))
-    .pipe(z.string().regex(/^\+?[0-9 ().-]{7,20}$/, 'Enter a phone number, such as +1 555 010 0123.').optional()),
+    .pipe(
+      z
+        .string()
+        .regex(/^\+?[0-9 ().-]{7,20}$/, 'Enter a phone number, such as +1 555 010 0123.')
+        .optional(),
+    ),
   note: optionalText(500, 'Keep the note to 500 characters.'),
 });
 export type QrPaymentBody = z.input<typeof QrPaymentBody>;

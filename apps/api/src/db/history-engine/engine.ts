@@ -50,6 +50,8 @@ export interface HistoryListDefinition<State extends string, Sort extends string
   amountColumn: string;
   /** The column the `batchId` filter applies to (the bulk batch that made a row), if the list has one. */
   batchColumn?: string;
+  /** The column the `qrId` filter applies to (the QR code a row was paid through), if the list has one. */
+  qrColumn?: string;
   counts: { byState: string; byDayAndState: string; historyDays: string; historyHours: string; search: string };
   search: {
     /** The name searched, by prefix of its lower case. */
@@ -67,6 +69,8 @@ export interface HistoryQuery<Sort extends string> {
   status?: string | undefined;
   payerId?: string | undefined;
   batchId?: string | undefined;
+  /** One QR code's id, or `any` for the rows paid through any code. */
+  qrId?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   minAmountCents?: number | undefined;
@@ -98,6 +102,7 @@ interface FilterShape {
   view: View;
   payer: boolean;
   batch: boolean;
+  qr: 'none' | 'one' | 'any';
   from: boolean;
   to: boolean;
   min: boolean;
@@ -113,6 +118,7 @@ type FilterValues = {
   states: string[];
   payerId: string | undefined;
   batchId: string | undefined;
+  qrId: string | undefined;
   from: string | undefined;
   to: string | undefined;
   min: number | undefined;
@@ -230,6 +236,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         view: query.view,
         payer: Boolean(query.payerId),
         batch: Boolean(query.batchId && def.batchColumn),
+        qr: !query.qrId || !def.qrColumn ? 'none' : query.qrId === 'any' ? 'any' : 'one',
         from: Boolean(query.from),
         to: Boolean(query.to),
         min: query.minAmountCents !== undefined,
@@ -242,6 +249,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         states: statesOf(query.status),
         payerId: query.payerId || undefined,
         batchId: query.batchId || undefined,
+        qrId: query.qrId && query.qrId !== 'any' ? query.qrId : undefined,
         from: query.from,
         to: query.to,
         min: query.minAmountCents,
@@ -262,6 +270,8 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       if (p.states.length > 0) and.push(eb('state', 'in', p.states));
       if (s.payer) and.push(eb(def.payerColumn, '=', p.payerId));
       if (s.batch) and.push(eb(def.batchColumn!, '=', p.batchId));
+      if (s.qr === 'one') and.push(eb(def.qrColumn!, '=', p.qrId));
+      if (s.qr === 'any') and.push(eb(def.qrColumn!, 'is not', null));
       if (s.from) and.push(eb('created_at', '>=', sql<Date>`(${p.from}::date)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.to) and.push(eb('created_at', '<', sql<Date>`((${p.to}::date) + 1)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.min) and.push(eb(def.amountColumn, '>=', p.min));
@@ -580,7 +590,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       admit((await db.executeQuery(admissionOnly(db, null, { businessId, sessionToken, now: new Date() }))).rows[0]);
       throw error;
     }
-    const byStatusAtMost = !filter.shape.payer && !filter.shape.batch && !filter.shape.from && !filter.shape.to && !filter.shape.min && !filter.shape.max;
+    const byStatusAtMost = !filter.shape.payer && !filter.shape.batch && filter.shape.qr === 'none' && !filter.shape.from && !filter.shape.to && !filter.shape.min && !filter.shape.max;
     const wanted: readonly string[] = filter.values.states.length > 0 ? filter.values.states : def.states;
     const values: PageValues = {
       ...filter.values,

@@ -48,7 +48,12 @@ export type BusinessAction =
   | 'batch.discarded'
   | 'batch.submitted'
   | 'batch.unscheduled'
-  | 'invoice.deleted';
+  | 'invoice.deleted'
+  | 'qr_code.created'
+  | 'qr_code.updated'
+  | 'qr_code.enabled'
+  | 'qr_code.disabled'
+  | 'qr_code.deleted';
 
 /**
  * Appends one row to the business's audit trail. Call it with the transaction that makes the

@@ -1,5 +1,6 @@
 import { PDFDocument, PDFString, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { INVOICE_STATE_LABELS, INVOICE_TERMS_LABELS, formatDay, formatMoney, fromMilli, toMilli, type Invoice, type InvoiceState } from '@tay/contract';
+import { embedLogo } from '../../lib/pdf-image';
 import { fitText, printable, wrapText } from '../../lib/pdf-text';
 
 const PAGE = { width: 612, height: 792 } as const; // US Letter, in points
@@ -55,24 +56,6 @@ export interface InvoicePdfInput {
 /** 1.5 → "1.5", 2 → "2": up to 3 decimals, as the quantity was entered. */
 function milliText(value: number): string {
   return fromMilli(toMilli(value) ?? Math.round(value * 1000));
-}
-
-/** The logo embedded once (drawn on every page), or null when it is not a PNG or JPEG pdf-lib can read. */
-async function embedLogo(doc: PDFDocument, logo: InvoicePdfInput['business']['logo']): Promise<PDFImage | null> {
-  if (!logo || logo.bytes.length === 0) return null;
-  // By the bytes' signature, whatever the declared type says.
-  const bytes = logo.bytes;
-  const png = bytes.length >= 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
-  const jpeg = bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-  if (!png && !jpeg) return null;
-  try {
-    const image = png ? await doc.embedPng(bytes) : await doc.embedJpg(bytes);
-    // Embed now, so a broken image fails here and not when the document is saved.
-    await image.embed();
-    return image.width > 0 && image.height > 0 ? image : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

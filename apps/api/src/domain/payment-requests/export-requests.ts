@@ -19,6 +19,7 @@ const header = (timeZone: string) => [
   'Expires',
   `Created (${timeZone})`,
   `Sent (${timeZone})`,
+  'QR code',
 ];
 const BATCH = 2000;
 
@@ -67,6 +68,7 @@ function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string): st
           formatDay(r.expires_on),
           formatDateTime(r.created_at, timeZone),
           r.sent_at ? formatDateTime(r.sent_at, timeZone) : '',
+          r.qr_code_label ?? '',
         ])}\r\n`,
     )
     .join('');

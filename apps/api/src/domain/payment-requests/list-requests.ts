@@ -28,6 +28,7 @@ export const requestsList = historyList({
   payerColumn: 'payer_id',
   amountColumn: 'amount_cents',
   batchColumn: 'batch_id',
+  qrColumn: 'qr_code_id',
   counts: {
     byState: 'payment_request_counts',
     byDayAndState: 'payment_request_day_counts',

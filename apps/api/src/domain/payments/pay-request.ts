@@ -43,18 +43,8 @@ export interface PayRequestOptions extends PaymentDeps {
  * Accepted and every other finds it no longer payable, so money moves once.
  */
 export async function payRequest(options: PayRequestOptions): Promise<PaymentOutcome> {
-  const { db, processor, body } = options;
-  const instrument = await processor.describeToken(body.processorToken);
-  if (!instrument) {
-    throw AppError.validation('These card or bank details can no longer be used. Enter them again.', {
-      processorToken: 'Enter your card or bank account details again.',
-    });
-  }
-  if (instrument.method !== body.method) {
-    throw AppError.validation('The payment method does not match the details entered.', {
-      method: `These details are a ${instrument.method === 'card' ? 'card' : 'bank account'}.`,
-    });
-  }
+  const { db, body } = options;
+  const instrument = await checkInstrument(options.processor, body);
 
   const payment = await db.transaction().execute(async (trx) => {
     const request = await trx
@@ -77,47 +67,81 @@ export async function payRequest(options: PayRequestOptions): Promise<PaymentOut
     if (body.amountCents > remaining) {
       throw AppError.validation(`Enter an amount up to ${formatMoney(remaining)}.`, { amountCents: `The most you can pay is ${formatMoney(remaining)}.` });
     }
-    const payerEmail = body.payerEmail ?? request.payer_email;
-    const inserted = await trx
-      .insertInto('payments')
-      .values({
-        business_id: request.business_id,
-        id: newId('pay'),
-        request_id: request.id,
-        method: instrument.method,
-        instrument: instrument.label,
-        amount_cents: body.amountCents,
-        fee_cents: computeFee(instrument.method, body.amountCents, options.fees),
-        state: 'Pending',
-        failure_reason: null,
-        processor_charge_id: null,
-        payer_email: payerEmail,
-        processed_at: null,
-        settled_at: null,
-        returned_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await transitionRequest({
-      db: trx,
-      businessId: request.business_id,
-      requestId: request.id,
-      event: 'payerPays',
-      from: request.state,
-      to: 'Accepted',
-      actor: payerActor(payerEmail),
-      detail: `${formatMoney(inserted.amount_cents)} by ${inserted.instrument} (${inserted.id}).`,
-    });
-    await options.jobs.send(
-      'payments.reconcile',
-      { businessId: inserted.business_id, paymentId: inserted.id, processorToken: body.processorToken },
-      { db: jobDb(trx), startAfter: RECONCILE_AFTER_SECONDS, singletonKey: inserted.id },
-    );
-    await options.onPaymentCreated?.(trx, inserted.id);
-    return inserted;
+    return startPayment(trx, options, request, instrument, body.payerEmail ?? request.payer_email);
   });
 
   return outcome(await chargePayment(options, payment, body.processorToken));
+}
+
+/** The processor's description of the token the payer's browser made; refused when gone or of the other method. */
+export async function checkInstrument(
+  processor: PaymentDeps['processor'],
+  body: { method: PaymentMethod; processorToken: string },
+): Promise<{ method: PaymentMethod; label: string }> {
+  const instrument = await processor.describeToken(body.processorToken);
+  if (!instrument) {
+    throw AppError.validation('These card or bank details can no longer be used. Enter them again.', {
+      processorToken: 'Enter your card or bank account details again.',
+    });
+  }
+  if (instrument.method !== body.method) {
+    throw AppError.validation('The payment method does not match the details entered.', {
+      method: `These details are a ${instrument.method === 'card' ? 'card' : 'bank account'}.`,
+    });
+  }
+  return instrument;
+}
+
+/**
+ * Step 1's writes, inside the caller's transaction, for a request it has locked and found payable
+ * for this amount: the payment (Pending, with its fee), the request moved to Accepted, the
+ * reconciliation job, and the Idempotency-Key's recovery point. The caller charges after commit.
+ */
+export async function startPayment(
+  trx: Transaction<DB>,
+  options: Pick<PayRequestOptions, 'jobs' | 'fees' | 'onPaymentCreated' | 'body'>,
+  request: RequestRow,
+  instrument: { method: PaymentMethod; label: string },
+  payerEmail: string,
+): Promise<PaymentRow> {
+  const { body } = options;
+  const inserted = await trx
+    .insertInto('payments')
+    .values({
+      business_id: request.business_id,
+      id: newId('pay'),
+      request_id: request.id,
+      method: instrument.method,
+      instrument: instrument.label,
+      amount_cents: body.amountCents,
+      fee_cents: computeFee(instrument.method, body.amountCents, options.fees),
+      state: 'Pending',
+      failure_reason: null,
+      processor_charge_id: null,
+      payer_email: payerEmail,
+      processed_at: null,
+      settled_at: null,
+      returned_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await transitionRequest({
+    db: trx,
+    businessId: request.business_id,
+    requestId: request.id,
+    event: 'payerPays',
+    from: request.state,
+    to: 'Accepted',
+    actor: payerActor(payerEmail),
+    detail: `${formatMoney(inserted.amount_cents)} by ${inserted.instrument} (${inserted.id}).`,
+  });
+  await options.jobs.send(
+    'payments.reconcile',
+    { businessId: inserted.business_id, paymentId: inserted.id, processorToken: body.processorToken },
+    { db: jobDb(trx), startAfter: RECONCILE_AFTER_SECONDS, singletonKey: inserted.id },
+  );
+  await options.onPaymentCreated?.(trx, inserted.id);
+  return inserted;
 }
 
 /** What the processor is asked for a payment: always keyed by the payment id, so it charges once. */

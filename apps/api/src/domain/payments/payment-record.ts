@@ -11,7 +11,7 @@ export type PaymentRow = Selectable<PaymentsTable>;
 export const PROCESSOR_ACTOR: Actor = { type: 'system', id: null, label: 'Payment processor' };
 
 export function payerActor(email: string): Actor {
-  return { type: 'payer', id: null, label: `Payer (${email})` };
+  return { type: 'payer', id: null, label: email ? `Payer (${email})` : 'Payer' };
 }
 
 export function toPaymentSummary(row: PaymentRow): PaymentSummary {

@@ -67,6 +67,16 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
       return `Took the scheduled bulk batch ${text(details.fileName)} back to review`;
     case 'invoice.deleted':
       return `Deleted the draft invoice ${text(details.number)}`;
+    case 'qr_code.created':
+      return `Created the QR code ${text(details.label)}`;
+    case 'qr_code.updated':
+      return `Edited the QR code ${text(details.label)}`;
+    case 'qr_code.enabled':
+      return `Enabled the QR code ${text(details.label)}`;
+    case 'qr_code.disabled':
+      return `Disabled the QR code ${text(details.label)}`;
+    case 'qr_code.deleted':
+      return `Deleted the QR code ${text(details.label)}`;
     case 'batch.submitted':
       return `Submitted the bulk batch ${text(details.fileName)}: ${text(details.rows)} requests`;
   }
