@@ -1,16 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
-import { qrCodeEndpoints as e, qrPayerEndpoints as p, type QrPaymentOutcome } from '@tay/contract';
+import { ErrorCode, qrCodeEndpoints as e, qrPayerEndpoints as p, type QrPaymentOutcome } from '@tay/contract';
 import type { DB } from '../db/schema';
 import type { PaymentDeps } from '../domain/payments/apply-charge-result';
 import { resumePayment } from '../domain/payments/resume-payment';
 import { selectQrCode } from '../domain/qr-codes/qr-code-record';
 import { qrCodeImage, qrFileName } from '../domain/qr-codes/qr-code-image';
 import { createQrCode, deleteQrCode, exportQrCodes, getQrCode, listQrCodes, setQrCodeStatus, updateQrCode } from '../domain/qr-codes/qr-codes';
-import { findByQrToken, getQrPage, payThroughQr, qrOutcome, qrPaymentRequest, QR_VISIT_SECONDS } from '../domain/qr-codes/qr-payments';
+import { findByQrToken, getQrPage, payThroughQr, QR_PAY_ATTEMPTS, qrOutcome, qrPaymentRequest, QR_VISIT_SECONDS } from '../domain/qr-codes/qr-payments';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
+import { AppError } from '../lib/app-error';
 import { withIdempotency } from '../lib/idempotency';
+import { consumeRateLimit } from '../lib/rate-limiter';
 import type { AuthSession } from '../plugins/authenticate';
 
 const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
@@ -80,6 +82,15 @@ export const publicQrRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omit
 
   mount(p.pay, async ({ params, body, request, reply }) => {
     const { code } = await findByQrToken(db, params.code);
+    // An open-amount code anyone can reach is where stolen cards get tested: a few tries per device.
+    const attempt = await consumeRateLimit(db, `qr-pay:${code.id}:${request.ip}`, QR_PAY_ATTEMPTS);
+    if (!attempt.allowed) {
+      reply.header('retry-after', String(attempt.retryAfterSeconds));
+      throw new AppError(
+        ErrorCode.RateLimited,
+        `Too many payment attempts through this code from your device. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes, or ask the business for help.`,
+      );
+    }
     const deps = { ...payments, log: request.log };
     const paid = (data: QrPaymentOutcome) => ({ status: 201, body: { status: 'Success' as const, data } });
     const result = await withIdempotency({

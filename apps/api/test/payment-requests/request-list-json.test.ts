@@ -82,7 +82,7 @@ describe('list items written by PostgreSQL', () => {
       expect(PaymentRequest.strict().parse(item)).toEqual(item);
       const detail = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/${item.transactionId}`, biz.token);
       expect(detail.statusCode, detail.body).toBe(200);
-      // What only the detail has: its link, timeline, payments, channel, messages and batch.
+      // What only the detail has: its link, timeline, payments, channel, messages, batch, and what a QR code's payer gave.
       const {
         payLink: _link,
         timeline: _timeline,
@@ -90,6 +90,8 @@ describe('list items written by PostgreSQL', () => {
         channel: _channel,
         emails: _emails,
         batch: _batch,
+        payerPhone: _phone,
+        payerNote: _note,
         ...fields
       } = detail.json().data as Record<string, unknown>;
       expect(item).toEqual(fields);

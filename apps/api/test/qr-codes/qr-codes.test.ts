@@ -373,6 +373,18 @@ describe("the payer's page", () => {
     expect(made).toHaveLength(0);
   });
 
+  it('refuses an eleventh attempt from one device within ten minutes (card testing), with when to try again', async () => {
+    const code = await create({ label: 'Limited', minAmountCents: 1000, askName: 'off', askEmail: 'off' });
+    for (let i = 0; i < 10; i++) {
+      expect((await payQr(tokenOf(code), { method: 'card', processorToken: await card(), amountCents: 500 })).statusCode).toBe(400);
+    }
+    const refused = await payQr(tokenOf(code), { method: 'card', processorToken: await card(), amountCents: 1500 });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().errorDetails.message).toMatch(/Too many payment attempts/);
+    expect(await db().selectFrom('payment_requests').select('id').where('qr_code_id', '=', code.qrId).execute()).toHaveLength(0);
+  });
+
   it('a Disabled or expired code says so and takes no money; a business no longer Approved takes none either', async () => {
     const code = await create({ label: 'Closed' });
     await call(t.app, 'POST', `${base()}/${code.qrId}/disable`, biz.token);

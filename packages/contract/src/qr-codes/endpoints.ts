@@ -136,6 +136,6 @@ export const qrPayerEndpoints = {
     body: QrPaymentBody,
     status: 201,
     response: QrPaymentOutcomeResponse,
-    errors: [404, 409, 422, 503],
+    errors: [404, 409, 422, 429, 503],
   }),
 };

@@ -27,6 +27,9 @@ export interface QrPaymentValues {
 /** What names a payer through a code who gave no name. */
 export const WALK_IN_PAYER = 'Walk-in payer';
 
+/** Payment attempts one device may make through one code in ten minutes (card testing is refused past it). */
+export const QR_PAY_ATTEMPTS = { max: 10, windowSeconds: 600 } as const;
+
 /** How long a visit lasts: a scan within it (a reload, the page opened again) is not counted again. */
 export const QR_VISIT_SECONDS = 30 * 60;
 
