@@ -269,6 +269,10 @@ describe('an earlier upload of the same file', () => {
     // Said again on every read of the batch; the first one is the original, not a duplicate.
     expect((await api.batch(second.batchId)).duplicateOf).toBe(first.batchId);
     expect((await api.batch(first.batchId)).duplicateOf).toBeNull();
+    // And in the list, each row with its own answer.
+    const listed = (await api.list('?pageSize=100')).json().data.items as { batchId: string; duplicateOf: string | null }[];
+    const twinOf = new Map(listed.map((b) => [b.batchId, b.duplicateOf]));
+    expect([first, second, third, other].map((b) => twinOf.get(b.batchId))).toEqual([null, first.batchId, first.batchId, null]);
   });
 
   it("another business's identical file is not a duplicate", async () => {

@@ -6,6 +6,7 @@ import { payersKey } from '../features/payers/api/payers-api';
 import { teamKey } from '../features/team/api/team-api';
 import { requestsKey } from '../features/payment-requests/api/payment-requests-api';
 import { invoicesKey } from '../features/invoices/api/invoices-api';
+import { qrCodesKey } from '../features/qr-codes/api/qr-codes-api';
 import { balancesKey } from '../lib/balances';
 import { openLiveStream, type LiveStreamOptions } from '../lib/live-stream';
 import { currentUserKey, useSession } from '../lib/session';
@@ -13,8 +14,8 @@ import { currentUserKey, useSession } from '../lib/session';
 /**
  * The queries that show a kind of change. The header and menus read the business from the
  * current user; a request's payments and figures move its lists, its detail, the payers' request
- * counts, the invoice it collects (whose state follows the request's) and (through the ledger's
- * own notice) the balances.
+ * counts, the invoice it collects (whose state follows the request's), the payments and total of
+ * the QR code it was paid through, and (through the ledger's own notice) the balances.
  */
 export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKey[] {
   switch (kind) {
@@ -22,7 +23,7 @@ export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKe
       // Team changes are business notices too (the audit log, a person's role).
       return [currentUserKey, businessKey(businessId), teamKey(businessId)];
     case 'request':
-      return [requestsKey(businessId), payersKey(businessId), invoicesKey(businessId)];
+      return [requestsKey(businessId), payersKey(businessId), invoicesKey(businessId), qrCodesKey(businessId)];
     case 'payer':
       return [payersKey(businessId)];
     case 'balances':

@@ -61,6 +61,8 @@ export const routes: RouteObject[] = [
         ...page(() => import('../components/layout/pay-layout'), 'PayLayout'),
         children: [
           { path: ':token', ...page(() => import('../features/payer-pages/pages/pay-page'), 'PayPage') },
+          // What a printed QR code encodes (paths.payQr).
+          { path: 'qr/:code', ...page(() => import('../features/payer-pages/pages/qr-pay-page'), 'QrPayPage') },
           { path: ':token/receipt/:paymentId', ...page(() => import('../features/payer-pages/pages/receipt-page'), 'ReceiptPage') },
         ],
       },
@@ -116,6 +118,10 @@ export const routes: RouteObject[] = [
           { path: 'payment/payers/add', ...page(() => import('../features/payers/pages/payer-form-page'), 'PayerFormPage') },
           { path: 'payment/payers/import', ...page(() => import('../features/payers/pages/import-payers-page'), 'ImportPayersPage') },
           { path: 'payment/payers/transactions', ...page(() => import('./routes/payer-transactions-route'), 'PayerTransactionsRoute') },
+          { path: 'payment/qrcode', ...page(() => import('../features/qr-codes/pages/qr-codes-page'), 'QrCodesPage') },
+          { path: 'payment/qrcode/manage', ...page(() => import('../features/qr-codes/pages/qr-code-form-page'), 'QrCodeFormPage') },
+          { path: 'payment/qrcode/download', ...page(() => import('../features/qr-codes/pages/qr-code-download-page'), 'QrCodeDownloadPage') },
+          { path: 'payment/qrcode/transactions', ...page(() => import('./routes/qr-code-transactions-route'), 'QrCodeTransactionsRoute') },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -1,8 +1,9 @@
+import { errorDetailsOf } from '@tay/contract';
 import { ApiError, authHeaders, buildUrl, type RequestOptions } from './api-client';
 
 /**
- * Downloads a file the API makes (CSV exports) with the session's bearer token, which a plain
- * link cannot carry, under the name the server gives it.
+ * Downloads a file the API makes (CSV exports, images, PDFs) with the session's bearer token,
+ * which a plain link cannot carry, under the name the server gives it.
  */
 export async function downloadFile(path: string, query: RequestOptions['query'], fallbackName: string): Promise<void> {
   const response = await fetch(buildUrl(path, query), { headers: authHeaders() });
@@ -16,4 +17,17 @@ export async function downloadFile(path: string, query: RequestOptions['query'],
   link.click();
   link.remove();
   URL.revokeObjectURL(url);
+}
+
+/**
+ * Reads a file the API makes (an image, a PDF) with the session's bearer token, for a preview on
+ * the page (shown through an object URL). A refusal reads as the server's own message.
+ */
+export async function fetchFile(path: string, query: RequestOptions['query'], signal?: AbortSignal): Promise<Blob> {
+  const response = await fetch(buildUrl(path, query), { headers: authHeaders(), ...(signal ? { signal } : {}) });
+  if (!response.ok) {
+    const details = errorDetailsOf(await response.json().catch(() => null));
+    throw new ApiError(response.status, details?.code ?? 'FILE_FAILED', details?.message ?? 'The file could not be loaded. Please try again.');
+  }
+  return response.blob();
 }

@@ -1,7 +1,7 @@
 import { queryOptions, type QueryKey } from '@tanstack/react-query';
 import { isFileBody, pathOf, type EndpointInputOf, type EndpointSpec, type ResponseOf } from '@tay/contract';
 import { apiRequest, type RequestOptions } from './api-client';
-import { downloadFile } from './download';
+import { downloadFile, fetchFile } from './download';
 
 /**
  * The typed web client, derived from the endpoint table in `packages/contract` (ARCHITECTURE.md,
@@ -88,4 +88,10 @@ export function endpointQuery<E extends EndpointSpec>(endpoint: E, input: Endpoi
 export async function downloadEndpoint<E extends EndpointSpec>(endpoint: E, input: EndpointInput<E>, fallbackName: string): Promise<void> {
   const { params, query } = input as { params?: object; query?: object };
   await downloadFile(relativePath(endpoint, params), queryOf(query), fallbackName);
+}
+
+/** Reads a file endpoint's answer (an image, a PDF) with the session's token, for a preview shown through an object URL. */
+export async function fetchEndpointFile<E extends EndpointSpec>(endpoint: E, input: EndpointInput<E>): Promise<Blob> {
+  const { params, query, signal } = input as { params?: object; query?: object; signal?: AbortSignal };
+  return fetchFile(relativePath(endpoint, params), queryOf(query), signal);
 }

@@ -54,4 +54,20 @@ describe('who may change requests and payers, as the API decides it', () => {
       reason: 'Invoices can be created and sent once your business is approved.',
     });
   });
+
+  it('QR codes follow the same rule, in the QR codes’ own words', () => {
+    expect(writeAccess({ businessState: 'Approved', role: 'member' }, 'qrCodes')).toEqual({ allowed: true });
+    expect(writeAccess({ businessState: 'Approved', role: 'viewer' }, 'qrCodes')).toMatchObject({
+      allowed: false,
+      reason: 'Your role in this business is view only: you can read, download and export QR codes, not create or change them.',
+    });
+    expect(writeAccess({ businessState: 'Disabled', role: 'owner' }, 'qrCodes')).toMatchObject({
+      allowed: false,
+      reason: 'This business is disabled, so it cannot take payments through QR codes. Contact Tay support.',
+    });
+    expect(writeAccess({ businessState: 'Pending', role: 'owner' }, 'qrCodes')).toMatchObject({
+      allowed: false,
+      reason: 'QR codes can be created once your business is approved.',
+    });
+  });
 });

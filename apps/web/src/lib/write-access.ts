@@ -1,8 +1,8 @@
 import { roleAllows, type Access, type UserBusinessSummary } from '@tay/contract';
 import { useSession } from './session';
 
-/** What a page changes: the business's requests to pay, its invoices, or its payers. */
-export type WriteArea = 'requests' | 'invoices' | 'payers';
+/** What a page changes: the business's requests to pay, its invoices, its payers, or its QR codes. */
+export type WriteArea = 'requests' | 'invoices' | 'payers' | 'qrCodes';
 
 export type WriteAccess = { allowed: true } | { allowed: false; title: string; reason: string };
 
@@ -27,10 +27,17 @@ const WORDS: Record<WriteArea, { viewOnly: string; disabled: string; waitTitle: 
     waitTitle: 'Payers open once your business is approved',
     wait: 'Payers can be added or changed once your business is approved. Finish and submit your business setup first.',
   },
+  // The API's own words (packages/contract/src/qr-codes/endpoints.ts).
+  qrCodes: {
+    viewOnly: 'Your role in this business is view only: you can read, download and export QR codes, not create or change them.',
+    disabled: 'This business is disabled, so it cannot take payments through QR codes. Contact Tay support.',
+    waitTitle: 'QR codes open once your business is approved',
+    wait: 'QR codes can be created once your business is approved.',
+  },
 };
 
 /**
- * Whether the person may change the business's requests, invoices or payers, and if not, why —
+ * Whether the person may change the business's requests, invoices, payers or QR codes, and if not, why —
  * the API's own rule (an owner, admin or member of an Approved business) and its words, so the
  * page says before a click what the server would answer after it.
  */

@@ -1,5 +1,6 @@
 import {
   invoiceActions,
+  qrCodeActions,
   requestActions,
   type Business,
   type Invoice,
@@ -8,6 +9,7 @@ import {
   type Payer,
   type PaymentRequest,
   type PaymentRequestDetail,
+  type QrCode,
   type RequestState,
 } from '@tay/contract';
 import { BUSINESS_ID, ok } from './page-harness';
@@ -15,7 +17,10 @@ import { BUSINESS_ID, ok } from './page-harness';
 // What the API answers, for page tests: contract types with plausible values and unique ids.
 let seq = 0;
 
-/** A request to pay as the list and the detail return it, with its state's row actions. */
+/**
+ * A request to pay as the list and the detail return it, with its state's row actions (those of a
+ * payment through a QR code when `over` gives a `qrCodeId`).
+ */
 export function request(over: Partial<PaymentRequest> & { transactionState?: RequestState } = {}): PaymentRequest {
   seq += 1;
   const state = over.transactionState ?? 'Sent';
@@ -40,14 +45,36 @@ export function request(over: Partial<PaymentRequest> & { transactionState?: Req
     updatedAt: '2026-05-01T10:00:00.000Z',
     invoiceId: null,
     invoiceNumber: null,
+    qrCodeId: null,
+    qrCodeLabel: null,
     ...over,
-    actions: requestActions(state),
+    actions: requestActions(state, Boolean(over.qrCodeId)),
   };
+}
+
+/**
+ * A payment through a QR code by a walk-in payer (no payer record): Paid, with the name the API
+ * gives such a payer, unless `over` says otherwise.
+ */
+export function qrPayment(over: Partial<PaymentRequest> & { transactionState?: RequestState } = {}): PaymentRequest {
+  return request({
+    transactionState: 'Paid',
+    payerId: null,
+    payerName: 'Walk-in payer',
+    payerEmail: '',
+    amountCents: 1_200,
+    amountPaidCents: 1_200,
+    memo: '',
+    reference: '',
+    qrCodeId: 'qr_counter',
+    qrCodeLabel: 'Front counter',
+    ...over,
+  });
 }
 
 /** A request's detail, sent by e-mail unless `over` says otherwise. */
 export function detail(r: PaymentRequest, over: Partial<PaymentRequestDetail> = {}): PaymentRequestDetail {
-  return { ...r, channel: 'email', timeline: [], payments: [], emails: [], payLink: '', batch: null, ...over };
+  return { ...r, channel: 'email', timeline: [], payments: [], emails: [], payLink: '', batch: null, payerPhone: null, payerNote: null, ...over };
 }
 
 export const listOf = (items: PaymentRequest[], total = items.length) => ok({ items, page: 1, pageSize: 25, total });
@@ -175,3 +202,35 @@ export function invoiceDetail(i: Invoice, over: Partial<InvoiceDetail> = {}): In
 /** The list's answer: the rows without their lines. */
 export const invoiceListOf = (items: Invoice[], total = items.length, page = 1, pageSize = 25) =>
   ok({ items: items.map(({ items: _items, discount: _discount, memo: _memo, footer: _footer, ...row }) => row), page, pageSize, total });
+
+/** A QR code as the API returns it: a fixed $12.00, active, with its status's row actions. */
+export function qrCode(over: Partial<QrCode> = {}): QrCode {
+  seq += 1;
+  const status = over.status ?? 'active';
+  const payments = over.payments ?? 0;
+  return {
+    qrId: `qr_${seq}`,
+    label: `Counter ${seq}`,
+    amountMode: 'fixed',
+    amountCents: 1_200,
+    minAmountCents: null,
+    maxAmountCents: null,
+    memo: '',
+    askName: 'optional',
+    askEmail: 'optional',
+    askPhone: 'off',
+    askNote: 'off',
+    expiresOn: null,
+    status,
+    displayStatus: status,
+    scans: 0,
+    payments,
+    collectedCents: 0,
+    lastPaymentAt: null,
+    payUrl: `https://tay.example/pay/qr/tok${seq}`,
+    createdAt: '2026-05-01T10:00:00.000Z',
+    updatedAt: '2026-05-01T10:00:00.000Z',
+    ...over,
+    actions: qrCodeActions(status, payments),
+  };
+}

@@ -590,7 +590,14 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       admit((await db.executeQuery(admissionOnly(db, null, { businessId, sessionToken, now: new Date() }))).rows[0]);
       throw error;
     }
-    const byStatusAtMost = !filter.shape.payer && !filter.shape.batch && filter.shape.qr === 'none' && !filter.shape.from && !filter.shape.to && !filter.shape.min && !filter.shape.max;
+    const byStatusAtMost =
+      !filter.shape.payer &&
+      !filter.shape.batch &&
+      filter.shape.qr === 'none' &&
+      !filter.shape.from &&
+      !filter.shape.to &&
+      !filter.shape.min &&
+      !filter.shape.max;
     const wanted: readonly string[] = filter.values.states.length > 0 ? filter.values.states : def.states;
     const values: PageValues = {
       ...filter.values,

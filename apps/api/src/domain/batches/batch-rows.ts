@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { BATCH_FIELDS, csvRow, type Batch, type BatchListQuery, type BatchRow, type BatchRowsQuery } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { referenceNumber } from '../payment-requests/request-record';
-import { duplicateOf, selectBatch, toBatch } from './batch-record';
+import { selectBatch, toBatch } from './batch-record';
 
 type RowRecord = Selectable<DB['batch_rows']>;
 
@@ -27,7 +27,21 @@ export async function listBatches(db: Kysely<DB>, businessId: string, query: Que
   if (query.kind) q = q.where('kind', '=', query.kind);
   const [rows, total] = await Promise.all([
     q
-      .selectAll()
+      .selectAll('batches')
+      // Each batch's earlier twin (duplicateOf) in the same statement, not one query per row.
+      .select((eb) =>
+        eb
+          .selectFrom('batches as twin')
+          .select('twin.id')
+          .whereRef('twin.business_id', '=', 'batches.business_id')
+          .whereRef('twin.file_sha256', '=', 'batches.file_sha256')
+          .whereRef('twin.id', '!=', 'batches.id')
+          .whereRef('twin.created_at', '<=', 'batches.created_at')
+          .orderBy('twin.created_at')
+          .orderBy('twin.id')
+          .limit(1)
+          .as('duplicate_of'),
+      )
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(query.pageSize)
@@ -35,8 +49,7 @@ export async function listBatches(db: Kysely<DB>, businessId: string, query: Que
       .execute(),
     q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  const items: Batch[] = [];
-  for (const row of rows) items.push(toBatch(row, await duplicateOf(db, row)));
+  const items: Batch[] = rows.map(({ duplicate_of, ...row }) => toBatch(row, duplicate_of ?? null));
   return { items, page: query.page, pageSize: query.pageSize, total: Number(total.n) };
 }
 

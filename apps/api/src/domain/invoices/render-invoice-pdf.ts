@@ -1,4 +1,4 @@
-import { PDFDocument, PDFString, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { PDFDocument, PDFString, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { INVOICE_STATE_LABELS, INVOICE_TERMS_LABELS, formatDay, formatMoney, fromMilli, toMilli, type Invoice, type InvoiceState } from '@tay/contract';
 import { embedLogo } from '../../lib/pdf-image';
 import { fitText, printable, wrapText } from '../../lib/pdf-text';

@@ -25,7 +25,10 @@ export async function runRequestCommand(
   return ctx.db.transaction().execute(async (trx) => {
     const row = await lockRequest(trx, businessId, requestId);
     if (row.qr_code_id !== null) {
-      throw new AppError(ErrorCode.Conflict, `${referenceNumber(row.number)} is a payment through a QR code: it was sent to no one, so it cannot be ${VERB[command]}.`);
+      throw new AppError(
+        ErrorCode.Conflict,
+        `${referenceNumber(row.number)} is a payment through a QR code: it was sent to no one, so it cannot be ${VERB[command]}.`,
+      );
     }
     const event = EVENT[command];
     if (!canApply(event, row.state)) {

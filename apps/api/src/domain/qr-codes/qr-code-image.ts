@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import { formatMoney, type QrImageFormat } from '@tay/contract';
+import { formatMoney, qrBoundsText, type QrImageFormat } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { embedLogo } from '../../lib/pdf-image';
 import { fitText, wrapText } from '../../lib/pdf-text';
@@ -30,11 +30,11 @@ export async function qrSvg(url: string): Promise<string> {
 /** What the poster says the payer pays. */
 export function posterAmount(row: Pick<QrCodeRow, 'amount_mode' | 'amount_cents' | 'min_amount_cents' | 'max_amount_cents'>): string {
   if (row.amount_mode === 'fixed' && row.amount_cents !== null) return formatMoney(Number(row.amount_cents));
-  const min = row.min_amount_cents === null ? null : formatMoney(Number(row.min_amount_cents));
-  const max = row.max_amount_cents === null ? null : formatMoney(Number(row.max_amount_cents));
-  if (min && max) return `Enter an amount from ${min} to ${max}`;
-  if (min) return `Enter an amount of ${min} or more`;
-  if (max) return `Enter an amount up to ${max}`;
+  const bounds = qrBoundsText({
+    minAmountCents: row.min_amount_cents === null ? null : Number(row.min_amount_cents),
+    maxAmountCents: row.max_amount_cents === null ? null : Number(row.max_amount_cents),
+  });
+  if (bounds) return `Enter an amount: ${bounds}`;
   return 'Enter the amount you pay';
 }
 

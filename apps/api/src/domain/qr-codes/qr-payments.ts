@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { ErrorCode, formatDay, formatMoney, type PublicQrPage, type QrAsk, type QrPageStatus, type QrPaymentOutcome } from '@tay/contract';
+import { ErrorCode, formatDay, qrAmountProblem, type PublicQrPage, type QrAsk, type QrPageStatus, type QrPaymentOutcome } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
@@ -109,16 +109,13 @@ export async function getQrPage(db: Kysely<DB>, token: string, { newVisit }: { n
 /** The amount and the asked fields checked against the code, every problem named by its field at once. */
 export function checkQrPayment(code: QrCodeRow, body: QrPaymentValues): void {
   const fields: Record<string, string> = {};
-  if (code.amount_mode === 'fixed') {
-    if (body.amountCents !== Number(code.amount_cents)) fields.amountCents = `This code takes ${formatMoney(Number(code.amount_cents))}.`;
-  } else {
-    if (code.min_amount_cents !== null && body.amountCents < Number(code.min_amount_cents)) {
-      fields.amountCents = `Enter at least ${formatMoney(Number(code.min_amount_cents))}.`;
-    }
-    if (code.max_amount_cents !== null && body.amountCents > Number(code.max_amount_cents)) {
-      fields.amountCents = `Enter at most ${formatMoney(Number(code.max_amount_cents))}.`;
-    }
-  }
+  const amountProblem = qrAmountProblem(body.amountCents, {
+    amountMode: code.amount_mode,
+    amountCents: code.amount_cents === null ? null : Number(code.amount_cents),
+    minAmountCents: code.min_amount_cents === null ? null : Number(code.min_amount_cents),
+    maxAmountCents: code.max_amount_cents === null ? null : Number(code.max_amount_cents),
+  });
+  if (amountProblem) fields.amountCents = amountProblem;
   const required = (ask: QrAsk, value: string | undefined, field: string, message: string) => {
     if (ask === 'required' && !value) fields[field] = message;
   };

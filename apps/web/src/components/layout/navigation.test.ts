@@ -33,6 +33,16 @@ describe('navigation (docs/product.md §2)', () => {
     expect(items[index]).toEqual({ label: 'Manage Invoices', to: '/business/payment/invoices', feature: 'invoices', ownsSubPaths: true });
   });
 
+  it.each(['standard', 'student', 'healthCare'] as const)('opens the QR codes from the %s template’s QR item, current on each of their pages', (template) => {
+    const item = navigationSections(template, false)[0]!.items.find((i) => i.feature === 'qrCodePayments');
+    expect(item).toEqual({
+      label: template === 'standard' ? 'Manage QR Codes' : 'Manage QRCode',
+      to: '/business/payment/qrcode',
+      feature: 'qrCodePayments',
+      ownsSubPaths: true,
+    });
+  });
+
   it('shows Payments out only with payouts enabled', () => {
     expect(navigationSections('standard', false).map((s) => s.label)).toEqual(['Payments In', 'Analytics', 'Set-up and Administration']);
     const withPayouts = navigationSections('standard', true);

@@ -36,7 +36,7 @@ export interface NavItem {
   label: string;
   to: string;
   feature: FeatureKey;
-  /** Its pages are all under `to` (`/business/payment/invoices/list`…): the item is current on each. */
+  /** Its pages are all under `to` (`/business/payment/invoices/list`, `/business/payment/qrcode/manage`…): the item is current on each. */
   ownsSubPaths?: boolean;
 }
 
@@ -56,7 +56,7 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Bulk Request to Pay', to: paths.payments.bulkRtp, feature: 'bulkRTP' },
     { label: 'Manage Invoices', to: paths.payments.invoices, feature: 'invoices', ownsSubPaths: true },
     { label: 'Manage Payers', to: paths.payers.list, feature: 'payers' },
-    { label: 'Manage QR Codes', to: paths.payments.qrCodes, feature: 'qrCodePayments' },
+    { label: 'Manage QR Codes', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
   ],
   student: [
     { label: 'Transactions History', to: paths.payments.history, feature: 'paymentTransaction' },
@@ -67,14 +67,14 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Manage Billing Cycles', to: paths.entity.billingCycles, feature: 'billingTransactions' },
     { label: 'Program Billing and Payment', to: paths.entity.programBilling, feature: 'billingTransactions' },
     { label: 'Manage Payers', to: paths.payers.list, feature: 'payers' },
-    { label: 'Manage QRCode', to: paths.payments.qrCodes, feature: 'qrCodePayments' },
+    { label: 'Manage QRCode', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
   ],
   healthCare: [
     { label: 'Transactions History', to: paths.payments.history, feature: 'paymentTransaction' },
     { label: 'Request to Pay Single', to: getHref(paths.entity.healthcareRequest, undefined, { entity: true }), feature: 'paymentRequest' },
     { label: 'Request to Pay Multiple', to: paths.entity.healthcareBulk, feature: 'bulkRTP' },
     { label: 'Manage Clients', to: paths.entity.healthcareClients, feature: 'payers' },
-    { label: 'Manage QRCode', to: paths.payments.qrCodes, feature: 'qrCodePayments' },
+    { label: 'Manage QRCode', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
   ],
 };
 

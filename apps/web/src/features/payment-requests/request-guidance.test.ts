@@ -54,4 +54,24 @@ describe('the detail view’s guidance', () => {
     expect(guidance.text).toContain('It collects invoice INV-0009.');
     expect(WORDS.Edit.test(guidance.text)).toBe(false);
   });
+
+  it.each(RequestState.options)(
+    'for a payment through a QR code in %s offers only what requestActions(state, true) gives: never Copy, Resend or Edit',
+    (state) => {
+      const guidance = requestGuidance(state, 'Walk-in payer', true, null, true);
+      expect(guidance.actions).toEqual(requestActions(state, true));
+      for (const action of ALL) {
+        expect(WORDS[action].test(guidance.text), `${state}: ${action} in "${guidance.text}"`).toBe(requestActions(state, true).includes(action));
+      }
+    },
+  );
+
+  it('says a paid QR payment came through a code, and offers its receipt', () => {
+    expect(requestGuidance('Paid', 'Walk-in payer', true, null, true)).toEqual({
+      title: 'Paid in full',
+      text: 'Paid through a QR code; nothing remains to pay. You can view or download the receipt.',
+      color: 'teal',
+      actions: ['View/Download'],
+    });
+  });
 });

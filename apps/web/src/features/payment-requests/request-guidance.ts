@@ -22,7 +22,9 @@ const ACTION_PHRASES: Record<RequestAction, string> = {
   'View/Download': 'view or download the receipt',
 };
 
-const SITUATIONS: Record<RequestState, (payer: string) => { title: string; text: string; color: string }> = {
+type Situation = (payer: string) => { title: string; text: string; color: string };
+
+const SITUATIONS: Record<RequestState, Situation> = {
   Draft: (p) => ({ title: 'Not sent yet', text: `This draft has not gone to ${p}.`, color: 'gray' }),
   Pending: (p) => ({ title: 'Scheduled', text: `It goes to ${p} at the scheduled time.`, color: 'blue' }),
   Sent: (p) => ({ title: 'Waiting for payment', text: `${p} has the link and has not paid yet.`, color: 'blue' }),
@@ -41,6 +43,21 @@ const SITUATIONS: Record<RequestState, (payer: string) => { title: string; text:
   Cancelled: (p) => ({ title: 'Cancelled', text: `You cancelled it before it went to ${p}.`, color: 'gray' }),
 };
 
+/**
+ * A payment through a QR code was sent to no one: where its words differ from a sent request's
+ * (there is no link in an e-mail to go back to), the code's own.
+ */
+const QR_SITUATIONS: Partial<Record<RequestState, Situation>> = {
+  Accepted: (p) => ({ title: 'Payment on its way', text: `${p} paid through a QR code; the money is being settled.`, color: 'teal' }),
+  Paid: () => ({ title: 'Paid in full', text: 'Paid through a QR code; nothing remains to pay.', color: 'teal' }),
+  PartiallyPaid: (p) => ({ title: 'Partly paid', text: `Only part of what ${p} paid through a QR code was collected.`, color: 'teal' }),
+  Error: (p) => ({
+    title: 'The payment failed',
+    text: `${p}’s payment through a QR code failed. They can try again from the page the code opened, or scan the code again.`,
+    color: 'orange',
+  }),
+};
+
 function list(items: string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
@@ -49,16 +66,18 @@ function list(items: string[]): string {
 /**
  * What the detail view tells the business about a request: where it stands, and exactly the
  * actions the state machine offers for it (requestActions), never one it does not. A request that
- * collects an invoice (`invoiceNumber`) is changed through its invoice, so it offers no Edit.
+ * collects an invoice (`invoiceNumber`) is changed through its invoice, so it offers no Edit; a
+ * payment through a QR code (`viaQrCode`) offers its receipt once paid, and nothing else.
  */
 export function requestGuidance(
   state: RequestState,
   payerName: string,
   canWrite = true,
   invoiceNumber: string | null = null,
+  viaQrCode = false,
 ): { title: string; text: string; color: string; actions: RequestAction[] } {
-  const situation = SITUATIONS[state](payerName);
-  const actions = withoutInvoiceEdit(permittedRequestActions(requestActions(state), canWrite), invoiceNumber);
+  const situation = ((viaQrCode ? QR_SITUATIONS[state] : undefined) ?? SITUATIONS[state])(payerName);
+  const actions = withoutInvoiceEdit(permittedRequestActions(requestActions(state, viaQrCode), canWrite), invoiceNumber);
   const text = invoiceNumber ? `${situation.text} It collects invoice ${invoiceNumber}.` : situation.text;
   if (actions.length === 0) return { ...situation, text, actions };
   return { ...situation, text: `${text} You can ${list(actions.map((a) => ACTION_PHRASES[a]))}.`, actions };

@@ -6,21 +6,37 @@ import { ApiError } from '../../../lib/api-client';
  * its answer under the key and hashes the body, processor token included, so a retry of the same
  * try must send this object again unchanged — a re-tokenized card would be a different body (422).
  */
-export interface PaymentAttempt {
+export interface PaymentAttempt<B extends PaymentBody = PaymentBody> {
   idempotencyKey: string;
-  body: { method: PaymentMethod; processorToken: string; amountCents: number };
+  body: B;
   /** "Visa •••• 4242": what a retry pays with, to tell the payer. */
   instrumentLabel: string;
 }
 
-/** A new try with freshly tokenized details, under a key never used before. */
-export function startAttempt(
+/** What every payment body holds; a page may send more (a QR code's payer details). */
+export interface PaymentBody {
+  method: PaymentMethod;
+  processorToken: string;
+  amountCents: number;
+}
+
+/**
+ * A new try with freshly tokenized details, under a key never used before. `rest` is the rest of
+ * the body the page sends (the payer's details on a QR code's page); it is part of the attempt,
+ * so a retry sends it unchanged too.
+ */
+export function startAttempt<R extends object = Record<never, never>>(
   method: PaymentMethod,
   instrument: { token: string; label: string },
   amountCents: number,
   newKey: () => string = () => crypto.randomUUID(),
-): PaymentAttempt {
-  return { idempotencyKey: newKey(), body: { method, processorToken: instrument.token, amountCents }, instrumentLabel: instrument.label };
+  rest?: R,
+): PaymentAttempt<PaymentBody & R> {
+  return {
+    idempotencyKey: newKey(),
+    body: { ...(rest ?? ({} as R)), method, processorToken: instrument.token, amountCents },
+    instrumentLabel: instrument.label,
+  };
 }
 
 /**
@@ -42,6 +58,6 @@ export function isAnswerUnknown(error: unknown): boolean {
  * server then answers with what it stored, and money moves once); nothing when the answer is
  * definitive, so the next submit tokenizes the details again under a new key.
  */
-export function attemptAfter(attempt: PaymentAttempt, answer: { ok: true } | { error: unknown }): PaymentAttempt | null {
+export function attemptAfter<A extends PaymentAttempt>(attempt: A, answer: { ok: true } | { error: unknown }): A | null {
   return 'error' in answer && isAnswerUnknown(answer.error) ? attempt : null;
 }

@@ -1,15 +1,16 @@
-import { Alert, Anchor, Avatar, Button, Divider, Group, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconBuildingBank, IconBuildingStore, IconCircleCheck, IconCreditCard } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { Alert, Anchor, Button, Divider, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconAlertCircle, IconBuildingBank, IconCircleCheck } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatDay, formatMoney, isValidRoutingNumber, parseMoney, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
+import { formatDay, formatMoney, parseMoney, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { tokenizeBankAccount, useDecline, usePay, usePayPage } from '../api/pay-api';
-import { attemptAfter, startAttempt, type PaymentAttempt } from '../api/payment-attempt';
-import { CardField, type CardFieldHandle } from '../components/card-field';
+import { useDecline, usePay, usePayPage } from '../api/pay-api';
+import { BusinessHeader } from '../components/business-header';
 import { DeclineDialog } from '../components/decline-dialog';
 import { PayInvoice } from '../components/pay-invoice';
+import { PayProblem } from '../components/pay-problem';
+import { PaymentForm } from '../components/payment-form';
 import { payHeadline } from '../pay-headline';
 
 /** /pay/:token — the hosted payment page: no sign-in, reached from the link in the e-mail. */
@@ -20,34 +21,16 @@ export function PayPage() {
   // A failed re-read (a dropped connection) keeps what the payer already sees.
   if (page.data) return <PayView token={token} data={page.data} />;
   if (page.isPending) return <PageLoader label="Loading the payment" />;
-  return (
-    <Paper withBorder p="xl" radius="md">
-      <Stack align="center" ta="center">
-        <IconAlertCircle size={40} color="var(--mantine-color-orange-6)" aria-hidden="true" />
-        <Title order={1} fz="xl">
-          This link does not work
-        </Title>
-        <Text c="dimmed">{page.error?.message ?? 'The payment could not be loaded.'}</Text>
-      </Stack>
-    </Paper>
-  );
+  return <PayProblem title="This link does not work">{page.error?.message ?? 'The payment could not be loaded.'}</PayProblem>;
 }
 
 function Summary({ data }: { data: PublicPayPage }) {
   const headline = payHeadline(data);
   return (
     <Stack gap="sm">
-      <Group>
-        <Avatar src={data.businessLogoUrl} alt={`${data.businessName} logo`} size={48} radius="md" color="blue">
-          <IconBuildingStore size={24} aria-hidden="true" />
-        </Avatar>
-        <div>
-          <Text fw={700}>{data.businessName}</Text>
-          <Text size="sm" c="dimmed">
-            requests a payment from {data.payerName} · {data.referenceNumber}
-          </Text>
-        </div>
-      </Group>
+      <BusinessHeader name={data.businessName} logoUrl={data.businessLogoUrl}>
+        requests a payment from {data.payerName} · {data.referenceNumber}
+      </BusinessHeader>
       <Title order={1} fz={36}>
         {headline.title}
       </Title>
@@ -77,7 +60,7 @@ function PayView({ token, data }: { token: string; data: PublicPayPage }) {
       {data.invoice && <PayInvoice invoice={data.invoice} memo={data.memo} token={token} />}
       {outcome && <OutcomeNotice token={token} outcome={outcome} />}
       {data.status === 'payable' ? (
-        <PaymentForm token={token} data={data} onOutcome={setOutcome} />
+        <PayForm token={token} data={data} onOutcome={setOutcome} />
       ) : (
         !outcome && (
           <Alert
@@ -157,126 +140,37 @@ function OutcomeNotice({ token, outcome }: { token: string; outcome: PaymentOutc
   );
 }
 
-function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPayPage; onOutcome: (o: PaymentOutcome) => void }) {
-  const [method, setMethod] = useState<'card' | 'bank_account'>('card');
+function PayForm({ token, data, onOutcome }: { token: string; data: PublicPayPage; onOutcome: (o: PaymentOutcome) => void }) {
   const [amount, setAmount] = useState((data.remainingCents / 100).toFixed(2));
-  const [routing, setRouting] = useState('');
-  const [account, setAccount] = useState('');
-  const [confirmAccount, setConfirmAccount] = useState('');
-  const [holder, setHolder] = useState(data.payerName);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [tokenizing, setTokenizing] = useState(false);
+  const [amountError, setAmountError] = useState<string | null>(null);
   const [declining, setDeclining] = useState(false);
-  // A try whose answer never came: the next submit sends it again unchanged (see payment-attempt).
-  const [unresolved, setUnresolved] = useState<{ attempt: PaymentAttempt; message: string } | null>(null);
-  const card = useRef<CardFieldHandle>(null);
   const pay = usePay(token);
   const decline = useDecline(token);
 
   const cents = data.allowPartial ? parseMoney(amount) : data.remainingCents;
 
-  const send = (attempt: PaymentAttempt) => {
-    setFailure(null);
-    pay.mutate(attempt, {
-      onSuccess: (outcome) => {
-        setUnresolved(null);
-        if (outcome.payment.state === 'Rejected') {
-          setFailure(outcome.payment.failureReason ?? 'The payment was declined. Try another card or a bank account.');
-          return;
-        }
-        onOutcome(outcome);
-      },
-      onError: (error) => {
-        const again = attemptAfter(attempt, { error });
-        setUnresolved(again ? { attempt: again, message: error.message } : null);
-        if (!again) setFailure(error.message);
-      },
-    });
+  const prepare = () => {
+    let error: string | null = null;
+    if (cents === null || cents <= 0) error = 'Enter an amount above $0.00.';
+    else if (cents > data.remainingCents) error = `You can pay at most ${formatMoney(data.remainingCents)}.`;
+    setAmountError(error);
+    return error === null && cents !== null ? { amountCents: cents } : null;
   };
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    if (unresolved) {
-      send(unresolved.attempt);
-      return;
-    }
-    const next: Record<string, string> = {};
-    if (cents === null || cents <= 0) next.amount = 'Enter an amount above $0.00.';
-    else if (cents > data.remainingCents) next.amount = `You can pay at most ${formatMoney(data.remainingCents)}.`;
-    if (method === 'bank_account') {
-      if (!isValidRoutingNumber(routing)) next.routing = 'Enter the 9-digit routing number from your cheque.';
-      if (!/^\d{4,17}$/.test(account)) next.account = 'Enter your account number: 4 to 17 digits.';
-      else if (account !== confirmAccount) next.confirmAccount = 'The account numbers do not match.';
-      if (!holder.trim()) next.holder = 'Enter the name on the account.';
-    }
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    setFailure(null);
-    setTokenizing(true);
-    let instrument: { token: string; label: string };
-    try {
-      instrument =
-        method === 'card'
-          ? await card.current!.tokenize()
-          : await tokenizeBankAccount({ routingNumber: routing, accountNumber: account, accountHolderName: holder.trim() });
-    } catch (error) {
-      setFailure((error as Error).message);
-      setTokenizing(false);
-      return;
-    }
-    setTokenizing(false);
-    send(startAttempt(method, instrument, cents!));
-  };
-
-  const payLabel = unresolved
-    ? `Try again: pay ${formatMoney(unresolved.attempt.body.amountCents)}`
-    : `Pay ${cents !== null && cents > 0 ? formatMoney(Math.min(cents, data.remainingCents)) : ''}`;
 
   return (
-    <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md" component="form" onSubmit={(e) => void submit(e)} noValidate>
-      <Stack gap="md">
-        {unresolved ? (
-          <Alert color="yellow" icon={<IconAlertCircle />} title="We could not confirm your payment" role="alert">
-            <Text size="sm">
-              {unresolved.message} Your payment of {formatMoney(unresolved.attempt.body.amountCents)} with {unresolved.attempt.instrumentLabel} may have gone
-              through. Try again to send the very same payment: if it went through, you are not charged twice.
-            </Text>
-          </Alert>
-        ) : (
-          <SegmentedControl
-            fullWidth
-            value={method}
-            onChange={(v) => setMethod(v as 'card' | 'bank_account')}
-            data={[
-              {
-                value: 'card',
-                label: (
-                  <Group gap={6} justify="center">
-                    <IconCreditCard size={16} />
-                    Card
-                  </Group>
-                ),
-              },
-              {
-                value: 'bank_account',
-                label: (
-                  <Group gap={6} justify="center">
-                    <IconBuildingBank size={16} />
-                    Bank account
-                  </Group>
-                ),
-              },
-            ]}
-            aria-label="Payment method"
-          />
-        )}
-        {failure && (
-          <Alert color="red" icon={<IconAlertCircle />} title="The payment did not go through" role="alert">
-            {failure}
-          </Alert>
-        )}
-        {!unresolved && data.allowPartial && (
+    <PaymentForm
+      businessName={data.businessName}
+      holderName={data.payerName}
+      amountCents={cents !== null && cents > 0 ? Math.min(cents, data.remainingCents) : null}
+      prepare={prepare}
+      send={(attempt) => pay.mutateAsync(attempt)}
+      onOutcome={(outcome) => {
+        if (outcome.payment.state === 'Rejected') return outcome.payment.failureReason ?? 'The payment was declined. Try another card or a bank account.';
+        onOutcome(outcome);
+        return null;
+      }}
+      fields={
+        data.allowPartial && (
           <TextInput
             label="Amount to pay (USD)"
             description={`Up to ${formatMoney(data.remainingCents)}`}
@@ -284,57 +178,12 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
             inputMode="decimal"
             value={amount}
             onChange={(e) => setAmount(e.currentTarget.value)}
-            error={errors.amount}
+            error={amountError}
           />
-        )}
-        {unresolved ? null : method === 'card' ? (
-          <CardField ref={card} />
-        ) : (
-          <Stack gap="sm">
-            <TextInput
-              label="Name on the account"
-              value={holder}
-              onChange={(e) => setHolder(e.currentTarget.value)}
-              error={errors.holder}
-              autoComplete="name"
-            />
-            <TextInput
-              label="Routing number"
-              inputMode="numeric"
-              maxLength={9}
-              value={routing}
-              onChange={(e) => setRouting(e.currentTarget.value.replace(/\D/g, ''))}
-              error={errors.routing}
-              autoComplete="off"
-            />
-            <PasswordInput
-              label="Account number"
-              inputMode="numeric"
-              maxLength={17}
-              value={account}
-              onChange={(e) => setAccount(e.currentTarget.value.replace(/\D/g, ''))}
-              error={errors.account}
-              autoComplete="off"
-            />
-            <TextInput
-              label="Confirm account number"
-              inputMode="numeric"
-              maxLength={17}
-              value={confirmAccount}
-              onChange={(e) => setConfirmAccount(e.currentTarget.value.replace(/\D/g, ''))}
-              onPaste={(e) => e.preventDefault()}
-              error={errors.confirmAccount}
-              autoComplete="off"
-            />
-            <Text size="xs" c="dimmed">
-              Your bank details go to our payment processor, not to {data.businessName}.
-            </Text>
-          </Stack>
-        )}
-        <Button type="submit" size="md" loading={tokenizing || pay.isPending} fullWidth>
-          {payLabel}
-        </Button>
-        {data.declinable && !unresolved && (
+        )
+      }
+      footer={
+        data.declinable && (
           <>
             <Divider />
             <Group justify="center">
@@ -349,8 +198,8 @@ function PaymentForm({ token, data, onOutcome }: { token: string; data: PublicPa
               onDecline={(reason) => decline.mutateAsync(reason)}
             />
           </>
-        )}
-      </Stack>
-    </Paper>
+        )
+      }
+    />
   );
 }

@@ -43,7 +43,9 @@ export function ReceiptModal({ requestId, onClose }: { requestId: string | null;
               {r.businessName}
             </Title>
             <Text size="sm" c="dimmed">
-              {r.payerName} · {r.payerEmail}
+              {/* A payer through a QR code may have given no e-mail. */}
+              {r.payerName}
+              {r.payerEmail && ` · ${r.payerEmail}`}
             </Text>
             {r.memo && <Text size="sm">{r.memo}</Text>}
           </div>

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_TIMELINE_EVENTS } from '@tay/contract';
 import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
-import { business, detail, request } from '../../../test/fixtures';
+import { business, detail, qrPayment, request } from '../../../test/fixtures';
 import { RequestDetailDrawer } from './request-detail';
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
@@ -99,6 +99,55 @@ describe('a request that collects an invoice', () => {
     expect(within(guidance).getByRole('link', { name: 'Edit the invoice' })).toHaveAttribute('href', '/business/payment/invoices/draft?invoiceid=inv_9');
     expect(within(guidance).queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(within(guidance).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+  });
+});
+
+describe('a payment through a QR code', () => {
+  const open = (r: ReturnType<typeof request>, over: Parameters<typeof detail>[1] = {}) => {
+    fake.on('GET', `${LIST}/${r.transactionId}`, ok(detail(r, over)));
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    return screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+  };
+
+  it('names the code it came through (linking to its payments), and what the walk-in payer gave; no payer to link to', async () => {
+    const r = qrPayment({ payerName: 'Walk-in payer' });
+    const dialog = await open(r, { payerPhone: '+1 555 010 0123', payerNote: 'Table 4' });
+    const through = await within(dialog).findByText(/^Paid through QR code/);
+    expect(through).toHaveTextContent('Paid through QR code Front counter');
+    expect(within(through).getByRole('link', { name: 'Front counter' })).toHaveAttribute('href', '/business/payment/qrcode/transactions?qrcodeid=qr_counter');
+    expect(within(dialog).getByText('Walk-in payer')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('link', { name: 'Walk-in payer' })).toBeNull();
+    expect(within(dialog).getByRole('row', { name: 'Payer’s phone +1 555 010 0123' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('row', { name: 'Payer’s note Table 4' })).toBeInTheDocument();
+    // It was sent to no one, on no day.
+    expect(within(dialog).queryByRole('row', { name: /^Sent by/ })).toBeNull();
+    expect(within(dialog).queryByRole('row', { name: /^Due/ })).toBeNull();
+  });
+
+  it('offers only its receipt once paid: never Copy, Resend or Edit', async () => {
+    const r = qrPayment();
+    expect(r.actions).toEqual(['View/Download']);
+    const dialog = await open(r);
+    const guidance = await within(dialog).findByRole('region', { name: 'What you can do' });
+    expect(
+      within(guidance)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['View/Download receipt']);
+    expect(guidance).toHaveTextContent('Paid through a QR code; nothing remains to pay. You can view or download the receipt.');
+  });
+
+  it('offers nothing while its payment settles', async () => {
+    const dialog = await open(qrPayment({ transactionState: 'Accepted', amountPaidCents: 0, payerName: 'Sam Scan' }));
+    const guidance = await within(dialog).findByRole('region', { name: 'What you can do' });
+    expect(within(guidance).queryAllByRole('button')).toEqual([]);
+    expect(guidance).toHaveTextContent('Sam Scan paid through a QR code; the money is being settled.');
+  });
+
+  it('a QR payment by one of the business’s payers links to the payer', async () => {
+    const dialog = await open(qrPayment({ payerId: 'pyr_pat', payerName: 'Pat Payer', payerEmail: 'pat@payers.example' }));
+    expect(await within(dialog).findByRole('link', { name: 'Pat Payer' })).toHaveAttribute('href', '/business/payment/payers/transactions?payerId=pyr_pat');
+    expect(within(dialog).getByText(/· pat@payers\.example/)).toBeInTheDocument();
   });
 });
 

@@ -6,6 +6,8 @@ import {
   formatDateTime,
   formatDay,
   formatMoney,
+  getHref,
+  payerPaths,
   paths,
   REQUEST_CHANNEL_LABELS,
   type PaymentRequest,
@@ -17,6 +19,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useWriteAccess } from '../../../lib/write-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
+import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
 import { useBusinessTimeZone, useRequestDetail } from '../api/payment-requests-api';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
@@ -53,7 +56,9 @@ function eventLabel(event: string): string {
 
 /**
  * A request's details, its payments, and its timeline of every state change (who, when, what),
- * with what the business can do about it: the same actions as its row.
+ * with what the business can do about it: the same actions as its row. A payment through a QR code
+ * says which code, and what the payer gave; it was sent to no one, so it has no channel or due
+ * date to show, and may have no payer record to link to.
  */
 export function RequestDetailDrawer({
   requestId,
@@ -67,7 +72,8 @@ export function RequestDetailDrawer({
   const detail = useRequestDetail(requestId);
   const canWrite = useWriteAccess('requests').allowed;
   const r = detail.data;
-  const guidance = r ? requestGuidance(r.transactionState, r.payerName, canWrite, r.invoiceNumber) : null;
+  const viaQrCode = Boolean(r?.qrCodeId);
+  const guidance = r ? requestGuidance(r.transactionState, r.payerName, canWrite, r.invoiceNumber, viaQrCode) : null;
   // A request that collects an invoice is edited through its invoice.
   const editInvoice = r?.invoiceId && canWrite && r.actions.includes('Edit') ? editInvoiceHref(r.invoiceId) : null;
   return (
@@ -84,8 +90,23 @@ export function RequestDetailDrawer({
                 {formatMoney(r.amountCents)}
               </Title>
               <Text size="sm" c="dimmed">
-                {r.payerName} · {r.payerEmail}
+                {r.payerId ? (
+                  <Anchor component={Link} to={getHref(payerPaths.transactions, undefined, { payerId: r.payerId })} inherit>
+                    {r.payerName}
+                  </Anchor>
+                ) : (
+                  r.payerName
+                )}
+                {r.payerEmail && ` · ${r.payerEmail}`}
               </Text>
+              {r.qrCodeId && (
+                <Text size="sm">
+                  Paid through QR code{' '}
+                  <Anchor component={Link} to={qrCodeTransactionsHref(r.qrCodeId)}>
+                    {r.qrCodeLabel ?? 'without a label'}
+                  </Anchor>
+                </Text>
+              )}
             </div>
             <StatusBadge state={r.transactionState} />
           </Group>
@@ -119,24 +140,41 @@ export function RequestDetailDrawer({
           )}
           <Table variant="vertical" withTableBorder>
             <Table.Tbody>
+              {!viaQrCode && (
+                <Table.Tr>
+                  <Table.Th w={160}>Sent by</Table.Th>
+                  <Table.Td>{REQUEST_CHANNEL_LABELS[r.channel]}</Table.Td>
+                </Table.Tr>
+              )}
               <Table.Tr>
-                <Table.Th w={160}>Sent by</Table.Th>
-                <Table.Td>{REQUEST_CHANNEL_LABELS[r.channel]}</Table.Td>
-              </Table.Tr>
-              <Table.Tr>
-                <Table.Th>Paid</Table.Th>
+                <Table.Th w={160}>Paid</Table.Th>
                 <Table.Td>
                   {formatMoney(r.amountPaidCents)} of {formatMoney(r.amountCents)}
                 </Table.Td>
               </Table.Tr>
-              <Table.Tr>
-                <Table.Th>Due</Table.Th>
-                <Table.Td>{formatDay(r.dueDate)}</Table.Td>
-              </Table.Tr>
+              {!viaQrCode && (
+                <Table.Tr>
+                  <Table.Th>Due</Table.Th>
+                  <Table.Td>{formatDay(r.dueDate)}</Table.Td>
+                </Table.Tr>
+              )}
+              {/* A QR payment that failed can be tried again from its page until it expires. */}
               <Table.Tr>
                 <Table.Th>Expires</Table.Th>
                 <Table.Td>{formatDay(r.expiresOn)}</Table.Td>
               </Table.Tr>
+              {r.payerPhone && (
+                <Table.Tr>
+                  <Table.Th>Payer’s phone</Table.Th>
+                  <Table.Td>{r.payerPhone}</Table.Td>
+                </Table.Tr>
+              )}
+              {r.payerNote && (
+                <Table.Tr>
+                  <Table.Th>Payer’s note</Table.Th>
+                  <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{r.payerNote}</Table.Td>
+                </Table.Tr>
+              )}
               {r.memo && (
                 <Table.Tr>
                   <Table.Th>Memo</Table.Th>
@@ -169,10 +207,12 @@ export function RequestDetailDrawer({
                   </Table.Td>
                 </Table.Tr>
               )}
-              <Table.Tr>
-                <Table.Th>Partial payment</Table.Th>
-                <Table.Td>{r.allowPartial ? 'Allowed' : 'Not allowed'}</Table.Td>
-              </Table.Tr>
+              {!viaQrCode && (
+                <Table.Tr>
+                  <Table.Th>Partial payment</Table.Th>
+                  <Table.Td>{r.allowPartial ? 'Allowed' : 'Not allowed'}</Table.Td>
+                </Table.Tr>
+              )}
               {r.sendAt && (
                 <Table.Tr>
                   <Table.Th>Scheduled for</Table.Th>

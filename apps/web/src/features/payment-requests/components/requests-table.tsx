@@ -17,6 +17,7 @@ import { hasFilters, nextParams, requestQueryFromParams, withoutFilters } from '
 import { PayerPicker } from '../../../components/payers/payer-picker';
 import { ReceiptModal } from './receipt-view';
 import { InvoiceBadge } from './invoice-badge';
+import { QrCodeBadge } from './qr-code-badge';
 import { RequestDetailDrawer } from './request-detail';
 
 const HISTORY_STATES = RequestState.options.filter((s) => s !== 'Draft');
@@ -29,20 +30,29 @@ export interface FixedPayer {
   active: boolean;
 }
 
+/** The payments a QR code's Transactions page lists: one code's, or every code's (`any`), fixed by the page. */
+export interface FixedQrCode {
+  /** One code's id, or `any` for the payments through every code. */
+  qrId: string;
+  /** The code's label, for the words of an empty list. */
+  label?: string | null;
+}
+
 /**
  * The requests list with everything it offers wherever it shows: status badges, row actions by
  * state (only those the person may use), filters (status, dates, payer, amounts), search, sort,
  * pages and CSV export of the same query, all read from the URL. `?transid=` opens a request's
- * details and timeline, `?receipt=` its receipt. With `payer`, the list is that payer's alone.
+ * details and timeline, `?receipt=` its receipt. With `payer`, the list is that payer's alone;
+ * with `qrCode`, the payments taken through that code (or every code), each with the code's label.
  */
-export function RequestsTable({ view, payer, caption }: { view: 'history' | 'draft'; payer?: FixedPayer; caption: string }) {
+export function RequestsTable({ view, payer, qrCode, caption }: { view: 'history' | 'draft'; payer?: FixedPayer; qrCode?: FixedQrCode; caption: string }) {
   const navigate = useNavigate();
   const businessId = useBusinessId();
   const canWrite = useWriteAccess('requests').allowed;
   const [params, setParams] = useSearchParams();
   const command = useRequestCommand();
   const fixed = payer ? ['payerId'] : [];
-  const query = requestQueryFromParams(params, view);
+  const query = { ...requestQueryFromParams(params, view), ...(qrCode ? { qrId: qrCode.qrId } : {}) };
   const list = useRequestList(query);
   const filtered = hasFilters(params, fixed);
 
@@ -113,6 +123,8 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
             {r.referenceNumber}
           </Anchor>
           {r.invoiceId && r.invoiceNumber && <InvoiceBadge invoiceId={r.invoiceId} number={r.invoiceNumber} />}
+          {/* The QR code's own pages say which code in a column of their own. */}
+          {r.qrCodeId && !qrCode && <QrCodeBadge qrCodeId={r.qrCodeId} label={r.qrCodeLabel} />}
         </Stack>
       ),
     },
@@ -127,18 +139,33 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
             render: (r: PaymentRequest) => (
               <div>
                 <Text size="sm">{r.payerName}</Text>
-                <Text size="xs" c="dimmed">
-                  {r.payerEmail}
-                </Text>
+                {/* A payer through a QR code may have given no e-mail. */}
+                {r.payerEmail && (
+                  <Text size="xs" c="dimmed">
+                    {r.payerEmail}
+                  </Text>
+                )}
               </div>
             ),
           },
         ]),
+    // The code's label when it was paid: every code's payments link to each code's own.
+    ...(qrCode
+      ? [
+          {
+            key: 'qrCode',
+            header: 'QR code',
+            render: (r: PaymentRequest) =>
+              !r.qrCodeId ? '—' : qrCode.qrId === 'any' ? <QrCodeBadge qrCodeId={r.qrCodeId} label={r.qrCodeLabel} /> : (r.qrCodeLabel ?? '—'),
+          },
+        ]
+      : []),
     { key: 'amount', header: 'Amount', sortKey: 'amount', align: 'right', render: (r) => formatMoney(r.amountCents) },
     { key: 'paid', header: 'Paid', align: 'right', render: (r) => formatMoney(r.amountPaidCents) },
     { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <StatusBadge state={r.transactionState} /> },
-    { key: 'due', header: 'Due', sortKey: 'dueDate', render: (r) => formatDay(r.dueDate) },
-    { key: 'created', header: 'Created', sortKey: 'createdAt', render: (r) => formatDateTime(r.createdAt) },
+    // A payment through a code was sent to no one and due on no day.
+    ...(qrCode ? [] : [{ key: 'due', header: 'Due', sortKey: 'dueDate', render: (r: PaymentRequest) => formatDay(r.dueDate) }]),
+    { key: 'created', header: qrCode ? 'Date' : 'Created', sortKey: 'createdAt', render: (r) => formatDateTime(r.createdAt) },
   ];
 
   const clearFilters = () => setParams(withoutFilters(params, fixed), { replace: true });
@@ -205,23 +232,30 @@ export function RequestsTable({ view, payer, caption }: { view: 'history' | 'dra
           </Button>
         ),
       }
-    : payer
+    : qrCode
       ? {
-          title: 'No requests yet',
-          description: `Requests to pay you send ${payer.displayName} show here with their status.`,
-          action: payer.active ? newRequest('Request to Pay', getHref(paths.payments.request, undefined, { payerId: payer.payerId })) : undefined,
+          title: 'No payments yet',
+          description: qrCode.label
+            ? `Payments made by scanning “${qrCode.label}” show here with their status.`
+            : 'Payments made by scanning your QR codes show here with their status.',
         }
-      : view === 'draft'
+      : payer
         ? {
-            title: 'No drafts',
-            description: 'Requests you save as drafts wait here until you send them.',
-            action: newRequest('Request a payment', paths.payments.request),
-          }
-        : {
             title: 'No requests yet',
-            description: 'Send your first request to pay; it shows here with its status.',
-            action: newRequest('Request a payment', paths.payments.request),
-          };
+            description: `Requests to pay you send ${payer.displayName} show here with their status.`,
+            action: payer.active ? newRequest('Request to Pay', getHref(paths.payments.request, undefined, { payerId: payer.payerId })) : undefined,
+          }
+        : view === 'draft'
+          ? {
+              title: 'No drafts',
+              description: 'Requests you save as drafts wait here until you send them.',
+              action: newRequest('Request a payment', paths.payments.request),
+            }
+          : {
+              title: 'No requests yet',
+              description: 'Send your first request to pay; it shows here with its status.',
+              action: newRequest('Request a payment', paths.payments.request),
+            };
 
   return (
     <>

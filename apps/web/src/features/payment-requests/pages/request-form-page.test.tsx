@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_MOBILE_MESSAGE, type PaymentRequest, type PayerSuggestion } from '@tay/contract';
 import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
-import { business as businessRecord, detail, payer, request } from '../../../test/fixtures';
+import { business as businessRecord, detail, payer, qrPayment, request } from '../../../test/fixtures';
 import { RequestFormPage } from './request-form-page';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -136,6 +136,22 @@ describe('a request that collects an invoice', () => {
     serve(scheduled);
     form(`${FORM}?transid=${scheduled.transactionId}&copy=1`);
     expect(await screen.findByLabelText('Amount (USD)')).toHaveValue('62.66');
+  });
+});
+
+describe('a payment through a QR code', () => {
+  it.each(['', '&copy=1'])('is neither edited nor copied (%s): it was sent to no one, and may have no payer', async (copy) => {
+    const walkIn = qrPayment();
+    serve(walkIn);
+    form(`${FORM}?transid=${walkIn.transactionId}${copy}`);
+    expect(await screen.findByRole('heading', { name: `${walkIn.referenceNumber} is a payment through a QR code` })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Payments through this code' })).toHaveAttribute(
+      'href',
+      '/business/payment/qrcode/transactions?qrcodeid=qr_counter',
+    );
+    expect(screen.queryByRole('button', { name: 'Send now' })).toBeNull();
+    // No payer record to read.
+    expect(fake.calls.some((c) => c.url.pathname.includes('/payers/'))).toBe(false);
   });
 });
 

@@ -33,6 +33,7 @@ import { isoToZonedInput, zonedInputToIso } from '../../../lib/send-at';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useWriteAccess } from '../../../lib/write-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
+import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
 
 type Mode = PaymentRequestInput['mode'];
 type Errors = Partial<Record<'payerId' | 'channel' | 'amountCents' | 'dueDate' | 'expiresOn' | 'sendAt' | 'memo' | 'reference', string>>;
@@ -75,7 +76,10 @@ function channelFor(channel: RequestChannel, payer: PickedPayer | null): Request
 function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean, payer: Payer | undefined, timeZone: string): Initial {
   const mobileNumber = payer ? { mobileNumber: payer.mobileNumber } : {};
   if (source) {
-    const picked: PickedPayer = { payerId: source.payerId, displayName: source.payerName, email: source.payerEmail, ...mobileNumber };
+    // Only a payment through a QR code may have no payer record, and the page turns those away.
+    const picked: PickedPayer | null = source.payerId
+      ? { payerId: source.payerId, displayName: source.payerName, email: source.payerEmail, ...mobileNumber }
+      : null;
     return {
       payer: picked,
       channel: channelFor(source.channel, picked),
@@ -128,6 +132,7 @@ export function RequestFormPage() {
   if (transid && source.error) return <LoadError title="We could not load that request" error={source.error} onRetry={() => void source.refetch()} />;
   if (payerId && payer.isPending && payer.fetchStatus !== 'idle') return <PageLoader />;
   const copying = Boolean(source.data) && (copyAsked || !isEditable(source.data!));
+  if (source.data?.qrCodeId) return <PaidThroughQrCode request={source.data} />;
   if (source.data && !copying && source.data.invoiceId) return <CollectsInvoice request={source.data} />;
   return (
     <RequestForm
@@ -163,6 +168,31 @@ function CollectsInvoice({ request }: { request: PaymentRequestDetail }) {
         </Button>
         <Button component={Link} to={getHref(paths.payments.request, undefined, { transid: request.transactionId, copy: 1 })} variant="subtle">
           Copy into a new request
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * A payment through a QR code was sent to no one: it cannot be edited (the API refuses) and has no
+ * payer to copy it for (`requestActions(state, true)` offers no Copy). The form says so.
+ */
+function PaidThroughQrCode({ request }: { request: PaymentRequestDetail }) {
+  useDocumentTitle(request.referenceNumber);
+  return (
+    <Stack gap="md" maw={640}>
+      <Title order={1}>{request.referenceNumber} is a payment through a QR code</Title>
+      <Text>
+        {request.payerName} paid it by scanning {request.qrCodeLabel ? `the code “${request.qrCodeLabel}”` : 'a QR code'}. It was sent to no one, so it cannot
+        be edited or copied.
+      </Text>
+      <Group>
+        <Button component={Link} to={qrCodeTransactionsHref(request.qrCodeId)}>
+          Payments through this code
+        </Button>
+        <Button component={Link} to={paths.payments.request} variant="default">
+          New request
         </Button>
       </Group>
     </Stack>

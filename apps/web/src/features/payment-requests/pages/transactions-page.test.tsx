@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
-import { detail, listOf, request } from '../../../test/fixtures';
+import { detail, listOf, qrPayment, request } from '../../../test/fixtures';
 import { TransactionsPage } from './transactions-page';
 
 // Whole pages with typing, menus and modals: slower than a unit test on a busy machine.
@@ -243,6 +243,22 @@ describe('row actions', () => {
     expect(items).not.toContain('Edit');
     await u.click(screen.getByRole('menuitem', { name: 'Edit the invoice' }));
     expect(location()).toBe('/business/payment/invoices/draft?invoiceid=inv_9');
+  });
+
+  it('a payment through a QR code shows the code it came through, and offers its receipt only', async () => {
+    const walkIn = qrPayment({ payerName: 'Walk-in payer' });
+    fake.on('GET', LIST, listOf([walkIn]));
+    page();
+    const row = (await screen.findByText('Walk-in payer')).closest('tr')!;
+    expect(within(row).getByRole('link', { name: 'Paid through QR code Front counter' })).toHaveAttribute(
+      'href',
+      '/business/payment/qrcode/transactions?qrcodeid=qr_counter',
+    );
+    // A walk-in payer who gave no e-mail: the name, and nothing under it.
+    expect(within(row).getAllByRole('cell')[1]!.textContent).toBe('Walk-in payer');
+    const u = user();
+    await u.click(within(row).getByRole('button', { name: 'Row actions' }));
+    expect((await screen.findAllByRole('menuitem')).map((m) => m.textContent)).toEqual(['View/Download receipt']);
   });
 
   it('Copy on a Draft goes to the form with copy=1', async () => {

@@ -1,0 +1,24 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { qrPayerEndpoints as e, type QrPaymentBody } from '@tay/contract';
+import { ApiError } from '../../../lib/api-client';
+import { callForData } from '../../../lib/endpoint-client';
+import type { PaymentAttempt } from './payment-attempt';
+
+export const qrPageKey = (code: string) => ['pay', 'qr', code] as const;
+
+/** What a scanned code asks for. The API counts the scan (once per visit), so a re-read costs nothing. */
+export function useQrPage(code: string) {
+  return useQuery({
+    queryKey: qrPageKey(code),
+    queryFn: () => callForData(e.get, { params: { code } }),
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+  });
+}
+
+/** One payment through the code: each makes a request of its own (`payToken` is its page). */
+export function useQrPay(code: string) {
+  return useMutation({
+    mutationFn: ({ idempotencyKey, body }: PaymentAttempt<QrPaymentBody>) =>
+      callForData(e.pay, { params: { code }, body, headers: { 'Idempotency-Key': idempotencyKey } }),
+  });
+}

@@ -1,0 +1,170 @@
+import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconFilterOff, IconHistory, IconPlus } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import { formatDate, formatDay, formatMoney, QR_STATUS_LABELS, QrCodeDisplayStatus, type QrCode, type QrCodeListQuery } from '@tay/contract';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useListParams } from '../../../lib/list-params';
+import { qrCodeDownloadHref, qrCodeManageHref, qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
+import { useBusinessId } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { downloadQrCodesCsv, useQrCodeList } from '../api/qr-codes-api';
+import { QR_ACTION_LABELS, permittedQrCodeActions, useQrCodeActions } from '../components/qr-code-actions';
+import { QrStatusBadge } from '../components/qr-status-badge';
+import { qrAmountText } from '../qr-amount';
+
+const SORTS = ['createdAt', 'label', 'collected', 'payments', 'scans'] as const;
+const STATUS_OPTIONS = QrCodeDisplayStatus.options.map((s) => ({ value: s, label: QR_STATUS_LABELS[s] }));
+
+/**
+ * /business/payment/qrcode: the business's QR codes with what each charges, its scans, payments
+ * and total collected, and its status; search by label, a status filter, sort, pages and CSV
+ * export of the same query, all kept in the URL; the row actions the API gives each code.
+ */
+export function QrCodesPage() {
+  useDocumentTitle('QR codes');
+  const navigate = useNavigate();
+  const businessId = useBusinessId();
+  const access = useWriteAccess('qrCodes');
+  const { get, update, page, pageSize } = useListParams();
+  const { run, canWrite } = useQrCodeActions();
+
+  const sortBy = get('sortBy');
+  const status = get('status');
+  const query: QrCodeListQuery = {
+    page,
+    pageSize,
+    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'createdAt',
+    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
+    ...(get('search') ? { search: get('search') } : {}),
+    ...((QrCodeDisplayStatus.options as readonly string[]).includes(status ?? '') ? { status: status as QrCodeDisplayStatus } : {}),
+  };
+  const list = useQrCodeList(query);
+  const filtered = Boolean(query.search || query.status);
+  const clearFilters = () => update({ search: undefined, status: undefined });
+
+  const actions = (code: QrCode): RowAction<QrCode>[] =>
+    permittedQrCodeActions(code.actions, canWrite).map((action) => ({
+      label: QR_ACTION_LABELS[action],
+      onClick: (c) => run(action, c),
+      ...(action === 'Delete' ? { color: 'red' } : {}),
+    }));
+
+  const columns: Column<QrCode>[] = [
+    {
+      key: 'label',
+      header: 'Label',
+      sortKey: 'label',
+      // The way to the code for keyboards and screen readers; the row's click is a mouse shortcut.
+      render: (c) => (
+        <div>
+          <Anchor component={Link} to={qrCodeDownloadHref(c.qrId)} size="sm" fw={500}>
+            {c.label}
+          </Anchor>
+          {c.expiresOn && (
+            <Text size="xs" c="dimmed">
+              {c.displayStatus === 'Expired' ? 'Expired' : 'Expires'} after {formatDay(c.expiresOn)}
+            </Text>
+          )}
+        </div>
+      ),
+    },
+    { key: 'amount', header: 'Amount', render: (c) => qrAmountText(c) },
+    { key: 'scans', header: 'Scans', sortKey: 'scans', align: 'right', render: (c) => c.scans.toLocaleString('en-US') },
+    { key: 'payments', header: 'Payments', sortKey: 'payments', align: 'right', render: (c) => c.payments.toLocaleString('en-US') },
+    { key: 'collected', header: 'Total collected', sortKey: 'collected', align: 'right', render: (c) => formatMoney(c.collectedCents) },
+    { key: 'status', header: 'Status', render: (c) => <QrStatusBadge status={c.displayStatus} /> },
+    { key: 'created', header: 'Created', sortKey: 'createdAt', render: (c) => formatDate(c.createdAt) },
+  ];
+
+  const newCode = (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => navigate(qrCodeManageHref())} disabled={!access.allowed}>
+      New QR code
+    </Button>
+  );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>QR codes</Title>
+          <Text c="dimmed" size="sm">
+            Codes your payers scan with their phone to pay you: at a counter, on a flyer, at an event.
+          </Text>
+        </div>
+        <Group>
+          <Button variant="default" component={Link} to={qrCodeTransactionsHref()} leftSection={<IconHistory size={16} />}>
+            Payments through codes
+          </Button>
+          {newCode}
+        </Group>
+      </Group>
+      <WriteAccessAlert access={access} />
+      <DataTable
+        caption="QR codes"
+        columns={columns}
+        rows={list.data?.items}
+        rowKey={(c) => c.qrId}
+        total={list.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(next) => update({ page: next }, false)}
+        onPageSizeChange={(size) => update({ pageSize: size })}
+        sortBy={query.sortBy ?? 'createdAt'}
+        sortDirection={query.sortDirection ?? 'desc'}
+        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
+        search={query.search ?? ''}
+        onSearchChange={(search) => update({ search })}
+        searchPlaceholder="Label"
+        filters={
+          <>
+            <Select
+              label="Status"
+              placeholder="Any status"
+              data={STATUS_OPTIONS}
+              value={query.status ?? null}
+              onChange={(value) => update({ status: value })}
+              clearable
+              w={160}
+            />
+            {filtered && (
+              <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters} className="data-table-filters-end">
+                Clear filters
+              </Button>
+            )}
+          </>
+        }
+        onExport={() =>
+          businessId &&
+          void downloadQrCodesCsv(businessId, query).catch((error: Error) =>
+            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
+          )
+        }
+        actions={actions}
+        loading={list.isPending || list.isPlaceholderData}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        onRowClick={(code) => void navigate(qrCodeDownloadHref(code.qrId))}
+        empty={
+          filtered
+            ? {
+                title: 'No QR codes match',
+                description: 'Nothing matches the search and status you chose. Clear them to see every code.',
+                action: (
+                  <Button mt="xs" variant="default" onClick={clearFilters}>
+                    Clear filters
+                  </Button>
+                ),
+              }
+            : {
+                title: 'No QR codes yet',
+                description: 'Create a code for a counter, a flyer or an event. Payers scan it with their phone and pay you; each payment shows here.',
+                action: canWrite ? newCode : undefined,
+              }
+        }
+      />
+    </Stack>
+  );
+}
