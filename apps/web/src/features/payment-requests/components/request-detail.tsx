@@ -91,7 +91,7 @@ export function RequestDetailDrawer({
               </Title>
               <Text size="sm" c="dimmed">
                 {r.payerId ? (
-                  <Anchor component={Link} to={getHref(payerPaths.transactions, undefined, { payerId: r.payerId })} inherit>
+                  <Anchor component={Link} to={getHref(payerPaths.transactions, undefined, { payerId: r.payerId })} inherit underline="always">
                     {r.payerName}
                   </Anchor>
                 ) : (
