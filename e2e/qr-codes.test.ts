@@ -91,10 +91,12 @@ describe('QR codes', () => {
     await page.getByRole('textbox', { name: 'Label' }).fill('Front counter');
     await page.getByRole('radio', { name: /payer enters/i }).check();
     await page.getByRole('textbox', { name: 'Memo' }).fill('Lessons and sheet music');
+    await expectNoSeriousA11yViolations(page, 'the QR code form');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/\/business\/payment\/qrcode\/download\?qrcodeid=/);
     const qrId = new URL(page.url()).searchParams.get('qrcodeid')!;
     await page.getByRole('heading', { level: 1, name: 'Front counter' }).waitFor();
+    await expectNoSeriousA11yViolations(page, 'the QR code download page');
 
     // …and downloads its PNG, which reads as PUBLIC_URL/pay/qr/<token>: the page's address.
     const png = await downloaded(page, () => page.getByRole('button', { name: /^Download PNG/ }).click());
@@ -137,6 +139,13 @@ describe('QR codes', () => {
       await row.locator('[data-state="Paid"]').waitFor();
       await row.getByText('$12.40').first().waitFor();
     }
+    // The codes' list counts the scan and the payment, and totals what came in.
+    await page.goto('/business/payment/qrcode');
+    const listed = page.getByRole('row').filter({ hasText: 'Front counter' });
+    await listed.getByText('$12.40').first().waitFor();
+    await expectNoSeriousA11yViolations(page, 'the QR codes list');
+    const code = await api<{ scans: number; payments: number; collectedCents: number }>(owner, 'GET', `/businesses/${owner.businessId}/qr-codes/${qrId}`);
+    expect(code).toMatchObject({ scans: 1, payments: 1, collectedCents: 1_240 });
   });
 
   it('on a phone (390 px): the payer’s page fits, reads, and pays a fixed amount', async () => {
