@@ -3,6 +3,7 @@ import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-r
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatMoney, MAX_INVOICE_LINES, type InvoiceLineFigures } from '@tay/contract';
 import { lineIsPriced, newLine, type LineDraft, type LineField } from '../invoice-form-model';
+import { MoneyInput } from '../../../components/ui/money-input';
 
 interface Props {
   lines: LineDraft[];
@@ -145,14 +146,11 @@ export function LineItemsEditor({ lines, figures, errors, error, onChange, onEdi
                 />
               </Grid.Col>
               <Grid.Col span={{ base: 6, md: 2 }}>
-                <TextInput
+                <MoneyInput
                   label="Unit price"
                   aria-label={`Unit price, line ${n}`}
-                  inputMode="decimal"
-                  leftSection="$"
-                  placeholder="0.00"
                   value={line.unitPrice}
-                  onChange={(e) => edit(line.key, 'unitPrice', e.currentTarget.value)}
+                  onValueChange={(value) => edit(line.key, 'unitPrice', value)}
                   error={lineErrors.unitPrice}
                   disabled={disabled}
                 />

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Divider, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconBuildingBank, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -12,6 +12,7 @@ import { PayInvoice } from '../components/pay-invoice';
 import { PayProblem } from '../components/pay-problem';
 import { PaymentForm } from '../components/payment-form';
 import { payHeadline } from '../pay-headline';
+import { MoneyInput } from '../../../components/ui/money-input';
 
 /** /pay/:token — the hosted payment page: no sign-in, reached from the link in the e-mail. */
 export function PayPage() {
@@ -171,13 +172,11 @@ function PayForm({ token, data, onOutcome }: { token: string; data: PublicPayPag
       }}
       fields={
         data.allowPartial && (
-          <TextInput
+          <MoneyInput
             label="Amount to pay (USD)"
             description={`Up to ${formatMoney(data.remainingCents)}`}
-            leftSection="$"
-            inputMode="decimal"
             value={amount}
-            onChange={(e) => setAmount(e.currentTarget.value)}
+            onValueChange={setAmount}
             error={amountError}
           />
         )

@@ -13,6 +13,7 @@ import { BusinessHeader } from '../components/business-header';
 import { PayProblem } from '../components/pay-problem';
 import { PaymentForm } from '../components/payment-form';
 import { checkQrAmount, qrAmountHelp } from '../qr-amount';
+import { MoneyInput } from '../../../components/ui/money-input';
 
 /** /pay/qr/:code — what a printed QR code opens: no sign-in; each payment makes a request of its own. */
 export function QrPayPage() {
@@ -136,15 +137,13 @@ function QrForm({ code, data, onPaid }: { code: string; data: PublicQrPage; onPa
   const fields: ReactNode = (
     <>
       {open && (
-        <TextInput
+        <MoneyInput
           label="Amount to pay (USD)"
           description={qrAmountHelp(data)}
           required
-          leftSection="$"
-          inputMode="decimal"
           autoComplete="off"
           value={amount}
-          onChange={(e) => setAmount(e.currentTarget.value)}
+          onValueChange={setAmount}
           error={errors.amountCents}
         />
       )}

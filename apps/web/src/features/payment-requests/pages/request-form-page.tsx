@@ -34,6 +34,7 @@ import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useWriteAccess } from '../../../lib/write-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
 import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
+import { MoneyInput } from '../../../components/ui/money-input';
 
 type Mode = PaymentRequestInput['mode'];
 type Errors = Partial<Record<'payerId' | 'channel' | 'amountCents' | 'dueDate' | 'expiresOn' | 'sendAt' | 'memo' | 'reference', string>>;
@@ -346,15 +347,7 @@ function RequestForm({
             </Radio.Group>
             <Grid>
               <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Amount (USD)"
-                  inputMode="decimal"
-                  leftSection="$"
-                  placeholder="0.00"
-                  value={amount}
-                  onChange={(e) => setAmount(e.currentTarget.value)}
-                  error={errors.amountCents}
-                />
+                <MoneyInput label="Amount (USD)" value={amount} onValueChange={setAmount} error={errors.amountCents} />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <TextInput

@@ -12,6 +12,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { useQrCode, useSaveQrCode } from '../api/qr-codes-api';
 import { emptyQrValues, errorsFromApi, FIELD_OF, qrValuesFrom, toQrInput, type QrFormErrors, type QrFormValues } from '../qr-code-form-model';
+import { MoneyInput } from '../../../components/ui/money-input';
 
 const ASKS: { value: QrAsk; label: string }[] = [
   { value: 'off', label: 'Off' },
@@ -137,42 +138,33 @@ function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrF
               </Stack>
             </Radio.Group>
             {values.amountMode === 'fixed' ? (
-              <TextInput
+              <MoneyInput
                 label="Amount (USD)"
-                inputMode="decimal"
-                leftSection="$"
-                placeholder="0.00"
                 required
                 maw={{ sm: 320 }}
                 value={values.amount}
-                onChange={(e) => set('amount', e.currentTarget.value)}
+                onValueChange={(value) => set('amount', value)}
                 error={errors.amountCents}
                 disabled={disabled}
               />
             ) : (
               <Grid>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
+                  <MoneyInput
                     label="Smallest amount (USD)"
                     description="Optional"
-                    inputMode="decimal"
-                    leftSection="$"
-                    placeholder="0.00"
                     value={values.minAmount}
-                    onChange={(e) => set('minAmount', e.currentTarget.value)}
+                    onValueChange={(value) => set('minAmount', value)}
                     error={errors.minAmountCents}
                     disabled={disabled}
                   />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
+                  <MoneyInput
                     label="Largest amount (USD)"
                     description="Optional"
-                    inputMode="decimal"
-                    leftSection="$"
-                    placeholder="0.00"
                     value={values.maxAmount}
-                    onChange={(e) => set('maxAmount', e.currentTarget.value)}
+                    onValueChange={(value) => set('maxAmount', value)}
                     error={errors.maxAmountCents}
                     disabled={disabled}
                   />
