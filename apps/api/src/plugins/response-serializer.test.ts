@@ -83,6 +83,8 @@ describe('responseSerializer', () => {
         ],
         payLink: 'http://localhost:3000/pay/abc',
         batch: { batchId: 'bat_1', fileName: 'december.csv' },
+        payerPhone: '+1 555 010 0123',
+        payerNote: null,
       },
     };
     expect(serializerFor(detail)(one)).toBe(viaZod(detail, one));
