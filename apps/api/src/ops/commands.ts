@@ -69,6 +69,7 @@ export const COMMANDS: Record<string, Command> = {
         to: 'Disabled',
         reason: values.reason,
         actor: OPERATIONS_ACTOR,
+        mail: { mailer: runtime.mailer, publicUrl: runtime.config.publicUrl },
       });
       console.log(
         `Disabled ${business.businessName} (${business.businessId}): ${from} → Disabled.` + (business.stateReason ? ` Reason: ${business.stateReason}` : ''),
@@ -76,7 +77,13 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'enable-business': businessCommand('enable-business', 'Enable a disabled business again (Disabled → Approved)', async (runtime, businessId) => {
-    const { business, from } = await setBusinessState({ db: runtime.database.db, businessId, to: 'Approved', actor: OPERATIONS_ACTOR });
+    const { business, from } = await setBusinessState({
+      db: runtime.database.db,
+      businessId,
+      to: 'Approved',
+      actor: OPERATIONS_ACTOR,
+      mail: { mailer: runtime.mailer, publicUrl: runtime.config.publicUrl },
+    });
     return `Enabled ${business.businessName} (${business.businessId}): ${from} → Approved.`;
   }),
   'enable-payouts': businessCommand('enable-payouts', 'Turn payouts on for an approved business', async (runtime, businessId) => {

@@ -82,6 +82,32 @@ describe('the e-mail the submit dialog promises, when operations approve', () =>
     await ops(t, 'enable-business', businessId);
     expect(await approvals(t, 'declined@example.com')).toHaveLength(1);
   });
+
+  it('tells the owners, and no one else, when operations decline, disable or enable the business, with the reason', async () => {
+    // What the review said to them (sign-up codes and the approval aside).
+    const subjects = async (to: string) =>
+      (await inbox(t, to)).map((m) => m.subject).filter((s) => /Studio (was not approved|is disabled|is enabled again) on Tay$/.test(s));
+    const declined = await businessWithTeam(t, 'review');
+    await submit(t, declined.token, declined.businessId);
+    await ops(t, 'disable-business', declined.businessId, '--reason', 'The EIN does not match the legal name.');
+    const [decline] = (await inbox(t, 'review-owner@example.com')).filter((m) => m.subject === 'review Studio was not approved on Tay');
+    expect(decline!.text).toContain('Why: The EIN does not match the legal name.');
+    expect(await subjects('review-co-owner@example.com')).toEqual(['review Studio was not approved on Tay']);
+    expect(await subjects('review-admin@example.com')).toEqual([]);
+    expect(await subjects('review-member@example.com')).toEqual([]);
+
+    const running = await businessWithTeam(t, 'running');
+    await submit(t, running.token, running.businessId);
+    await ops(t, 'approve-business', running.businessId);
+    await ops(t, 'disable-business', running.businessId, '--reason', 'Chargebacks under review.');
+    await ops(t, 'enable-business', running.businessId);
+    expect(await subjects('running-owner@example.com')).toEqual(
+      expect.arrayContaining(['running Studio is disabled on Tay', 'running Studio is enabled again on Tay']),
+    );
+    const disabled = (await inbox(t, 'running-owner@example.com')).find((m) => m.subject === 'running Studio is disabled on Tay');
+    expect(disabled!.text).toContain('Why: Chargebacks under review.');
+    expect(await subjects('running-member@example.com')).toEqual([]);
+  });
 });
 
 describe('the approval e-mail, when the sandbox approves', () => {

@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordEvent, type Actor } from './audit';
 import { loadBusiness, lockBusinessRow, nameOf } from './business-record';
+import { declineEmail, disabledEmail, emailOwners, enabledEmail, type ReviewMail } from './review-emails';
 
 export interface SetBusinessStateOptions {
   db: Kysely<DB>;
@@ -14,10 +15,19 @@ export interface SetBusinessStateOptions {
   actor: Actor;
   /** Why it is disabled; shown to the business as `stateReason`. */
   reason?: string | undefined;
+  /** Tells the owners by e-mail: declined, disabled, or enabled again. */
+  mail?: ReviewMail | undefined;
 }
 
 /** Operations' `Approved ⇄ Disabled` (and `Pending → Disabled`), checked against the contract's transition table. */
-export async function setBusinessState({ db, businessId, to, actor, reason }: SetBusinessStateOptions): Promise<{ business: Business; from: BusinessState }> {
+export async function setBusinessState({
+  db,
+  businessId,
+  to,
+  actor,
+  reason,
+  mail,
+}: SetBusinessStateOptions): Promise<{ business: Business; from: BusinessState }> {
   return db.transaction().execute(async (trx) => {
     const row = await lockBusinessRow(trx, businessId);
     const from = row.state;
@@ -53,6 +63,12 @@ export async function setBusinessState({ db, businessId, to, actor, reason }: Se
       action: to === 'Disabled' ? 'business.disabled' : 'business.enabled',
       details: { from, to, ...(stateReason ? { reason: stateReason } : {}) },
     });
+    if (mail) {
+      const input = (owner: string) => ({ to: owner, businessName: row.business_name, publicUrl: mail.publicUrl, reason: stateReason });
+      await emailOwners(trx, businessId, mail, (owner) =>
+        to === 'Approved' ? enabledEmail(input(owner)) : from === 'Pending' ? declineEmail(input(owner)) : disabledEmail(input(owner)),
+      );
+    }
     return { business: await loadBusiness(trx, businessId), from };
   });
 }
