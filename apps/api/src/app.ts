@@ -34,6 +34,9 @@ import { paymentRequestRoutes } from './routes/payment-requests';
 import { invoiceRoutes } from './routes/invoices';
 import { publicPayRoutes } from './routes/public-pay';
 import { publicQrRoutes, qrCodeRoutes } from './routes/qr-codes';
+import { publicReceiverRoutes, receiverRoutes } from './routes/receivers';
+import { checkInRoutes, eventRoutes } from './routes/events';
+import { payoutRoutes } from './routes/payouts';
 import { userRoutes } from './routes/user';
 import { webhookRoutes } from './routes/webhooks';
 
@@ -115,9 +118,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     secureCookies: config.publicUrl.startsWith('https:'),
     payments: { db: database.db, processor: deps.processor, mailer: deps.mailer, jobs: deps.jobs, fees: config.fees },
   });
+  await app.register(receiverRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
+  await app.register(publicReceiverRoutes, { db: database.db, authSecrets: authSecretsOf(config) });
+  await app.register(eventRoutes, { db: database.db, publicUrl: config.publicUrl });
+  await app.register(checkInRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(teamRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(batchRoutes, { db: database.db, jobs: deps.jobs });
   await app.register(balanceRoutes, { db: database.db });
+  await app.register(payoutRoutes, { db: database.db, jobs: deps.jobs, payoutFeeCents: config.payoutFeeCents });
   await app.register(liveUpdateRoutes, { db: database.db });
   await app.register(webhookRoutes, { db: database.db, mailer: deps.mailer, webhookSecret: config.processor.webhookSecret });
   await app.register(sandboxProcessorRoutes, {

@@ -78,6 +78,8 @@ const EnvSchema = z.object({
   FEE_CARD_FIXED_CENTS: z.coerce.number().int().min(0).max(100_000).default(30),
   FEE_BANK_BPS: z.coerce.number().int().min(0).max(10_000).default(80),
   FEE_BANK_CAP_CENTS: z.coerce.number().int().min(0).max(100_000).default(500),
+  /** What the business pays per payout (ADR 035), fixed when the payout is approved. */
+  FEE_PAYOUT_CENTS: z.coerce.number().int().min(0).max(100_000).default(25),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -118,6 +120,8 @@ export interface Config {
   sandboxAutoApprove: boolean;
   processor: ProcessorConfig;
   fees: FeeSchedule;
+  /** The fee per payout, in cents (FEE_PAYOUT_CENTS, ADR 035). */
+  payoutFeeCents: number;
 }
 
 /** The payment processor's keys and the sandbox processor's timing (ARCHITECTURE.md §5). */
@@ -213,6 +217,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
       card: { bps: env.FEE_CARD_BPS, fixedCents: env.FEE_CARD_FIXED_CENTS },
       bankAccount: { bps: env.FEE_BANK_BPS, capCents: env.FEE_BANK_CAP_CENTS },
     },
+    payoutFeeCents: env.FEE_PAYOUT_CENTS,
   };
 }
 

@@ -85,6 +85,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           jobs,
           processor,
           processorConfig: config.processor,
+          payoutFeeCents: config.payoutFeeCents,
         }),
       );
       // A batch whose run died with the last process goes on now, not at the next minute.

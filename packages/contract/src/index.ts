@@ -38,3 +38,6 @@ export * from './invoices/schemas';
 export * from './invoices/endpoints';
 export * from './qr-codes/schemas';
 export * from './qr-codes/endpoints';
+export * from './payouts/payouts';
+export * from './payouts/receivers';
+export * from './payouts/events';

@@ -14,6 +14,9 @@ import type { ProcessorConfig } from '../config';
 import type { PaymentProcessor } from '../processor/port';
 import { deliverWebhook } from '../processor/sandbox/deliver-webhook';
 import { advanceCharge } from '../processor/sandbox/sandbox-processor';
+import { advanceSandboxPayout } from '../processor/sandbox/sandbox-payouts';
+import { sendApprovedPayout } from '../domain/payouts/send-payout';
+import { bankAccountNumberBox } from '../domain/businesses/add-bank-account';
 
 export interface HandlerDeps {
   db: Kysely<DB>;
@@ -25,9 +28,21 @@ export interface HandlerDeps {
   jobs: Pick<Jobs, 'send'>;
   processor: PaymentProcessor;
   processorConfig: ProcessorConfig;
+  /** FEE_PAYOUT_CENTS: a payouts batch approved as it finishes (ADR 035). */
+  payoutFeeCents: number;
 }
 
-export function createJobHandlers({ db, mailer, authSecret, previousAuthSecrets, publicUrl, jobs, processor, processorConfig }: HandlerDeps): JobHandlers {
+export function createJobHandlers({
+  db,
+  mailer,
+  authSecret,
+  previousAuthSecrets,
+  publicUrl,
+  jobs,
+  processor,
+  processorConfig,
+  payoutFeeCents,
+}: HandlerDeps): JobHandlers {
   const requests = { db, mailer, authSecret, previousAuthSecrets, publicUrl };
   return {
     'requests.send-scheduled': async () => {
@@ -62,10 +77,16 @@ export function createJobHandlers({ db, mailer, authSecret, previousAuthSecrets,
       await checkBatch(db, data);
     },
     'batches.send': async (data) => {
-      await sendBatch(requests, data);
+      await sendBatch(requests, data, { jobs, payoutFeeCents });
     },
     'batches.resume': async () => {
       await resumeBatches(db, jobs);
+    },
+    'sandbox.advance-payout': async (data) => {
+      await advanceSandboxPayout({ db, jobs }, data);
+    },
+    'payouts.send': async (data) => {
+      await sendApprovedPayout({ db, processor, accountBox: bankAccountNumberBox([authSecret, ...previousAuthSecrets]) }, data);
     },
     'payments.reconcile': async (data) => {
       await reconcilePayment({ db, processor, mailer }, data);

@@ -20,6 +20,10 @@ export interface JobPayloads {
   'requests.remind': Record<string, never>;
   /** The sandbox processor moves a charge one step on (debit → succeeded/failed → settled → returned). */
   'sandbox.advance-charge': { chargeId: string; to: 'succeeded' | 'failed' | 'settled' | 'returned' };
+  /** The sandbox processor pays or returns one credit to a bank account (ADR 035). */
+  'sandbox.advance-payout': { processorPayoutId: string };
+  /** Sends one approved payout to the processor (queued in the approving transaction, ADR 035). */
+  'payouts.send': { businessId: string; payoutId: string };
   /** The sandbox processor delivers one signed webhook to PROCESSOR_WEBHOOK_URL. */
   'sandbox.deliver-webhook': { webhookId: string };
   /** Bulk batches (ADR 032): check every row of a mapping; send the valid rows; resume runs whose process died. */
@@ -50,6 +54,8 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
   'requests.remind': { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 900 },
   'sandbox.advance-charge': { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
   'sandbox.deliver-webhook': { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: 60 },
+  'sandbox.advance-payout': { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
+  'payouts.send': { retryLimit: 10, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
   'payments.reconcile': { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
   // A run of 100,000 rows takes minutes on a small host; one that dies is resumed by batches.resume.
   'batches.check': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 1800 },

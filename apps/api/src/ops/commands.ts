@@ -6,6 +6,7 @@ import { approveBusiness } from '../domain/businesses/approve-business';
 import { OPERATIONS_ACTOR } from '../domain/businesses/audit';
 import { findBusinessForOperator } from '../domain/businesses/find-business-for-operator';
 import { resealBankAccounts } from '../domain/businesses/reseal-bank-accounts';
+import { resealReceiverAccounts } from '../domain/receivers/reseal-receivers';
 import { setBusinessState } from '../domain/businesses/set-business-state';
 import { setPayouts } from '../domain/businesses/set-payouts';
 import { createUserByOperator } from '../domain/users/create-user-by-operator';
@@ -100,11 +101,15 @@ export const COMMANDS: Record<string, Command> = {
   }),
   'reseal-secrets': {
     usage: 'reseal-secrets',
-    summary: 'After changing AUTH_SECRET: encrypt every stored bank account number again under the new secret (ADR 018)',
+    summary: "After changing AUTH_SECRET: encrypt every stored bank account number (settlement accounts and receivers') again under the new secret (ADR 018)",
     async run(runtime, args) {
       parseArgs({ args, options: {} });
-      const outcome = await resealBankAccounts({ db: runtime.database.db, secretBox: bankAccountNumberBox(authSecretsOf(runtime.config)) });
-      console.log(`Bank account numbers: ${outcome.resealed} encrypted again under the current AUTH_SECRET, ${outcome.current} already under it.`);
+      const secretBox = bankAccountNumberBox(authSecretsOf(runtime.config));
+      const accounts = await resealBankAccounts({ db: runtime.database.db, secretBox });
+      console.log(`Bank account numbers: ${accounts.resealed} encrypted again under the current AUTH_SECRET, ${accounts.current} already under it.`);
+      const receivers = await resealReceiverAccounts({ db: runtime.database.db, secretBox });
+      console.log(`Receivers' account numbers: ${receivers.resealed} encrypted again under the current AUTH_SECRET, ${receivers.current} already under it.`);
+      const outcome = { unreadable: [...accounts.unreadable, ...receivers.unreadable] };
       if (outcome.unreadable.length > 0) {
         console.error(
           `${outcome.unreadable.length} could not be opened with AUTH_SECRET or AUTH_SECRET_PREVIOUS and were left as they are ` +

@@ -18,7 +18,35 @@ export interface PaymentProcessor {
    * returns the first result and never charges twice.
    */
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * Credits a receiver's bank account once per idempotency key (our payout id): calling again
+   * with the same key returns the first result and never pays twice. `pending` means the credit is
+   * on its way; `payout.paid` or `payout.returned` follows by webhook (ADR 035).
+   */
+  sendPayout(request: PayoutRequest): Promise<PayoutResult>;
 }
+
+export interface PayoutDestination {
+  routingNumber: string;
+  accountNumber: string;
+  accountHolderName: string;
+  accountType: 'checking' | 'savings';
+}
+
+export interface PayoutRequest {
+  amountCents: number;
+  idempotencyKey: string;
+  destination: PayoutDestination;
+  metadata: PayoutMetadata;
+}
+
+export interface PayoutMetadata {
+  businessId: string;
+  payoutId: string;
+}
+
+export type PayoutResult =
+  { status: 'pending'; processorPayoutId: string } | { status: 'failed'; processorPayoutId: string | null; failureCode: string; failureMessage: string };
 
 export interface InstrumentInfo {
   method: PaymentMethod;
@@ -42,6 +70,22 @@ export type ChargeResult =
 
 /** Events the processor sends to POST /api/webhooks/processor (signed, see routes/webhooks.ts). */
 export type ProcessorEventType = 'charge.succeeded' | 'charge.settled' | 'charge.failed' | 'charge.returned';
+export type PayoutEventType = 'payout.paid' | 'payout.returned';
+
+/** The processor's word on a payout it accepted (ADR 035). */
+export interface PayoutProcessorEvent {
+  id: string;
+  type: PayoutEventType;
+  /** Seconds since the epoch. */
+  created: number;
+  data: {
+    processorPayoutId: string;
+    amountCents: number;
+    metadata: PayoutMetadata;
+    failureCode?: string;
+    failureMessage?: string;
+  };
+}
 
 export interface ProcessorEvent {
   id: string;

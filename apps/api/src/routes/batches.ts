@@ -5,10 +5,11 @@ import type { DB } from '../db/schema';
 import { errorRowsCsv, listBatches, listRows } from '../domain/batches/batch-rows';
 import { batchOf } from '../domain/batches/batch-record';
 import { discardBatch, dropRow, fixRow, mapBatch } from '../domain/batches/check-batch';
+import { payCheckedIn } from '../domain/batches/event-payout-batch';
 import { submitBatch, unscheduleBatch } from '../domain/batches/submit-batch';
 import { TOO_LARGE, uploadBatch } from '../domain/batches/upload-batch';
 import { sendCsv } from '../http/csv-reply';
-import { endpointMounter, success } from '../http/mount';
+import { endpointMounter, ruleRefusal, success, type ScopedBusiness } from '../http/mount';
 import type { Jobs } from '../jobs/queue';
 import { AppError } from '../lib/app-error';
 import { withIdempotency } from '../lib/idempotency';
@@ -32,6 +33,23 @@ const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd
  */
 export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, { db, jobs }) => {
   const mount = endpointMounter(app, db);
+
+  /** A payouts batch is a payouts endpoint: refused (403) while the business's payouts are off (ADR 035). */
+  const payoutsRule = (business: ScopedBusiness, kind: string | undefined) => {
+    const refusal = kind === 'payouts' ? ruleRefusal('payoutsEnabled', business) : null;
+    if (refusal) throw refusal;
+  };
+  const guard = async (business: ScopedBusiness, batchId: string) => {
+    const found = await db.selectFrom('batches').select('kind').where('business_id', '=', business.id).where('id', '=', batchId).executeTakeFirst();
+    payoutsRule(business, found?.kind);
+  };
+  app.addHook('preHandler', async (request) => {
+    const business = request.business;
+    if (!business) return;
+    const batchId = (request.params as { batchId?: unknown } | undefined)?.batchId;
+    if (typeof batchId === 'string') await guard(business, batchId);
+    else payoutsRule(business, (request.query as { kind?: string } | undefined)?.kind);
+  });
   app.addContentTypeParser(CSV_TYPES, { parseAs: 'buffer', bodyLimit: MAX_BATCH_FILE_BYTES }, (_request, body, done) => done(null, body));
 
   mount(e.list, async ({ business, query }) => success(await listBatches(db, business.id, query)));
@@ -93,6 +111,10 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
 
   mount(e.unschedule, async ({ business, session, params }) =>
     success(await unscheduleBatch({ db, business, batchId: params.batchId, user: acting(session) })),
+  );
+
+  mount(e.payCheckIns, async ({ business, session, params, reply }) =>
+    reply.status(202).send(success(await payCheckedIn({ db, jobs, business, eventId: params.eventId, user: acting(session) }))),
   );
 
   mount(e.submit, async ({ business, session, params, body, request, reply }) =>

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { ErrorCode, ErrorResponse } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { applyProcessorEvent } from '../domain/payments/apply-processor-event';
+import { applyPayoutEvent } from '../domain/payouts/send-payout';
 import { AppError } from '../lib/app-error';
 import type { Mailer } from '../mail/mailer';
-import type { ProcessorEvent } from '../processor/port';
+import type { PayoutProcessorEvent, ProcessorEvent } from '../processor/port';
 import { SIGNATURE_HEADER, verifySignature } from '../processor/signature';
 
 export interface WebhookRoutesOptions {
@@ -28,6 +29,20 @@ const EventSchema = z.object({
     failureMessage: z.string().optional(),
   }),
 }) satisfies z.ZodType<ProcessorEvent>;
+
+/** The processor's word on a payout (ADR 035). */
+const PayoutEventSchema = z.object({
+  id: z.string().min(1).max(255),
+  type: z.enum(['payout.paid', 'payout.returned']),
+  created: z.number().int(),
+  data: z.object({
+    processorPayoutId: z.string().min(1),
+    amountCents: z.number().int(),
+    metadata: z.object({ businessId: z.string().min(1), payoutId: z.string().min(1) }),
+    failureCode: z.string().optional(),
+    failureMessage: z.string().optional(),
+  }),
+}) satisfies z.ZodType<PayoutProcessorEvent>;
 
 /**
  * `POST /api/webhooks/processor`: the processor's signed events (ARCHITECTURE.md §5). The signature
@@ -59,6 +74,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
         json = JSON.parse(raw);
       } catch {
         throw new AppError(ErrorCode.BadRequest, 'The webhook body is not JSON.');
+      }
+      const payout = PayoutEventSchema.safeParse(json);
+      if (payout.success) {
+        const outcome = await applyPayoutEvent(db, payout.data);
+        request.log.info({ eventId: payout.data.id, type: payout.data.type, outcome }, 'processor webhook');
+        return { received: true as const, outcome };
       }
       const event = EventSchema.safeParse(json);
       if (!event.success) throw new AppError(ErrorCode.BadRequest, 'The webhook body is not a processor event.');

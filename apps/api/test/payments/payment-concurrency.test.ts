@@ -63,7 +63,7 @@ describe('money moves once', () => {
     await eventually(async () => (await requestRow(db(), requestId)).state === 'Paid', 20_000);
     const balances = (await request(t.app, 'GET', `/api/businesses/${biz.businessId}/balances`, biz.token)).json().data;
     // 25 000 − (725 + 30) once.
-    expect(balances).toEqual({ pendingCents: 0, availableCents: 24_245, collectedCents: 25_000, feesCents: 755 });
+    expect(balances).toEqual({ pendingCents: 0, availableCents: 24_245, collectedCents: 25_000, feesCents: 755, payoutsInFlightCents: 0 });
   });
 });
 

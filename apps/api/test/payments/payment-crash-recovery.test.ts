@@ -110,6 +110,7 @@ function processorOf(around: {
       await around.afterCharge?.();
       return result;
     },
+    sendPayout: (request) => real.sendPayout(request),
   };
 }
 

@@ -87,6 +87,7 @@ describe('paying by card', () => {
       availableCents: before.availableCents,
       collectedCents: before.collectedCents + 12_500,
       feesCents: before.feesCents + 393,
+      payoutsInFlightCents: 0,
     });
 
     const receiptMail = (await get(t.app, '/api/dev/outbox?to=pat.receipts@example.com')).json() as { subject: string; text: string }[];
@@ -377,7 +378,7 @@ describe('balances', () => {
     expect((await request(t.app, 'GET', `/api/businesses/${biz.businessId}/balances`, other.token)).statusCode).toBe(404);
     expect((await request(t.app, 'GET', `/api/businesses/${biz.businessId}/balances`)).statusCode).toBe(401);
     // The other business's money is its own: nothing of biz's payments shows there.
-    expect(await balances(other)).toEqual({ pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0 });
+    expect(await balances(other)).toEqual({ pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 });
     const mine = await balances();
     expect(mine.collectedCents).toBeGreaterThan(0);
   });

@@ -262,6 +262,7 @@ describe('a process that dies mid-payment', () => {
         if (when === 'after') await real.charge(request);
         throw new Error(`connection lost ${when} the charge`);
       },
+      sendPayout: (request) => real.sendPayout(request),
     };
   }
 

@@ -51,6 +51,8 @@ beforeAll(async () => {
   const db = t.runtime.database.db;
   owner = await approvedBusiness(t.app, db, 'table-owner@example.com');
   outsider = await approvedBusiness(t.app, db, 'table-outsider@example.com');
+  // Operations enabled payouts for the owner's business only: the outsider's shows the rule refusing.
+  await db.updateTable('businesses').set({ payout_enabled: 1 }).where('id', '=', owner.businessId).execute();
   asRole.owner = owner.token;
   for (const role of MEMBER_ROLES.filter((r) => r !== 'owner')) {
     asRole[role] = await registeredUser(t.app, `table-${role}@example.com`);
@@ -162,6 +164,14 @@ describe('the endpoint table', () => {
         const res = await call(endpoint, incomplete.businessId, incomplete.token);
         expect(res.statusCode, res.body).toBe(403);
         expect(errorOf(res).code).toBe('BUSINESS_NOT_APPROVED');
+      });
+    }
+
+    if (endpoint.rules?.includes('payoutsEnabled')) {
+      it('refuses a business without payouts enabled (403 PAYOUTS_NOT_ENABLED)', async () => {
+        const res = await call(endpoint, outsider.businessId, outsider.token);
+        expect(res.statusCode, res.body).toBe(403);
+        expect(errorOf(res).code).toBe('PAYOUTS_NOT_ENABLED');
       });
     }
 

@@ -23,9 +23,14 @@ function isBusinessPath(pathname: string): boolean {
   return pathname === paths.business.root || pathname.startsWith('/business/');
 }
 
-/** Public pages a signed-in person may still open: the payer pages, the challenge screen and an invitation. */
+/** The pages of people who are not members: payers (`/pay/…`), receivers entering their bank account, event check-ins. */
+function isPayerOrReceiverPage(pathname: string): boolean {
+  return pathname.startsWith(`${paths.pay}/`) || pathname.startsWith(`${paths.receiverBankAccountRoot}/`) || pathname.startsWith(`${paths.checkInRoot}/`);
+}
+
+/** Public pages a signed-in person may still open: the payer and receiver pages, the challenge screen and an invitation. */
 function isOpenToSignedIn(pathname: string): boolean {
-  return pathname.startsWith(`${paths.pay}/`) || pathname === paths.newPassword || pathname === paths.invitation;
+  return isPayerOrReceiverPage(pathname) || pathname === paths.newPassword || pathname === paths.invitation;
 }
 
 /**
@@ -51,7 +56,7 @@ export function decideAccess(pathname: string, session: AccessSession): AccessDe
       break;
   }
   if (session.mustChangePassword) return pathname === paths.newPassword ? allow : redirect(paths.newPassword);
-  if (pathname.startsWith(`${paths.pay}/`)) return allow;
+  if (isPayerOrReceiverPage(pathname)) return allow;
   if (session.userState === null || session.businessCount === null) return { type: 'spinner' };
   if (session.userState === 'Incomplete') {
     return pathname === paths.business.userProfile ? allow : redirect(paths.business.userProfile);

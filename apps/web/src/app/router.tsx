@@ -26,12 +26,21 @@ function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: k
  * A bulk page of the request flow. The flow (and the batch schemas it reads) loads with the page:
  * imported here it would put them, and zod, in the sign-in page's download (e2e/page-weight.test.ts).
  */
-function requestBatchPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+function batchPage<M extends Record<string, unknown>>(flow: 'REQUEST_BATCH_FLOW' | 'PAYOUT_BATCH_FLOW', load: () => Promise<M>, name: keyof M & string) {
   return page<Record<string, unknown>>(async () => {
     const [module, flows] = await Promise.all([load(), import('../features/batches/batch-flows')]);
     const Page = module[name] as ComponentType<Record<string, unknown>>;
-    return { [name]: () => <Page flow={flows.REQUEST_BATCH_FLOW} /> };
+    return { [name]: () => <Page flow={flows[flow]} /> };
   }, name);
+}
+
+function requestBatchPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return batchPage('REQUEST_BATCH_FLOW', load, name);
+}
+
+/** A bulk page of the payouts flow (ADR 035): the same pages, the payouts kind's words and routes. */
+function payoutBatchPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return batchPage('PAYOUT_BATCH_FLOW', load, name);
 }
 
 export const routes: RouteObject[] = [
@@ -64,6 +73,14 @@ export const routes: RouteObject[] = [
           // What a printed QR code encodes (paths.payQr).
           { path: 'qr/:code', ...page(() => import('../features/payer-pages/pages/qr-pay-page'), 'QrPayPage') },
           { path: ':token/receipt/:paymentId', ...page(() => import('../features/payer-pages/pages/receipt-page'), 'ReceiptPage') },
+        ],
+      },
+      {
+        // A receiver's secure link and an event's check-in (ADR 035): no sign-in, the payer pages' frame.
+        ...page(() => import('../components/layout/pay-layout'), 'PayLayout'),
+        children: [
+          { path: paths.receiverBankAccount, ...page(() => import('../features/receivers/pages/receiver-bank-account-page'), 'ReceiverBankAccountPage') },
+          { path: paths.checkIn, ...page(() => import('../features/events/pages/check-in-page'), 'CheckInPage') },
         ],
       },
       {
@@ -122,6 +139,32 @@ export const routes: RouteObject[] = [
           { path: 'payment/qrcode/manage', ...page(() => import('../features/qr-codes/pages/qr-code-form-page'), 'QrCodeFormPage') },
           { path: 'payment/qrcode/download', ...page(() => import('../features/qr-codes/pages/qr-code-download-page'), 'QrCodeDownloadPage') },
           { path: 'payment/qrcode/transactions', ...page(() => import('./routes/qr-code-transactions-route'), 'QrCodeTransactionsRoute') },
+          { path: 'payouts', ...page(() => import('../features/payouts/pages/payouts-dashboard-page'), 'PayoutsDashboardPage') },
+          { path: 'payouts/payment/request', ...page(() => import('../features/payouts/pages/payout-form-page'), 'PayoutFormPage') },
+          {
+            path: 'payouts/payment/request/payoutsreview',
+            ...page(() => import('../features/payouts/pages/payouts-review-page'), 'PayoutsReviewPage'),
+          },
+          {
+            path: 'payouts/payment/transactions',
+            ...page(() => import('../features/payouts/pages/payouts-transactions-page'), 'PayoutsTransactionsPage'),
+          },
+          { path: 'payouts/receivers', ...page(() => import('../features/receivers/pages/receivers-page'), 'ReceiversPage') },
+          { path: 'payouts/qrcode', ...page(() => import('../features/events/pages/events-page'), 'EventsPage') },
+          { path: 'payouts/qrcode/check-ins', ...page(() => import('./routes/event-check-ins-route'), 'EventCheckInsRoute') },
+          { path: 'payouts/payment/request/bulkrtp', ...payoutBatchPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
+          {
+            path: 'payouts/payment/request/bulkrtp/upload',
+            ...payoutBatchPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage'),
+          },
+          {
+            path: 'payouts/payment/request/bulkrtp/map',
+            ...payoutBatchPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage'),
+          },
+          {
+            path: 'payouts/payment/request/bulkreview',
+            ...payoutBatchPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage'),
+          },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -2,7 +2,7 @@ import { roleAllows, type Access, type UserBusinessSummary } from '@tay/contract
 import { useSession } from './session';
 
 /** What a page changes: the business's requests to pay, its invoices, its payers, or its QR codes. */
-export type WriteArea = 'requests' | 'invoices' | 'payers' | 'qrCodes';
+export type WriteArea = 'requests' | 'invoices' | 'payers' | 'qrCodes' | 'payouts';
 
 export type WriteAccess = { allowed: true } | { allowed: false; title: string; reason: string };
 
@@ -33,6 +33,12 @@ const WORDS: Record<WriteArea, { viewOnly: string; disabled: string; waitTitle: 
     disabled: 'This business is disabled, so it cannot take payments through QR codes. Contact Tay support.',
     waitTitle: 'QR codes open once your business is approved',
     wait: 'QR codes can be created once your business is approved.',
+  },
+  payouts: {
+    viewOnly: 'Your role in this business is view only: you can read and export payouts, not create or change them.',
+    disabled: 'This business is disabled, so it cannot send payouts. Contact Tay support.',
+    waitTitle: 'Payouts open once your business is approved',
+    wait: 'Payouts can be made once your business is approved and Tay has enabled payouts for it.',
   },
 };
 

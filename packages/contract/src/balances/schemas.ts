@@ -10,6 +10,8 @@ export const Balances = z.object({
   availableCents: z.number().int(),
   collectedCents: z.number().int(),
   feesCents: z.number().int(),
+  /** Approved payouts not yet paid out: amount and fee, reserved from available (ADR 035). */
+  payoutsInFlightCents: z.number().int(),
 });
 export type Balances = z.infer<typeof Balances>;
 export const BalancesResponse = z.object({ status: z.literal('Success'), data: Balances });

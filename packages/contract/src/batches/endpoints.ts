@@ -14,6 +14,7 @@ import {
   BatchRowsQuery,
   BatchSubmitBody,
   BatchUploadQuery,
+  EventIdParams,
 } from './schemas';
 
 const tag = 'batches';
@@ -148,5 +149,23 @@ export const batchEndpoints = {
     status: 202,
     response: BatchResponse,
     errors: [409, 422],
+  }),
+  payCheckIns: defineEndpoint({
+    method: 'POST',
+    path: '/api/businesses/:id/events/:eventId/pay',
+    summary: "Pay checked-in receivers: the event's unpaid check-ins become one payouts batch, checked and waiting for review",
+    description:
+      'The batch (kind `payouts`) holds one row per check-in no payout pays yet: the receiver, the event’s amount per check-in and a memo naming the event. It is reviewed and submitted like an uploaded file; a check-in is paid once.',
+    tag: 'payouts',
+    access: 'business:operate',
+    rules: ['approved', 'payoutsEnabled'],
+    notApproved: {
+      pending: 'Payouts can be made once your business is approved.',
+      disabled: 'This business is disabled, so it cannot send payouts. Contact Tay support.',
+    },
+    params: EventIdParams,
+    status: 202,
+    response: BatchResponse,
+    errors: [404, 409],
   }),
 };

@@ -10,7 +10,7 @@ import { parseMoney } from '../common/money';
  * A bulk batch (docs/product.md §10): a file of rows, each checked, reviewed and then sent as one
  * unit by the batch engine (ADR 032). The kinds share the engine; each declares its fields.
  */
-export const BATCH_KINDS = ['requests'] as const;
+export const BATCH_KINDS = ['requests', 'payouts'] as const;
 export const BatchKind = z.enum(BATCH_KINDS);
 export type BatchKind = z.infer<typeof BatchKind>;
 
@@ -111,7 +111,31 @@ export const REQUEST_BATCH_FIELDS = [
   { key: 'channel', label: 'Channel', hint: 'email or sms (blank: email)', synonyms: ['channel', 'sendby', 'via', 'delivery'] },
 ] as const satisfies readonly BatchField[];
 
-export const BATCH_FIELDS: Record<BatchKind, readonly BatchField[]> = { requests: REQUEST_BATCH_FIELDS };
+/** A payout row (ADR 035): a receiver of the business by e-mail or reference, what to pay them and when. */
+export const PAYOUT_BATCH_FIELDS = [
+  {
+    key: 'email',
+    label: 'Receiver e-mail',
+    hint: "The receiver's e-mail address",
+    synonyms: ['email', 'emailaddress', 'receiveremail', 'payeeemail', 'mail', 'emailid'],
+  },
+  {
+    key: 'receiverReference',
+    label: 'Receiver reference',
+    hint: "The receiver's reference in Tay (instead of the e-mail)",
+    synonyms: ['receiverreference', 'receiverref', 'reference', 'ref', 'payeeid', 'receiverid', 'employeeid', 'vendorid'],
+  },
+  { key: 'amount', label: 'Amount', required: 'always', hint: '40.00 or $1,234.50', synonyms: ['amount', 'total', 'sum', 'pay', 'amountusd', 'payout'] },
+  { key: 'memo', label: 'Memo', hint: 'What it is for (the receiver sees it)', synonyms: ['memo', 'description', 'for', 'note', 'notes'] },
+  {
+    key: 'payOn',
+    label: 'Pay date',
+    hint: 'Blank: as soon as it is approved; or 2026-12-31, 12/31/2026, Dec 31, 2026',
+    synonyms: ['paydate', 'payon', 'date', 'paymentdate', 'sendon', 'senddate'],
+  },
+] as const satisfies readonly BatchField[];
+
+export const BATCH_FIELDS: Record<BatchKind, readonly BatchField[]> = { requests: REQUEST_BATCH_FIELDS, payouts: PAYOUT_BATCH_FIELDS };
 
 /** The downloadable template of a kind: its header and example rows. */
 export const BATCH_TEMPLATES: Record<BatchKind, { fileName: string; rows: string[][] }> = {
@@ -121,6 +145,14 @@ export const BATCH_TEMPLATES: Record<BatchKind, { fileName: string; rows: string
       ['Email', 'First name', 'Last name', 'Amount', 'Memo', 'Reference', 'Due date', 'Expiry date', 'Allow partial', 'Channel'],
       ['ana.lopez@example.com', 'Ana', 'Lopez', '125.50', 'December tuition', 'DEC-0001', '2026-12-31', '', 'no', 'email'],
       ['sam.lee@example.com', 'Sam', 'Lee', '$1,234.50', 'Team fees', 'DEC-0002', '12/31/2026', '01/31/2027', 'yes', 'email'],
+    ],
+  },
+  payouts: {
+    fileName: 'bulk-payout-template.csv',
+    rows: [
+      ['Email', 'Amount', 'Memo', 'Pay date'],
+      ['ana.lopez@example.com', '40.00', 'Event staff, December 5', ''],
+      ['sam.lee@example.com', '$1,234.50', 'December commission', '12/31/2026'],
     ],
   },
 };
@@ -215,6 +247,8 @@ export function parseChannelCell(text: string): 'email' | 'sms' | null {
 /* ---------------------------------------------------------------- the API */
 
 export const BatchIdParams = z.object({ id: z.string().min(1).max(64), batchId: z.string().min(1).max(64) });
+/** An event of Manage Events (payouts), for "Pay checked-in receivers". */
+export const EventIdParams = z.object({ id: z.string().min(1).max(64), eventId: z.string().min(1).max(64) });
 export const BatchRowParams = BatchIdParams.extend({ row: z.coerce.number().int().min(1).max(100_000_000) });
 
 export const BatchUploadQuery = z.object({
@@ -280,7 +314,7 @@ export const BatchRow = z.object({
   errors: FieldErrors,
   amountCents: z.number().int().nullable(),
   payerName: z.string().nullable(),
-  /** The request the row made, once sent. */
+  /** What the row made, once sent: the request (or, in a payouts batch, the payout). */
   requestId: z.string().nullable(),
   referenceNumber: z.string().nullable(),
 });

@@ -86,8 +86,15 @@ export const paths = {
     transactions: '/business/payouts/payment/transactions',
     request: '/business/payouts/payment/request',
     bulkRtp: '/business/payouts/payment/request/bulkrtp',
+    /** The upload and map steps of a bulk payout live under the spec's bulkrtp. */
+    bulkUpload: '/business/payouts/payment/request/bulkrtp/upload',
+    bulkMap: '/business/payouts/payment/request/bulkrtp/map',
+    bulkReview: '/business/payouts/payment/request/bulkreview',
+    review: '/business/payouts/payment/request/payoutsreview',
     receivers: '/business/payouts/receivers',
     events: '/business/payouts/qrcode',
+    /** Query: `eventId`. */
+    eventCheckIns: '/business/payouts/qrcode/check-ins',
   },
   /** The payer's pages (no sign-in): `/pay/:token`, its receipts, and the e-mail confirmation. */
   pay: '/pay',
@@ -96,6 +103,12 @@ export const paths = {
   payerVerify: '/pay/verify/:token',
   /** What a printed QR code encodes: PUBLIC_URL/pay/qr/<token>. */
   payQr: '/pay/qr/:code',
+  /** A receiver's secure link to enter their own bank account (ADR 035). */
+  receiverBankAccountRoot: '/receiver/bank-account',
+  receiverBankAccount: '/receiver/bank-account/:token',
+  /** What an event's QR code encodes: PUBLIC_URL/checkin/<token>. */
+  checkInRoot: '/checkin',
+  checkIn: '/checkin/:token',
 } as const;
 
 type QueryValue = string | number | boolean | null | undefined;
@@ -118,7 +131,7 @@ export function getHref(path: string, params?: Record<string, string>, query?: R
 }
 
 /** Prefixes (and exact paths) the single-page app answers; anything else is a 404 page. */
-const CLIENT_ROUTE_PREFIXES = ['/business/', '/pay/', '/signup/'];
+const CLIENT_ROUTE_PREFIXES = ['/business/', '/pay/', '/signup/', '/receiver/', '/checkin/'];
 const CLIENT_ROUTE_EXACT = new Set<string>([paths.home, paths.login, paths.signup, paths.forgotPassword, paths.newPassword, paths.business.root]);
 
 /** Whether the web app has a page at this path (the server answers 404 otherwise). */

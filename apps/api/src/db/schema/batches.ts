@@ -6,6 +6,8 @@ export interface BatchesTable {
   business_id: string;
   id: string;
   kind: BatchKind;
+  /** A payouts batch made from an event's check-ins (ADR 035). */
+  event_id: Generated<string | null>;
   file_name: string;
   file_bytes: number;
   file_sha256: string;

@@ -7,6 +7,7 @@ export interface BusinessesTable {
   id: string;
   state: Generated<BusinessStateColumn>;
   payout_enabled: Generated<number>;
+  payout_approval_required: Generated<boolean>;
   entity_type: 'standard' | 'student' | 'healthCare';
   business_name: string;
   legal_name: string | null;

@@ -4,6 +4,7 @@ import type { MailOutboxTable } from './mail';
 import type { BatchesTable, BatchFilesTable, BatchRowsTable } from './batches';
 import type { InvoiceEventsTable, InvoicesTable } from './invoices';
 import type { QrCodesTable } from './qr-codes';
+import type { EventCheckInsTable, EventsTable, PayoutEventsTable, PayoutsTable, ReceiversTable, SandboxProcessorPayoutsTable } from './payouts';
 import type {
   BusinessCountersTable,
   IdempotencyKeysTable,
@@ -63,4 +64,10 @@ export interface DB {
   batch_rows: BatchRowsTable;
   invoices: InvoicesTable;
   invoice_events: InvoiceEventsTable;
+  receivers: ReceiversTable;
+  events: EventsTable;
+  event_check_ins: EventCheckInsTable;
+  payouts: PayoutsTable;
+  payout_events: PayoutEventsTable;
+  sandbox_processor_payouts: SandboxProcessorPayoutsTable;
 }

@@ -115,7 +115,7 @@ export interface LedgerAccountsTable {
 export interface JournalTransactionsTable {
   id: string;
   business_id: string;
-  kind: 'payment_captured' | 'payment_settled' | 'payment_returned';
+  kind: 'payment_captured' | 'payment_settled' | 'payment_returned' | 'payout_reserved' | 'payout_processed' | 'payout_released' | 'payout_returned';
   payment_id: string;
   description: string;
   created_at: Generated<Date>;

@@ -2,6 +2,7 @@ import type { BatchField, BatchKind, BatchMapping, FieldErrors } from '@tay/cont
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { Executor } from '../../db/executor';
+import type { Jobs } from '../../jobs/queue';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { RequestContext } from '../payment-requests/request-context';
 
@@ -12,6 +13,13 @@ export type RowFields = Record<string, string>;
 export type RowOutcome =
   | { status: 'valid'; plan: unknown; amountCents: number; payerName: string; dedupeKey: string }
   | { status: 'invalid'; errors: FieldErrors; amountCents: number | null; payerName: string | null };
+
+/** What a kind's `afterSend` may need beyond the request context: the job queue and the payout fee. */
+export interface BatchRunDeps {
+  jobs: Pick<Jobs, 'send'>;
+  /** FEE_PAYOUT_CENTS. */
+  payoutFeeCents: number;
+}
 
 /** One valid row to send, locked by the submission's transaction. */
 export interface RowToSend {
@@ -44,4 +52,8 @@ export interface BatchKindDefinition {
   checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors;
   checkRows(db: Executor, business: ScopedBusiness, mapping: BatchMapping, rows: { line: number; fields: RowFields }[]): Promise<RowOutcome[]>;
   sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]>;
+  /** What a row that repeats an earlier one is told: "Same payer, amount and reference" … "Change the reference, or drop one of them." */
+  repeat: { same: string; fix: string };
+  /** Run once the batch has sent every row (outside the engine's transactions), e.g. approving the payouts it made. */
+  afterSend?(ctx: RequestContext, deps: BatchRunDeps, business: ScopedBusiness, batchId: string, user: { userId: string; email: string }): Promise<void>;
 }

@@ -6,11 +6,12 @@ import { AppError } from '../../lib/app-error';
 import { recordEvent, type BusinessAction } from '../businesses/audit';
 import type { BatchKindDefinition } from './batch-kind';
 import { requestBatches } from './request-rows';
+import { payoutBatches } from './payout-rows';
 
 export type BatchRecord = Selectable<DB['batches']>;
 
 /** Every kind the engine runs, by name. */
-export const BATCH_KIND_DEFINITIONS: Record<BatchKind, BatchKindDefinition> = { requests: requestBatches };
+export const BATCH_KIND_DEFINITIONS: Record<BatchKind, BatchKindDefinition> = { requests: requestBatches, payouts: payoutBatches };
 
 export function toBatch(row: BatchRecord, duplicateOf: string | null): Batch {
   const running = row.phase === 'validating' || row.phase === 'sending';

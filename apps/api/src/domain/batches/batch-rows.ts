@@ -2,6 +2,9 @@ import type { Kysely, Selectable } from 'kysely';
 import { BATCH_FIELDS, csvRow, type Batch, type BatchListQuery, type BatchRow, type BatchRowsQuery } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { referenceNumber } from '../payment-requests/request-record';
+
+/** How a payout is named to people: PAY-1000. */
+export const payoutNumber = (n: number) => `PAY-${n}`;
 import { selectBatch, toBatch } from './batch-record';
 
 type RowRecord = Selectable<DB['batch_rows']>;
@@ -61,8 +64,9 @@ export async function listRows(db: Kysely<DB>, businessId: string, batchId: stri
   const [rows, total] = await Promise.all([
     q
       .leftJoin('payment_requests as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.request_id'))
+      .leftJoin('payouts as o', (join) => join.onRef('o.business_id', '=', 'r.business_id').onRef('o.id', '=', 'r.request_id'))
       .selectAll('r')
-      .select('p.number')
+      .select(['p.number', 'o.number as payout_number'])
       .orderBy('r.line')
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize)
@@ -70,7 +74,11 @@ export async function listRows(db: Kysely<DB>, businessId: string, batchId: stri
     q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return {
-    items: rows.map((r) => rowOf(r, r.number === null ? null : Number(r.number))),
+    items: rows.map(({ payout_number, ...r }) =>
+      payout_number !== null
+        ? { ...rowOf(r, null), referenceNumber: payoutNumber(Number(payout_number)) }
+        : rowOf(r, r.number === null ? null : Number(r.number)),
+    ),
     page: query.page,
     pageSize: query.pageSize,
     total: Number(total.n),

@@ -149,6 +149,8 @@ async function storeRows(db: Executor, businessId: string, batchId: string, rows
  * frees the other.
  */
 export async function markRepeats(db: Executor, businessId: string, batchId: string): Promise<void> {
+  const { kind } = await db.selectFrom('batches').select('kind').where('business_id', '=', businessId).where('id', '=', batchId).executeTakeFirstOrThrow();
+  const words = BATCH_KIND_DEFINITIONS[kind].repeat;
   await sql`
     UPDATE batch_rows SET status = 'valid', errors = '{}'
     WHERE business_id = ${businessId} AND batch_id = ${batchId} AND status = 'invalid' AND dedupe_key IS NOT NULL`.execute(db);
@@ -164,7 +166,7 @@ export async function markRepeats(db: Executor, businessId: string, batchId: str
       WHERE first_line <> line
     )
     UPDATE batch_rows r SET status = 'invalid',
-      errors = jsonb_build_object('row', 'Same payer, amount and reference as line ' || ((SELECT firsts FROM d) ->> r.line::text) || ' of the file. Change the reference, or drop one of them.')
+      errors = jsonb_build_object('row', ${`${words.same} as line `}::text || ((SELECT firsts FROM d) ->> r.line::text) || ${` of the file. ${words.fix}`}::text)
     WHERE r.business_id = ${businessId} AND r.batch_id = ${batchId} AND r.status = 'valid' AND (SELECT firsts FROM d) ? r.line::text`.execute(db);
 }
 

@@ -397,4 +397,5 @@ export const requestBatches: BatchKindDefinition = {
   checkMapping,
   checkRows,
   sendRows,
+  repeat: { same: 'Same payer, amount and reference', fix: 'Change the reference, or drop one of them.' },
 };

@@ -7,7 +7,7 @@ import { AppError } from '../../lib/app-error';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { RequestContext } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
-import type { SendOutcome } from './batch-kind';
+import type { BatchRunDeps, SendOutcome } from './batch-kind';
 import { assertDraft, BATCH_KIND_DEFINITIONS, duplicateOf, lockBatch, recordBatchEvent, recount, toBatch } from './batch-record';
 import { businessForJob } from './check-batch';
 
@@ -94,6 +94,7 @@ export async function submitBatch({
       .executeTakeFirstOrThrow();
     await recordBatchEvent(trx, business.id, user, 'batch.submitted', {
       batchId,
+      kind: batch.kind,
       fileName: batch.file_name,
       rows: batch.valid_count,
       totalCents: Number(batch.total_cents),
@@ -170,7 +171,7 @@ async function recordOutcomes(trx: Executor, businessId: string, batchId: string
  * and nothing else, so the next run (the queue's retry, or `resumeBatches`) sends each row
  * exactly once. The batch is Processed when every row went, Error when some failed.
  */
-export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { businessId: string; batchId: string }): Promise<void> {
+export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { businessId: string; batchId: string }, deps?: BatchRunDeps): Promise<void> {
   const { db } = ctx;
   const found = await db.selectFrom('batches').selectAll().where('business_id', '=', businessId).where('id', '=', batchId).executeTakeFirst();
   if (!found || found.state !== 'Submitted') return;
@@ -219,7 +220,7 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
     });
     if (sent === 0) break;
   }
-  await db.transaction().execute(async (trx) => {
+  const finished = await db.transaction().execute(async (trx) => {
     const left = await trx
       .selectFrom('batch_rows')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -228,13 +229,17 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
       .where('status', '=', 'valid')
       .executeTakeFirstOrThrow();
     // Rows another run holds are still under way: that run finishes the batch.
-    if (Number(left.n) > 0) return;
+    if (Number(left.n) > 0) return false;
     await recount(trx, businessId, batchId);
-    await sql`
+    const done = await sql`
       UPDATE batches SET phase = 'done', state = CASE WHEN failed_count > 0 THEN 'Error' ELSE 'Processed' END,
         processed_at = now(), heartbeat_at = NULL, updated_at = now()
       WHERE business_id = ${businessId} AND id = ${batchId} AND phase = 'sending'`.execute(trx);
+    return Number(done.numAffectedRows ?? 0) > 0;
   });
+  // Once, by the run that finished the batch. A crash just before leaves the payouts Submitted, in the
+  // approval queue: nothing moves that a person has not approved.
+  if (finished && deps && def.afterSend && business.state === 'Approved') await def.afterSend(ctx, deps, business, batchId, user);
 }
 
 /**

@@ -3,19 +3,21 @@ import type { DB } from '../../db/schema';
 import type { LedgerAccountKind } from '../../db/schema/payments';
 import { newId } from '../../lib/ids';
 
-type BusinessKind = Extract<LedgerAccountKind, 'business_pending' | 'business_available'>;
+type BusinessKind = Extract<LedgerAccountKind, 'business_pending' | 'business_available' | 'business_payouts_in_flight'>;
 type PlatformKind = Extract<LedgerAccountKind, 'platform_fees' | 'processor_clearing'>;
 export type Accounts = Record<BusinessKind | PlatformKind, string>;
 
 /**
- * The accounts one business's payments move between: its pending and available balances, and the
- * platform's fee income and processor clearing account. Created on first use; a concurrent twin
+ * The accounts one business's payments move between: its pending and available balances, the
+ * payouts it approved that have not been paid yet (ADR 035), and the platform's fee income and
+ * processor clearing account. Created on first use; a concurrent twin
  * creating the same account is absorbed by the unique indexes.
  */
 export async function ensureAccounts(trx: Transaction<DB>, businessId: string): Promise<Accounts> {
   const wanted: { business_id: string | null; kind: LedgerAccountKind }[] = [
     { business_id: businessId, kind: 'business_pending' },
     { business_id: businessId, kind: 'business_available' },
+    { business_id: businessId, kind: 'business_payouts_in_flight' },
     { business_id: null, kind: 'platform_fees' },
     { business_id: null, kind: 'processor_clearing' },
   ];
@@ -25,7 +27,7 @@ export async function ensureAccounts(trx: Transaction<DB>, businessId: string): 
       .select(['id', 'business_id', 'kind'])
       .where((eb) =>
         eb.or([
-          eb.and([eb('business_id', '=', businessId), eb('kind', 'in', ['business_pending', 'business_available'])]),
+          eb.and([eb('business_id', '=', businessId), eb('kind', 'in', ['business_pending', 'business_available', 'business_payouts_in_flight'])]),
           eb.and([eb('business_id', 'is', null), eb('kind', 'in', ['platform_fees', 'processor_clearing'])]),
         ]),
       )
@@ -43,6 +45,7 @@ export async function ensureAccounts(trx: Transaction<DB>, businessId: string): 
   return {
     business_pending: byKind.business_pending!,
     business_available: byKind.business_available!,
+    business_payouts_in_flight: byKind.business_payouts_in_flight!,
     platform_fees: byKind.platform_fees!,
     processor_clearing: byKind.processor_clearing!,
   };
@@ -113,4 +116,59 @@ export function postReturn(trx: Transaction<DB>, input: PostingInput & { settled
     ['platform_fees', input.feeCents],
     ['processor_clearing', -input.amountCents],
   ]);
+}
+
+/* ------------------------------------------------------------- payouts (ADR 035) */
+
+/** A payout's movements: `paymentId` holds the payout id; `feeCents` the payout fee fixed at approval. */
+export type PayoutPostingInput = PostingInput;
+
+/** Approved: amount and fee leave the available balance and wait in flight until the processor pays. */
+export function postPayoutReserved(trx: Transaction<DB>, input: PayoutPostingInput): Promise<boolean> {
+  const total = input.amountCents + input.feeCents;
+  return post(trx, input, 'payout_reserved', [
+    ['business_available', total],
+    ['business_payouts_in_flight', -total],
+  ]);
+}
+
+/** Paid by the processor: the amount goes out through the processor, the fee to the platform. */
+export function postPayoutProcessed(trx: Transaction<DB>, input: PayoutPostingInput): Promise<boolean> {
+  return post(trx, input, 'payout_processed', [
+    ['business_payouts_in_flight', input.amountCents + input.feeCents],
+    ['processor_clearing', -input.amountCents],
+    ['platform_fees', -input.feeCents],
+  ]);
+}
+
+/** Never sent (the processor refused it at once): the reservation goes back to available. */
+export function postPayoutReleased(trx: Transaction<DB>, input: PayoutPostingInput): Promise<boolean> {
+  const total = input.amountCents + input.feeCents;
+  return post(trx, input, 'payout_released', [
+    ['business_payouts_in_flight', total],
+    ['business_available', -total],
+  ]);
+}
+
+/**
+ * The receiver's bank returned it: amount and fee back to available — from in flight when it had
+ * not been marked paid yet, otherwise reversing the payment out (processor and fee) in full.
+ */
+export function postPayoutReturned(trx: Transaction<DB>, input: PayoutPostingInput & { processed: boolean }): Promise<boolean> {
+  const total = input.amountCents + input.feeCents;
+  return post(
+    trx,
+    input,
+    'payout_returned',
+    input.processed
+      ? [
+          ['processor_clearing', input.amountCents],
+          ['platform_fees', input.feeCents],
+          ['business_available', -total],
+        ]
+      : [
+          ['business_payouts_in_flight', total],
+          ['business_available', -total],
+        ],
+  );
 }

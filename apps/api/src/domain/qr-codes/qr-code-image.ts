@@ -53,6 +53,9 @@ export async function qrPosterPdf(input: {
   amount: string;
   memo: string;
   url: string;
+  /** Under the code; an event's check-in poster says "Scan to check in". */
+  callToAction?: string;
+  footer?: string;
 }): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle(`${input.label} — QR code`);
@@ -90,10 +93,10 @@ export async function qrPosterPdf(input: {
   const side = Math.min(300, y - 130);
   page.drawImage(png, { x: (PAGE.width - side) / 2, y: y - side - 10, width: side, height: side });
   y -= side + 40;
-  centered('Scan with your phone camera to pay', y, 14, bold);
+  centered(input.callToAction ?? 'Scan with your phone camera to pay', y, 14, bold);
   y -= 20;
   centered(input.url, y, 9, regular, MUTED);
-  centered('Payments are processed securely by Tay.', 40, 9, regular, MUTED);
+  centered(input.footer ?? 'Payments are processed securely by Tay.', 40, 9, regular, MUTED);
   return doc.save();
 }
 

@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { AUDIT_KIND_LABELS, auditKindOf, csvRow, formatDateTime, type AuditEntry, type AuditKind, type AuditQuery } from '@tay/contract';
+import { AUDIT_KIND_LABELS, auditKindOf, csvRow, formatDateTime, formatMoney, type AuditEntry, type AuditKind, type AuditQuery } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 
@@ -60,7 +60,9 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
     case 'invitation.revoked':
       return `Withdrew the invitation of ${who}`;
     case 'batch.uploaded':
-      return `Uploaded ${text(details.fileName)} (${text(details.rows)} rows) for a bulk request`;
+      return `Uploaded ${text(details.fileName)} (${text(details.rows)} rows) for a bulk ${details.kind === 'payouts' ? 'payout' : 'request'}`;
+    case 'batch.approval_waiting':
+      return `Bulk payouts of batch ${text(details.batchId)} wait for approval: ${text(details.reason)}`;
     case 'batch.discarded':
       return `Discarded the bulk batch ${text(details.fileName)}`;
     case 'batch.unscheduled':
@@ -78,12 +80,21 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
     case 'qr_code.deleted':
       return `Deleted the QR code ${text(details.label)}`;
     case 'batch.submitted':
-      return `Submitted the bulk batch ${text(details.fileName)}: ${text(details.rows)} requests`;
+      return `Submitted the bulk batch ${text(details.fileName)}: ${text(details.rows)} ${details.kind === 'payouts' ? 'payouts' : 'requests'}`;
   }
   if (action.startsWith('request.')) {
     const event = action.slice('request.'.length);
     const verb = REQUEST_VERBS[event] ?? event.replace(/_/g, ' ');
     return `${verb} ${text(details.reference)}`.trim();
+  }
+  if (action === 'payout_settings.updated') {
+    return details.approvalRequired ? 'Required a second person to approve payouts' : 'Let a submitted payout be approved at once';
+  }
+  if (action.startsWith('payout.')) {
+    // Payouts (ADR 035): what happened to which payout, and its amount when recorded.
+    const event = action.slice('payout.'.length);
+    const amount = typeof details.amountCents === 'number' ? ` of ${formatMoney(details.amountCents)}` : '';
+    return `Payout ${text(details.payoutId)}${amount} ${event}${details.reason ? `: ${text(details.reason)}` : ''}`;
   }
   if (action.startsWith('payer')) {
     const what = action.replace(/^payers?\./, '').replace(/_/g, ' ');

@@ -6,6 +6,7 @@ import type { Jobs } from '../../jobs/queue';
 import { newId } from '../../lib/ids';
 import type { ChargeRequest, ChargeResult, InstrumentInfo, PaymentProcessor, ProcessorEvent, ProcessorEventType } from '../port';
 import { instrumentLabel, type Instrument } from './instruments';
+import { sendSandboxPayout } from './sandbox-payouts';
 
 type TokenRow = Selectable<SandboxProcessorTokensTable>;
 type ChargeRow = Selectable<SandboxProcessorChargesTable>;
@@ -87,6 +88,10 @@ export function createSandboxProcessor(options: SandboxOptions): PaymentProcesso
         }
         return createCharge(trx, options, token, request);
       });
+    },
+
+    sendPayout(request) {
+      return sendSandboxPayout(options, request);
     },
   };
 }

@@ -79,11 +79,12 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
 };
 
 const PAYMENTS_OUT: NavItem[] = [
-  { label: 'Transaction Dashboard', to: paths.payouts.transactions, feature: 'payoutTransactions' },
+  // The dashboard links on to the approval queue and every payout (`payment/transactions`).
+  { label: 'Transaction Dashboard', to: paths.payouts.root, feature: 'payouts' },
   { label: 'Send a Payment - Single Receiver', to: paths.payouts.request, feature: 'payoutPaymentRequest' },
-  { label: 'Send a Payment - Multiple Receivers', to: paths.payouts.bulkRtp, feature: 'payoutPaymentBulkRequest' },
-  { label: 'Manage Receivers', to: paths.payouts.receivers, feature: 'payoutReceivers' },
-  { label: 'Manage Events', to: paths.payouts.events, feature: 'payoutsQrCodeRequest' },
+  { label: 'Send a Payment - Multiple Receivers', to: paths.payouts.bulkRtp, feature: 'payoutPaymentBulkRequest', ownsSubPaths: true },
+  { label: 'Manage Receivers', to: paths.payouts.receivers, feature: 'payoutReceivers', ownsSubPaths: true },
+  { label: 'Manage Events', to: paths.payouts.events, feature: 'payoutsQrCodeRequest', ownsSubPaths: true },
 ];
 
 const ANALYTICS: NavItem[] = [

@@ -16,6 +16,25 @@ export interface BatchFlow {
   paths: { list: string; upload: string; map: string; review: string };
   /** Where what a batch made is listed, filtered to it. */
   resultsHref: (batchId: string) => string;
+  /** Where one thing a row made opens. */
+  madeHref: (id: string) => string;
+  /** Who a row names: "payer", "receiver" (and with a capital, the review's column). */
+  party: string;
+  partyTitle: string;
+  /** The landing's button: "New bulk request". */
+  newLabel: string;
+  /** The review's total: "Total to request". */
+  totalLabel: string;
+  /** Whether the map step offers new parties from the file (payers can be created, receivers cannot). */
+  createsParties: boolean;
+  /** Whether a batch can be scheduled for a time (payouts carry their own pay date per row). */
+  canSchedule: boolean;
+  /** The upload page's "What the file holds". */
+  fileHolds: string[];
+  /** The review's columns beyond the party and the amount: a field's key and its heading. */
+  detailFields: { key: string; header: string }[];
+  /** The submit step's words. */
+  submit: { button: string; confirmTitle: string; confirm: string; after: (what: string) => string; done: string };
 }
 
 export const REQUEST_BATCH_FLOW: BatchFlow = {
@@ -31,6 +50,69 @@ export const REQUEST_BATCH_FLOW: BatchFlow = {
     review: paths.payments.bulkReview,
   },
   resultsHref: (batchId) => `${paths.payments.history}?batchId=${encodeURIComponent(batchId)}`,
+  madeHref: (id) => `${paths.payments.history}?transid=${encodeURIComponent(id)}`,
+  party: 'payer',
+  partyTitle: 'Payer',
+  newLabel: 'New bulk request',
+  totalLabel: 'Total to request',
+  createsParties: true,
+  canSchedule: true,
+  fileHolds: [
+    "Who pays: the payer's e-mail or reference, or first name, last name and e-mail for a new payer.",
+    'The amount (125.50 or $1,234.50) and the due date (2026-12-31, 12/31/2026 or Dec 31, 2026).',
+    'Optional: memo, reference, expiry date, allow partial payment (yes/no), channel (email or sms).',
+  ],
+  detailFields: [
+    { key: 'dueDate', header: 'Due' },
+    { key: 'reference', header: 'Reference' },
+  ],
+  submit: {
+    button: 'Submit and send',
+    confirmTitle: 'Send them now?',
+    confirm: 'Send now',
+    after: (what) => `${what} go out now, each to its payer.`,
+    done: 'sending has started.',
+  },
+};
+
+/** Bulk payouts (ADR 035): rows name receivers; the payouts wait for approval as one batch. */
+export const PAYOUT_BATCH_FLOW: BatchFlow = {
+  kind: 'payouts',
+  title: 'Send a Payment - Multiple Receivers',
+  madeOne: 'payout',
+  made: 'payouts',
+  writeArea: 'payouts',
+  paths: {
+    list: paths.payouts.bulkRtp,
+    upload: paths.payouts.bulkUpload,
+    map: paths.payouts.bulkMap,
+    review: paths.payouts.bulkReview,
+  },
+  resultsHref: (batchId) => `${paths.payouts.transactions}?batchId=${encodeURIComponent(batchId)}`,
+  madeHref: (id) => `${paths.payouts.transactions}?payoutId=${encodeURIComponent(id)}`,
+  party: 'receiver',
+  partyTitle: 'Receiver',
+  newLabel: 'New bulk payout',
+  totalLabel: 'Total to pay out',
+  createsParties: false,
+  canSchedule: false,
+  fileHolds: [
+    "Who is paid: the receiver's e-mail or reference (receivers who have entered their bank account).",
+    'The amount (40.00 or $1,234.50).',
+    'Optional: memo, pay date (2026-12-31, 12/31/2026 or Dec 31, 2026; blank: as soon as approved).',
+  ],
+  detailFields: [
+    { key: 'memo', header: 'Memo' },
+    { key: 'payOn', header: 'Pay date' },
+  ],
+  submit: {
+    button: 'Submit payouts',
+    confirmTitle: 'Submit these payouts?',
+    confirm: 'Submit',
+    after: (what) =>
+      `${what} are submitted. Each is paid to its receiver's bank account once approved; if your business needs no second approver they are approved at once, as far as the available balance covers them.`,
+    done: 'the payouts are being made.',
+  },
 };
 
 /** The kind's template (header and example rows) as a CSV file the browser saves. */

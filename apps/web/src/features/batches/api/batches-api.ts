@@ -121,3 +121,6 @@ export const useSubmitBatch = () =>
   useBatchMutation((id, { batchId, body, key }: { batchId: string; body: BatchSubmitBody; key: string }) =>
     callForData(e.submit, { params: { id, batchId }, body, headers: { 'Idempotency-Key': key } }),
   );
+
+/** "Pay checked-in receivers": the event's unpaid check-ins as a payouts batch, then its review (ADR 035). */
+export const usePayCheckIns = () => useBatchMutation((id, eventId: string) => callForData(e.payCheckIns, { params: { id, eventId } }));

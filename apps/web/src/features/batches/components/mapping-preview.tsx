@@ -11,7 +11,8 @@ export function readCell(key: string, text: string): { shown: string; bad: boole
       return cents === null || cents <= 0 ? { shown: `${value} (not an amount)`, bad: true } : { shown: formatMoney(cents), bad: false };
     }
     case 'dueDate':
-    case 'expiresOn': {
+    case 'expiresOn':
+    case 'payOn': {
       const day = parseDateCell(value);
       return day ? { shown: formatDay(day), bad: false } : { shown: `${value} (not a date)`, bad: true };
     }

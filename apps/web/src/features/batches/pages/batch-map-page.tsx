@@ -67,26 +67,28 @@ function MapForm({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       )}
       <Paper withBorder radius="md" p="lg">
         <Stack gap="md">
-          <div>
-            <Text fw={500} size="sm" id="payer-mode-label">
-              Who pays
-            </Text>
-            <SegmentedControl
-              aria-labelledby="payer-mode-label"
-              value={payer}
-              onChange={(value) => setPayer(value as BatchPayerMode)}
-              disabled={!editable}
-              data={[
-                { value: 'existing', label: 'Payers I already have' },
-                { value: 'create', label: 'New payers from the file' },
-              ]}
-            />
-            <Text size="xs" c="dimmed" mt={4}>
-              {payer === 'existing'
-                ? "Each row names one of your payers by e-mail or by the payer's reference."
-                : 'Each row has a first name, last name and e-mail; a payer with that e-mail is used if you have one, otherwise it is created.'}
-            </Text>
-          </div>
+          {flow.createsParties && (
+            <div>
+              <Text fw={500} size="sm" id="payer-mode-label">
+                Who pays
+              </Text>
+              <SegmentedControl
+                aria-labelledby="payer-mode-label"
+                value={payer}
+                onChange={(value) => setPayer(value as BatchPayerMode)}
+                disabled={!editable}
+                data={[
+                  { value: 'existing', label: 'Payers I already have' },
+                  { value: 'create', label: 'New payers from the file' },
+                ]}
+              />
+              <Text size="xs" c="dimmed" mt={4}>
+                {payer === 'existing'
+                  ? "Each row names one of your payers by e-mail or by the payer's reference."
+                  : 'Each row has a first name, last name and e-mail; a payer with that e-mail is used if you have one, otherwise it is created.'}
+              </Text>
+            </div>
+          )}
           <Grid>
             {fields.map((field) => {
               const required = field.required === 'always' || field.required === payer;

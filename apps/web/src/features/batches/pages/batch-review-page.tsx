@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconSend, IconTrash } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { BATCH_FIELDS, BatchRowFilter, formatDateTime, formatMoney, paths, type Batch, type BatchRow, type BatchSubmitBody } from '@tay/contract';
+import { BATCH_FIELDS, BatchRowFilter, formatDateTime, formatMoney, type Batch, type BatchRow, type BatchSubmitBody } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
@@ -68,27 +68,30 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
     { key: 'line', header: 'Line', render: (r) => r.row },
     { key: 'status', header: 'Outcome', render: (r) => <RowStatusBadge status={r.status} /> },
     {
-      key: 'payer',
-      header: 'Payer',
+      key: 'party',
+      header: flow.partyTitle,
       render: (r) => (
         <Stack gap={0}>
           <Text size="sm">{r.payerName ?? '—'}</Text>
           <Text size="xs" c="dimmed">
-            {r.fields.email || r.fields.payerReference || ''}
+            {r.fields.email || r.fields.payerReference || r.fields.receiverReference || ''}
           </Text>
         </Stack>
       ),
     },
     { key: 'amount', header: 'Amount', align: 'right', render: (r) => (r.amountCents !== null ? formatMoney(r.amountCents) : (r.fields.amount ?? '—')) },
-    { key: 'due', header: 'Due', render: (r) => readCell('dueDate', r.fields.dueDate ?? '').shown },
-    { key: 'reference', header: 'Reference', render: (r) => r.fields.reference || '—' },
+    ...flow.detailFields.map(({ key, header }): Column<BatchRow> => ({
+      key,
+      header,
+      render: (r) => (r.fields[key] ? readCell(key, r.fields[key]).shown : '—'),
+    })),
     {
       key: 'result',
       header: submitted ? 'Result' : 'Problems',
       render: (r) =>
         r.requestId ? (
-          <Anchor component={Link} to={`${paths.payments.history}?transid=${encodeURIComponent(r.requestId)}`} size="sm">
-            {r.referenceNumber ?? 'Open the request'}
+          <Anchor component={Link} to={flow.madeHref(r.requestId)} size="sm">
+            {r.referenceNumber ?? `Open the ${flow.madeOne}`}
           </Anchor>
         ) : Object.keys(r.errors).length > 0 ? (
           <Stack gap={2}>
@@ -169,12 +172,14 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       <BatchProgress batch={batch} />
       {batch.duplicateOf && !submitted && (
         <Alert color="yellow" title="You uploaded this same file before">
-          Batch {batch.duplicateOf} has exactly the same content. Sending both would ask your payers twice.
+          Batch {batch.duplicateOf} has exactly the same content. Sending both would{' '}
+          {flow.kind === 'payouts' ? 'pay your receivers twice' : 'ask your payers twice'}.
         </Alert>
       )}
       {batch.state === 'Submitted' && batch.phase === 'validated' && batch.sendAt && (
         <Alert color="indigo" title={`Scheduled for ${formatDateTime(new Date(batch.sendAt))}`} role="status">
-          {countOf(batch.counts.valid, flow.madeOne, flow.made)} ({formatMoney(batch.totalCents)}) go out then, each checked again as it goes: a row whose payer
+          {countOf(batch.counts.valid, flow.madeOne, flow.made)} ({formatMoney(batch.totalCents)}) go out then, each checked again as it goes: a row whose{' '}
+          {flow.party}
           was deactivated meanwhile fails with its reason.
           {access.allowed && (
             <Group mt="sm">
@@ -218,7 +223,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
             <Figure label="Valid" value={checked ? number(batch.counts.valid) : '—'} hint="Will be sent" />
             <Figure label="With errors" value={checked ? number(batch.counts.invalid) : '—'} hint="Fix or drop them; they are not sent" />
             <Figure
-              label="Total to request"
+              label={flow.totalLabel}
               value={checked ? formatMoney(batch.totalCents) : '—'}
               hint={checked ? countOf(batch.counts.valid, flow.madeOne, flow.made) : undefined}
             />
@@ -332,14 +337,14 @@ function SubmitPanel({
     setWhenError(null);
     const what = `${countOf(batch.counts.valid, flow.madeOne, flow.made)} for ${formatMoney(batch.totalCents)}`;
     modals.openConfirmModal({
-      title: mode === 'send' ? 'Send them now?' : 'Schedule them?',
+      title: mode === 'send' ? flow.submit.confirmTitle : 'Schedule them?',
       children: (
         <Text size="sm">
-          {mode === 'send' ? `${what} go out now, each to its payer.` : `${what} go out ${when.replace('T', ' ')} (${zone}).`}{' '}
+          {mode === 'send' ? flow.submit.after(what) : `${what} go out ${when.replace('T', ' ')} (${zone}).`}{' '}
           {batch.counts.invalid > 0 ? `${countOf(batch.counts.invalid, 'row', 'rows')} with errors will not be sent.` : ''}
         </Text>
       ),
-      labels: { confirm: mode === 'send' ? 'Send now' : 'Schedule', cancel: 'Not yet' },
+      labels: { confirm: mode === 'send' ? flow.submit.confirm : 'Schedule', cancel: 'Not yet' },
       onConfirm: () => {
         if (submitting.current) return;
         submitting.current = true;
@@ -350,7 +355,7 @@ function SubmitPanel({
           .then(
             () => {
               keys.settle(intent);
-              notifications.show({ color: 'teal', title: 'Submitted', message: `${what}: sending has started.` });
+              notifications.show({ color: 'teal', title: 'Submitted', message: `${what}: ${flow.submit.done}` });
             },
             (error: unknown) => {
               keys.settle(intent, error);
@@ -378,12 +383,14 @@ function SubmitPanel({
             {batch.counts.invalid > 0 ? `; ${countOf(batch.counts.invalid, 'row', 'rows')} with errors will not` : ''}.
           </Text>
         )}
-        <Radio.Group value={mode} onChange={(value) => setMode(value as 'send' | 'schedule')} label="When">
-          <Group mt={4}>
-            <Radio value="send" label="Send now" />
-            <Radio value="schedule" label="Schedule" />
-          </Group>
-        </Radio.Group>
+        {flow.canSchedule && (
+          <Radio.Group value={mode} onChange={(value) => setMode(value as 'send' | 'schedule')} label="When">
+            <Group mt={4}>
+              <Radio value="send" label="Send now" />
+              <Radio value="schedule" label="Schedule" />
+            </Group>
+          </Radio.Group>
+        )}
         {mode === 'schedule' && (
           <TextInput
             type="datetime-local"
@@ -396,7 +403,7 @@ function SubmitPanel({
         )}
         <Group>
           <Button leftSection={<IconSend size={16} />} onClick={go} loading={submit.isPending} disabled={disabled || batch.counts.valid === 0}>
-            {mode === 'send' ? 'Submit and send' : 'Submit and schedule'}
+            {mode === 'send' ? flow.submit.button : 'Submit and schedule'}
           </Button>
           <Button variant="default" component={Link} to={`${flow.paths.map}?batchId=${encodeURIComponent(batch.batchId)}`} disabled={disabled}>
             Change the columns

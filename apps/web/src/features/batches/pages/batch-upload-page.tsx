@@ -37,7 +37,7 @@ export function BatchUploadPage({ flow }: { flow: BatchFlow }) {
       return;
     }
     if (file.size === 0) {
-      setProblem(`${file.name} is empty. Choose a CSV file with a header row and one row per request.`);
+      setProblem(`${file.name} is empty. Choose a CSV file with a header row and one row per ${flow.madeOne}.`);
       return;
     }
     abort.current = new AbortController();
@@ -90,9 +90,9 @@ export function BatchUploadPage({ flow }: { flow: BatchFlow }) {
               What the file holds
             </Text>
             <List size="sm" spacing={2}>
-              <List.Item>Who pays: the payer&apos;s e-mail or reference, or first name, last name and e-mail for a new payer.</List.Item>
-              <List.Item>The amount (125.50 or $1,234.50) and the due date (2026-12-31, 12/31/2026 or Dec 31, 2026).</List.Item>
-              <List.Item>Optional: memo, reference, expiry date, allow partial payment (yes/no), channel (email or sms).</List.Item>
+              {flow.fileHolds.map((line) => (
+                <List.Item key={line}>{line}</List.Item>
+              ))}
             </List>
             <Button variant="subtle" px={0} onClick={() => downloadTemplate(flow.kind)}>
               Download the CSV template with example rows

@@ -88,11 +88,11 @@ export function BatchesPage({ flow }: { flow: BatchFlow }) {
           </Button>
           {access.allowed ? (
             <Button component={Link} to={flow.paths.upload} leftSection={<IconUpload size={16} />}>
-              New bulk request
+              {flow.newLabel}
             </Button>
           ) : (
             <Button leftSection={<IconUpload size={16} />} disabled>
-              New bulk request
+              {flow.newLabel}
             </Button>
           )}
         </Group>
@@ -114,12 +114,12 @@ export function BatchesPage({ flow }: { flow: BatchFlow }) {
         onRowClick={(b) => void navigate(batchHref(flow, b))}
         empty={{
           title: 'No bulk batches yet',
-          description: 'Upload a CSV file with one row per request. Download the template to see the columns.',
+          description: `Upload a CSV file with one row per ${flow.madeOne}. Download the template to see the columns.`,
           ...(access.allowed
             ? {
                 action: (
                   <Button component={Link} to={flow.paths.upload} leftSection={<IconUpload size={16} />}>
-                    New bulk request
+                    {flow.newLabel}
                   </Button>
                 ),
               }

@@ -16,18 +16,18 @@ function renderCard(props: Partial<BalancesCardProps>) {
   );
 }
 
-const ZERO: Balances = { pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0 };
+const ZERO: Balances = { pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 };
 
 describe('the balances on the home page', () => {
   it('shows pending and available from the ledger as US dollars', () => {
-    renderCard({ balances: { pendingCents: 4_851, availableCents: 1_215_600, collectedCents: 1_225_550, feesCents: 5_099 } });
+    renderCard({ balances: { pendingCents: 4_851, availableCents: 1_215_600, collectedCents: 1_225_550, feesCents: 5_099, payoutsInFlightCents: 0 } });
     expect(within(screen.getByRole('group', { name: 'Pending' })).getByText('$48.51')).toBeInTheDocument();
     expect(within(screen.getByRole('group', { name: 'Available' })).getByText('$12,156.00')).toBeInTheDocument();
     expect(screen.getByText('$12,255.50 collected, $50.99 in fees.')).toBeInTheDocument();
   });
 
   it('shows a negative available balance after a return as it is', () => {
-    renderCard({ balances: { pendingCents: 0, availableCents: -2_500, collectedCents: 0, feesCents: 0 } });
+    renderCard({ balances: { pendingCents: 0, availableCents: -2_500, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 } });
     expect(within(screen.getByRole('group', { name: 'Available' })).getByText('-$25.00')).toBeInTheDocument();
   });
 

@@ -27,7 +27,7 @@ function business(businessState: Business['businessState']) {
 describe('the home page', () => {
   it('a Disabled business still sees the money it collected before', async () => {
     fake.on('GET', BUSINESS, ok(business('Disabled')));
-    fake.on('GET', BALANCES, ok({ pendingCents: 0, availableCents: 1_215_600, collectedCents: 1_225_550, feesCents: 9_950 }));
+    fake.on('GET', BALANCES, ok({ pendingCents: 0, availableCents: 1_215_600, collectedCents: 1_225_550, feesCents: 9_950, payoutsInFlightCents: 0 }));
     renderAt('/business/home', { '/business/home': <HomePage /> });
     expect(await screen.findByText('$12,255.50 collected, $99.50 in fees.')).toBeInTheDocument();
     expect(screen.getByText('$12,156.00')).toBeInTheDocument();
@@ -36,7 +36,7 @@ describe('the home page', () => {
 
   it('a Disabled business that collected nothing is told so, and offered no request', async () => {
     fake.on('GET', BUSINESS, ok(business('Disabled')));
-    fake.on('GET', BALANCES, ok({ pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0 }));
+    fake.on('GET', BALANCES, ok({ pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 }));
     renderAt('/business/home', { '/business/home': <HomePage /> });
     expect(await screen.findByText('A disabled business takes no payments, and this one collected none.')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Request a payment' })).toBeNull();

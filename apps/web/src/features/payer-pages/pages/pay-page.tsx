@@ -6,10 +6,9 @@ import { formatDay, formatMoney, parseMoney, type PaymentOutcome, type PublicPay
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDecline, usePay, usePayPage } from '../api/pay-api';
-import { BusinessHeader } from '../components/business-header';
+import { PublicBusinessHeader as BusinessHeader, PublicProblem as PayProblem } from '../../../components/public/public-page-parts';
 import { DeclineDialog } from '../components/decline-dialog';
 import { PayInvoice } from '../components/pay-invoice';
-import { PayProblem } from '../components/pay-problem';
 import { PaymentForm } from '../components/payment-form';
 import { payHeadline } from '../pay-headline';
 import { MoneyInput } from '../../../components/ui/money-input';

@@ -27,7 +27,7 @@ function balancesThatMove() {
   let reads = 0;
   fake.on('GET', BALANCES, () => {
     reads += 1;
-    return ok({ pendingCents: reads * 100, availableCents: 50_000, collectedCents: 0, feesCents: 0 });
+    return ok({ pendingCents: reads * 100, availableCents: 50_000, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 });
   });
 }
 
@@ -44,7 +44,9 @@ describe('the payments landing page', () => {
   it('balances that fail to load say so and offer to try again, which shows them', async () => {
     let fail = true;
     fake.on('GET', BALANCES, () =>
-      fail ? apiError(503, 'UNAVAILABLE', 'The ledger is not answering.') : ok({ pendingCents: 100, availableCents: 50_000, collectedCents: 0, feesCents: 0 }),
+      fail
+        ? apiError(503, 'UNAVAILABLE', 'The ledger is not answering.')
+        : ok({ pendingCents: 100, availableCents: 50_000, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 }),
     );
     fake.on('GET', `${LIST}/summary`, ok(summary));
     const u = userEvent.setup();

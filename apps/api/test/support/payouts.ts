@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../src/db/schema';
+import { bankAccountNumberBox } from '../../src/domain/businesses/add-bank-account';
+import { postCapture, postSettlement } from '../../src/domain/ledger/post';
+import { receiverAccountContext } from '../../src/domain/receivers/account-context';
+import { newId } from '../../src/lib/ids';
+import { authSecretsOf } from '../../src/lib/secret-box';
+import type { Runtime } from '../../src/runtime';
+import { registeredUser } from './identity';
+
+/** Operations turned payouts on for the business (what `ops enable-payouts` does). */
+export async function enablePayouts(db: Kysely<DB>, businessId: string, on = true): Promise<void> {
+  await db
+    .updateTable('businesses')
+    .set({ payout_enabled: on ? 1 : 0 })
+    .where('id', '=', businessId)
+    .execute();
+}
+
+export interface ReceiverOptions {
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  /** The account number the receiver entered (sealed as the public page does); null: unverified. */
+  accountNumber?: string | null;
+  status?: 'active' | 'Disabled';
+}
+
+/** A receiver of the business, written directly, with its account number sealed like the real page seals it. */
+export async function insertReceiver(runtime: Runtime, businessId: string, over: ReceiverOptions = {}): Promise<string> {
+  const id = newId('rcv');
+  const accountNumber = over.accountNumber === undefined ? '000123456789' : over.accountNumber;
+  const box = bankAccountNumberBox(authSecretsOf(runtime.config));
+  const firstName = over.firstName ?? 'Riley';
+  const lastName = over.lastName ?? 'Receiver';
+  await runtime.database.db
+    .insertInto('receivers')
+    .values({
+      business_id: businessId,
+      id,
+      first_name: firstName,
+      last_name: lastName,
+      email: over.email ?? `${id}@receivers.example`,
+      mobile: null,
+      reference: null,
+      verification: accountNumber ? 'verified' : 'unverified',
+      status: over.status ?? 'active',
+      bank_name: accountNumber ? 'Tay Sandbox Bank' : null,
+      routing_number: accountNumber ? '222096656' : null,
+      account_number_last4: accountNumber ? accountNumber.slice(-4) : null,
+      account_number_encrypted: accountNumber ? box.seal(accountNumber, receiverAccountContext(businessId, id)) : null,
+      account_type: accountNumber ? 'checking' : null,
+      account_holder_name: accountNumber ? `${firstName} ${lastName}` : null,
+      bank_set_at: accountNumber ? new Date() : null,
+      link_token_hash: null,
+      link_expires_at: null,
+      link_sent_at: null,
+      created_by: null,
+    })
+    .execute();
+  return id;
+}
+
+/** Puts `cents` in the business's available balance: a made-up payment captured and settled, no fee. */
+export async function fund(db: Kysely<DB>, businessId: string, cents: number): Promise<void> {
+  const input = { businessId, paymentId: newId('pay'), amountCents: cents, feeCents: 0, description: 'Test funding' };
+  await db.transaction().execute(async (trx) => {
+    await postCapture(trx, input);
+    await postSettlement(trx, input);
+  });
+}
+
+/** Another signed-in member of the business with this role. */
+export async function addMember(app: FastifyInstance, db: Kysely<DB>, businessId: string, email: string, role: 'admin' | 'member' | 'viewer'): Promise<string> {
+  const token = await registeredUser(app, email);
+  const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+  await db.insertInto('business_members').values({ business_id: businessId, user_id: user.id, role }).execute();
+  return token;
+}

@@ -1,0 +1,133 @@
+import { Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconArrowLeft } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import {
+  formatDateTime,
+  formatDay,
+  formatMoney,
+  paths,
+  RECEIVER_VERIFICATION_LABELS,
+  type EventCheckIn,
+  type EventCheckInList,
+  type EventCheckInQuery,
+} from '@tay/contract';
+import { DataTable, type Column } from '../../../components/ui/data-table';
+import { useListParams } from '../../../lib/list-params';
+import { useBusinessId } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { downloadCheckInsCsv, useEventCheckIns } from '../api/events-api';
+
+const SORTS = ['checkedInAt', 'name'] as const;
+
+export interface EventCheckInsPageProps {
+  /**
+   * Buttons beside the title, given the event and its check-ins' first page: where "Pay checked-in
+   * receivers" goes (it makes a payouts batch, ADR 035).
+   */
+  actions?: (data: EventCheckInList) => ReactNode;
+}
+
+/** /business/payouts/qrcode/check-ins?eventId= — Event Check-Ins: who checked in, when, and the payout that paid each. */
+export function EventCheckInsPage({ actions }: EventCheckInsPageProps = {}) {
+  const [params] = useSearchParams();
+  const eventId = params.get('eventId') ?? '';
+  const businessId = useBusinessId();
+  const { get, update, page, pageSize } = useListParams();
+  const sortBy = get('sortBy');
+  const query: EventCheckInQuery = {
+    page,
+    pageSize,
+    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'checkedInAt',
+    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
+    ...(get('search') ? { search: get('search') } : {}),
+  };
+  const list = useEventCheckIns(eventId, query);
+  const event = list.data?.event;
+  useDocumentTitle(event ? `Check-ins: ${event.name}` : 'Event check-ins');
+
+  const columns: Column<EventCheckIn>[] = [
+    { key: 'name', header: 'Receiver', sortKey: 'name', render: (c) => c.receiverName },
+    { key: 'email', header: 'E-mail', render: (c) => c.email },
+    {
+      key: 'verification',
+      header: 'Verification',
+      render: (c) => (
+        <Badge color={c.verification === 'verified' ? 'blue' : 'yellow'} variant="light">
+          {RECEIVER_VERIFICATION_LABELS[c.verification]}
+        </Badge>
+      ),
+    },
+    { key: 'checkedInAt', header: 'Checked in', sortKey: 'checkedInAt', render: (c) => formatDateTime(c.checkedInAt) },
+    { key: 'payout', header: 'Payout', render: (c) => c.payoutId ?? 'Not paid yet' },
+  ];
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={paths.payouts.events} size="sm">
+        <Group gap={4}>
+          <IconArrowLeft size={14} aria-hidden="true" />
+          Events
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Event Check-Ins</Title>
+          {event && (
+            <Text c="dimmed" size="sm">
+              {event.name} · {formatDay(event.eventDate)}
+              {event.place ? ` · ${event.place}` : ''} · {formatMoney(event.amountCents)} per check-in
+            </Text>
+          )}
+        </div>
+        {list.data && actions ? <Group>{actions(list.data)}</Group> : null}
+      </Group>
+      {!eventId ? (
+        <Text>
+          Choose an event on the{' '}
+          <Anchor component={Link} to={paths.payouts.events}>
+            events page
+          </Anchor>{' '}
+          to see who checked in.
+        </Text>
+      ) : (
+        <DataTable
+          caption="Check-ins"
+          columns={columns}
+          rows={list.data?.items}
+          rowKey={(c) => c.receiverId}
+          total={list.data?.total ?? 0}
+          page={page}
+          pageSize={pageSize}
+          onPageChange={(next) => update({ page: next }, false)}
+          onPageSizeChange={(size) => update({ pageSize: size })}
+          sortBy={query.sortBy ?? 'checkedInAt'}
+          sortDirection={query.sortDirection ?? 'desc'}
+          onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
+          search={query.search ?? ''}
+          onSearchChange={(search) => update({ search })}
+          searchPlaceholder="Name or e-mail"
+          onExport={() =>
+            businessId &&
+            void downloadCheckInsCsv(businessId, eventId, query).catch((error: Error) =>
+              notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
+            )
+          }
+          loading={list.isPending || list.isPlaceholderData}
+          error={list.error}
+          onRetry={() => void list.refetch()}
+          empty={{
+            title: 'No check-ins yet',
+            description: 'People check in by scanning the event’s QR code with their phone. Download it on the events page.',
+            action: (
+              <Button mt="xs" variant="default" component={Link} to={paths.payouts.events}>
+                Back to events
+              </Button>
+            ),
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,153 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Payout, PayoutSummary, Receiver } from '@tay/contract';
+import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { PayoutsDashboardPage } from './payouts-dashboard-page';
+import { receiverOptions } from './payout-form-page';
+import { groupForReview, PayoutsReviewPage } from './payouts-review-page';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const API = `/api/businesses/${BUSINESS_ID}`;
+
+function payout(over: Partial<Payout> = {}): Payout {
+  return {
+    payoutId: 'pout_1',
+    number: 1000,
+    reference: 'PAY-1000',
+    receiverId: 'rcv_1',
+    receiverName: 'Riley Receiver',
+    receiverEmail: 'riley@example.com',
+    amountCents: 12_345,
+    feeCents: 25,
+    memo: '',
+    payOn: null,
+    state: 'Processed',
+    batchId: null,
+    eventId: null,
+    rejectReason: null,
+    failureReason: null,
+    submittedBy: 'owner@example.com',
+    submittedAt: '2026-11-25T10:00:00.000Z',
+    approvedBy: 'owner@example.com',
+    approvedAt: '2026-11-25T10:00:00.000Z',
+    processedAt: '2026-11-25T10:01:00.000Z',
+    createdAt: '2026-11-25T10:00:00.000Z',
+    updatedAt: '2026-11-25T10:01:00.000Z',
+    actions: ['Copy'],
+    ...over,
+  };
+}
+
+function receiver(over: Partial<Receiver>): Receiver {
+  return {
+    receiverId: 'rcv_1',
+    firstName: 'Riley',
+    lastName: 'Receiver',
+    email: 'riley@example.com',
+    mobile: null,
+    reference: null,
+    verification: 'verified',
+    status: 'active',
+    bank: { bankName: 'Tay Sandbox Bank', last4: '6789', accountType: 'checking' },
+    paidCount: 0,
+    paidCents: 0,
+    linkSentAt: null,
+    createdAt: '2026-11-25T10:00:00.000Z',
+    actions: [],
+    ...over,
+  };
+}
+
+describe('the receiver typeahead', () => {
+  it('offers verified active receivers and shows the others disabled with why', () => {
+    const options = receiverOptions([
+      receiver({ receiverId: 'a' }),
+      receiver({ receiverId: 'b', verification: 'unverified', bank: null }),
+      receiver({ receiverId: 'c', status: 'Disabled' }),
+    ]);
+    expect(options.map((o) => [o.value, o.disabled])).toEqual([
+      ['a', false],
+      ['b', true],
+      ['c', true],
+    ]);
+    expect(options[1]!.label).toMatch(/waiting for their bank account/);
+    expect(options[2]!.label).toMatch(/disabled/);
+  });
+});
+
+describe('the approval queue', () => {
+  it('groups batch payouts by batch and keeps single ones apart', () => {
+    const grouped = groupForReview([
+      payout({ payoutId: '1' }),
+      payout({ payoutId: '2', batchId: 'b1' }),
+      payout({ payoutId: '3', batchId: 'b1', amountCents: 5 }),
+    ]);
+    expect(grouped.singles.map((p) => p.payoutId)).toEqual(['1']);
+    expect(grouped.batches).toEqual([expect.objectContaining({ batchId: 'b1', totalCents: 12_350 })]);
+  });
+});
+
+describe('the payouts dashboard', () => {
+  let fake: FakeApi;
+  beforeEach(() => {
+    fake = new FakeApi();
+    fake.install();
+  });
+
+  it('shows the four figures, the queue link, the recent payouts and the approval setting', async () => {
+    const summary: PayoutSummary = {
+      availableCents: 100_000,
+      inFlightCents: 2_525,
+      paidThisMonthCents: 12_345,
+      paidThisMonthCount: 1,
+      waitingCount: 2,
+      waitingCents: 3_000,
+      approvalRequired: false,
+      feeCents: 25,
+      recent: [payout()],
+    };
+    fake.on('GET', `${API}/payouts/summary`, ok(summary));
+    fake.on('GET', `${API}/payout-settings`, ok({ approvalRequired: false, feeCents: 25 }));
+    fake.on('PATCH', `${API}/payout-settings`, ok({ approvalRequired: true, feeCents: 25 }));
+    renderAt('/business/payouts', { '/business/payouts': <PayoutsDashboardPage /> });
+    expect(await screen.findByText('$1,000.00')).toBeInTheDocument();
+    expect(screen.getByText('$25.25')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Review the 2 payouts waiting for approval' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'PAY-1000' })).toBeInTheDocument();
+    expect(await screen.findByText('Payout approvals')).toBeInTheDocument();
+    const toggle = screen.getByText('Require a second person to approve payouts');
+    await userEvent.click(toggle);
+    await waitFor(() => expect(fake.callsTo('PATCH', `${API}/payout-settings`)).toHaveLength(1));
+  });
+});
+
+describe('the approval queue page', () => {
+  let fake: FakeApi;
+  beforeEach(() => {
+    fake = new FakeApi();
+    fake.install();
+  });
+
+  it('approves after a confirmation showing amount and fee, and shows a refusal with its shortfall', async () => {
+    const waiting = payout({ state: 'Submitted', feeCents: 0, actions: ['Approve', 'Reject', 'Cancel', 'Copy'], approvedBy: null, processedAt: null });
+    fake.on('GET', `${API}/payouts`, ok({ items: [waiting], page: 1, pageSize: 100, total: 1, totals: { count: 1, amountCents: 12_345, feeCents: 0 } }));
+    fake.on('GET', `${API}/balances`, ok({ pendingCents: 0, availableCents: 10_000, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 }));
+    fake.on('GET', `${API}/payout-settings`, ok({ approvalRequired: true, feeCents: 25 }));
+    fake.on(
+      'POST',
+      `${API}/payouts/pout_1/approve`,
+      apiError(409, 'INSUFFICIENT_BALANCE', 'Approving needs $23.70 more than the available balance of $100.00.'),
+    );
+    renderAt('/business/payouts/payment/request/payoutsreview', { '/business/payouts/payment/request/payoutsreview': <PayoutsReviewPage /> });
+    expect(await screen.findByText('Not everything can be approved')).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('$123.70')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Approving needs $23.70 more than the available balance of $100.00.')).toBeInTheDocument();
+    const call = fake.callsTo('POST', `${API}/payouts/pout_1/approve`)[0]!;
+    expect(Object.keys(call.headers).map((h) => h.toLowerCase())).toContain('idempotency-key');
+  });
+});

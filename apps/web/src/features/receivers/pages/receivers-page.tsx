@@ -1,0 +1,184 @@
+import { Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconFilterOff, IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import {
+  formatDate,
+  formatMoney,
+  RECEIVER_STATUS_LABELS,
+  RECEIVER_VERIFICATION_LABELS,
+  ReceiverStatus,
+  ReceiverVerification,
+  type Receiver,
+  type ReceiverListQuery,
+} from '@tay/contract';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useListParams } from '../../../lib/list-params';
+import { useBusinessId } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { downloadReceiversCsv, useReceiverList } from '../api/receivers-api';
+import { permittedReceiverActions, useReceiverActions } from '../components/receiver-actions';
+import { ReceiverStatusBadge, ReceiverVerificationBadge } from '../components/receiver-badges';
+import { ReceiverFormModal } from '../components/receiver-form-modal';
+
+const SORTS = ['createdAt', 'name', 'email'] as const;
+const STATUS_OPTIONS = ReceiverStatus.options.map((s) => ({ value: s, label: RECEIVER_STATUS_LABELS[s] }));
+const VERIFICATION_OPTIONS = ReceiverVerification.options.map((s) => ({ value: s, label: RECEIVER_VERIFICATION_LABELS[s] }));
+
+/**
+ * /business/payouts/receivers — Manage Receivers: the people the business pays, whether each has
+ * entered a bank account (the bank's name and •••• last 4 only), what they were paid; search,
+ * filters, sort, pages and CSV export kept in the URL; add and edit in a modal; the row actions.
+ */
+export function ReceiversPage() {
+  useDocumentTitle('Receivers');
+  const businessId = useBusinessId();
+  const access = useWriteAccess('payouts');
+  const { get, update, page, pageSize } = useListParams();
+  const [editing, setEditing] = useState<{ receiver: Receiver | null } | null>(null);
+  const { run, canWrite } = useReceiverActions({ onEdit: (receiver) => setEditing({ receiver }) });
+
+  const sortBy = get('sortBy');
+  const status = get('status');
+  const verification = get('verification');
+  const query: ReceiverListQuery = {
+    page,
+    pageSize,
+    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'createdAt',
+    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
+    ...(get('search') ? { search: get('search') } : {}),
+    ...((ReceiverStatus.options as readonly string[]).includes(status ?? '') ? { status: status as ReceiverStatus } : {}),
+    ...((ReceiverVerification.options as readonly string[]).includes(verification ?? '') ? { verification: verification as ReceiverVerification } : {}),
+  };
+  const list = useReceiverList(query);
+  const filtered = Boolean(query.search || query.status || query.verification);
+  const clearFilters = () => update({ search: undefined, status: undefined, verification: undefined });
+
+  const actions = (r: Receiver): RowAction<Receiver>[] =>
+    permittedReceiverActions(r.actions, canWrite).map((action) => ({
+      label: action,
+      onClick: (row) => run(action, row),
+      ...(action === 'Delete' ? { color: 'red' } : {}),
+    }));
+
+  const columns: Column<Receiver>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      sortKey: 'name',
+      render: (r) => (
+        <div>
+          <Text size="sm" fw={500}>
+            {r.firstName} {r.lastName}
+          </Text>
+          {r.reference && (
+            <Text size="xs" c="dimmed">
+              Ref. {r.reference}
+            </Text>
+          )}
+        </div>
+      ),
+    },
+    { key: 'email', header: 'E-mail', sortKey: 'email', render: (r) => r.email },
+    { key: 'verification', header: 'Verification', render: (r) => <ReceiverVerificationBadge verification={r.verification} /> },
+    { key: 'bank', header: 'Bank account', render: (r) => (r.bank ? `${r.bank.bankName} •••• ${r.bank.last4}` : '—') },
+    { key: 'paid', header: 'Paid', align: 'right', render: (r) => (r.paidCount > 0 ? `${formatMoney(r.paidCents)} (${r.paidCount})` : '—') },
+    { key: 'status', header: 'Status', render: (r) => <ReceiverStatusBadge status={r.status} /> },
+    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (r) => formatDate(r.createdAt) },
+  ];
+
+  const addButton = (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ receiver: null })} disabled={!access.allowed}>
+      Add receiver
+    </Button>
+  );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Receivers</Title>
+          <Text c="dimmed" size="sm">
+            The people you pay. Each enters their own bank account on a secure link we e-mail them.
+          </Text>
+        </div>
+        {addButton}
+      </Group>
+      <WriteAccessAlert access={access} />
+      <DataTable
+        caption="Receivers"
+        columns={columns}
+        rows={list.data?.items}
+        rowKey={(r) => r.receiverId}
+        total={list.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(next) => update({ page: next }, false)}
+        onPageSizeChange={(size) => update({ pageSize: size })}
+        sortBy={query.sortBy ?? 'createdAt'}
+        sortDirection={query.sortDirection ?? 'desc'}
+        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
+        search={query.search ?? ''}
+        onSearchChange={(search) => update({ search })}
+        searchPlaceholder="Name, e-mail or reference"
+        filters={
+          <>
+            <Select
+              label="Status"
+              placeholder="Any status"
+              data={STATUS_OPTIONS}
+              value={query.status ?? null}
+              onChange={(value) => update({ status: value })}
+              clearable
+              w={160}
+            />
+            <Select
+              label="Verification"
+              placeholder="Any"
+              data={VERIFICATION_OPTIONS}
+              value={query.verification ?? null}
+              onChange={(value) => update({ verification: value })}
+              clearable
+              w={220}
+            />
+            {filtered && (
+              <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters} className="data-table-filters-end">
+                Clear filters
+              </Button>
+            )}
+          </>
+        }
+        onExport={() =>
+          businessId &&
+          void downloadReceiversCsv(businessId, query).catch((error: Error) =>
+            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
+          )
+        }
+        actions={actions}
+        loading={list.isPending || list.isPlaceholderData}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={
+          filtered
+            ? {
+                title: 'No receivers match',
+                description: 'Nothing matches the search and filters you chose. Clear them to see every receiver.',
+                action: (
+                  <Button mt="xs" variant="default" onClick={clearFilters}>
+                    Clear filters
+                  </Button>
+                ),
+              }
+            : {
+                title: 'No receivers yet',
+                description: 'Add the people you pay. We e-mail each a secure link to enter their bank account; then you can pay them.',
+                action: canWrite ? addButton : undefined,
+              }
+        }
+      />
+      <ReceiverFormModal opened={editing !== null} receiver={editing?.receiver ?? null} onClose={() => setEditing(null)} />
+    </Stack>
+  );
+}
