@@ -90,6 +90,14 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
   if (action === 'payout_settings.updated') {
     return details.approvalRequired ? 'Required a second person to approve payouts' : 'Let a submitted payout be approved at once';
   }
+  if (action.startsWith('receiver.')) {
+    const what = action.slice('receiver.'.length).replace(/_/g, ' ');
+    const who = details.name ? text(details.name) : text(details.receiverId);
+    return `Receiver ${who}: ${what}${details.reason ? ` (${text(details.reason).replace(/_/g, ' ')})` : ''}`;
+  }
+  if (action.startsWith('event.')) {
+    return `Event ${text(details.name) || text(details.eventId)}: ${action.slice('event.'.length)}`;
+  }
   if (action.startsWith('payout.')) {
     // Payouts (ADR 035): what happened to which payout, and its amount when recorded.
     const event = action.slice('payout.'.length);
