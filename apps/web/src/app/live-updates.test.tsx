@@ -6,7 +6,9 @@ import { RequestDetailDrawer } from '../features/payment-requests/components/req
 import { useSession } from '../lib/session';
 import { detail, request } from '../test/fixtures';
 import { BUSINESS_ID, FakeApi, ok, renderAt, type ApiCall } from '../test/page-harness';
-import { useLiveUpdates } from './live-updates';
+import { liveQueryKeys, useLiveUpdates } from './live-updates';
+import { payoutsKey } from '../features/payouts/api/payouts-api';
+import { receiversKey } from '../features/receivers/api/receivers-api';
 
 const EVENTS = `/api/businesses/${BUSINESS_ID}/events`;
 
@@ -225,5 +227,14 @@ describe('live updates', () => {
     await connected(1);
     expect(fake.callsTo('GET', EVENTS)).toHaveLength(3);
     expect(retryDelay.mock.calls.map(([attempt]) => attempt)).toEqual([0, 1]);
+  });
+});
+
+describe('what a payments-out notice refreshes', () => {
+  it('the payouts (dashboard, queue, list) and the receivers, and nothing of the payments in', () => {
+    const keys = liveQueryKeys('payout', BUSINESS_ID).map((k) => JSON.stringify(k));
+    expect(keys).toContain(JSON.stringify(payoutsKey(BUSINESS_ID)));
+    expect(keys).toContain(JSON.stringify(receiversKey(BUSINESS_ID)));
+    expect(liveQueryKeys('request', BUSINESS_ID).map((k) => JSON.stringify(k))).not.toContain(JSON.stringify(payoutsKey(BUSINESS_ID)));
   });
 });

@@ -7,6 +7,10 @@ import { teamKey } from '../features/team/api/team-api';
 import { requestsKey } from '../features/payment-requests/api/payment-requests-api';
 import { invoicesKey } from '../features/invoices/api/invoices-api';
 import { qrCodesKey } from '../features/qr-codes/api/qr-codes-api';
+import { payoutsKey } from '../features/payouts/api/payouts-api';
+import { receiversKey } from '../features/receivers/api/receivers-api';
+import { eventsKey } from '../features/events/api/events-api';
+import { batchesKey } from '../features/batches/api/batches-api';
 import { balancesKey } from '../lib/balances';
 import { openLiveStream, type LiveStreamOptions } from '../lib/live-stream';
 import { currentUserKey, useSession } from '../lib/session';
@@ -15,7 +19,8 @@ import { currentUserKey, useSession } from '../lib/session';
  * The queries that show a kind of change. The header and menus read the business from the
  * current user; a request's payments and figures move its lists, its detail, the payers' request
  * counts, the invoice it collects (whose state follows the request's), the payments and total of
- * the QR code it was paid through, and (through the ledger's own notice) the balances.
+ * the QR code it was paid through, and (through the ledger's own notice) the balances. Payments
+ * out are one kind: payouts, receivers, events and their check-ins.
  */
 export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKey[] {
   switch (kind) {
@@ -28,6 +33,10 @@ export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKe
       return [payersKey(businessId)];
     case 'balances':
       return [balancesKey(businessId)];
+    case 'payout':
+      // A payout moves the dashboard, the queue and the lists; a receiver or a check-in, theirs;
+      // a payout made by a batch, the batch's rows.
+      return [payoutsKey(businessId), receiversKey(businessId), eventsKey(businessId), batchesKey(businessId)];
   }
 }
 

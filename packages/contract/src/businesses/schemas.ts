@@ -177,7 +177,8 @@ export const Business = z.object({
   entities: z.array(Entity),
   businessProfile: BusinessProfile.partial().extend({ logoUrl: z.string().nullable() }),
   address: BusinessAddress.nullable(),
-  owners: z.array(Owner.extend({ id: z.string() })),
+  /** `dateOfBirth` and `ssnLast4` are null for a member or viewer: only owners and admins see them. */
+  owners: z.array(Owner.extend({ id: z.string(), dateOfBirth: z.string().nullable(), ssnLast4: z.string().nullable() })),
   config: BusinessConfig.extend({
     /**
      * Whether the business saved its configuration. Until it does, its time zone follows the

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * notices saying what of the business changed, never what it now is — the screens read that
  * through the ordinary endpoints, with the person's own access.
  */
-export const LiveChangeKind = z.enum(['business', 'request', 'payer', 'balances']);
+export const LiveChangeKind = z.enum(['business', 'request', 'payer', 'balances', 'payout']);
 export type LiveChangeKind = z.infer<typeof LiveChangeKind>;
 
 /** `id`: the business, request or payer that changed; null when several of that kind did. */

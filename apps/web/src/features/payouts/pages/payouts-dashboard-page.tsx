@@ -15,7 +15,7 @@ import { payoutTransactionsHref } from '../payout-paths';
 
 /** /business/payouts: the Transaction Dashboard — what can be paid out, what is on its way, what waits for approval. */
 export function PayoutsDashboardPage() {
-  useDocumentTitle('Payouts');
+  useDocumentTitle('Transaction Dashboard');
   const access = useWriteAccess('payouts');
   const summary = usePayoutSummary();
   if (summary.isPending) return <PageLoader />;
@@ -25,7 +25,7 @@ export function PayoutsDashboardPage() {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Payouts</Title>
+          <Title order={1}>Transaction Dashboard</Title>
           <Text c="dimmed" size="sm">
             Pay your receivers from your available balance. Each payout costs {formatMoney(s.feeCents)}.
           </Text>
