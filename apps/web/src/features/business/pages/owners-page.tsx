@@ -55,7 +55,9 @@ export function OwnersPage() {
   const form = useForm<Values>({
     resolver: zodResolver(schema),
     values: {
-      owners: prefilled ? [ownerFromProfile(user!)] : stored.map((o) => ({ ...o, phone: o.phone ?? '', dateOfBirth: o.dateOfBirth ?? '', ssnLast4: o.ssnLast4 ?? '' })),
+      owners: prefilled
+        ? [ownerFromProfile(user!)]
+        : stored.map((o) => ({ ...o, phone: o.phone ?? '', dateOfBirth: o.dateOfBirth ?? '', ssnLast4: o.ssnLast4 ?? '' })),
     },
   });
   const owners = useFieldArray({ control: form.control, name: 'owners' });
