@@ -389,7 +389,7 @@ describe('payments in, end to end', () => {
     const detail = await api(owner, 'GET', `/businesses/${owner.businessId}/payment-requests/${transactionId}`);
     expect(detail.data).toMatchObject({ transactionState: 'Withdrawn', amountPaidCents: 0, payments: [] });
     const balances = await api(owner, 'GET', `/businesses/${owner.businessId}/balances`);
-    expect(balances.data).toEqual({ pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0 });
+    expect(balances.data).toEqual({ pendingCents: 0, availableCents: 0, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 });
   });
 
   it('pages through the history: the next page is found from the last row shown, and back again', async () => {
