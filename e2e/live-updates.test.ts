@@ -11,7 +11,7 @@ const header = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
 /** Resolves when the page's live stream is open: from then on every change reaches it. */
 function streamOpened(page: Page, businessId: string): Promise<Response> {
-  return page.waitForResponse((r) => r.url().endsWith(`/api/businesses/${businessId}/events`) && r.status() === 200);
+  return page.waitForResponse((r) => r.url().endsWith(`/api/businesses/${businessId}/changes`) && r.status() === 200);
 }
 
 /** Counts the page's navigations from now on (loads and in-app moves): the screen must change in place. */

@@ -96,7 +96,7 @@ class EventStream {
 }
 
 /**
- * `GET /api/businesses/:id/events` (ADR 025): a `text/event-stream` of the business's change
+ * `GET /api/businesses/:id/changes` (ADR 025): a `text/event-stream` of the business's change
  * notices for its members, so open screens refresh what changed without a reload. The reply is
  * hijacked (it outlives the handler); every stream ends before the server closes, so shutting
  * down, and `inject` in tests, never wait on one.

@@ -60,7 +60,7 @@ describe('access', () => {
     const e = `${base(off)}/evn_x`;
     const body = { name: 'X', eventDate: dayIn(1), amountCents: 100 };
     const calls: [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown][] = [
-      ['GET', `${base(off)}/list`],
+      ['GET', base(off)],
       ['POST', base(off), body],
       ['GET', `${base(off)}/export`],
       ['GET', e],
@@ -112,9 +112,9 @@ describe('managing events', () => {
     expect((await call(t.app, 'POST', `${base()}/${ev.eventId}/disable`, biz.token)).statusCode).toBe(409);
     expect((await call(t.app, 'POST', `${base()}/${ev.eventId}/enable`, biz.token)).json().data.status).toBe('active');
 
-    const list = (await call(t.app, 'GET', `${base()}/list?search=harvest&sortBy=name&sortDirection=asc`, biz.token)).json().data;
+    const list = (await call(t.app, 'GET', `${base()}?search=harvest&sortBy=name&sortDirection=asc`, biz.token)).json().data;
     expect(list.items.map((e: PayoutEvent) => e.eventId)).toEqual([ev.eventId]);
-    expect((await call(t.app, 'GET', `${base()}/list?status=Disabled&search=harvest`, biz.token)).json().data.total).toBe(0);
+    expect((await call(t.app, 'GET', `${base()}?status=Disabled&search=harvest`, biz.token)).json().data.total).toBe(0);
     const csv = await call(t.app, 'GET', `${base()}/export?search=harvest`, biz.token);
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body).toContain('Harvest day 2');

@@ -28,7 +28,7 @@ afterEach(() => {
   for (const stream of opened.splice(0)) stream.close();
 });
 
-const eventsUrl = (businessId: string) => `${t.runtime.config.publicUrl}/api/businesses/${businessId}/events`;
+const eventsUrl = (businessId: string) => `${t.runtime.config.publicUrl}/api/businesses/${businessId}/changes`;
 
 /** A live stream of the business, once the server says it is live. */
 async function live(businessId: string, token: string): Promise<EventStreamClient> {
@@ -56,7 +56,7 @@ async function noticeUntil(stream: EventStreamClient, matches: (e: StreamEvent) 
   }
 }
 
-describe('GET /api/businesses/:id/events', () => {
+describe('GET /api/businesses/:id/changes', () => {
   it('tells a business when a payer pays a request, and again when the payment settles', async () => {
     const payerId = await insertPayer(db(), biz.businessId);
     const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 5_000 });
@@ -194,7 +194,7 @@ describe('GET /api/businesses/:id/events', () => {
   it('ends its streams when the server closes, so shutting down never waits on one', async () => {
     const own = await createTestApp({ SANDBOX_AUTO_APPROVE: 'false' }, { listen: true });
     const owner = await approvedBusiness(own.app, own.runtime.database.db, 'shutdown@live.example');
-    const { stream } = await EventStreamClient.open(`${own.runtime.config.publicUrl}/api/businesses/${owner.businessId}/events`, owner.token);
+    const { stream } = await EventStreamClient.open(`${own.runtime.config.publicUrl}/api/businesses/${owner.businessId}/changes`, owner.token);
     expect(await stream!.next()).toEqual({ event: 'ready', data: {} });
     await own.close();
     await stream!.ended;

@@ -15,7 +15,7 @@ export interface StreamAnswer {
 }
 
 /**
- * A client of `GET /api/businesses/:id/events` over real HTTP (a hijacked, endless reply cannot
+ * A client of `GET /api/businesses/:id/changes` over real HTTP (a hijacked, endless reply cannot
  * go through `inject`). Each stream has a connection of its own (no pooled agent), so closing it
  * here closes it at the server, and no idle pooled socket keeps a closing server waiting.
  */

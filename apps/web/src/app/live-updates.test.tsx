@@ -10,7 +10,7 @@ import { liveQueryKeys, useLiveUpdates } from './live-updates';
 import { payoutsKey } from '../features/payouts/api/payouts-api';
 import { receiversKey } from '../features/receivers/api/receivers-api';
 
-const EVENTS = `/api/businesses/${BUSINESS_ID}/events`;
+const EVENTS = `/api/businesses/${BUSINESS_ID}/changes`;
 
 /** One connection of the event stream, fed by the test; aborting the fetch ends it, as in a browser. */
 class ServerStream {

@@ -49,7 +49,7 @@ export function eventStreamParser(onEvent: (event: string, data: string) => void
 }
 
 /**
- * Follows `GET /api/businesses/:id/events` (ADR 025) over fetch, which, unlike EventSource,
+ * Follows `GET /api/businesses/:id/changes` (ADR 025) over fetch, which, unlike EventSource,
  * carries the bearer token. Reconnects with growing pauses when the connection drops or the
  * server restarts; lets go while the tab is hidden and comes back when it is shown; gives up for
  * good when the answer says it never will work (signed out, not a member). Returns `stop`.
@@ -91,7 +91,7 @@ export function openLiveStream(businessId: string, handlers: LiveStreamHandlers,
 
   /** Reads one connection to its end; says whether to stop, or how long to wait (ms) if the server said. */
   async function follow(signal: AbortSignal): Promise<'stop' | 'retry' | number> {
-    const response = await fetch(buildUrl(`/businesses/${encodeURIComponent(businessId)}/events`), {
+    const response = await fetch(buildUrl(`/businesses/${encodeURIComponent(businessId)}/changes`), {
       headers: { ...authHeaders(), Accept: 'text/event-stream' },
       cache: 'no-store',
       signal,

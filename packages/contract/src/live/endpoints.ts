@@ -4,7 +4,7 @@ import { BusinessIdParams } from '../businesses/schemas';
 export const liveEndpoints = {
   events: defineEndpoint({
     method: 'GET',
-    path: '/api/businesses/:id/events',
+    path: '/api/businesses/:id/changes',
     summary: 'Live notices of the business’s changes (members only; text/event-stream)',
     description:
       'A `text/event-stream`: `event: ready` once live, then `event: change` with `{ "kind": "business" | "request" | "payer" | "balances", "id": string | null }` ' +

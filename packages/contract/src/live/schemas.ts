@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Live updates (`GET /api/businesses/:id/events`, ADR 025): a `text/event-stream` of small
+ * Live updates (`GET /api/businesses/:id/changes`, ADR 025): a `text/event-stream` of small
  * notices saying what of the business changed, never what it now is — the screens read that
  * through the ordinary endpoints, with the person's own access.
  */

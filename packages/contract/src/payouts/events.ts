@@ -141,10 +141,9 @@ const command = (name: 'enable' | 'disable', summary: string) =>
   defineEndpoint({ method: 'POST', path: `${base}/:eventId/${name}`, summary, ...operate, params: EventIdParams, response: EventResponse, errors: [404, 409] });
 
 export const eventEndpoints = {
-  /** At `…/events/list`: `GET …/events` is the live updates stream (ADR 025). */
   list: defineEndpoint({
     method: 'GET',
-    path: `${base}/list`,
+    path: base,
     summary: 'Events with their check-ins',
     ...read,
     params: BusinessIdParams,

@@ -38,7 +38,7 @@ const location = () => screen.getByRole('status', { name: 'Location' }).textCont
 
 describe('Manage Events', () => {
   it('lists events with their row actions; Event Check-Ins opens the check-ins of the event', async () => {
-    fake.on('GET', `${API}/list`, ok({ items: [payoutEvent()], page: 1, pageSize: 25, total: 1 }));
+    fake.on('GET', API, ok({ items: [payoutEvent()], page: 1, pageSize: 25, total: 1 }));
     const checkIn: EventCheckIn = {
       receiverId: 'rcv_1',
       receiverName: 'Ana Lopez',
@@ -65,7 +65,7 @@ describe('Manage Events', () => {
   });
 
   it('creates an event in a modal, the amount in dollars sent as cents', async () => {
-    fake.on('GET', `${API}/list`, ok({ items: [], page: 1, pageSize: 25, total: 0 }));
+    fake.on('GET', API, ok({ items: [], page: 1, pageSize: 25, total: 0 }));
     fake.on('POST', API, ok(payoutEvent()));
     renderAt('/business/payouts/qrcode', { '/business/payouts/qrcode': <EventsPage /> });
     expect(await screen.findByText('No events yet')).toBeInTheDocument();
