@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';
+import { fund, insertReceiver } from '../support/payouts';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { batchesApi, csvLines, type BatchesApi } from '../batches/batch-api';
 
@@ -19,42 +18,6 @@ let other: ApprovedBusiness;
 let api: BatchesApi;
 const db = () => t.runtime.database.db;
 
-async function insertReceiver(
-  database: Kysely<DB>,
-  businessId: string,
-  r: { email: string; firstName: string; lastName: string; reference?: string; verified?: boolean; status?: 'active' | 'Disabled' },
-): Promise<string> {
-  const id = newId('rcv');
-  const verified = r.verified ?? true;
-  await database
-    .insertInto('receivers')
-    .values({
-      business_id: businessId,
-      id,
-      first_name: r.firstName,
-      last_name: r.lastName,
-      email: r.email,
-      mobile: null,
-      reference: r.reference ?? null,
-      verification: verified ? 'verified' : 'unverified',
-      status: r.status ?? 'active',
-      bank_name: verified ? 'Tay Sandbox Bank' : null,
-      routing_number: verified ? '222096656' : null,
-      account_number_last4: verified ? '6789' : null,
-      // These receivers are never sent money here (the business needs a second approver).
-      account_number_encrypted: verified ? 'sealed-elsewhere' : null,
-      account_type: verified ? 'checking' : null,
-      account_holder_name: verified ? `${r.firstName} ${r.lastName}` : null,
-      bank_set_at: verified ? new Date() : null,
-      link_token_hash: null,
-      link_expires_at: null,
-      link_sent_at: null,
-      created_by: null,
-    })
-    .execute();
-  return id;
-}
-
 const upload = (body: string, who: BatchesApi = api) => who.upload(body, { query: 'kind=payouts&fileName=payouts.csv' });
 
 beforeAll(async () => {
@@ -63,10 +26,10 @@ beforeAll(async () => {
   other = await approvedBusiness(t.app, db(), 'bulk-payouts-other@example.com');
   api = batchesApi(t.app, acme);
   await db().updateTable('businesses').set({ payout_enabled: 1, payout_approval_required: true }).where('id', '=', acme.businessId).execute();
-  await insertReceiver(db(), acme.businessId, { email: 'ana@receivers.example', firstName: 'Ana', lastName: 'Lopez', reference: 'EMP-1' });
-  await insertReceiver(db(), acme.businessId, { email: 'sam@receivers.example', firstName: 'Sam', lastName: 'Lee' });
-  await insertReceiver(db(), acme.businessId, { email: 'new@receivers.example', firstName: 'Noa', lastName: 'New', verified: false });
-  await insertReceiver(db(), acme.businessId, { email: 'off@receivers.example', firstName: 'Off', lastName: 'Line', status: 'Disabled' });
+  await insertReceiver(t.runtime, acme.businessId, { email: 'ana@receivers.example', firstName: 'Ana', lastName: 'Lopez', reference: 'EMP-1' });
+  await insertReceiver(t.runtime, acme.businessId, { email: 'sam@receivers.example', firstName: 'Sam', lastName: 'Lee' });
+  await insertReceiver(t.runtime, acme.businessId, { email: 'new@receivers.example', firstName: 'Noa', lastName: 'New', accountNumber: null });
+  await insertReceiver(t.runtime, acme.businessId, { email: 'off@receivers.example', firstName: 'Off', lastName: 'Line', status: 'Disabled' });
 }, 120_000);
 afterAll(async () => t?.close());
 
@@ -239,6 +202,43 @@ describe('Pay checked-in receivers', () => {
       expect((await pay(empty, other)).statusCode).toBe(404);
     } finally {
       await db().updateTable('businesses').set({ payout_enabled: 0 }).where('id', '=', other.businessId).execute();
+    }
+  });
+});
+
+describe('a business that needs no second approver', () => {
+  it('has the batch approved as one when its last row is sent, as far as the balance covers it all; short, the payouts wait in the queue and the audit trail says why', async () => {
+    await db().updateTable('businesses').set({ payout_approval_required: false }).where('id', '=', acme.businessId).execute();
+    try {
+      // Nothing available: the payouts are made, Submitted, and wait for approval — nothing reserved.
+      const short = (await upload('Email,Amount,Memo\nsam@receivers.example,30.00,Short A\nana@receivers.example,20.00,Short B\n')).json().data;
+      await api.mapped(short.batchId, { columns: short.mapping.columns });
+      await api.sent(short.batchId);
+      const waiting = await db().selectFrom('payouts').select(['state']).where('batch_id', '=', short.batchId).execute();
+      expect(waiting.map((p) => p.state)).toEqual(['Submitted', 'Submitted']);
+      const why = await db()
+        .selectFrom('business_events')
+        .select('details')
+        .where('business_id', '=', acme.businessId)
+        .where('action', '=', 'batch.approval_waiting')
+        .execute();
+      expect(why.map((e) => e.details as { batchId: string; reason: string }).find((d) => d.batchId === short.batchId)?.reason).toMatch(/available balance/i);
+
+      // Funded: the next batch is approved whole, amount and fee reserved from the available balance.
+      await fund(db(), acme.businessId, 100_000);
+      const covered = (await upload('Email,Amount,Memo\nsam@receivers.example,30.00,Covered A\nana@receivers.example,20.00,Covered B\n')).json().data;
+      await api.mapped(covered.batchId, { columns: covered.mapping.columns });
+      await api.sent(covered.batchId);
+      const approved = await db().selectFrom('payouts').select(['state', 'fee_cents', 'approved_by']).where('batch_id', '=', covered.batchId).execute();
+      expect(approved.map((p) => p.state)).toEqual(['Approved', 'Approved']);
+      expect(approved.every((p) => Number(p.fee_cents) === t.runtime.config.payoutFeeCents && p.approved_by === 'bulk-payouts-owner@example.com')).toBe(true);
+      const balances = (
+        await t.app.inject({ method: 'GET', url: `/api/businesses/${acme.businessId}/balances`, headers: { authorization: `Bearer ${acme.token}` } })
+      ).json().data;
+      expect(balances.availableCents + balances.payoutsInFlightCents).toBe(100_000);
+      expect(balances.payoutsInFlightCents).toBe(5_000 + 2 * t.runtime.config.payoutFeeCents);
+    } finally {
+      await db().updateTable('businesses').set({ payout_approval_required: true }).where('id', '=', acme.businessId).execute();
     }
   });
 });

@@ -6,7 +6,7 @@ import { approvedBusiness, type ApprovedBusiness } from '../support/approved-bus
 import { errorOf } from '../support/identity';
 import { call, dayIn, outbox } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { enablePayouts, linkTokenOf } from './payouts-support';
+import { enablePayouts, linkTokenOf } from '../support/payouts';
 
 /**
  * Events (issue 20, ADR 035): a QR code receivers scan to check in by e-mail. A known receiver

@@ -8,7 +8,7 @@ import { approvedBusiness, type ApprovedBusiness } from '../support/approved-bus
 import { errorOf } from '../support/identity';
 import { call, outbox } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { enablePayouts, linkTokenOf, tablesHolding } from './payouts-support';
+import { enablePayouts, linkTokenOf, tablesHolding } from '../support/payouts';
 
 /**
  * Receivers (issue 20, ADR 035): the business adds them; each enters their own bank account on a

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema';
 import { bankAccountNumberBox } from '../../src/domain/businesses/add-bank-account';
 import { postCapture, postSettlement } from '../../src/domain/ledger/post';
@@ -25,6 +25,7 @@ export interface ReceiverOptions {
   /** The account number the receiver entered (sealed as the public page does); null: unverified. */
   accountNumber?: string | null;
   status?: 'active' | 'Disabled';
+  reference?: string;
 }
 
 /** A receiver of the business, written directly, with its account number sealed like the real page seals it. */
@@ -43,7 +44,7 @@ export async function insertReceiver(runtime: Runtime, businessId: string, over:
       last_name: lastName,
       email: over.email ?? `${id}@receivers.example`,
       mobile: null,
-      reference: null,
+      reference: over.reference ?? null,
       verification: accountNumber ? 'verified' : 'unverified',
       status: over.status ?? 'active',
       bank_name: accountNumber ? 'Tay Sandbox Bank' : null,
@@ -77,4 +78,24 @@ export async function addMember(app: FastifyInstance, db: Kysely<DB>, businessId
   const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
   await db.insertInto('business_members').values({ business_id: businessId, user_id: user.id, role }).execute();
   return token;
+}
+
+/** The secure link's token in the latest of these mails (the outbox lists the newest first). */
+export function linkTokenOf(messages: { text: string }[]): string {
+  const last = messages.map((m) => m.text).find((text) => text.includes('/receiver/bank-account/'));
+  const match = last?.match(/\/receiver\/bank-account\/([A-Za-z0-9_-]+)/);
+  if (!match) throw new Error('No bank-account link was e-mailed');
+  return match[1]!;
+}
+
+/** Every table whose rows (as text) hold `needle`: where a secret would have leaked. */
+export async function tablesHolding(db: Kysely<DB>, needle: string): Promise<string[]> {
+  const { rows: tables } = await sql<{ table_name: string }>`
+    SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(db);
+  const found: string[] = [];
+  for (const { table_name } of tables) {
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table_name)} t WHERE t::text LIKE ${`%${needle}%`}`.execute(db);
+    if (Number(rows[0]!.n) > 0) found.push(table_name);
+  }
+  return found;
 }
