@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Menu, Select, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconFilterOff, IconPlus } from '@tabler/icons-react';
+import { IconDownload, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
@@ -16,6 +16,7 @@ import {
   type PayoutEvent,
   type QrImageFormat,
 } from '@tay/contract';
+import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useListParams } from '../../../lib/list-params';
@@ -213,11 +214,7 @@ export function EventsPage() {
               clearable
               w={160}
             />
-            {filtered && (
-              <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters} className="data-table-filters-end">
-                Clear filters
-              </Button>
-            )}
+            {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
         }
         onExport={() =>
@@ -232,15 +229,7 @@ export function EventsPage() {
         onRetry={() => void list.refetch()}
         empty={
           filtered
-            ? {
-                title: 'No events match',
-                description: 'Nothing matches the search and status you chose. Clear them to see every event.',
-                action: (
-                  <Button mt="xs" variant="default" onClick={clearFilters}>
-                    Clear filters
-                  </Button>
-                ),
-              }
+            ? noMatches('No events match', 'Nothing matches the search and status you chose. Clear them to see every event.', clearFilters)
             : {
                 title: 'No events yet',
                 description: 'Create an event, print its QR code, and the people you pay check in by scanning it.',

@@ -1,8 +1,9 @@
 import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFilterOff, IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatDate, formatMoney, paths, PAYOUT_STATE_LABELS, PayoutState, type Payout, type PayoutListQuery } from '@tay/contract';
+import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
@@ -121,11 +122,7 @@ export function PayoutsTransactionsPage() {
             />
             <TextInput type="date" label="From" value={query.from ?? ''} onChange={(e) => update({ from: e.currentTarget.value || undefined })} w={160} />
             <TextInput type="date" label="To" value={query.to ?? ''} onChange={(e) => update({ to: e.currentTarget.value || undefined })} w={160} />
-            {filtered && (
-              <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters} className="data-table-filters-end">
-                Clear filters
-              </Button>
-            )}
+            {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
         }
         onExport={() =>
@@ -141,7 +138,7 @@ export function PayoutsTransactionsPage() {
         onRowClick={(p) => update({ payoutId: p.payoutId }, false)}
         empty={
           filtered
-            ? { title: 'No payouts match', description: 'Nothing matches the filters you chose. Clear them to see every payout.' }
+            ? noMatches('No payouts match', 'Nothing matches the filters you chose. Clear them to see every payout.', clearFilters)
             : { title: 'No payouts yet', description: 'Pay a receiver with New payout; each payout shows here.' }
         }
       />

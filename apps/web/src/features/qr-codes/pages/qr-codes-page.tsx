@@ -1,8 +1,9 @@
 import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFilterOff, IconHistory, IconPlus } from '@tabler/icons-react';
+import { IconHistory, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { formatDate, formatDay, formatMoney, QR_STATUS_LABELS, QrCodeDisplayStatus, type QrCode, type QrCodeListQuery } from '@tay/contract';
+import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useListParams } from '../../../lib/list-params';
@@ -129,11 +130,7 @@ export function QrCodesPage() {
               clearable
               w={160}
             />
-            {filtered && (
-              <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters} className="data-table-filters-end">
-                Clear filters
-              </Button>
-            )}
+            {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
         }
         onExport={() =>
@@ -149,15 +146,7 @@ export function QrCodesPage() {
         onRowClick={(code) => void navigate(qrCodeDownloadHref(code.qrId))}
         empty={
           filtered
-            ? {
-                title: 'No QR codes match',
-                description: 'Nothing matches the search and status you chose. Clear them to see every code.',
-                action: (
-                  <Button mt="xs" variant="default" onClick={clearFilters}>
-                    Clear filters
-                  </Button>
-                ),
-              }
+            ? noMatches('No QR codes match', 'Nothing matches the search and status you chose. Clear them to see every code.', clearFilters)
             : {
                 title: 'No QR codes yet',
                 description: 'Create a code for a counter, a flyer or an event. Payers scan it with their phone and pay you; each payment shows here.',

@@ -1,6 +1,6 @@
 import { Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFilterOff, IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import {
   formatDate,
@@ -12,6 +12,7 @@ import {
   type Receiver,
   type ReceiverListQuery,
 } from '@tay/contract';
+import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useListParams } from '../../../lib/list-params';
@@ -143,11 +144,7 @@ export function ReceiversPage() {
               clearable
               w={220}
             />
-            {filtered && (
-              <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clearFilters} className="data-table-filters-end">
-                Clear filters
-              </Button>
-            )}
+            {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
         }
         onExport={() =>
@@ -162,15 +159,7 @@ export function ReceiversPage() {
         onRetry={() => void list.refetch()}
         empty={
           filtered
-            ? {
-                title: 'No receivers match',
-                description: 'Nothing matches the search and filters you chose. Clear them to see every receiver.',
-                action: (
-                  <Button mt="xs" variant="default" onClick={clearFilters}>
-                    Clear filters
-                  </Button>
-                ),
-              }
+            ? noMatches('No receivers match', 'Nothing matches the search and filters you chose. Clear them to see every receiver.', clearFilters)
             : {
                 title: 'No receivers yet',
                 description: 'Add the people you pay. We e-mail each a secure link to enter their bank account; then you can pay them.',

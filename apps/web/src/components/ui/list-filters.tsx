@@ -1,0 +1,24 @@
+import { Button } from '@mantine/core';
+import { IconFilterOff } from '@tabler/icons-react';
+
+/** At the end of a list's filters, once any is set: back to the whole list. */
+export function ClearFiltersButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={onClick} className="data-table-filters-end">
+      Clear filters
+    </Button>
+  );
+}
+
+/** The empty state of a list whose search and filters match nothing: what matched nothing, and the way back. */
+export function noMatches(title: string, description: string, onClear: () => void) {
+  return {
+    title,
+    description,
+    action: (
+      <Button mt="xs" variant="default" onClick={onClear}>
+        Clear filters
+      </Button>
+    ),
+  };
+}
