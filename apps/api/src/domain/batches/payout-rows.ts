@@ -284,7 +284,7 @@ function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldE
 }
 
 /**
- * Once every row went: a business that needs no second approver has its batch approved at once,
+ * Once every row went, before the batch reads Processed: a business that needs no second approver has its batch approved at once,
  * all or none, as a single payout would be on submit. When the available balance does not cover
  * it all, the payouts stay Submitted in the approval queue (nothing is reserved) and the audit
  * trail says why.
@@ -311,6 +311,15 @@ async function afterSend(ctx: RequestContext, deps: BatchRunDeps, business: Scop
     );
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
+    // Another run of this batch (resumed after a stall) approved them meanwhile: nothing is waiting.
+    const still = await ctx.db
+      .selectFrom('payouts')
+      .select('id')
+      .where('business_id', '=', business.id)
+      .where('batch_id', '=', batchId)
+      .where('state', '=', 'Submitted')
+      .execute();
+    if (still.length === 0) return;
     await recordEvent(ctx.db, {
       businessId: business.id,
       actor: { userId: user.userId, label: user.email },

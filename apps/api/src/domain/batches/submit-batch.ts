@@ -220,26 +220,27 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
     });
     if (sent === 0) break;
   }
-  const finished = await db.transaction().execute(async (trx) => {
-    const left = await trx
-      .selectFrom('batch_rows')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('business_id', '=', businessId)
-      .where('batch_id', '=', batchId)
-      .where('status', '=', 'valid')
-      .executeTakeFirstOrThrow();
-    // Rows another run holds are still under way: that run finishes the batch.
-    if (Number(left.n) > 0) return false;
+  const unsent = await db
+    .selectFrom('batch_rows')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('business_id', '=', businessId)
+    .where('batch_id', '=', batchId)
+    .where('status', '=', 'valid')
+    .executeTakeFirstOrThrow();
+  // Rows another run holds are still under way: that run finishes the batch.
+  if (Number(unsent.n) > 0) return;
+  // Before the batch reads Processed, so whoever sees it done sees its payouts approved too. A crash
+  // here leaves the batch sending: the resumed run finds nothing left to send and does this again,
+  // which approves only what is still Submitted. Nothing moves that a person has not approved or
+  // that the business's settings do not approve at once.
+  if (deps && def.afterSend && business.state === 'Approved') await def.afterSend(ctx, deps, business, batchId, user);
+  await db.transaction().execute(async (trx) => {
     await recount(trx, businessId, batchId);
-    const done = await sql`
+    await sql`
       UPDATE batches SET phase = 'done', state = CASE WHEN failed_count > 0 THEN 'Error' ELSE 'Processed' END,
         processed_at = now(), heartbeat_at = NULL, updated_at = now()
       WHERE business_id = ${businessId} AND id = ${batchId} AND phase = 'sending'`.execute(trx);
-    return Number(done.numAffectedRows ?? 0) > 0;
   });
-  // Once, by the run that finished the batch. A crash just before leaves the payouts Submitted, in the
-  // approval queue: nothing moves that a person has not approved.
-  if (finished && deps && def.afterSend && business.state === 'Approved') await def.afterSend(ctx, deps, business, batchId, user);
 }
 
 /**
