@@ -41,3 +41,5 @@ export * from './qr-codes/endpoints';
 export * from './payouts/payouts';
 export * from './payouts/receivers';
 export * from './payouts/events';
+export * from './students/batch-fields';
+export * from './students/periods';

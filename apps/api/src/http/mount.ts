@@ -70,7 +70,11 @@ const approvedMessages: NotApprovedMessages = {
 };
 
 /** The one refusal per rule (contract `BUSINESS_RULE_CODES`). */
-export function ruleRefusal(rule: BusinessRule, business: Pick<ScopedBusiness, 'state' | 'payoutEnabled'>, messages?: NotApprovedMessages): AppError | null {
+export function ruleRefusal(
+  rule: BusinessRule,
+  business: Pick<ScopedBusiness, 'state' | 'payoutEnabled' | 'entityType'>,
+  messages?: NotApprovedMessages,
+): AppError | null {
   const { status, code } = BUSINESS_RULE_CODES[rule];
   switch (rule) {
     case 'approved': {
@@ -91,6 +95,12 @@ export function ruleRefusal(rule: BusinessRule, business: Pick<ScopedBusiness, '
     case 'payoutsEnabled':
       if (business.payoutEnabled) return null;
       return new AppError(code, 'Payouts are not enabled for this business yet. Contact Tay support to enable them.', undefined, status);
+    case 'studentTemplate':
+      if (business.entityType === 'student') return null;
+      return new AppError(code, 'Students, programs and billing cycles belong to the student template, and this business does not use it.', undefined, status);
+    case 'healthCareTemplate':
+      if (business.entityType === 'healthCare') return null;
+      return new AppError(code, 'Patients and patient statements belong to the healthcare template, and this business does not use it.', undefined, status);
   }
 }
 
@@ -129,6 +139,7 @@ const sessionAndBusiness = shapedQuery((_: null, p: Params<{ token: string; now:
       'b.time_zone',
       'b.default_expiry_days',
       'b.payout_enabled',
+      'b.entity_type',
     ])
     .where('s.token', '=', p.token)
     .where('s.expires_at', '>', p.now),
@@ -155,6 +166,7 @@ async function resolveBusiness(app: FastifyInstance, db: Kysely<DB>, request: Fa
     timeZone: row.time_zone!,
     defaultExpiryDays: row.default_expiry_days!,
     payoutEnabled: Boolean(row.payout_enabled),
+    entityType: row.entity_type!,
     role: row.role,
   };
 }

@@ -3,6 +3,7 @@ import { FieldErrors } from '../common/errors';
 import { boundedDateTime, EARLIEST_DAY, LATEST_DAY } from '../common/dates';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { parseMoney } from '../common/money';
+import { STUDENT_BATCH_FIELDS, STUDENT_BATCH_TEMPLATE, STUDENT_BILLING_BATCH_FIELDS, STUDENT_BILLING_BATCH_TEMPLATE } from '../students/batch-fields';
 
 /* -------------------------------------------------------------- bulk batches */
 
@@ -10,7 +11,7 @@ import { parseMoney } from '../common/money';
  * A bulk batch (docs/product.md §10): a file of rows, each checked, reviewed and then sent as one
  * unit by the batch engine (ADR 032). The kinds share the engine; each declares its fields.
  */
-export const BATCH_KINDS = ['requests', 'payouts'] as const;
+export const BATCH_KINDS = ['requests', 'payouts', 'students', 'student-billing'] as const;
 export const BatchKind = z.enum(BATCH_KINDS);
 export type BatchKind = z.infer<typeof BatchKind>;
 
@@ -135,7 +136,12 @@ export const PAYOUT_BATCH_FIELDS = [
   },
 ] as const satisfies readonly BatchField[];
 
-export const BATCH_FIELDS: Record<BatchKind, readonly BatchField[]> = { requests: REQUEST_BATCH_FIELDS, payouts: PAYOUT_BATCH_FIELDS };
+export const BATCH_FIELDS: Record<BatchKind, readonly BatchField[]> = {
+  requests: REQUEST_BATCH_FIELDS,
+  payouts: PAYOUT_BATCH_FIELDS,
+  students: STUDENT_BATCH_FIELDS,
+  'student-billing': STUDENT_BILLING_BATCH_FIELDS,
+};
 
 /** The downloadable template of a kind: its header and example rows. */
 export const BATCH_TEMPLATES: Record<BatchKind, { fileName: string; rows: string[][] }> = {
@@ -155,6 +161,8 @@ export const BATCH_TEMPLATES: Record<BatchKind, { fileName: string; rows: string
       ['sam.lee@example.com', '$1,234.50', 'December commission', '12/31/2026'],
     ],
   },
+  students: STUDENT_BATCH_TEMPLATE,
+  'student-billing': STUDENT_BILLING_BATCH_TEMPLATE,
 };
 
 /** Which column of the file (by its header) holds each field, and who pays. */

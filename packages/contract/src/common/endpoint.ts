@@ -60,13 +60,17 @@ export function roleRefusal(access: Access): string {
  * - `approved`: the business is Approved (403 `BUSINESS_NOT_APPROVED`).
  * - `editable`: the business is Incomplete or Approved (409 `CONFLICT`, see `BUSINESS_EDITABLE_STATES`).
  * - `payoutsEnabled`: operations enabled payouts for it (403 `PAYOUTS_NOT_ENABLED`).
+ * - `studentTemplate` / `healthCareTemplate`: the business's template (`entities[0].entityType`)
+ *   is that one (404 `NOT_FOUND`, saying which template the endpoint belongs to).
  */
-export type BusinessRule = 'approved' | 'editable' | 'payoutsEnabled';
+export type BusinessRule = 'approved' | 'editable' | 'payoutsEnabled' | 'studentTemplate' | 'healthCareTemplate';
 
 export const BUSINESS_RULE_CODES: Record<BusinessRule, { status: number; code: string }> = {
   approved: { status: 403, code: 'BUSINESS_NOT_APPROVED' },
   editable: { status: 409, code: 'CONFLICT' },
   payoutsEnabled: { status: 403, code: 'PAYOUTS_NOT_ENABLED' },
+  studentTemplate: { status: 404, code: 'NOT_FOUND' },
+  healthCareTemplate: { status: 404, code: 'NOT_FOUND' },
 };
 
 /** What an endpoint says when its business is not Approved: before approval, and once disabled. */

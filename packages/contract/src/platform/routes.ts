@@ -70,11 +70,31 @@ export const paths = {
   entity: {
     root: '/business/entity',
     students: '/business/entity/students',
-    /** With `entity=true`. */
+    studentAdd: '/business/entity/students/add',
+    /** Query: `studentId`. */
+    studentEdit: '/business/entity/students/edit',
+    studentImport: '/business/entity/students/import',
+    /** With `entity=true`; `studentId` preselects the student. */
     studentRequest: '/business/entity/students/payment/request',
+    /** Each student's billed, paid and outstanding for the current period. */
+    studentBalances: '/business/billing/students',
+    billing: '/business/entity/billing',
+    /** Request to Pay Single Student. */
+    billingStudent: '/business/entity/billing/students',
     bulkStudents: '/business/entity/billing/bulkstudents',
+    /** Query: `batchId`. */
+    bulkStudentsReview: '/business/entity/billing/reviewbulkrequest',
+    billingTransactions: '/business/entity/billing/transactions',
     programs: '/business/entity/program',
+    /** Query: `programId` (none: a new program). */
+    programManage: '/business/entity/program/manage',
     programBilling: '/business/entity/program/billing',
+    /** Query: `batchId`. */
+    programBillingReview: '/business/entity/program/billing/review',
+    /** Query: `programId`. */
+    programStudents: '/business/entity/program/students/list',
+    /** Query: `programId`. */
+    programEnroll: '/business/entity/program/students/enroll',
     billingCycles: '/business/entity/billingcycle',
     healthcareClients: '/business/healthcare-clients',
     /** With `entity=true`. */

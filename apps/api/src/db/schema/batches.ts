@@ -8,6 +8,8 @@ export interface BatchesTable {
   kind: BatchKind;
   /** A payouts batch made from an event's check-ins (ADR 035). */
   event_id: Generated<string | null>;
+  /** A student-billing batch made by a billing cycle's run (migration 0034). */
+  billing_run_id: Generated<string | null>;
   file_name: string;
   file_bytes: number;
   file_sha256: string;

@@ -4,6 +4,7 @@ import type { MailOutboxTable } from './mail';
 import type { BatchesTable, BatchFilesTable, BatchRowsTable } from './batches';
 import type { InvoiceEventsTable, InvoicesTable } from './invoices';
 import type { QrCodesTable } from './qr-codes';
+import type { BillingCycleRunsTable, BillingCyclesTable, EnrollmentsTable, ProgramsTable, StudentChargesTable, StudentGuardiansTable, StudentsTable } from './students';
 import type { EventCheckInsTable, EventsTable, PayoutEventsTable, PayoutsTable, ReceiversTable, SandboxProcessorPayoutsTable } from './payouts';
 import type {
   BusinessCountersTable,
@@ -70,4 +71,11 @@ export interface DB {
   payouts: PayoutsTable;
   payout_events: PayoutEventsTable;
   sandbox_processor_payouts: SandboxProcessorPayoutsTable;
+  students: StudentsTable;
+  student_guardians: StudentGuardiansTable;
+  programs: ProgramsTable;
+  enrollments: EnrollmentsTable;
+  billing_cycles: BillingCyclesTable;
+  billing_cycle_runs: BillingCycleRunsTable;
+  student_charges: StudentChargesTable;
 }

@@ -68,6 +68,16 @@ export interface PaymentRequestsTable {
   qr_code_label: Generated<string | null>;
   payer_phone: Generated<string | null>;
   payer_note: Generated<string | null>;
+  /** For a student (migration 0034): the student, the program and the period billed. */
+  student_id: Generated<string | null>;
+  student_name: Generated<string | null>;
+  program_id: Generated<string | null>;
+  program_name: Generated<string | null>;
+  /** The period's label ("December 2026"); `period_start` is its first day ('YYYY-MM-DD'). */
+  period: Generated<string | null>;
+  period_start: Generated<string | null>;
+  /** A second guardian who gets the same e-mails and link (one request, one payment settles it). */
+  copy_payer_id: Generated<string | null>;
 }
 
 export interface PaymentRequestEventsTable {

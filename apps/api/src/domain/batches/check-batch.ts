@@ -29,7 +29,7 @@ export const CHECK_CHUNK = 500;
 export async function businessForJob(db: Executor, businessId: string): Promise<ScopedBusiness | null> {
   const b = await db
     .selectFrom('businesses')
-    .select(['id', 'business_name', 'state', 'time_zone', 'default_expiry_days', 'payout_enabled'])
+    .select(['id', 'business_name', 'state', 'time_zone', 'default_expiry_days', 'payout_enabled', 'entity_type'])
     .where('id', '=', businessId)
     .executeTakeFirst();
   if (!b) return null;
@@ -40,6 +40,7 @@ export async function businessForJob(db: Executor, businessId: string): Promise<
     timeZone: b.time_zone,
     defaultExpiryDays: b.default_expiry_days,
     payoutEnabled: Boolean(b.payout_enabled),
+    entityType: b.entity_type,
     role: 'owner',
   };
 }

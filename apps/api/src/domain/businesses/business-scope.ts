@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/executor';
-import type { BusinessState, MemberRole } from '@tay/contract';
+import type { BusinessState, EntityType, MemberRole } from '@tay/contract';
 
 /**
  * The business a business endpoint acts on, resolved once per request together with the
@@ -13,6 +13,8 @@ export interface ScopedBusiness {
   timeZone: string;
   defaultExpiryDays: number;
   payoutEnabled: boolean;
+  /** The template (`entities[0].entityType`): standard, student or healthCare. */
+  entityType: EntityType;
   role: MemberRole;
 }
 
