@@ -31,11 +31,16 @@ import { payerRoutes } from './routes/payers';
 import { teamRoutes } from './routes/team';
 import { batchRoutes } from './routes/batches';
 import { paymentRequestRoutes } from './routes/payment-requests';
+import { studentRequestRoutes } from './routes/student-requests';
 import { invoiceRoutes } from './routes/invoices';
 import { publicPayRoutes } from './routes/public-pay';
 import { publicQrRoutes, qrCodeRoutes } from './routes/qr-codes';
 import { publicReceiverRoutes, receiverRoutes } from './routes/receivers';
+import { studentRoutes } from './routes/students';
+import { programRoutes } from './routes/programs';
 import { checkInRoutes, eventRoutes } from './routes/events';
+import { billingCycleRoutes } from './routes/billing-cycles';
+import { studentBillingRoutes } from './routes/student-billing';
 import { payoutRoutes } from './routes/payouts';
 import { userRoutes } from './routes/user';
 import { webhookRoutes } from './routes/webhooks';
@@ -124,6 +129,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(checkInRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(teamRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(batchRoutes, { db: database.db, jobs: deps.jobs });
+  await app.register(studentRoutes, { db: database.db });
+  await app.register(programRoutes, { db: database.db });
+  await app.register(studentRequestRoutes, {
+    db: database.db,
+    ctx: { db: database.db, mailer: deps.mailer, authSecret: config.authSecret, previousAuthSecrets: config.previousAuthSecrets, publicUrl: config.publicUrl },
+  });
+  await app.register(billingCycleRoutes, { db: database.db, jobs: deps.jobs });
+  await app.register(studentBillingRoutes, { db: database.db });
   await app.register(balanceRoutes, { db: database.db });
   await app.register(payoutRoutes, { db: database.db, jobs: deps.jobs, payoutFeeCents: config.payoutFeeCents });
   await app.register(liveUpdateRoutes, { db: database.db });

@@ -90,6 +90,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       );
       // A batch whose run died with the last process goes on now, not at the next minute.
       await jobs.send('batches.resume', {});
+      // Billing cycles' runs missed while no process was up happen now (ADR 036), not at the next minute.
+      await jobs.send('billing-cycles.run', {});
     }
     return {
       config,

@@ -43,3 +43,8 @@ export * from './payouts/receivers';
 export * from './payouts/events';
 export * from './students/batch-fields';
 export * from './students/periods';
+export * from './students/students';
+export * from './students/programs';
+export * from './students/student-requests';
+export * from './students/billing-cycles';
+export * from './students/student-billing';

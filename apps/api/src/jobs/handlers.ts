@@ -17,6 +17,7 @@ import { advanceCharge } from '../processor/sandbox/sandbox-processor';
 import { advanceSandboxPayout } from '../processor/sandbox/sandbox-payouts';
 import { sendApprovedPayout } from '../domain/payouts/send-payout';
 import { bankAccountNumberBox } from '../domain/businesses/add-bank-account';
+import { runDueBillingCycles } from '../domain/billing-cycles/run-cycle';
 
 export interface HandlerDeps {
   db: Kysely<DB>;
@@ -90,6 +91,9 @@ export function createJobHandlers({
     },
     'payments.reconcile': async (data) => {
       await reconcilePayment({ db, processor, mailer }, data);
+    },
+    'billing-cycles.run': async () => {
+      await runDueBillingCycles({ db, jobs });
     },
   };
 }

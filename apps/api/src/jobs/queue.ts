@@ -32,6 +32,8 @@ export interface JobPayloads {
   'batches.resume': Record<string, never>;
   /** Finishes a payment left Pending by a crash between creating it and recording the charge. */
   'payments.reconcile': { businessId: string; paymentId: string; processorToken: string };
+  /** Student billing cycles (ADR 036): runs each cycle whose run day has come at its business's midnight, and every missed one. */
+  'billing-cycles.run': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -61,6 +63,8 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
   'batches.check': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 1800 },
   'batches.send': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 1800 },
   'batches.resume': { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 120 },
+  // A tick that fails is only retried by the next minute's tick (it finds the same due cycles).
+  'billing-cycles.run': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
 };
 
 /** Cron schedules (UTC) of recurring jobs; pg-boss guarantees one run per slot across processes. */
@@ -72,6 +76,7 @@ export const SCHEDULES: Partial<Record<JobName, string>> = {
   'requests.expire': '*/10 * * * *',
   'requests.remind': '7 * * * *',
   'batches.resume': '* * * * *',
+  'billing-cycles.run': '* * * * *',
 };
 
 export type JobHandler<N extends JobName> = (data: JobPayloads[N], jobId: string) => Promise<void>;

@@ -39,6 +39,9 @@ const item = (n: number, overrides: Partial<Item> = {}): Item => ({
   invoiceNumber: n % 4 === 0 ? `INV-${String(n).padStart(4, '0')}` : null,
   qrCodeId: n % 5 === 0 ? `qr_${n}` : null,
   qrCodeLabel: n % 5 === 0 ? 'Front counter' : null,
+  student: n % 6 === 0 ? { studentId: `stu_${n}`, name: 'Mia "Q" Lopez' } : null,
+  program: n % 6 === 0 ? { programId: `prg_${n}`, name: 'Piano' } : null,
+  period: n % 6 === 0 ? 'December 2026' : null,
   actions: requestActions('Sent'),
   ...overrides,
 });

@@ -36,7 +36,12 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
 
   /** A payouts batch is a payouts endpoint: refused (403) while the business's payouts are off (ADR 035). */
   const payoutsRule = (business: ScopedBusiness, kind: string | undefined) => {
-    const refusal = kind === 'payouts' ? ruleRefusal('payoutsEnabled', business) : null;
+    const refusal =
+      kind === 'payouts'
+        ? ruleRefusal('payoutsEnabled', business)
+        : kind === 'students' || kind === 'student-billing'
+          ? ruleRefusal('studentTemplate', business)
+          : null;
     if (refusal) throw refusal;
   };
   const guard = async (business: ScopedBusiness, batchId: string) => {

@@ -45,7 +45,7 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
   mount(e.exportCsv, async ({ business, query, reply }) =>
     sendCsv(
       reply,
-      exportRequests({ db, businessId: business.id, timeZone: business.timeZone, query }),
+      exportRequests({ db, businessId: business.id, timeZone: business.timeZone, query, students: business.entityType === 'student' }),
       `transactions-${new Date().toISOString().slice(0, 10)}.csv`,
     ),
   );

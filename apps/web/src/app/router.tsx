@@ -26,12 +26,26 @@ function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: k
  * A bulk page of the request flow. The flow (and the batch schemas it reads) loads with the page:
  * imported here it would put them, and zod, in the sign-in page's download (e2e/page-weight.test.ts).
  */
-function batchPage<M extends Record<string, unknown>>(flow: 'REQUEST_BATCH_FLOW' | 'PAYOUT_BATCH_FLOW', load: () => Promise<M>, name: keyof M & string) {
+function batchPage<M extends Record<string, unknown>>(
+  flow: 'REQUEST_BATCH_FLOW' | 'PAYOUT_BATCH_FLOW' | 'STUDENT_IMPORT_FLOW' | 'STUDENT_BILLING_FLOW' | 'PROGRAM_BILLING_FLOW',
+  load: () => Promise<M>,
+  name: keyof M & string,
+) {
   return page<Record<string, unknown>>(async () => {
     const [module, flows] = await Promise.all([load(), import('../features/batches/batch-flows')]);
     const Page = module[name] as ComponentType<Record<string, unknown>>;
     return { [name]: () => <Page flow={flows[flow]} /> };
   }, name);
+}
+
+/** A page of the student import (ADR 036): the same batch pages, the `students` kind's words and routes. */
+function studentImportPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return batchPage('STUDENT_IMPORT_FLOW', load, name);
+}
+
+/** A page of student billing (ADR 036): the batch pages with the `student-billing` kind's words and routes. */
+function studentBillingPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return batchPage('STUDENT_BILLING_FLOW', load, name);
 }
 
 function requestBatchPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
@@ -152,6 +166,18 @@ export const routes: RouteObject[] = [
           { path: 'payouts/receivers', ...page(() => import('../features/receivers/pages/receivers-page'), 'ReceiversPage') },
           { path: 'payouts/qrcode', ...page(() => import('../features/events/pages/events-page'), 'EventsPage') },
           { path: 'payouts/qrcode/check-ins', ...page(() => import('./routes/event-check-ins-route'), 'EventCheckInsRoute') },
+          { path: 'entity/billingcycle', ...page(() => import('../features/billing-cycles/pages/billing-cycles-page'), 'BillingCyclesPage') },
+          { path: 'entity/program', ...page(() => import('../features/programs/pages/programs-page'), 'ProgramsPage') },
+          { path: 'entity/program/manage', ...page(() => import('../features/programs/pages/program-form-page'), 'ProgramFormPage') },
+          { path: 'entity/program/students/list', ...page(() => import('../features/programs/pages/program-students-page'), 'ProgramStudentsPage') },
+          { path: 'entity/program/students/enroll', ...page(() => import('../features/programs/pages/program-enroll-page'), 'ProgramEnrollPage') },
+          { path: 'entity/students', ...page(() => import('./routes/students-route'), 'StudentsRoute') },
+          { path: 'entity/students/add', ...page(() => import('../features/students/pages/student-form-page'), 'StudentFormPage') },
+          { path: 'entity/students/edit', ...page(() => import('../features/students/pages/student-form-page'), 'StudentFormPage') },
+          { path: 'entity/students/import', ...studentImportPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage') },
+          { path: 'entity/students/import/history', ...studentImportPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
+          { path: 'entity/students/import/map', ...studentImportPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage') },
+          { path: 'entity/students/import/review', ...studentImportPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage') },
           { path: 'payouts/payment/request/bulkrtp', ...payoutBatchPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
           {
             path: 'payouts/payment/request/bulkrtp/upload',
@@ -165,6 +191,24 @@ export const routes: RouteObject[] = [
             path: 'payouts/payment/request/bulkreview',
             ...payoutBatchPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage'),
           },
+          { path: 'entity/program/billing', ...page(() => import('../features/student-billing/pages/program-billing-page'), 'ProgramBillingPage') },
+          {
+            path: 'entity/program/billing/review',
+            ...batchPage('PROGRAM_BILLING_FLOW', () => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage'),
+          },
+          { path: 'entity/billing/bulkstudents', ...page(() => import('../features/student-billing/pages/bulk-students-page'), 'BulkStudentsPage') },
+          { path: 'entity/billing/bulkstudents/history', ...studentBillingPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
+          { path: 'entity/billing/bulkstudents/upload', ...studentBillingPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage') },
+          { path: 'entity/billing/bulkstudents/map', ...studentBillingPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage') },
+          { path: 'entity/billing/reviewbulkrequest', ...studentBillingPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage') },
+          { path: 'entity/students/payment/request', ...page(() => import('../features/student-requests/pages/student-request-page'), 'StudentRequestPage') },
+          { path: 'entity/billing', ...page(() => import('../features/student-requests/pages/billing-landing-page'), 'BillingLandingPage') },
+          { path: 'entity/billing/students', ...page(() => import('../features/student-requests/pages/student-request-page'), 'StudentRequestPage') },
+          {
+            path: 'entity/billing/transactions',
+            ...page(() => import('./routes/billing-transactions-route'), 'BillingTransactionsRoute'),
+          },
+          { path: 'billing/students', ...page(() => import('../features/student-requests/pages/student-balances-page'), 'StudentBalancesPage') },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

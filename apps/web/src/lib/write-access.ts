@@ -2,7 +2,7 @@ import { roleAllows, type Access, type UserBusinessSummary } from '@tay/contract
 import { useSession } from './session';
 
 /** What a page changes: the business's requests to pay, its invoices, its payers, or its QR codes. */
-export type WriteArea = 'requests' | 'invoices' | 'payers' | 'qrCodes' | 'payouts';
+export type WriteArea = 'requests' | 'invoices' | 'payers' | 'qrCodes' | 'payouts' | 'programs' | 'students' | 'billingCycles';
 
 export type WriteAccess = { allowed: true } | { allowed: false; title: string; reason: string };
 
@@ -39,6 +39,27 @@ const WORDS: Record<WriteArea, { viewOnly: string; disabled: string; waitTitle: 
     disabled: 'This business is disabled, so it cannot send payouts. Contact Tay support.',
     waitTitle: 'Payouts open once your business is approved',
     wait: 'Payouts can be made once your business is approved and Tay has enabled payouts for it.',
+  },
+  // The API's own words (packages/contract/src/students/programs.ts).
+  programs: {
+    viewOnly: 'Your role in this business is view only: you can read and export programs and their students, not change them.',
+    disabled: 'Your business is disabled, so its programs and enrollments cannot be changed. Contact Tay support to enable it again.',
+    waitTitle: 'Programs open once your business is approved',
+    wait: 'Programs and enrollments can be changed once your business is approved. Finish and submit your business setup first.',
+  },
+  // The API's own words (packages/contract/src/students/students.ts).
+  students: {
+    viewOnly: 'Your role in this business is view only: you can read and export students, not add or change them.',
+    disabled: 'This business is disabled, so its students cannot be changed. Contact Tay support.',
+    waitTitle: 'Students open once your business is approved',
+    wait: 'Students can be added once your business is approved.',
+  },
+  // The API's own words (packages/contract/src/students/billing-cycles.ts).
+  billingCycles: {
+    viewOnly: 'Your role in this business is view only: you can read and export billing cycles and their runs, not change or run them.',
+    disabled: 'This business is disabled, so it cannot bill students. Contact Tay support.',
+    waitTitle: 'Billing cycles open once your business is approved',
+    wait: 'Billing cycles can be set up once your business is approved.',
   },
 };
 

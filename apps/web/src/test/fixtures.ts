@@ -47,6 +47,9 @@ export function request(over: Partial<PaymentRequest> & { transactionState?: Req
     invoiceNumber: null,
     qrCodeId: null,
     qrCodeLabel: null,
+    student: null,
+    program: null,
+    period: null,
     ...over,
     actions: requestActions(state, Boolean(over.qrCodeId)),
   };

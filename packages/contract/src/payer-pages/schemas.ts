@@ -18,6 +18,8 @@ export const PublicPayPage = z.object({
   amountPaidCents: z.number().int(),
   remainingCents: z.number().int(),
   memo: z.string(),
+  /** A student's request (ADR 036): "For Mia Lopez — Piano, December 2026" — the student's name, program and period only. */
+  forStudent: z.string().nullable(),
   dueDate: z.string(),
   expiresOn: z.string(),
   allowPartial: z.boolean(),

@@ -183,6 +183,10 @@ export const PaymentRequest = z.object({
   /** The QR code it was paid through, and the code's label then, if it was. */
   qrCodeId: z.string().nullable(),
   qrCodeLabel: z.string().nullable(),
+  /** The student template (ADR 036): the student the request is for ("First Last"), its program and period ("December 2026"). */
+  student: z.object({ studentId: z.string(), name: z.string() }).nullable(),
+  program: z.object({ programId: z.string(), name: z.string() }).nullable(),
+  period: z.string().nullable(),
   actions: z.array(z.string()),
 });
 export type PaymentRequest = z.infer<typeof PaymentRequest>;
@@ -256,6 +260,10 @@ export const RequestListQuery = PageQuery.extend({
   batchId: z.string().max(64).optional(),
   /** The payments taken through one QR code, or through any (`any`). */
   qrId: z.string().max(64).optional(),
+  /** The student template's requests of one student, one program, one period label ("December 2026"). */
+  studentId: z.string().max(64).optional(),
+  programId: z.string().max(64).optional(),
+  period: z.string().trim().max(50).optional(),
   from: boundedDay('From date').optional(),
   to: boundedDay('To date').optional(),
   minAmountCents: z.coerce.number().int().min(0).optional(),

@@ -74,6 +74,10 @@ export const paths = {
     /** Query: `studentId`. */
     studentEdit: '/business/entity/students/edit',
     studentImport: '/business/entity/students/import',
+    /** The student imports (batches of kind `students`); the map and review steps take `batchId`. */
+    studentImports: '/business/entity/students/import/history',
+    studentImportMap: '/business/entity/students/import/map',
+    studentImportReview: '/business/entity/students/import/review',
     /** With `entity=true`; `studentId` preselects the student. */
     studentRequest: '/business/entity/students/payment/request',
     /** Each student's billed, paid and outstanding for the current period. */
@@ -84,6 +88,11 @@ export const paths = {
     bulkStudents: '/business/entity/billing/bulkstudents',
     /** Query: `batchId`. */
     bulkStudentsReview: '/business/entity/billing/reviewbulkrequest',
+    /** Request to Pay Multiple Students from a CSV file (batch kind `student-billing`): its batches, upload and map steps. */
+    bulkStudentsHistory: '/business/entity/billing/bulkstudents/history',
+    bulkStudentsUpload: '/business/entity/billing/bulkstudents/upload',
+    /** Query: `batchId`. */
+    bulkStudentsMap: '/business/entity/billing/bulkstudents/map',
     billingTransactions: '/business/entity/billing/transactions',
     programs: '/business/entity/program',
     /** Query: `programId` (none: a new program). */

@@ -52,6 +52,8 @@ export interface HistoryListDefinition<State extends string, Sort extends string
   batchColumn?: string;
   /** The column the `qrId` filter applies to (the QR code a row was paid through), if the list has one. */
   qrColumn?: string;
+  /** The columns the student template's `studentId`, `programId` and `period` filters apply to (ADR 036), if the list has them. */
+  studentColumns?: { student: string; program: string; period: string };
   counts: { byState: string; byDayAndState: string; historyDays: string; historyHours: string; search: string };
   search: {
     /** The name searched, by prefix of its lower case. */
@@ -71,6 +73,9 @@ export interface HistoryQuery<Sort extends string> {
   batchId?: string | undefined;
   /** One QR code's id, or `any` for the rows paid through any code. */
   qrId?: string | undefined;
+  studentId?: string | undefined;
+  programId?: string | undefined;
+  period?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   minAmountCents?: number | undefined;
@@ -103,6 +108,9 @@ interface FilterShape {
   payer: boolean;
   batch: boolean;
   qr: 'none' | 'one' | 'any';
+  student: boolean;
+  program: boolean;
+  period: boolean;
   from: boolean;
   to: boolean;
   min: boolean;
@@ -119,6 +127,9 @@ type FilterValues = {
   payerId: string | undefined;
   batchId: string | undefined;
   qrId: string | undefined;
+  studentId: string | undefined;
+  programId: string | undefined;
+  period: string | undefined;
   from: string | undefined;
   to: string | undefined;
   min: number | undefined;
@@ -237,6 +248,9 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         payer: Boolean(query.payerId),
         batch: Boolean(query.batchId && def.batchColumn),
         qr: !query.qrId || !def.qrColumn ? 'none' : query.qrId === 'any' ? 'any' : 'one',
+        student: Boolean(query.studentId && def.studentColumns),
+        program: Boolean(query.programId && def.studentColumns),
+        period: Boolean(query.period && def.studentColumns),
         from: Boolean(query.from),
         to: Boolean(query.to),
         min: query.minAmountCents !== undefined,
@@ -250,6 +264,9 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         payerId: query.payerId || undefined,
         batchId: query.batchId || undefined,
         qrId: query.qrId && query.qrId !== 'any' ? query.qrId : undefined,
+        studentId: query.studentId || undefined,
+        programId: query.programId || undefined,
+        period: query.period || undefined,
         from: query.from,
         to: query.to,
         min: query.minAmountCents,
@@ -272,6 +289,9 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       if (s.batch) and.push(eb(def.batchColumn!, '=', p.batchId));
       if (s.qr === 'one') and.push(eb(def.qrColumn!, '=', p.qrId));
       if (s.qr === 'any') and.push(eb(def.qrColumn!, 'is not', null));
+      if (s.student) and.push(eb(def.studentColumns!.student, '=', p.studentId));
+      if (s.program) and.push(eb(def.studentColumns!.program, '=', p.programId));
+      if (s.period) and.push(eb(def.studentColumns!.period, '=', p.period));
       if (s.from) and.push(eb('created_at', '>=', sql<Date>`(${p.from}::date)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.to) and.push(eb('created_at', '<', sql<Date>`((${p.to}::date) + 1)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.min) and.push(eb(def.amountColumn, '>=', p.min));
@@ -594,6 +614,9 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       !filter.shape.payer &&
       !filter.shape.batch &&
       filter.shape.qr === 'none' &&
+      !filter.shape.student &&
+      !filter.shape.program &&
+      !filter.shape.period &&
       !filter.shape.from &&
       !filter.shape.to &&
       !filter.shape.min &&

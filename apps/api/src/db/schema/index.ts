@@ -4,7 +4,15 @@ import type { MailOutboxTable } from './mail';
 import type { BatchesTable, BatchFilesTable, BatchRowsTable } from './batches';
 import type { InvoiceEventsTable, InvoicesTable } from './invoices';
 import type { QrCodesTable } from './qr-codes';
-import type { BillingCycleRunsTable, BillingCyclesTable, EnrollmentsTable, ProgramsTable, StudentChargesTable, StudentGuardiansTable, StudentsTable } from './students';
+import type {
+  BillingCycleRunsTable,
+  BillingCyclesTable,
+  EnrollmentsTable,
+  ProgramsTable,
+  StudentChargesTable,
+  StudentGuardiansTable,
+  StudentsTable,
+} from './students';
 import type { EventCheckInsTable, EventsTable, PayoutEventsTable, PayoutsTable, ReceiversTable, SandboxProcessorPayoutsTable } from './payouts';
 import type {
   BusinessCountersTable,

@@ -7,11 +7,18 @@ import { recordEvent, type BusinessAction } from '../businesses/audit';
 import type { BatchKindDefinition } from './batch-kind';
 import { requestBatches } from './request-rows';
 import { payoutBatches } from './payout-rows';
+import { studentBillingBatches } from './student-billing-rows';
+import { studentBatches } from './student-rows';
 
 export type BatchRecord = Selectable<DB['batches']>;
 
 /** Every kind the engine runs, by name. */
-export const BATCH_KIND_DEFINITIONS: Record<BatchKind, BatchKindDefinition> = { requests: requestBatches, payouts: payoutBatches };
+export const BATCH_KIND_DEFINITIONS: Record<BatchKind, BatchKindDefinition> = {
+  requests: requestBatches,
+  payouts: payoutBatches,
+  students: studentBatches,
+  'student-billing': studentBillingBatches,
+};
 
 export function toBatch(row: BatchRecord, duplicateOf: string | null): Batch {
   const running = row.phase === 'validating' || row.phase === 'sending';

@@ -49,6 +49,7 @@ export type BusinessAction =
   | 'batch.submitted'
   | 'batch.unscheduled'
   | 'batch.approval_waiting'
+  | 'batch.created'
   | 'invoice.deleted'
   | 'qr_code.created'
   | 'qr_code.updated'
@@ -78,7 +79,28 @@ export type BusinessAction =
   | 'event.updated'
   | 'event.enabled'
   | 'event.disabled'
-  | 'event.deleted';
+  | 'event.deleted'
+  | 'program.created'
+  | 'program.updated'
+  | 'program.activated'
+  | 'program.deactivated'
+  | 'program.deleted'
+  | 'students.enrolled'
+  | 'enrollment.withdrawn'
+  | 'student.created'
+  | 'student.updated'
+  | 'student.activated'
+  | 'student.deactivated'
+  | 'student.deleted'
+  | 'students.imported'
+  | 'student.request_created'
+  | 'billing_cycle.created'
+  | 'billing_cycle.updated'
+  | 'billing_cycle.activated'
+  | 'billing_cycle.deactivated'
+  | 'billing_cycle.deleted'
+  | 'billing_cycle.run'
+  | 'billing_cycle.run_submit_failed';
 
 /**
  * Appends one row to the business's audit trail. Call it with the transaction that makes the

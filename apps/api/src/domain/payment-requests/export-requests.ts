@@ -5,7 +5,7 @@ import { requestsList, type ListQuery } from './list-requests';
 import { invoiceNumber, referenceNumber } from './request-record';
 
 /** Times are in the business's time zone, as its date filters are; the header says which. */
-const header = (timeZone: string) => [
+const header = (timeZone: string, students: boolean) => [
   'Reference',
   'Invoice',
   'Status',
@@ -20,6 +20,8 @@ const header = (timeZone: string) => [
   `Created (${timeZone})`,
   `Sent (${timeZone})`,
   'QR code',
+  // The student template's requests (ADR 036): whom, which program, which period.
+  ...(students ? ['Student', 'Program', 'Period'] : []),
 ];
 const BATCH = 2000;
 
@@ -35,22 +37,25 @@ export async function* exportRequests({
   businessId,
   timeZone,
   query,
+  students = false,
 }: {
   db: Kysely<DB>;
   businessId: string;
   timeZone: string;
   query: ListQuery;
+  /** With the student, program and period columns (a student-template business). */
+  students?: boolean;
 }): AsyncGenerator<string> {
   const batches = requestsList.batches<Selectable<DB['payment_requests']>>({ db, businessId, query, batchSize: BATCH });
   // The first batch checks the filters: a bad one throws before the header goes out.
   const first = await batches.next();
-  yield `\ufeff${csvRow(header(timeZone))}\r\n`;
+  yield `\ufeff${csvRow(header(timeZone, students))}\r\n`;
   if (first.done) return;
-  yield lines(first.value, timeZone);
-  for await (const rows of batches) yield lines(rows, timeZone);
+  yield lines(first.value, timeZone, students);
+  for await (const rows of batches) yield lines(rows, timeZone, students);
 }
 
-function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string): string {
+function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string, students: boolean): string {
   return rows
     .map(
       (r) =>
@@ -69,6 +74,7 @@ function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string): st
           formatDateTime(r.created_at, timeZone),
           r.sent_at ? formatDateTime(r.sent_at, timeZone) : '',
           r.qr_code_label ?? '',
+          ...(students ? [r.student_name ?? '', r.program_name ?? '', r.period ?? ''] : []),
         ])}\r\n`,
     )
     .join('');

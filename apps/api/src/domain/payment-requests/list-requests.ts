@@ -29,6 +29,7 @@ export const requestsList = historyList({
   amountColumn: 'amount_cents',
   batchColumn: 'batch_id',
   qrColumn: 'qr_code_id',
+  studentColumns: { student: 'student_id', program: 'program_id', period: 'period' },
   counts: {
     byState: 'payment_request_counts',
     byDayAndState: 'payment_request_day_counts',

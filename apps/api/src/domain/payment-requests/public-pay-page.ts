@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { logoUrl } from '../businesses/business-record';
 import { invoiceLines } from '../invoices/invoice-record';
 import { invoiceNumber, payTokenHash, referenceNumber, todayIn, type RequestRow } from './request-record';
+import { studentLineOf } from './request-emails';
 import { lockRequest } from './save-request';
 import { transitionRequest } from './transition';
 
@@ -110,6 +111,7 @@ export async function getPayPage(db: Kysely<DB>, token: string, { opened = false
     amountPaidCents: row.amount_paid_cents,
     remainingCents: row.amount_cents - row.amount_paid_cents,
     memo: row.memo,
+    forStudent: studentLineOf(row),
     dueDate: row.due_date,
     expiresOn: row.expires_on,
     allowPartial: row.allow_partial,

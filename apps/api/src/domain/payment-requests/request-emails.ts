@@ -1,4 +1,4 @@
-import { formatDay, formatMoney } from '@tay/contract';
+import { formatDay, formatMoney, studentRequestLine } from '@tay/contract';
 import type { MailMessage, TextMessage } from '../../mail/mailer';
 import { invoiceNumber, referenceNumber, type RequestRow } from './request-record';
 
@@ -15,6 +15,11 @@ function html(title: string, lines: string[], link: string, button: string): str
 
 export type RequestEmailKind = 'request' | 'resend' | 'reminder';
 
+/** A student's request (ADR 036) says whom it is for: "For Mia Lopez — Piano, December 2026"; null for any other request. */
+export function studentLineOf(row: Pick<RequestRow, 'student_name' | 'program_name' | 'period'>): string | null {
+  return studentRequestLine({ studentName: row.student_name, programName: row.program_name, period: row.period });
+}
+
 /** The e-mail that asks the payer for the money, with the link to the hosted payment page. */
 export function requestEmail(kind: RequestEmailKind, row: RequestRow, businessName: string, link: string): MailMessage {
   const remaining = row.amount_cents - row.amount_paid_cents;
@@ -25,6 +30,7 @@ export function requestEmail(kind: RequestEmailKind, row: RequestRow, businessNa
       : `${businessName} requests ${amount} (${referenceNumber(row.number)})`;
   const lines = [
     kind === 'reminder' ? `This is a reminder that ${businessName} is waiting for your payment of ${amount}.` : `${businessName} asks you to pay ${amount}.`,
+    ...(studentLineOf(row) ? [studentLineOf(row)!] : []),
     ...(row.memo ? [`For: ${row.memo}`] : []),
     `Due: ${formatDay(row.due_date)}. The link works until ${formatDay(row.expires_on)}.`,
     ...(row.allow_partial ? ['You may pay it in parts.'] : []),
@@ -51,6 +57,6 @@ export function requestText(kind: RequestEmailKind, row: RequestRow, businessNam
   return {
     about: { businessId: row.business_id, requestId: row.id },
     to,
-    text: `${opening} (${ref}), due ${formatDay(row.due_date)}. Pay or decline: ${link}`,
+    text: `${opening} (${ref})${studentLineOf(row) ? `. ${studentLineOf(row)}` : ''}, due ${formatDay(row.due_date)}. Pay or decline: ${link}`,
   };
 }

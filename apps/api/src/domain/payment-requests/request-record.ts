@@ -76,6 +76,9 @@ export function toPaymentRequest(row: RequestListRow): PaymentRequest {
     invoiceNumber: row.invoice_number === null ? null : invoiceNumber(row.invoice_number),
     qrCodeId: row.qr_code_id,
     qrCodeLabel: row.qr_code_label,
+    student: row.student_id === null ? null : { studentId: row.student_id, name: row.student_name ?? '' },
+    program: row.program_id === null ? null : { programId: row.program_id, name: row.program_name ?? '' },
+    period: row.period,
     actions: requestActions(row.state, row.qr_code_id !== null),
   };
 }

@@ -114,13 +114,25 @@ async function applyMode(
   }
 }
 
+/**
+ * What a request made for something else carries beside the request's own fields, found in the
+ * request's transaction before it is checked: its payer, and columns of its own. A student's
+ * request (ADR 036) is billed to the student's guardian and carries the student, program and period.
+ */
+export type RequestAttachment = (trx: Transaction<DB>) => Promise<{
+  payerId: string;
+  columns: Partial<Pick<RequestRow, 'student_id' | 'student_name' | 'program_id' | 'program_name' | 'period' | 'period_start' | 'copy_payer_id'>>;
+}>;
+
 /** Creates a request to pay: saved as a draft, sent now, or scheduled (docs/product.md §4). */
 export async function createRequest(
   ctx: RequestContext,
-  { business, user, body: input }: { business: ScopedBusiness; user: ActingUser; body: PaymentRequestValues },
+  { business, user, body, attach }: { business: ScopedBusiness; user: ActingUser; body: PaymentRequestValues; attach?: RequestAttachment | undefined },
 ): Promise<PaymentRequest> {
   const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
+    const attached = attach ? await attach(trx) : null;
+    const input = attached ? { ...body, payerId: attached.payerId } : body;
     const checked = await check(trx, business, input);
     const id = newId('req');
     const number = await nextNumber(trx, businessId, 'request', 10001);
@@ -131,6 +143,7 @@ export async function createRequest(
         id,
         number,
         ...columns(input, checked),
+        ...attached?.columns,
         state: 'Draft',
         send_at: null,
         sent_at: null,

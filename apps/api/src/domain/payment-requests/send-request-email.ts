@@ -44,13 +44,45 @@ export async function messagePayer(
 ): Promise<{ how: string }> {
   if (current.channel === 'sms' && current.payer_mobile) {
     await ctx.mailer.sendText(requestText(kind, current, businessName, link, current.payer_mobile), trx);
-    return { how: `texted to ${current.payer_mobile}` };
+    return { how: `texted to ${current.payer_mobile}${await messageCopyPayer(ctx, trx, current, businessName, kind, link)}` };
   }
   // An invoice's request sends the invoice: its own words and its PDF (ADR 033).
   const email = current.invoice_id ? await invoiceEmail(trx, current, businessName, kind, link) : requestEmail(kind, current, businessName, link);
   await ctx.mailer.send(email, trx);
   const fallback = current.channel === 'sms' ? ' (the payer has no mobile number now, so not by text message)' : '';
-  return { how: `e-mailed to ${current.payer_email}${fallback}` };
+  return { how: `e-mailed to ${current.payer_email}${fallback}${await messageCopyPayer(ctx, trx, current, businessName, kind, link)}` };
+}
+
+/**
+ * A request that bills both of a student's guardians (ADR 036) is one request: the second
+ * guardian (`copy_payer_id`) gets the same message with the same link, by text message when the
+ * request goes that way and they have a mobile number, else by e-mail. Nothing for any other
+ * request, or when that guardian was deactivated since. Returns what the timeline adds (" and
+ * e-mailed to …").
+ */
+export async function messageCopyPayer(
+  ctx: Pick<RequestContext, 'mailer'>,
+  trx: Transaction<DB>,
+  row: RequestRow,
+  businessName: string,
+  kind: RequestEmailKind,
+  link: string,
+): Promise<string> {
+  if (!row.copy_payer_id) return '';
+  const copy = await trx
+    .selectFrom('payers')
+    .select(['display_name', 'email', 'mobile_number', 'status'])
+    .where('business_id', '=', row.business_id)
+    .where('id', '=', row.copy_payer_id)
+    .executeTakeFirst();
+  if (!copy || copy.status !== 'active') return '';
+  const addressed = { ...row, payer_display_name: copy.display_name, payer_email: copy.email };
+  if (row.channel === 'sms' && copy.mobile_number) {
+    await ctx.mailer.sendText(requestText(kind, addressed, businessName, link, copy.mobile_number), trx);
+    return ` and texted to ${copy.mobile_number}`;
+  }
+  await ctx.mailer.send(requestEmail(kind, addressed, businessName, link), trx);
+  return ` and e-mailed to ${copy.email}`;
 }
 
 /** "texted to …" as a timeline entry's opening: "Texted to …". */

@@ -26,6 +26,21 @@ describe('navigation (docs/product.md §2)', () => {
     expect(labels('healthCare')).toEqual(['Transactions History', 'Request to Pay Single', 'Request to Pay Multiple', 'Manage Clients', 'Manage QRCode']);
   });
 
+  it('leads each student-model item to its page: the billing history, the single and bulk student requests, students, programs, cycles, program billing', () => {
+    const items = navigationSections('student', false)[0]!.items;
+    expect(Object.fromEntries(items.map((i) => [i.label, i.to]))).toEqual({
+      'Transactions History': '/business/entity/billing/transactions',
+      'Request to Pay Single Student': '/business/entity/students/payment/request?entity=true',
+      'Request to Pay Multiple Students': '/business/entity/billing/bulkstudents',
+      'Manage Students': '/business/entity/students',
+      'Manage Programs': '/business/entity/program',
+      'Manage Billing Cycles': '/business/entity/billingcycle',
+      'Program Billing and Payment': '/business/entity/program/billing',
+      'Manage Payers': '/business/payment/payers',
+      'Manage QRCode': '/business/payment/qrcode',
+    });
+  });
+
   it('opens the invoices from Manage Invoices, after Bulk Request to Pay', () => {
     const items = navigationSections('standard', false)[0]!.items;
     const index = items.findIndex((i) => i.label === 'Manage Invoices');
@@ -70,6 +85,8 @@ describe('navigation (docs/product.md §2)', () => {
     ['/business/payment/payers/add', 'payments'],
     ['/business/payment/invoices/list', 'payments'],
     ['/business/entity/students', 'payments'],
+    ['/business/entity/billing/transactions', 'payments'],
+    ['/business/billing/students', 'payments'],
     ['/business/payouts/receivers', 'payouts'],
     ['/business/setup/config', 'setup'],
     ['/business/analytics/billing/daily', 'analytics'],

@@ -59,7 +59,8 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Manage QR Codes', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
   ],
   student: [
-    { label: 'Transactions History', to: paths.payments.history, feature: 'paymentTransaction' },
+    // The billing history: the history with each request's student, program and period (ADR 036).
+    { label: 'Transactions History', to: paths.entity.billingTransactions, feature: 'paymentTransaction' },
     { label: 'Request to Pay Single Student', to: getHref(paths.entity.studentRequest, undefined, { entity: true }), feature: 'paymentRequest' },
     { label: 'Request to Pay Multiple Students', to: paths.entity.bulkStudents, feature: 'bulkRTP' },
     { label: 'Manage Students', to: paths.entity.students, feature: 'billingStudents' },
@@ -114,7 +115,9 @@ export function navigationSections(template: EntityType, payoutEnabled: boolean)
 
 /** Spec §2: the active section comes from the path. */
 export function activeSection(pathname: string): SectionKey | null {
-  if (pathname.startsWith(paths.payments.landing) || pathname.startsWith(paths.entity.root)) return 'payments';
+  if (pathname.startsWith(paths.payments.landing) || pathname.startsWith(paths.entity.root) || pathname.startsWith(paths.entity.studentBalances)) {
+    return 'payments';
+  }
   if (pathname.startsWith(paths.payouts.root)) return 'payouts';
   if (pathname.startsWith(paths.business.setup)) return 'setup';
   if (pathname.startsWith(paths.analytics.root)) return 'analytics';

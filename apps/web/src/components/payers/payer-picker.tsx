@@ -21,13 +21,15 @@ interface Props {
   compact?: boolean;
   /** Find deactivated payers too: a filter over history needs them; a new request never does. */
   includeDeactivated?: boolean;
+  /** The field's label; "Payer" unless said (a form with two pickers names each). */
+  label?: string;
 }
 
 /**
  * Payer typeahead: a "begins with" directory search over the business's payers. Shared by the
  * request form, the invoice form and the lists' payer filters.
  */
-export function PayerPicker({ value, onChange, error, compact = false, includeDeactivated = false }: Props) {
+export function PayerPicker({ value, onChange, error, compact = false, includeDeactivated = false, label = 'Payer' }: Props) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [search, setSearch] = useState(value ? value.displayName : '');
   const [debounced] = useDebouncedValue(search, 200);
@@ -54,7 +56,7 @@ export function PayerPicker({ value, onChange, error, compact = false, includeDe
           {...(compact
             ? { label: 'Payer', placeholder: 'Any payer' }
             : {
-                label: 'Payer',
+                label,
                 description: value ? value.email : 'Type the first letters of a name, e-mail or reference',
                 placeholder: 'Search payers',
               })}

@@ -35,6 +35,10 @@ export interface BatchFlow {
   detailFields: { key: string; header: string }[];
   /** The submit step's words. */
   submit: { button: string; confirmTitle: string; confirm: string; after: (what: string) => string; done: string };
+  /** Whether rows carry an amount (false: a student import makes students, not money; no amount column or total). */
+  amounts?: boolean;
+  /** The link to what a batch made, once sent; "See them in the transaction history" unless said. */
+  resultsLabel?: string;
 }
 
 export const REQUEST_BATCH_FLOW: BatchFlow = {
@@ -113,6 +117,102 @@ export const PAYOUT_BATCH_FLOW: BatchFlow = {
       `${what} are submitted. Each is paid to its receiver's bank account once approved; if your business needs no second approver they are approved at once, as far as the available balance covers them.`,
     done: 'the payouts are being made.',
   },
+};
+
+/** Importing students with their guardians (ADR 036): each row makes a student; guardians are matched to payers by e-mail. */
+export const STUDENT_IMPORT_FLOW: BatchFlow = {
+  kind: 'students',
+  title: 'Import Students',
+  madeOne: 'student',
+  made: 'students',
+  writeArea: 'students',
+  paths: {
+    list: paths.entity.studentImports,
+    upload: paths.entity.studentImport,
+    map: paths.entity.studentImportMap,
+    review: paths.entity.studentImportReview,
+  },
+  resultsHref: () => paths.entity.students,
+  madeHref: (id) => `${paths.entity.studentEdit}?studentId=${encodeURIComponent(id)}`,
+  party: 'student',
+  partyTitle: 'Student',
+  newLabel: 'Import students',
+  totalLabel: 'Students to add',
+  createsParties: false,
+  canSchedule: false,
+  amounts: false,
+  resultsLabel: 'See them in Manage Students',
+  fileHolds: [
+    "The student: the school's student id, first and last name; optional grade or group and date of birth (2014-05-31, 05/31/2014 or May 31, 2014).",
+    "The first guardian's e-mail: a payer with that e-mail is used; otherwise their first and last name (and optional mobile) make a new payer.",
+    'Optional: a second guardian, the same way. A guardian of several students is one payer, never a copy.',
+  ],
+  detailFields: [
+    { key: 'studentNumber', header: 'Student id' },
+    { key: 'grade', header: 'Grade' },
+    { key: 'guardian2Email', header: 'Second guardian' },
+  ],
+  submit: {
+    button: 'Import students',
+    confirmTitle: 'Import these students?',
+    confirm: 'Import',
+    after: (what) => `${what} are added now, with their guardians; guardians who are not payers yet become payers.`,
+    done: 'the students are being added.',
+  },
+};
+
+/**
+ * Student billing (ADR 036): rows name students by the school's id; each makes one request to pay
+ * to the student's first guardian (or both). Request to Pay Multiple Students uploads such a file,
+ * or makes the batch from the students picked; Program Billing makes it from enrollments.
+ */
+export const STUDENT_BILLING_FLOW: BatchFlow = {
+  kind: 'student-billing',
+  title: 'Request to Pay Multiple Students',
+  madeOne: 'request to pay',
+  made: 'requests to pay',
+  writeArea: 'requests',
+  paths: {
+    list: paths.entity.bulkStudentsHistory,
+    upload: paths.entity.bulkStudentsUpload,
+    map: paths.entity.bulkStudentsMap,
+    review: paths.entity.bulkStudentsReview,
+  },
+  resultsHref: (batchId) => `${paths.entity.billingTransactions}?batchId=${encodeURIComponent(batchId)}`,
+  madeHref: (id) => `${paths.payments.history}?transid=${encodeURIComponent(id)}`,
+  party: 'guardian',
+  partyTitle: 'Student (guardian)',
+  newLabel: 'Upload a CSV',
+  totalLabel: 'Total to request',
+  createsParties: false,
+  canSchedule: true,
+  resultsLabel: 'See them in Billing Transactions',
+  fileHolds: [
+    "The student: the school's student id of an active student with a guardian.",
+    "The due date (2026-12-31, 12/31/2026 or Dec 31, 2026) and the amount (125.50 or $1,234.50), or the program's name to bill its fee.",
+    'Optional: program, period (December 2026, or a period named in a billing cycle), memo, bill guardian or both.',
+  ],
+  detailFields: [
+    { key: 'studentNumber', header: 'Student id' },
+    { key: 'program', header: 'Program' },
+    { key: 'period', header: 'Period' },
+    { key: 'dueDate', header: 'Due' },
+  ],
+  submit: {
+    button: 'Submit and send',
+    confirmTitle: 'Send them now?',
+    confirm: 'Send now',
+    after: (what) => `${what} go out now, each e-mailed to the student's guardian (both, where the row says so).`,
+    done: 'sending has started.',
+  },
+};
+
+/** Program Billing and Payment: the same batch pages, reviewed at the program billing route. */
+export const PROGRAM_BILLING_FLOW: BatchFlow = {
+  ...STUDENT_BILLING_FLOW,
+  title: 'Program Billing and Payment',
+  paths: { ...STUDENT_BILLING_FLOW.paths, list: paths.entity.programBilling, review: paths.entity.programBillingReview },
+  newLabel: 'Bill programs',
 };
 
 /** The kind's template (header and example rows) as a CSV file the browser saves. */

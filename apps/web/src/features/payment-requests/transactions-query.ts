@@ -3,7 +3,21 @@ import { parseMoney, type RequestListQuery } from '@tay/contract';
 const SORTS = ['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference'] as const;
 
 /** URL parameters that narrow the list (the payer's name only labels the payer filter). */
-export const FILTER_PARAMS = ['search', 'status', 'payerId', 'payerName', 'batchId', 'from', 'to', 'min', 'max'] as const;
+export const FILTER_PARAMS = [
+  'search',
+  'status',
+  'payerId',
+  'payerName',
+  'batchId',
+  'from',
+  'to',
+  'min',
+  'max',
+  'studentId',
+  'studentName',
+  'programId',
+  'period',
+] as const;
 
 /** Parameters that open something over the list without changing it. */
 const OVERLAY_PARAMS = new Set(['transid', 'receipt']);
@@ -41,6 +55,10 @@ export function requestQueryFromParams(params: URLSearchParams, view: 'history' 
     ...(view === 'history' && get('status') ? { status: get('status') } : {}),
     ...(get('payerId') ? { payerId: get('payerId') } : {}),
     ...(get('batchId') ? { batchId: get('batchId') } : {}),
+    // The student template's billing history (ADR 036).
+    ...(get('studentId') ? { studentId: get('studentId') } : {}),
+    ...(get('programId') ? { programId: get('programId') } : {}),
+    ...(get('period') ? { period: get('period') } : {}),
     ...(get('from') ? { from: get('from') } : {}),
     ...(get('to') ? { to: get('to') } : {}),
     ...(min !== null ? { minAmountCents: min } : {}),

@@ -74,12 +74,21 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
         <Stack gap={0}>
           <Text size="sm">{r.payerName ?? '—'}</Text>
           <Text size="xs" c="dimmed">
-            {r.fields.email || r.fields.payerReference || r.fields.receiverReference || ''}
+            {r.fields.email || r.fields.payerReference || r.fields.receiverReference || r.fields.guardianEmail || ''}
           </Text>
         </Stack>
       ),
     },
-    { key: 'amount', header: 'Amount', align: 'right', render: (r) => (r.amountCents !== null ? formatMoney(r.amountCents) : (r.fields.amount ?? '—')) },
+    ...(flow.amounts === false
+      ? []
+      : [
+          {
+            key: 'amount',
+            header: 'Amount',
+            align: 'right',
+            render: (r) => (r.amountCents !== null ? formatMoney(r.amountCents) : (r.fields.amount ?? '—')),
+          } satisfies Column<BatchRow>,
+        ]),
     ...flow.detailFields.map(({ key, header }): Column<BatchRow> => ({
       key,
       header,
@@ -203,10 +212,10 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       )}
       {batch.phase === 'done' && (
         <Alert color={batch.state === 'Error' ? 'red' : 'teal'} title={batch.state === 'Error' ? 'Sent, with failures' : 'All sent'} role="status">
-          {countOf(batch.counts.sent, flow.madeOne, flow.made)} made ({formatMoney(batch.sentCents)})
+          {countOf(batch.counts.sent, flow.madeOne, flow.made)} made{flow.amounts === false ? '' : ` (${formatMoney(batch.sentCents)})`}
           {batch.counts.failed > 0 ? `; ${countOf(batch.counts.failed, 'row', 'rows')} failed, each with its reason below` : ''}.{' '}
           <Anchor component={Link} to={flow.resultsHref(batch.batchId)}>
-            See them in the transaction history
+            {flow.resultsLabel ?? 'See them in the transaction history'}
           </Anchor>
         </Alert>
       )}
@@ -214,7 +223,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
         <Figure label="Rows" value={number(batch.counts.rows)} />
         {submitted ? (
           <>
-            <Figure label="Sent" value={number(batch.counts.sent)} hint={formatMoney(batch.sentCents)} />
+            <Figure label="Sent" value={number(batch.counts.sent)} hint={flow.amounts === false ? undefined : formatMoney(batch.sentCents)} />
             <Figure label="Failed" value={number(batch.counts.failed)} />
             <Figure label="Not sent (errors)" value={number(batch.counts.invalid)} />
           </>
@@ -224,7 +233,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
             <Figure label="With errors" value={checked ? number(batch.counts.invalid) : '—'} hint="Fix or drop them; they are not sent" />
             <Figure
               label={flow.totalLabel}
-              value={checked ? formatMoney(batch.totalCents) : '—'}
+              value={checked ? (flow.amounts === false ? number(batch.counts.valid) : formatMoney(batch.totalCents)) : '—'}
               hint={checked ? countOf(batch.counts.valid, flow.madeOne, flow.made) : undefined}
             />
           </>
@@ -335,7 +344,7 @@ function SubmitPanel({
       body = { mode: 'schedule', sendAt: iso };
     }
     setWhenError(null);
-    const what = `${countOf(batch.counts.valid, flow.madeOne, flow.made)} for ${formatMoney(batch.totalCents)}`;
+    const what = `${countOf(batch.counts.valid, flow.madeOne, flow.made)}${flow.amounts === false ? '' : ` for ${formatMoney(batch.totalCents)}`}`;
     modals.openConfirmModal({
       title: mode === 'send' ? flow.submit.confirmTitle : 'Schedule them?',
       children: (
@@ -379,7 +388,8 @@ function SubmitPanel({
           <Text size="sm">No row is valid yet: fix or drop the rows with errors, or discard the batch.</Text>
         ) : (
           <Text size="sm">
-            {countOf(batch.counts.valid, flow.madeOne, flow.made)} for {formatMoney(batch.totalCents)} will be sent
+            {countOf(batch.counts.valid, flow.madeOne, flow.made)}
+            {flow.amounts === false ? '' : ` for ${formatMoney(batch.totalCents)}`} will be sent
             {batch.counts.invalid > 0 ? `; ${countOf(batch.counts.invalid, 'row', 'rows')} with errors will not` : ''}.
           </Text>
         )}

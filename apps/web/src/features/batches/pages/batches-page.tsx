@@ -60,7 +60,7 @@ export function BatchesPage({ flow }: { flow: BatchFlow }) {
           </Text>
         ),
     },
-    { key: 'total', header: 'Total', align: 'right', render: (b) => formatMoney(b.totalCents) },
+    ...(flow.amounts === false ? [] : [{ key: 'total', header: 'Total', align: 'right', render: (b) => formatMoney(b.totalCents) } satisfies Column<Batch>]),
     {
       key: 'state',
       header: 'State',

@@ -16,6 +16,7 @@ function page(over: Partial<PublicPayPage>): PublicPayPage {
     amountPaidCents: 0,
     remainingCents: 12_500,
     memo: 'Spring term',
+    forStudent: null,
     dueDate: '2099-06-01',
     expiresOn: '2099-07-01',
     allowPartial: false,
@@ -173,5 +174,18 @@ describe('the pay page of an invoice', () => {
     open(page({}));
     await screen.findByRole('button', { name: 'Pay $125.00' });
     expect(screen.queryByRole('region', { name: /^Invoice/ })).toBeNull();
+  });
+});
+
+describe('the pay page of a student’s request', () => {
+  it('says whom it is for: the student, the program and the period', async () => {
+    open(page({ forStudent: 'For Mia Lopez — Piano, December 2026', memo: '' }));
+    expect(await screen.findByText('For Mia Lopez — Piano, December 2026')).toBeInTheDocument();
+  });
+
+  it('a request of no student says nothing of one', async () => {
+    open(page({}));
+    expect(await screen.findByText('Spring term')).toBeInTheDocument();
+    expect(screen.queryByText(/^For /)).toBeNull();
   });
 });

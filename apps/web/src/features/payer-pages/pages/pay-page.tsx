@@ -39,6 +39,7 @@ function Summary({ data }: { data: PublicPayPage }) {
           {headline.caption}
         </Text>
       )}
+      {data.forStudent && <Text fw={500}>{data.forStudent}</Text>}
       {data.memo && <Text>{data.memo}</Text>}
       <Text size="sm" c="dimmed">
         Due {formatDay(data.dueDate)}

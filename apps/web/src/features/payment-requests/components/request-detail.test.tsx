@@ -239,3 +239,27 @@ describe('the request’s messages', () => {
     expect(await screen.findByText('No message sent yet.')).toBeInTheDocument();
   });
 });
+
+describe('a student’s request (the student template)', () => {
+  it('says whom it is for, the program and the period, linking to the student’s billing history', async () => {
+    const r = request({ student: { studentId: 'stu_mia', name: 'Mia Lopez' }, program: { programId: 'prg_piano', name: 'Piano' }, period: 'December 2026' });
+    fake.on('GET', `${LIST}/${r.transactionId}`, ok(detail(r)));
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+    const line = await within(dialog).findByLabelText('Student');
+    expect(line).toHaveTextContent('For Mia Lopez — Piano, December 2026');
+    expect(within(line).getByRole('link', { name: 'Mia Lopez' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('/business/entity/billing/transactions?studentId=stu_mia'),
+    );
+  });
+
+  it('a request of no student says nothing of one', async () => {
+    const r = request();
+    fake.on('GET', `${LIST}/${r.transactionId}`, ok(detail(r)));
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+    await within(dialog).findByRole('heading', { name: '$125.00' });
+    expect(within(dialog).queryByLabelText('Student')).toBeNull();
+  });
+});

@@ -107,6 +107,19 @@ export function RequestDetailDrawer({
                   </Anchor>
                 </Text>
               )}
+              {/* A student's request (the student template, ADR 036): whom, which program, which period. */}
+              {r.student && (
+                <Text size="sm" aria-label="Student">
+                  For{' '}
+                  <Anchor
+                    component={Link}
+                    to={getHref(paths.entity.billingTransactions, undefined, { studentId: r.student.studentId, studentName: r.student.name })}
+                  >
+                    {r.student.name}
+                  </Anchor>
+                  {[r.program?.name, r.period].filter(Boolean).length > 0 && ` — ${[r.program?.name, r.period].filter(Boolean).join(', ')}`}
+                </Text>
+              )}
             </div>
             <StatusBadge state={r.transactionState} />
           </Group>

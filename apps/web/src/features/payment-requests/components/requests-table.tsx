@@ -2,6 +2,7 @@ import { Anchor, Badge, Box, Button, CloseButton, MultiSelect, Stack, Text, Text
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatDateTime, formatDay, formatMoney, getHref, paths, type PaymentRequest, type RequestAction, RequestState } from '@tay/contract';
 import { AmountFilter } from '../../../components/ui/amount-filter';
@@ -45,7 +46,26 @@ export interface FixedQrCode {
  * details and timeline, `?receipt=` its receipt. With `payer`, the list is that payer's alone;
  * with `qrCode`, the payments taken through that code (or every code), each with the code's label.
  */
-export function RequestsTable({ view, payer, qrCode, caption }: { view: 'history' | 'draft'; payer?: FixedPayer; qrCode?: FixedQrCode; caption: string }) {
+export function RequestsTable({
+  view,
+  payer,
+  qrCode,
+  caption,
+  extraColumns = [],
+  extraFilters,
+  newRequestPath = paths.payments.request,
+}: {
+  view: 'history' | 'draft';
+  payer?: FixedPayer;
+  qrCode?: FixedQrCode;
+  caption: string;
+  /** Columns a page adds after the payer's (the billing history's student, program and period). */
+  extraColumns?: Column<PaymentRequest>[];
+  /** Filters a page adds, reading and writing their own URL parameters (see `transactions-query.ts`). */
+  extraFilters?: ReactNode;
+  /** Where an empty list's "Request a payment" goes. */
+  newRequestPath?: string;
+}) {
   const navigate = useNavigate();
   const businessId = useBusinessId();
   const canWrite = useWriteAccess('requests').allowed;
@@ -149,6 +169,7 @@ export function RequestsTable({ view, payer, qrCode, caption }: { view: 'history
             ),
           },
         ]),
+    ...extraColumns,
     // The code's label when it was paid: every code's payments link to each code's own.
     ...(qrCode
       ? [
@@ -198,6 +219,7 @@ export function RequestsTable({ view, payer, qrCode, caption }: { view: 'history
           />
         </Box>
       )}
+      {extraFilters}
       {params.get('batchId') && (
         <Badge
           variant="light"
@@ -249,12 +271,12 @@ export function RequestsTable({ view, payer, qrCode, caption }: { view: 'history
           ? {
               title: 'No drafts',
               description: 'Requests you save as drafts wait here until you send them.',
-              action: newRequest('Request a payment', paths.payments.request),
+              action: newRequest('Request a payment', newRequestPath),
             }
           : {
               title: 'No requests yet',
               description: 'Send your first request to pay; it shows here with its status.',
-              action: newRequest('Request a payment', paths.payments.request),
+              action: newRequest('Request a payment', newRequestPath),
             };
 
   return (

@@ -1,4 +1,4 @@
-import { Alert, Button, Grid, Group, Paper, Radio, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,44 +8,41 @@ import {
   type EntityType,
   formatMoney,
   getHref,
-  MAX_AMOUNT_CENTS,
-  NO_MOBILE_MESSAGE,
-  parseMoney,
   paths,
   type Payer,
   payerEndpoints,
   type PaymentRequestDetail,
   type PaymentRequestInput,
-  REQUEST_CHANNEL_LABELS,
   type RequestChannel,
 } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { ApiError } from '../../../lib/api-client';
 import { endpointQuery } from '../../../lib/endpoint-client';
-import { formatPhone } from '../../../lib/phone';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusinessId } from '../../../lib/session';
 import { useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/payment-requests-api';
 import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
-import { isoToZonedInput, zonedInputToIso } from '../../../lib/send-at';
+import { isoToZonedInput } from '../../../lib/send-at';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useWriteAccess } from '../../../lib/write-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
 import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
-import { MoneyInput } from '../../../components/ui/money-input';
+import {
+  ChannelField,
+  checkRequestFields,
+  dateInDays,
+  RequestDetailsFields,
+  type RequestFieldErrors,
+  type RequestMode,
+  RequestSubmitButtons,
+  today,
+  useRequestFields,
+} from '../../../components/payments/request-fields';
 
-type Mode = PaymentRequestInput['mode'];
-type Errors = Partial<Record<'payerId' | 'channel' | 'amountCents' | 'dueDate' | 'expiresOn' | 'sendAt' | 'memo' | 'reference', string>>;
-
-function dateInDays(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
-const today = () => dateInDays(0);
+type Mode = RequestMode;
+type Errors = RequestFieldErrors;
 
 interface Initial {
   payer: PickedPayer | null;
@@ -216,51 +213,21 @@ function RequestForm({
   useDocumentTitle(editing ? 'Edit request to pay' : 'Request to pay');
 
   const [payer, setPayer] = useState<PickedPayer | null>(initial.payer);
-  const [channel, setChannel] = useState<RequestChannel>(initial.channel);
-  const [amount, setAmount] = useState(initial.amount);
-  const [memo, setMemo] = useState(initial.memo);
-  const [reference, setReference] = useState(initial.reference);
-  const [dueDate, setDueDate] = useState(initial.dueDate);
-  const [expiresOn, setExpiresOn] = useState(initial.expiresOn);
-  const [allowPartial, setAllowPartial] = useState(initial.allowPartial);
-  const [sendAt, setSendAt] = useState(initial.sendAt);
-  const [errors, setErrors] = useState<Errors>({});
+  const { payer: _payer, ...initialFields } = initial;
+  const { values, set, errors, setErrors } = useRequestFields(initialFields);
   const [failure, setFailure] = useState<string | null>(null);
   const save = useSaveRequest();
   const access = useWriteAccess('requests');
 
   const submit = (mode: Mode) => {
     if (!access.allowed) return;
-    const next: Errors = {};
-    const cents = parseMoney(amount);
+    const checked = checkRequestFields(values, mode, timeZone);
+    const next: Errors = { ...checked.errors };
     if (!payer) next.payerId = 'Choose a payer.';
-    if (cents === null) next.amountCents = 'Enter an amount like 125.00.';
-    else if (cents <= 0) next.amountCents = 'Enter an amount above $0.00.';
-    else if (cents > MAX_AMOUNT_CENTS) next.amountCents = 'The amount is above the $10,000,000.00 limit.';
-    if (!dueDate) next.dueDate = 'Choose the due date.';
-    else if (dueDate < today()) next.dueDate = 'Choose today or a later date.';
-    if (expiresOn && expiresOn < dueDate) next.expiresOn = 'The expiry cannot be before the due date.';
-    const sendAtIso = zonedInputToIso(sendAt, timeZone);
-    if (mode === 'schedule') {
-      if (!sendAt) next.sendAt = 'Choose when to send it.';
-      else if (!sendAtIso) next.sendAt = `Enter a date and time that exists in ${timeZone}, like 2026-05-01 09:00.`;
-      else if (new Date(sendAtIso).getTime() <= Date.now()) next.sendAt = 'Choose a time in the future.';
-    }
     setErrors(next);
-    if (Object.keys(next).length > 0) return;
+    if (Object.keys(next).length > 0 || !checked.fields) return;
 
-    const body: PaymentRequestInput = {
-      payerId: payer!.payerId,
-      channel: channelFor(channel, payer),
-      amountCents: cents!,
-      memo,
-      reference,
-      dueDate,
-      expiresOn: expiresOn || null,
-      allowPartial,
-      mode,
-      sendAt: mode === 'schedule' ? sendAtIso : null,
-    };
+    const body: PaymentRequestInput = { payerId: payer!.payerId, channel: channelFor(values.channel, payer), ...checked.fields };
     setFailure(null);
     save.mutate(
       { body, ...(editing ? { requestId: editing.transactionId } : {}) },
@@ -314,131 +281,32 @@ function RequestForm({
               value={payer}
               onChange={(next) => {
                 setPayer(next);
-                setChannel((current) => channelFor(current, next));
+                set('channel', channelFor(values.channel, next));
                 setErrors(({ channel: _channel, ...rest }) => rest);
               }}
               error={errors.payerId}
             />
-            <Radio.Group<RequestChannel>
-              label="Send by"
-              description="How the payer gets the link, resends and reminders. Receipts always go by e-mail."
-              value={channel}
+            <ChannelField
+              value={values.channel}
               onChange={(next) => {
-                setChannel(next);
+                set('channel', next);
                 setErrors(({ channel: _channel, ...rest }) => rest);
               }}
               error={errors.channel}
-            >
-              <Stack gap="xs" mt={6}>
-                <Radio value="email" label={REQUEST_CHANNEL_LABELS.email} description={payer ? `E-mailed to ${payer.email}` : 'E-mailed to the payer'} />
-                <Radio
-                  value="sms"
-                  label={REQUEST_CHANNEL_LABELS.sms}
-                  disabled={payer?.mobileNumber === null}
-                  description={
-                    payer?.mobileNumber === null
-                      ? NO_MOBILE_MESSAGE
-                      : payer?.mobileNumber
-                        ? `Texted to ${formatPhone(payer.mobileNumber)}`
-                        : 'Texted to the payer’s mobile number'
-                  }
-                />
-              </Stack>
-            </Radio.Group>
-            <Grid>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <MoneyInput label="Amount (USD)" value={amount} onValueChange={setAmount} error={errors.amountCents} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Your reference"
-                  description="Optional: an invoice or account number"
-                  value={reference}
-                  onChange={(e) => setReference(e.currentTarget.value)}
-                  error={errors.reference}
-                  maxLength={64}
-                />
-              </Grid.Col>
-              <Grid.Col span={12}>
-                <Textarea
-                  label="Memo"
-                  description="What it is for; the payer sees it"
-                  autosize
-                  minRows={2}
-                  maxLength={500}
-                  value={memo}
-                  onChange={(e) => setMemo(e.currentTarget.value)}
-                  error={errors.memo}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Due date"
-                  type="date"
-                  min={today()}
-                  value={dueDate}
-                  onChange={(e) => setDueDate(e.currentTarget.value)}
-                  error={errors.dueDate}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Expires on"
-                  description="Optional: the business default applies otherwise"
-                  type="date"
-                  min={dueDate}
-                  value={expiresOn}
-                  onChange={(e) => setExpiresOn(e.currentTarget.value)}
-                  error={errors.expiresOn}
-                />
-              </Grid.Col>
-              <Grid.Col span={12}>
-                <Switch
-                  label="Allow partial payment"
-                  description="The payer may pay part now and the rest later"
-                  checked={allowPartial}
-                  onChange={(e) => setAllowPartial(e.currentTarget.checked)}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Send later (optional)"
-                  description={`Pick a time in ${timeZone}, the business’s time zone, then choose Schedule`}
-                  type="datetime-local"
-                  value={sendAt}
-                  onChange={(e) => setSendAt(e.currentTarget.value)}
-                  error={errors.sendAt}
-                />
-              </Grid.Col>
-            </Grid>
+              to={payer}
+            />
+            <RequestDetailsFields values={values} set={set} errors={errors} timeZone={timeZone} />
             {editing?.transactionState === 'Pending' && (
               <Alert color="blue" icon={<IconInfoCircle />}>
                 This request is scheduled. Saving keeps it scheduled; Send now sends it at once.
               </Alert>
             )}
-            <Group>
-              <Button type="submit" disabled={!access.allowed} loading={save.isPending && save.variables?.body.mode === 'send'}>
-                Send now
-              </Button>
-              <Button
-                variant="light"
-                onClick={() => submit('schedule')}
-                disabled={!access.allowed}
-                loading={save.isPending && save.variables?.body.mode === 'schedule'}
-              >
-                Schedule
-              </Button>
-              {editing?.transactionState !== 'Pending' && (
-                <Button
-                  variant="default"
-                  onClick={() => submit('draft')}
-                  disabled={!access.allowed}
-                  loading={save.isPending && save.variables?.body.mode === 'draft'}
-                >
-                  Save as draft
-                </Button>
-              )}
-            </Group>
+            <RequestSubmitButtons
+              disabled={!access.allowed}
+              pendingMode={save.isPending ? (save.variables?.body.mode ?? null) : null}
+              withDraft={editing?.transactionState !== 'Pending'}
+              onSubmit={submit}
+            />
           </Stack>
         </form>
       </Paper>

@@ -1,0 +1,634 @@
+import { sql } from 'kysely';
+import {
+  formatDateTime,
+  MAX_AMOUNT_CENTS,
+  monthPeriod,
+  chargeFor,
+  overlaps,
+  parseAmountCell,
+  parseDateCell,
+  STUDENT_BILLING_BATCH_FIELDS,
+  type BatchMapping,
+  type BillingPeriod,
+  type FieldErrors,
+} from '@tay/contract';
+import type { Executor } from '../../db/executor';
+import { newId } from '../../lib/ids';
+import type { ScopedBusiness } from '../businesses/business-scope';
+import { userActor } from '../payment-requests/request-context';
+import { requestEmail } from '../payment-requests/request-emails';
+import { expiryAfter, payLink, payToken, payTokenHash, referenceNumber, todayIn, type RequestRow } from '../payment-requests/request-record';
+import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+
+/**
+ * Fields a generated row keeps beyond the file's columns (`createStudentBillingBatch`): the
+ * student and program asked for (so a line naming another business's is refused, not dropped),
+ * the enrollment billed and the period's dates and name (its dates are used while the row's
+ * period still reads that name). A row fixed on the review page keeps them.
+ */
+export const HIDDEN_FIELDS = {
+  studentId: '_studentId',
+  programId: '_programId',
+  enrollmentId: '_enrollmentId',
+  periodStart: '_periodStart',
+  periodEnd: '_periodEnd',
+  periodLabel: '_periodLabel',
+} as const;
+
+/** What a valid student-billing row will do when the batch is submitted: one request, for the student. */
+export interface StudentBillingPlan {
+  studentId: string;
+  studentName: string;
+  programId: string | null;
+  programName: string | null;
+  /** With `period`: the enrollment whose period this bills (its charge row makes it once). */
+  enrollmentId: string | null;
+  period: BillingPeriod | null;
+  /** Free text period of a row without dates (no program): shown on the request only. */
+  periodLabel: string | null;
+  /** The first guardian pays; the second (billTo 'both') is e-mailed the same link. */
+  payerId: string;
+  copyPayerId: string | null;
+  billTo: 'guardian' | 'both';
+  amountCents: number;
+  memo: string;
+  dueDate: string;
+  expiresOn: string;
+}
+
+const DATE_FORMS = 'as 2026-12-31, 12/31/2026 or Dec 31, 2026';
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** Cents as the file writes an amount: 40.00. */
+export const amountText = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+/** "December 2026", "Dec 2026", "2026-12" → that calendar month; else null. */
+export function parseMonthLabel(text: string): BillingPeriod | null {
+  const t = text.trim().toLowerCase();
+  const iso = /^(\d{4})-(\d{1,2})$/.exec(t);
+  if (iso) {
+    const m = Number(iso[2]);
+    return m >= 1 && m <= 12 ? monthPeriod(`${iso[1]}-${String(m).padStart(2, '0')}-01`) : null;
+  }
+  const named = /^([a-z]+)\.?,?\s+(\d{4})$/.exec(t);
+  if (!named) return null;
+  const word = named[1]!;
+  const index = MONTHS.findIndex((m) => m === word || (word.length >= 3 && m.startsWith(word)));
+  if (index < 0) return null;
+  return monthPeriod(`${named[2]}-${String(index + 1).padStart(2, '0')}-01`);
+}
+
+/** Who to bill: blank or guardian → the first guardian; both → both. */
+function parseBillTo(text: string): 'guardian' | 'both' | null {
+  const t = text.trim().toLowerCase();
+  if (t === '' || t === 'guardian' || t === 'first' || t === 'guardian 1' || t === 'first guardian') return 'guardian';
+  if (t === 'both' || t === 'both guardians') return 'both';
+  return null;
+}
+
+interface StudentMatch {
+  id: string;
+  student_number: string;
+  first_name: string;
+  last_name: string;
+  status: string;
+  guardians: { position: number; payerId: string; name: string; email: string; status: string }[];
+}
+
+async function studentsOf(db: Executor, businessId: string, by: { numbers: string[]; ids: string[] }): Promise<StudentMatch[]> {
+  if (by.numbers.length === 0 && by.ids.length === 0) return [];
+  const students = await db
+    .selectFrom('students')
+    .select(['id', 'student_number', 'first_name', 'last_name', 'status'])
+    .where('business_id', '=', businessId)
+    .where((eb) => {
+      const any = [];
+      if (by.numbers.length > 0) any.push(eb(eb.fn('lower', ['student_number']), 'in', by.numbers));
+      if (by.ids.length > 0) any.push(eb('id', 'in', by.ids));
+      return eb.or(any);
+    })
+    .execute();
+  if (students.length === 0) return [];
+  const guardians = await db
+    .selectFrom('student_guardians as g')
+    .innerJoin('payers as p', (join) => join.onRef('p.business_id', '=', 'g.business_id').onRef('p.id', '=', 'g.payer_id'))
+    .select(['g.student_id', 'g.position', 'p.id', 'p.display_name', 'p.email', 'p.status'])
+    .where('g.business_id', '=', businessId)
+    .where(
+      'g.student_id',
+      'in',
+      students.map((s) => s.id),
+    )
+    .orderBy('g.position')
+    .execute();
+  return students.map((s) => ({
+    ...s,
+    guardians: guardians
+      .filter((g) => g.student_id === s.id)
+      .map((g) => ({ position: Number(g.position), payerId: g.id, name: g.display_name, email: g.email, status: g.status })),
+  }));
+}
+
+interface ProgramMatch {
+  id: string;
+  name: string;
+  fee_cents: number;
+  prorate: boolean;
+  status: string;
+}
+
+interface EnrollmentMatch {
+  id: string;
+  student_id: string;
+  program_id: string;
+  start_date: string;
+  end_date: string | null;
+  status: string;
+}
+
+/** The period a row bills: its own dates while it reads the same label, a month, or a billing cycle's period of that name. */
+function periodOf(label: string, fields: RowFields, cyclePeriods: Map<string, BillingPeriod>): BillingPeriod | null {
+  if (label === '') return null;
+  const start = fields[HIDDEN_FIELDS.periodStart];
+  const end = fields[HIDDEN_FIELDS.periodEnd];
+  if (start && end && fields[HIDDEN_FIELDS.periodLabel] === label) return { start, end, label };
+  return parseMonthLabel(label) ?? cyclePeriods.get(label.toLowerCase()) ?? null;
+}
+
+async function checkRows(db: Executor, business: ScopedBusiness, _mapping: BatchMapping, rows: { line: number; fields: RowFields }[]): Promise<RowOutcome[]> {
+  const numbers = new Set<string>();
+  const hiddenStudents = new Set<string>();
+  const programNames = new Set<string>();
+  const hiddenPrograms = new Set<string>();
+  for (const { fields } of rows) {
+    const n = (fields.studentNumber ?? '').trim().toLowerCase();
+    if (n) numbers.add(n);
+    else if (fields[HIDDEN_FIELDS.studentId]) hiddenStudents.add(fields[HIDDEN_FIELDS.studentId]!);
+    const p = (fields.program ?? '').trim().toLowerCase();
+    if (p) programNames.add(p);
+    else if (fields[HIDDEN_FIELDS.programId]) hiddenPrograms.add(fields[HIDDEN_FIELDS.programId]!);
+  }
+  const students = await studentsOf(db, business.id, { numbers: [...numbers], ids: [...hiddenStudents] });
+  const programs: ProgramMatch[] =
+    programNames.size === 0 && hiddenPrograms.size === 0
+      ? []
+      : (
+          await db
+            .selectFrom('programs')
+            .select(['id', 'name', 'fee_cents', 'prorate', 'status'])
+            .where('business_id', '=', business.id)
+            .where((eb) => {
+              const any = [];
+              if (programNames.size > 0) any.push(eb(eb.fn('lower', ['name']), 'in', [...programNames]));
+              if (hiddenPrograms.size > 0) any.push(eb('id', 'in', [...hiddenPrograms]));
+              return eb.or(any);
+            })
+            .execute()
+        ).map((p) => ({ ...p, fee_cents: Number(p.fee_cents) }));
+  const enrollments: EnrollmentMatch[] =
+    students.length === 0 || programs.length === 0
+      ? []
+      : await db
+          .selectFrom('enrollments')
+          .select(['id', 'student_id', 'program_id', 'start_date', 'end_date', 'status'])
+          .where('business_id', '=', business.id)
+          .where(
+            'student_id',
+            'in',
+            students.map((s) => s.id),
+          )
+          .where(
+            'program_id',
+            'in',
+            programs.map((p) => p.id),
+          )
+          .orderBy('created_at', 'desc')
+          .execute();
+  // Term and custom periods are known by the names the business's billing cycles give them.
+  const cyclePeriods = new Map<string, BillingPeriod>();
+  const cycles = await db.selectFrom('billing_cycles').select('periods').where('business_id', '=', business.id).execute();
+  for (const c of cycles) for (const p of c.periods ?? []) if (!cyclePeriods.has(p.label.toLowerCase())) cyclePeriods.set(p.label.toLowerCase(), p);
+
+  const byNumber = new Map(students.map((s) => [s.student_number.toLowerCase(), s]));
+  const byStudentId = new Map(students.map((s) => [s.id, s]));
+  const byName = new Map(programs.map((p) => [p.name.toLowerCase(), p]));
+  const byProgramId = new Map(programs.map((p) => [p.id, p]));
+
+  // First pass: who and what each row bills, to find the charges already made in one query.
+  const today = todayIn(business.timeZone);
+  const drafts = rows.map(({ fields }) => {
+    const errors: FieldErrors = {};
+    const number = (fields.studentNumber ?? '').trim();
+    let student: StudentMatch | undefined;
+    if (number) {
+      student = byNumber.get(number.toLowerCase());
+      if (!student) errors.studentNumber = `No student of yours has the student id ${number}.`;
+    } else if (fields[HIDDEN_FIELDS.studentId]) {
+      student = byStudentId.get(fields[HIDDEN_FIELDS.studentId]!);
+      if (!student) errors.studentNumber = 'This student is not one of yours.';
+    } else errors.studentNumber = 'Enter the student id.';
+
+    const programText = (fields.program ?? '').trim();
+    let program: ProgramMatch | undefined;
+    if (programText) {
+      program = byName.get(programText.toLowerCase());
+      if (!program) errors.program = `No program of yours is named "${programText}".`;
+    } else if (fields[HIDDEN_FIELDS.programId]) {
+      program = byProgramId.get(fields[HIDDEN_FIELDS.programId]!);
+      if (!program) errors.program = 'This program is not one of yours.';
+    }
+    if (program && program.status !== 'active') errors.program = `${program.name} is disabled; enable it first.`;
+
+    const label = (fields.period ?? '').trim();
+    if (label.length > 100) errors.period = `The period is ${label.length} characters; at most 100 fit.`;
+    const period = periodOf(label, fields, cyclePeriods);
+    if (label && !period && program) {
+      errors.period = `"${label}" is not a period we know. Write a month like December 2026, or a period named in one of your billing cycles.`;
+    }
+
+    // The enrollment billed: the one asked for, else the student's enrollment in the program that overlaps the period.
+    let enrollment: EnrollmentMatch | undefined;
+    if (student && program && period) {
+      const candidates = enrollments.filter((e) => e.student_id === student.id && e.program_id === program.id);
+      const asked = fields[HIDDEN_FIELDS.enrollmentId];
+      enrollment =
+        (asked ? candidates.find((e) => e.id === asked) : undefined) ??
+        candidates.find((e) => e.status === 'active' && overlaps(e.start_date, e.end_date, period.start, period.end)) ??
+        candidates.find((e) => overlaps(e.start_date, e.end_date, period.start, period.end));
+    }
+    return { fields, errors, student, program, label, period, enrollment, today };
+  });
+
+  const enrollmentIds = [...new Set(drafts.flatMap((d) => (d.enrollment && d.period ? [d.enrollment.id] : [])))];
+  const charges =
+    enrollmentIds.length === 0
+      ? []
+      : await db
+          .selectFrom('student_charges as c')
+          .leftJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'c.business_id').onRef('r.id', '=', 'c.request_id'))
+          .select(['c.enrollment_id', 'c.period_start', 'r.number'])
+          .where('c.business_id', '=', business.id)
+          .where('c.enrollment_id', 'in', enrollmentIds)
+          .execute();
+  const chargeOf = new Map(charges.map((c) => [`${c.enrollment_id}|${String(c.period_start)}`, c.number === null ? null : Number(c.number)]));
+
+  const outcomes: RowOutcome[] = [];
+  for (const d of drafts) outcomes.push(checkRow(business, d, chargeOf));
+  return outcomes;
+}
+
+function checkRow(
+  business: ScopedBusiness,
+  d: {
+    fields: RowFields;
+    errors: FieldErrors;
+    student: StudentMatch | undefined;
+    program: ProgramMatch | undefined;
+    label: string;
+    period: BillingPeriod | null;
+    enrollment: EnrollmentMatch | undefined;
+    today: string;
+  },
+  chargeOf: Map<string, number | null>,
+): RowOutcome {
+  const { fields, errors, student, program, period, enrollment, today } = d;
+  const studentName = student ? `${student.first_name} ${student.last_name}` : null;
+
+  // Who pays: the first guardian; the second is copied when the row bills both.
+  const billTo = parseBillTo(fields.billTo ?? '');
+  if (billTo === null) errors.billTo = `"${(fields.billTo ?? '').trim()}" is not who to bill. Write guardian or both.`;
+  const first = student?.guardians.find((g) => g.position === 1) ?? student?.guardians[0];
+  const second = student?.guardians.find((g) => g !== first);
+  if (student) {
+    if (student.status !== 'active') errors.studentNumber = `${studentName} is deactivated; activate them first.`;
+    else if (!first) errors.studentNumber = `${studentName} has no guardian to bill. Add a guardian to the student first.`;
+    else if (first.status !== 'active') errors.studentNumber = `${first.name}, the guardian of ${studentName}, is deactivated; activate them first.`;
+    if (billTo === 'both' && first) {
+      if (!second) errors.billTo = `${studentName} has one guardian, so both cannot be billed. Write guardian, or add a second guardian first.`;
+      else if (second.status !== 'active') errors.billTo = `${second.name}, the second guardian of ${studentName}, is deactivated; activate them first.`;
+    }
+  }
+
+  // The amount as the single request checks it; blank: the program's fee for the period.
+  const amountText = (fields.amount ?? '').trim();
+  let amountCents: number | null = null;
+  if (amountText === '') {
+    if (!program) errors.amount = errors.program ? 'Enter an amount.' : 'Enter an amount, or name a program to bill its fee.';
+    else if (period && enrollment) {
+      const charge = chargeFor(program.fee_cents, period, { start: enrollment.start_date, end: enrollment.end_date }, program.prorate);
+      amountCents = charge.amountCents > 0 ? charge.amountCents : program.fee_cents;
+    } else amountCents = program.fee_cents;
+  } else {
+    const parsed = parseAmountCell(amountText);
+    if (parsed === null) errors.amount = `"${amountText}" is not an amount. Write it like 125.50 or $1,234.50.`;
+    else if (parsed <= 0) errors.amount = 'Enter an amount above $0.00.';
+    else if (parsed > MAX_AMOUNT_CENTS) errors.amount = 'The amount is above the $10,000,000.00 limit.';
+    else amountCents = parsed;
+  }
+  const memo = (fields.memo ?? '').trim();
+  if (memo.length > 500) errors.memo = `The memo is ${memo.length} characters; at most 500 fit.`;
+  const dueText = (fields.dueDate ?? '').trim();
+  const dueDate = dueText === '' ? null : parseDateCell(dueText);
+  if (dueText === '') errors.dueDate = 'Enter the due date.';
+  else if (!dueDate) errors.dueDate = `"${dueText}" is not a date we can read. Write it ${DATE_FORMS}.`;
+  else if (dueDate < today) errors.dueDate = 'The due date cannot be in the past.';
+
+  // A period billed once: an enrollment's period that a request billed already is refused here.
+  if (enrollment && period && program && studentName) {
+    const key = `${enrollment.id}|${period.start}`;
+    if (chargeOf.has(key)) {
+      const n = chargeOf.get(key);
+      errors.period = `${studentName} was billed for ${program.name}, ${period.label} already${n == null ? '' : ` (${referenceNumber(n)})`}.`;
+    }
+  }
+
+  // The review names the student and who pays: "Mia Lopez (Ana Lopez)".
+  const payerName = studentName ? (first ? `${studentName} (${first.name})` : studentName) : null;
+  if (Object.keys(errors).length > 0) return { status: 'invalid', errors, amountCents, payerName };
+  const withDates = period !== null && program !== undefined;
+  const plan: StudentBillingPlan = {
+    studentId: student!.id,
+    studentName: studentName!,
+    programId: program?.id ?? null,
+    programName: program?.name ?? null,
+    enrollmentId: withDates ? (enrollment?.id ?? null) : null,
+    period: withDates ? period : null,
+    periodLabel: d.label === '' ? null : d.label,
+    payerId: first!.payerId,
+    copyPayerId: billTo === 'both' ? second!.payerId : null,
+    billTo: billTo!,
+    amountCents: amountCents!,
+    memo,
+    dueDate: dueDate!,
+    expiresOn: expiryAfter(dueDate!, business.defaultExpiryDays),
+  };
+  return {
+    status: 'valid',
+    plan,
+    amountCents: plan.amountCents,
+    payerName: payerName!,
+    dedupeKey: `${plan.studentId}|${plan.programId ?? ''}|${d.label.toLowerCase()}|${plan.amountCents}`,
+  };
+}
+
+/**
+ * Sends a chunk of valid rows: one request per row, set-based, in the engine's transaction. Each
+ * row is checked again first (a student or guardian deactivated since the review, a due date now
+ * past); then the charge of each enrollment's period is written — a period another request billed
+ * meanwhile (another batch, a cycle's run, a second worker) fails its row with that request's
+ * reference, and the others go on. The requests are sent as the single request is: e-mailed to
+ * the first guardian, and with the same link to the second when the row bills both.
+ */
+async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]> {
+  const { ctx, trx, business, batchId, user, scheduledFor } = send;
+  const plans = rows.map((r) => ({ line: r.line, plan: r.plan as StudentBillingPlan }));
+  const studentIds = [...new Set(plans.map((p) => p.plan.studentId))];
+  const payerIds = [...new Set(plans.flatMap((p) => [p.plan.payerId, ...(p.plan.copyPayerId ? [p.plan.copyPayerId] : [])]))];
+  const [students, payers, guardians] = await Promise.all([
+    trx.selectFrom('students').select(['id', 'status']).where('business_id', '=', business.id).where('id', 'in', studentIds).execute(),
+    trx.selectFrom('payers').select(['id', 'display_name', 'email', 'status']).where('business_id', '=', business.id).where('id', 'in', payerIds).execute(),
+    trx
+      .selectFrom('student_guardians')
+      .select(['student_id', 'payer_id'])
+      .where('business_id', '=', business.id)
+      .where('student_id', 'in', studentIds)
+      .execute(),
+  ]);
+  const studentOf = new Map(students.map((s) => [s.id, s]));
+  const payerOf = new Map(payers.map((p) => [p.id, p]));
+  const guards = new Set(guardians.map((g) => `${g.student_id}|${g.payer_id}`));
+
+  const today = todayIn(business.timeZone);
+  const outcomes: SendOutcome[] = [];
+  type Ready = { line: number; plan: StudentBillingPlan; payer: (typeof payers)[number]; copy: (typeof payers)[number] | null; id: string };
+  let ready: Ready[] = [];
+  for (const { line, plan } of plans) {
+    const student = studentOf.get(plan.studentId);
+    const payer = payerOf.get(plan.payerId);
+    const copy = plan.copyPayerId ? (payerOf.get(plan.copyPayerId) ?? null) : null;
+    if (!student) outcomes.push({ line, error: 'The student was deleted after the batch was checked.' });
+    else if (student.status !== 'active') outcomes.push({ line, error: `${plan.studentName} is deactivated; activate them first.` });
+    else if (!payer || !guards.has(`${plan.studentId}|${plan.payerId}`))
+      outcomes.push({ line, error: `${plan.studentName}'s guardian changed after the batch was checked.` });
+    else if (payer.status !== 'active') outcomes.push({ line, error: `${payer.display_name} is deactivated; activate them first.` });
+    else if (plan.copyPayerId && (!copy || !guards.has(`${plan.studentId}|${plan.copyPayerId}`)))
+      outcomes.push({ line, error: `${plan.studentName}'s second guardian changed after the batch was checked.` });
+    else if (copy && copy.status !== 'active') outcomes.push({ line, error: `${copy.display_name} is deactivated; activate them first.` });
+    else if (plan.dueDate < today) outcomes.push({ line, error: 'The due date is now in the past.' });
+    else ready.push({ line, plan, payer, copy, id: newId('req') });
+  }
+  if (ready.length === 0) return outcomes;
+
+  // Billed once: the charge rows first. One that exists already (or that a transaction committing
+  // now wrote: the insert waits for it) is not written again, and its row fails.
+  const charged = ready.filter((r) => r.plan.enrollmentId && r.plan.period && r.plan.programId);
+  if (charged.length > 0) {
+    const seen = new Set<string>();
+    const values = [];
+    for (const r of charged) {
+      const key = `${r.plan.enrollmentId}|${r.plan.period!.start}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      values.push({
+        business_id: business.id,
+        enrollment_id: r.plan.enrollmentId!,
+        period_start: r.plan.period!.start,
+        period_end: r.plan.period!.end,
+        student_id: r.plan.studentId,
+        program_id: r.plan.programId!,
+        request_id: r.id,
+        amount_cents: r.plan.amountCents,
+      });
+    }
+    // In one order whatever the file's: two batches sending the same enrollments wait for each other, never deadlock.
+    values.sort((x, y) => (x.enrollment_id < y.enrollment_id ? -1 : x.enrollment_id > y.enrollment_id ? 1 : x.period_start < y.period_start ? -1 : 1));
+    const written = await trx
+      .insertInto('student_charges')
+      .values(values)
+      .onConflict((oc) => oc.columns(['business_id', 'enrollment_id', 'period_start']).doNothing())
+      .returning(['enrollment_id', 'period_start', 'request_id'])
+      .execute();
+    const mine = new Set(written.map((w) => w.request_id));
+    const lost = charged.filter((r) => !mine.has(r.id));
+    if (lost.length > 0) {
+      const existing = await trx
+        .selectFrom('student_charges as c')
+        .leftJoin('payment_requests as q', (join) => join.onRef('q.business_id', '=', 'c.business_id').onRef('q.id', '=', 'c.request_id'))
+        .select(['c.enrollment_id', 'c.period_start', 'q.number'])
+        .where('c.business_id', '=', business.id)
+        .where(
+          'c.enrollment_id',
+          'in',
+          lost.map((r) => r.plan.enrollmentId!),
+        )
+        .execute();
+      const numberOf = new Map(existing.map((e) => [`${e.enrollment_id}|${String(e.period_start)}`, e.number]));
+      for (const r of lost) {
+        const n = numberOf.get(`${r.plan.enrollmentId}|${r.plan.period!.start}`);
+        outcomes.push({
+          line: r.line,
+          error: `${r.plan.studentName} was billed for ${r.plan.programName}, ${r.plan.period!.label} already${n == null ? '' : ` (${referenceNumber(Number(n))})`}.`,
+        });
+      }
+      const lostIds = new Set(lost.map((r) => r.id));
+      ready = ready.filter((r) => !lostIds.has(r.id));
+      if (ready.length === 0) return outcomes;
+    }
+  }
+
+  // The chunk's numbers in one step: TRX-<last - n + 1> … TRX-<last>, gap-free within the commit.
+  const { rows: counter } = await sql<{ value: string }>`
+    INSERT INTO business_counters (business_id, name, value) VALUES (${business.id}, 'request', ${10000 + ready.length})
+    ON CONFLICT (business_id, name) DO UPDATE SET value = business_counters.value + ${ready.length}
+    RETURNING value`.execute(trx);
+  const firstNumber = Number(counter[0]!.value) - ready.length + 1;
+
+  const now = new Date();
+  const actor = userActor(user);
+  const made = ready.map((r, i) => {
+    const token = payToken(ctx.authSecret, r.id, now);
+    const row = {
+      business_id: business.id,
+      id: r.id,
+      number: firstNumber + i,
+      payer_id: r.payer.id,
+      payer_display_name: r.payer.display_name,
+      payer_email: r.payer.email,
+      amount_cents: r.plan.amountCents,
+      amount_paid_cents: 0,
+      memo: r.plan.memo,
+      reference: '',
+      due_date: r.plan.dueDate,
+      expires_on: r.plan.expiresOn,
+      allow_partial: false,
+      channel: 'email',
+      state: 'Sent',
+      send_at: null,
+      sent_at: now,
+      paid_at: null,
+      pay_token_hash: payTokenHash(token),
+      last_reminder_offset: null,
+      created_by: user.userId,
+      created_at: now,
+      updated_at: now,
+      batch_id: batchId,
+      student_id: r.plan.studentId,
+      student_name: r.plan.studentName,
+      program_id: r.plan.programId,
+      program_name: r.plan.programName,
+      period: r.plan.period?.label ?? r.plan.periodLabel,
+      period_start: r.plan.period?.start ?? null,
+      copy_payer_id: r.copy?.id ?? null,
+      invoice_id: null,
+      invoice_number: null,
+      qr_code_id: null,
+      qr_code_label: null,
+    } as unknown as RequestRow;
+    return { line: r.line, row, token, copy: r.copy };
+  });
+
+  await trx
+    .insertInto('payment_requests')
+    .values(
+      made.map(({ row }) => ({
+        business_id: row.business_id,
+        id: row.id,
+        number: row.number,
+        payer_id: row.payer_id,
+        payer_display_name: row.payer_display_name,
+        payer_email: row.payer_email,
+        amount_cents: row.amount_cents,
+        memo: row.memo,
+        reference: row.reference,
+        due_date: row.due_date,
+        expires_on: row.expires_on,
+        allow_partial: row.allow_partial,
+        channel: row.channel,
+        state: row.state,
+        send_at: null,
+        sent_at: row.sent_at,
+        paid_at: null,
+        pay_token_hash: row.pay_token_hash,
+        last_reminder_offset: null,
+        created_by: user.userId,
+        batch_id: batchId,
+        student_id: row.student_id,
+        student_name: row.student_name,
+        program_id: row.program_id,
+        program_name: row.program_name,
+        period: row.period,
+        period_start: row.period_start,
+        copy_payer_id: row.copy_payer_id,
+      })),
+    )
+    .execute();
+
+  const scheduled = scheduledFor ? ` (scheduled for ${formatDateTime(scheduledFor, business.timeZone)}, ${business.timeZone})` : '';
+  const what = (m: (typeof made)[number]) => [m.row.student_name, [m.row.program_name, m.row.period].filter(Boolean).join(', ')].filter(Boolean).join(' — ');
+  await trx
+    .insertInto('payment_request_events')
+    .values(
+      made.flatMap((m) => [
+        {
+          business_id: business.id,
+          request_id: m.row.id,
+          actor_type: actor.type,
+          actor_id: actor.id,
+          actor_label: actor.label,
+          event: 'create',
+          from_state: null,
+          to_state: 'Draft' as const,
+          detail: `From student billing batch ${batchId}: ${what(m)}`,
+          ip_address: actor.ip ?? null,
+        },
+        {
+          business_id: business.id,
+          request_id: m.row.id,
+          actor_type: actor.type,
+          actor_id: actor.id,
+          actor_label: actor.label,
+          event: 'send',
+          from_state: 'Draft' as const,
+          to_state: 'Sent' as const,
+          detail: `E-mailed to ${m.row.payer_email}${m.copy ? ` and ${m.copy.email}` : ''}${scheduled}`,
+          ip_address: actor.ip ?? null,
+        },
+      ]),
+    )
+    .execute();
+
+  // The first guardian's e-mail, and the same link to the second when the row bills both.
+  const emails = made.flatMap((m) => {
+    const link = payLink(ctx.publicUrl, m.token);
+    const mail = requestEmail('request', m.row, business.name, link);
+    if (!m.copy) return [mail];
+    const copyRow = { ...m.row, payer_display_name: m.copy.display_name, payer_email: m.copy.email } as RequestRow;
+    const copy = requestEmail('request', copyRow, business.name, link);
+    return mail.to === copy.to ? [mail] : [mail, { ...copy, to: m.copy.email }];
+  });
+  await ctx.mailer.sendMany(emails, [], trx);
+  for (const m of made) outcomes.push({ line: m.line, requestId: m.row.id });
+  return outcomes;
+}
+
+function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [field, column] of Object.entries(mapping.columns)) {
+    if (!STUDENT_BILLING_BATCH_FIELDS.some((f) => f.key === field)) errors[`mapping.${field}`] = `There is no field "${field}".`;
+    else if (column && !columns.includes(column)) errors[`mapping.${field}`] = `The file has no column "${column}".`;
+  }
+  const has = (key: string) => Boolean(mapping.columns[key]);
+  if (!has('studentNumber')) errors['mapping.studentNumber'] = 'Choose the column with the student id.';
+  if (!has('amount') && !has('program')) errors['mapping.amount'] = 'Choose the column with the amount (or the program, to bill its fee).';
+  if (!has('dueDate')) errors['mapping.dueDate'] = 'Choose the column with the due date.';
+  return errors;
+}
+
+export const studentBillingBatches: BatchKindDefinition = {
+  kind: 'student-billing',
+  fields: STUDENT_BILLING_BATCH_FIELDS,
+  checkMapping,
+  checkRows,
+  sendRows,
+  repeat: { same: 'Same student, program, period and amount', fix: 'Drop one of them, or change the period.' },
+};

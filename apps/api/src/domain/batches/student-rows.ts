@@ -1,0 +1,225 @@
+import { sql } from 'kysely';
+import { parseDateCell, STUDENT_BATCH_FIELDS, STUDENT_FIELD_LIMITS, type BatchMapping, type FieldErrors } from '@tay/contract';
+import { z } from 'zod';
+import type { Executor } from '../../db/executor';
+import { newId } from '../../lib/ids';
+import { recordEvent } from '../businesses/audit';
+import type { ScopedBusiness } from '../businesses/business-scope';
+import { todayIn } from '../payment-requests/request-record';
+import { ensureGuardianPayers, payersByEmail, type GuardianPayer, type NewGuardian } from '../students/guardians';
+import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+
+/**
+ * Batch kind `students` (ADR 036): each row is a student with one or two guardians. A guardian
+ * whose e-mail a payer has is that payer; otherwise the payer is made when the row is sent — one
+ * per e-mail across the rows of the file and whatever else makes it at the same time.
+ */
+export interface StudentPlan {
+  studentNumber: string;
+  firstName: string;
+  lastName: string;
+  grade: string;
+  dateOfBirth: string | null;
+  /** By e-mail (lower case): the payer is found or made when the row is sent. */
+  guardians: { email: string; newPayer: NewGuardian | null }[];
+}
+
+const DATE_FORMS = 'as 2014-05-31, 05/31/2014 or May 31, 2014';
+const YIELD_EVERY = 100;
+const email = z.email();
+const MOBILE = /^\+[1-9]\d{7,14}$/;
+
+const alreadyExists = (studentNumber: string) => `A student with the student id ${studentNumber} already exists. Change it, or drop the row.`;
+const inactiveGuardian = (p: Pick<GuardianPayer, 'display_name'>) =>
+  `${p.display_name} is a deactivated payer, so they cannot be a guardian. Activate them in Manage Payers first.`;
+
+function checkText(fields: RowFields, key: string, label: string, max: number, errors: FieldErrors, required: boolean): string {
+  const value = (fields[key] ?? '').trim();
+  if (!value && required) errors[key] = `Enter the ${label}.`;
+  else if (value.length > max) errors[key] = `The ${label} is ${value.length} characters; at most ${max} fit.`;
+  return value;
+}
+
+/** One guardian's columns (`guardian…` or `guardian2…`): the payer with the e-mail, or the new payer's details. */
+function checkGuardian(
+  fields: RowFields,
+  prefix: 'guardian' | 'guardian2',
+  which: string,
+  errors: FieldErrors,
+  existing: Map<string, GuardianPayer>,
+): StudentPlan['guardians'][number] | null {
+  const emailKey = `${prefix}Email`;
+  const address = (fields[emailKey] ?? '').trim().toLowerCase();
+  if (!address) {
+    if (prefix === 'guardian') errors[emailKey] = `Enter the ${which} e-mail address.`;
+    return null;
+  }
+  if (!email.safeParse(address).success || address.length > STUDENT_FIELD_LIMITS.email) {
+    errors[emailKey] = `"${address}" is not a valid e-mail address.`;
+    return null;
+  }
+  const payer = existing.get(address);
+  if (payer) {
+    if (payer.status !== 'active') errors[emailKey] = inactiveGuardian(payer);
+    return { email: address, newPayer: null };
+  }
+  const firstName = checkText(fields, `${prefix}FirstName`, `${which} first name`, 100, errors, true);
+  const lastName = checkText(fields, `${prefix}LastName`, `${which} last name`, 100, errors, true);
+  if (!firstName) errors[`${prefix}FirstName`] = `Enter the ${which} first name: no payer has the e-mail ${address} yet.`;
+  if (!lastName) errors[`${prefix}LastName`] = `Enter the ${which} last name: no payer has the e-mail ${address} yet.`;
+  let mobile: string | null = null;
+  if (prefix === 'guardian') {
+    const text = (fields.guardianMobile ?? '').replace(/[\s().-]/g, '');
+    if (text && !MOBILE.test(text)) errors.guardianMobile = `"${(fields.guardianMobile ?? '').trim()}" is not a mobile number. Write it like +1 555 010 0000.`;
+    else if (text) mobile = text;
+  }
+  return { email: address, newPayer: { firstName, lastName, email: address, mobile } };
+}
+
+function checkRow(fields: RowFields, today: string, taken: Set<string>, existing: Map<string, GuardianPayer>): RowOutcome {
+  const errors: FieldErrors = {};
+  const studentNumber = checkText(fields, 'studentNumber', 'student id', STUDENT_FIELD_LIMITS.studentNumber, errors, true);
+  if (studentNumber && !errors.studentNumber && taken.has(studentNumber.toLowerCase())) errors.studentNumber = alreadyExists(studentNumber);
+  const firstName = checkText(fields, 'firstName', "student's first name", STUDENT_FIELD_LIMITS.firstName, errors, true);
+  const lastName = checkText(fields, 'lastName', "student's last name", STUDENT_FIELD_LIMITS.lastName, errors, true);
+  const grade = checkText(fields, 'grade', 'grade', STUDENT_FIELD_LIMITS.grade, errors, false);
+  const birthText = (fields.dateOfBirth ?? '').trim();
+  const dateOfBirth = birthText ? parseDateCell(birthText) : null;
+  if (birthText && !dateOfBirth) errors.dateOfBirth = `"${birthText}" is not a date we can read. Write it ${DATE_FORMS}.`;
+  else if (dateOfBirth && dateOfBirth > today) errors.dateOfBirth = 'The date of birth cannot be in the future.';
+  else if (dateOfBirth && dateOfBirth < '1900-01-01') errors.dateOfBirth = 'The date of birth must be on or after Jan 01, 1900.';
+
+  const first = checkGuardian(fields, 'guardian', "guardian's", errors, existing);
+  const second = checkGuardian(fields, 'guardian2', "second guardian's", errors, existing);
+  if (first && second && first.email === second.email) errors.guardian2Email = 'The second guardian has the same e-mail as the first.';
+
+  const name = [firstName, lastName].filter(Boolean).join(' ');
+  const label = name ? `${name}${studentNumber ? ` (${studentNumber})` : ''}` : studentNumber || null;
+  if (Object.keys(errors).length > 0) return { status: 'invalid', errors, amountCents: null, payerName: label };
+  const plan: StudentPlan = { studentNumber, firstName, lastName, grade, dateOfBirth, guardians: [first!, ...(second ? [second] : [])] };
+  return { status: 'valid', plan, amountCents: 0, payerName: label!, dedupeKey: `student:${studentNumber.toLowerCase()}` };
+}
+
+async function takenNumbers(db: Executor, businessId: string, numbers: string[]): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('students')
+    .select(sql<string>`lower(student_number)`.as('n'))
+    .where('business_id', '=', businessId)
+    .where(sql<string>`lower(student_number)`, 'in', numbers)
+    .execute();
+  return new Set(rows.map((r) => r.n));
+}
+
+async function checkRows(db: Executor, business: ScopedBusiness, _mapping: BatchMapping, rows: { line: number; fields: RowFields }[]): Promise<RowOutcome[]> {
+  const numbers = new Set<string>();
+  const emails = new Set<string>();
+  for (const { fields } of rows) {
+    const n = (fields.studentNumber ?? '').trim().toLowerCase();
+    if (n) numbers.add(n);
+    for (const key of ['guardianEmail', 'guardian2Email']) {
+      const e = (fields[key] ?? '').trim().toLowerCase();
+      if (e) emails.add(e);
+    }
+  }
+  const [taken, existing] = await Promise.all([takenNumbers(db, business.id, [...numbers]), payersByEmail(db, business.id, [...emails])]);
+  const today = todayIn(business.timeZone);
+  const outcomes: RowOutcome[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    outcomes.push(checkRow(rows[i]!.fields, today, taken, existing));
+  }
+  return outcomes;
+}
+
+/**
+ * Sends a chunk of valid rows: the guardians' payers (found or made, one per e-mail), then the
+ * students and their guardian links, in the engine's transaction. A row whose student id was
+ * taken since the review, or whose guardian was deactivated, fails with its reason.
+ */
+async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]> {
+  const { trx, business, batchId, user } = send;
+  const plans = rows.map((r) => ({ line: r.line, plan: r.plan as StudentPlan }));
+  const fresh = plans.flatMap(({ plan }) => plan.guardians.flatMap((g) => (g.newPayer ? [g.newPayer] : [])));
+  const made = await ensureGuardianPayers(trx, business.id, fresh, batchId);
+  const payers = await payersByEmail(trx, business.id, [...new Set(plans.flatMap(({ plan }) => plan.guardians.map((g) => g.email)))]);
+  const taken = await takenNumbers(
+    trx,
+    business.id,
+    plans.map(({ plan }) => plan.studentNumber.toLowerCase()),
+  );
+
+  const outcomes: SendOutcome[] = [];
+  const ready: { line: number; plan: StudentPlan; id: string; payerIds: string[] }[] = [];
+  for (const { line, plan } of plans) {
+    const guardians = plan.guardians.map((g) => payers.get(g.email));
+    const inactive = guardians.find((p) => p && p.status !== 'active');
+    if (taken.has(plan.studentNumber.toLowerCase())) outcomes.push({ line, error: alreadyExists(plan.studentNumber) });
+    else if (guardians.some((p) => !p)) outcomes.push({ line, error: 'A guardian payer was deleted after the file was checked.' });
+    else if (inactive) outcomes.push({ line, error: inactiveGuardian(inactive) });
+    else {
+      taken.add(plan.studentNumber.toLowerCase());
+      ready.push({ line, plan, id: newId('stu'), payerIds: guardians.map((p) => p!.id) });
+    }
+  }
+  if (ready.length === 0) return outcomes;
+
+  // A student id taken by a concurrent add yields to it: that row fails, the others go on.
+  const inserted = await trx
+    .insertInto('students')
+    .values(
+      ready.map((r) => ({
+        business_id: business.id,
+        id: r.id,
+        student_number: r.plan.studentNumber,
+        first_name: r.plan.firstName,
+        last_name: r.plan.lastName,
+        grade: r.plan.grade,
+        date_of_birth: r.plan.dateOfBirth,
+        created_by: user.userId,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .execute();
+  const insertedIds = new Set(inserted.map((r) => r.id));
+  const done = ready.filter((r) => insertedIds.has(r.id));
+  for (const r of ready) if (!insertedIds.has(r.id)) outcomes.push({ line: r.line, error: alreadyExists(r.plan.studentNumber) });
+  if (done.length > 0) {
+    await trx
+      .insertInto('student_guardians')
+      .values(done.flatMap((r) => r.payerIds.map((payer_id, i) => ({ business_id: business.id, student_id: r.id, payer_id, position: i + 1 }))))
+      .execute();
+    await recordEvent(trx, {
+      businessId: business.id,
+      actor: { userId: user.userId, label: user.email, ip: null },
+      action: 'students.imported',
+      details: { batchId, students: done.length, studentIds: done.map((r) => r.id), payersCreated: made.created },
+    });
+  }
+  for (const r of done) outcomes.push({ line: r.line, requestId: r.id });
+  return outcomes;
+}
+
+function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [field, column] of Object.entries(mapping.columns)) {
+    if (!STUDENT_BATCH_FIELDS.some((f) => f.key === field)) errors[`mapping.${field}`] = `There is no field "${field}".`;
+    else if (column && !columns.includes(column)) errors[`mapping.${field}`] = `The file has no column "${column}".`;
+  }
+  for (const field of STUDENT_BATCH_FIELDS) {
+    if ('required' in field && field.required === 'always' && !mapping.columns[field.key]) {
+      errors[`mapping.${field.key}`] = `Choose the column with the ${field.label.toLowerCase()}.`;
+    }
+  }
+  return errors;
+}
+
+export const studentBatches: BatchKindDefinition = {
+  kind: 'students',
+  fields: STUDENT_BATCH_FIELDS,
+  checkMapping,
+  checkRows,
+  sendRows,
+  repeat: { same: 'Same student id', fix: 'Each student appears once: drop one of them, or correct the student id.' },
+};

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import { studentEndpoints as e } from '@tay/contract';
+import type { DB } from '../db/schema';
+import { createStudent, deleteStudent, exportStudents, getStudent, listStudents, setStudentStatus, updateStudent } from '../domain/students/students';
+import { sendCsv } from '../http/csv-reply';
+import { endpointMounter, success } from '../http/mount';
+import type { AuthSession } from '../plugins/authenticate';
+
+const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
+
+/** Students and their guardians (`packages/contract/src/students/students.ts`, ADR 036): the student template only. */
+export const studentRoutes: FastifyPluginAsync<{ db: Kysely<DB> }> = async (app, { db }) => {
+  const mount = endpointMounter(app, db);
+
+  mount(e.list, async ({ business, query }) => success(await listStudents(db, { business, query })));
+  mount(e.exportCsv, async ({ business, query, reply }) =>
+    sendCsv(reply, exportStudents(db, { business, query }), `students-${new Date().toISOString().slice(0, 10)}.csv`),
+  );
+  mount(e.create, async ({ business, session, body, reply }) =>
+    reply.status(201).send(success(await createStudent(db, { business, user: acting(session), body }))),
+  );
+  mount(e.get, async ({ business, params }) => success(await getStudent(db, { business, studentId: params.studentId })));
+  mount(e.update, async ({ business, session, params, body }) =>
+    success(await updateStudent(db, { business, user: acting(session), studentId: params.studentId, body })),
+  );
+  mount(e.remove, async ({ business, session, params, reply }) => {
+    await deleteStudent(db, { business, user: acting(session), studentId: params.studentId });
+    return reply.status(204).send();
+  });
+  mount(e.activate, async ({ business, session, params }) =>
+    success(await setStudentStatus(db, { business, user: acting(session), studentId: params.studentId, activate: true })),
+  );
+  mount(e.deactivate, async ({ business, session, params }) =>
+    success(await setStudentStatus(db, { business, user: acting(session), studentId: params.studentId, activate: false })),
+  );
+};

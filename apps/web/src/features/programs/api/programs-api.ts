@@ -1,0 +1,148 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  programEndpoints as e,
+  type EnrollBody,
+  type EnrollCandidateQuery,
+  type EnrollmentListQuery,
+  type Program,
+  type ProgramInput,
+  type ProgramListQuery,
+  type StudentEnrollBody,
+} from '@tay/contract';
+import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessId } from '../../../lib/session';
+
+/** Everything cached of the business's programs and enrollments. */
+export const programsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+
+function requireBusinessId(businessId: string | undefined): string {
+  if (!businessId) throw new Error('Create your business first.');
+  return businessId;
+}
+
+export function useProgramList(query: ProgramListQuery, { enabled = true }: { enabled?: boolean } = {}) {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(e.list, { params: { id: businessId ?? '' }, query }),
+    enabled: Boolean(businessId) && enabled,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useProgram(programId: string | null) {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(e.get, { params: { id: businessId ?? '', programId: programId ?? '' } }),
+    enabled: Boolean(businessId && programId),
+  });
+}
+
+export function useEnrollmentList(programId: string, query: EnrollmentListQuery) {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(e.enrollments, { params: { id: businessId ?? '', programId }, query }),
+    enabled: Boolean(businessId && programId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useEnrollCandidates(programId: string, query: EnrollCandidateQuery) {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(e.candidates, { params: { id: businessId ?? '', programId }, query }),
+    enabled: Boolean(businessId && programId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A student's enrollments (the drawer); `businessId` is the student's business, the session's by default. */
+export function useStudentEnrollments(studentId: string | null, forBusiness?: string) {
+  const sessionBusiness = useBusinessId();
+  const businessId = forBusiness ?? sessionBusiness;
+  return useQuery({
+    ...endpointQuery(e.studentEnrollments, { params: { id: businessId ?? '', studentId: studentId ?? '' } }),
+    enabled: Boolean(businessId && studentId),
+  });
+}
+
+/** Programs and students change together: an enroll moves a program's count and a student's programs. */
+function useInvalidatePrograms() {
+  const queryClient = useQueryClient();
+  const businessId = useBusinessId();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: programsKey(businessId) }),
+      queryClient.invalidateQueries({ queryKey: areaKey('Students', businessId) }),
+    ]);
+}
+
+/** Adds a program (POST), or edits one when `programId` is given (PATCH). */
+export function useSaveProgram() {
+  const businessId = useBusinessId();
+  const invalidate = useInvalidatePrograms();
+  return useMutation({
+    mutationFn: ({ body, programId }: { body: ProgramInput; programId?: string | null }) => {
+      const id = requireBusinessId(businessId);
+      return programId ? callForData(e.update, { params: { id, programId }, body }) : callForData(e.create, { params: { id }, body });
+    },
+    onSuccess: () => invalidate(),
+  });
+}
+
+export type ProgramCommand = 'activate' | 'deactivate' | 'delete';
+
+export function useProgramCommand() {
+  const businessId = useBusinessId();
+  const invalidate = useInvalidatePrograms();
+  return useMutation({
+    mutationFn: async ({ programId, command }: { programId: string; command: ProgramCommand }): Promise<Program | null> => {
+      const params = { id: requireBusinessId(businessId), programId };
+      if (command === 'delete') {
+        await callEndpoint(e.remove, { params });
+        return null;
+      }
+      return callForData(e[command], { params });
+    },
+    onSuccess: () => invalidate(),
+  });
+}
+
+export function useEnroll(programId: string) {
+  const businessId = useBusinessId();
+  const invalidate = useInvalidatePrograms();
+  return useMutation({
+    mutationFn: (body: EnrollBody) => callForData(e.enroll, { params: { id: requireBusinessId(businessId), programId }, body }),
+    onSuccess: () => invalidate(),
+  });
+}
+
+export function useEnrollStudent(studentId: string, forBusiness?: string) {
+  const sessionBusiness = useBusinessId();
+  const businessId = forBusiness ?? sessionBusiness;
+  const invalidate = useInvalidatePrograms();
+  return useMutation({
+    mutationFn: (body: StudentEnrollBody) => callForData(e.enrollStudent, { params: { id: requireBusinessId(businessId), studentId }, body }),
+    onSuccess: () => invalidate(),
+  });
+}
+
+export function useWithdraw() {
+  const businessId = useBusinessId();
+  const invalidate = useInvalidatePrograms();
+  return useMutation({
+    mutationFn: ({ programId, enrollmentId, endDate }: { programId: string; enrollmentId: string; endDate: string }) =>
+      callForData(e.withdraw, { params: { id: requireBusinessId(businessId), programId, enrollmentId }, body: { endDate } }),
+    onSuccess: () => invalidate(),
+  });
+}
+
+/** Downloads the CSV of the list's query: the filters, the search and the sort, without the paging. */
+export async function downloadProgramsCsv(businessId: string, query: ProgramListQuery): Promise<void> {
+  const { page: _page, pageSize: _size, ...rest } = query;
+  await downloadEndpoint(e.exportCsv, { params: { id: businessId }, query: rest }, 'programs.csv');
+}
+
+export async function downloadEnrollmentsCsv(businessId: string, programId: string, query: EnrollmentListQuery): Promise<void> {
+  const { page: _page, pageSize: _size, ...rest } = query;
+  await downloadEndpoint(e.exportEnrollments, { params: { id: businessId, programId }, query: rest }, 'program-students.csv');
+}

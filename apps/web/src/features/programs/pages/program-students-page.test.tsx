@@ -1,0 +1,96 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Enrollment, Program } from '@tay/contract';
+import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { ProgramStudentsPage } from './program-students-page';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const API = `/api/businesses/${BUSINESS_ID}/programs/prg_1`;
+const PAGE = '/business/entity/program/students/list';
+
+const piano: Program = {
+  programId: 'prg_1',
+  name: 'Piano',
+  description: '',
+  feeCents: 12_000,
+  frequency: 'monthly',
+  startDate: '2026-09-01',
+  endDate: null,
+  capacity: 10,
+  prorate: true,
+  status: 'active',
+  enrolledCount: 1,
+  placesLeft: 9,
+  createdAt: '2026-08-01T10:00:00.000Z',
+  actions: ['Edit', 'Students', 'Enroll', 'Deactivate'],
+};
+
+const mia: Enrollment = {
+  enrollmentId: 'enr_1',
+  programId: 'prg_1',
+  programName: 'Piano',
+  studentId: 'stu_1',
+  studentNumber: 'S-001',
+  studentName: 'Mia Lopez',
+  grade: '5',
+  guardian: { payerId: 'pyr_1', name: 'Gina Lopez', email: 'gina@families.example' },
+  startDate: '2026-09-15',
+  endDate: null,
+  status: 'active',
+  createdAt: '2026-09-01T10:00:00.000Z',
+};
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+  fake.on('GET', API, ok(piano));
+  fake.on('GET', `${API}/enrollments`, ok({ items: [mia], page: 1, pageSize: 25, total: 1 }));
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const open = () => renderAt(`${PAGE}?programId=prg_1`, { [PAGE]: <ProgramStudentsPage />, '/business/entity/program/students/enroll': <p>Enroll page</p> });
+const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
+
+describe("a program's students", () => {
+  it('shows the program, places left and each student with guardian and dates', async () => {
+    open();
+    expect(await screen.findByRole('heading', { name: 'Piano' })).toBeInTheDocument();
+    expect(screen.getByText(/9 places left/)).toBeInTheDocument();
+    const row = (await screen.findByText('Mia Lopez')).closest('tr')!;
+    expect(within(row).getByText('S-001')).toBeInTheDocument();
+    expect(within(row).getByText('gina@families.example')).toBeInTheDocument();
+    expect(within(row).getByText('Sep 15, 2026')).toBeInTheDocument();
+    const u = userEvent.setup();
+    await u.click(screen.getByRole('button', { name: 'Enroll students' }));
+    await waitFor(() => expect(location()).toBe('/business/entity/program/students/enroll?programId=prg_1'));
+  });
+
+  it('withdraws a student after asking for the end date', async () => {
+    fake.on('POST', `${API}/enrollments/enr_1/withdraw`, ok({ ...mia, status: 'Withdrawn', endDate: '2026-10-31' }));
+    open();
+    const u = userEvent.setup();
+    const row = (await screen.findByText('Mia Lopez')).closest('tr')!;
+    await u.click(within(row).getByRole('button', { name: 'Row actions' }));
+    await u.click(await screen.findByRole('menuitem', { name: 'Withdraw' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw Mia Lopez?' });
+    expect(fake.callsTo('POST', `${API}/enrollments/enr_1/withdraw`)).toHaveLength(0);
+    const end = within(dialog).getByLabelText(/^End date/);
+    await u.clear(end);
+    await u.type(end, '2026-10-31');
+    await u.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    expect(await screen.findByText('Student withdrawn')).toBeInTheDocument();
+    expect(fake.callsTo('POST', `${API}/enrollments/enr_1/withdraw`)[0]!.body).toEqual({ endDate: '2026-10-31' });
+  });
+
+  it('filters by status through the API', async () => {
+    open();
+    await screen.findByText('Mia Lopez');
+    const u = userEvent.setup();
+    await u.click(screen.getAllByLabelText('Status').find((el) => el.tagName === 'INPUT')!);
+    await u.click(await screen.findByRole('option', { name: 'Withdrawn' }));
+    await waitFor(() => expect(fake.callsTo('GET', `${API}/enrollments`).at(-1)!.url.searchParams.get('status')).toBe('Withdrawn'));
+  });
+});

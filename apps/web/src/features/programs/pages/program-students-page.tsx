@@ -1,0 +1,195 @@
+import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconUserPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import {
+  ENROLLMENT_STATUS_LABELS,
+  EnrollmentStatus,
+  formatDay,
+  formatMoney,
+  paths,
+  PROGRAM_FREQUENCY_LABELS,
+  type Enrollment,
+  type EnrollmentListQuery,
+} from '@tay/contract';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
+import { LoadError } from '../../../components/ui/load-error';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useListParams } from '../../../lib/list-params';
+import { useBusinessId } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { downloadEnrollmentsCsv, useEnrollmentList, useProgram } from '../api/programs-api';
+import { enrolledOfCapacity, EnrollmentStatusBadge, programEnrollHref, ProgramStatusBadge } from '../components/program-actions';
+import { WithdrawModal } from '../components/withdraw-modal';
+
+const SORTS = ['name', 'studentNumber', 'grade', 'startDate', 'createdAt'] as const;
+const STATUS_OPTIONS = EnrollmentStatus.options.map((s) => ({ value: s, label: ENROLLMENT_STATUS_LABELS[s] }));
+
+/**
+ * /business/entity/program/students/list?programId= — the students of a program: student id,
+ * name, grade, guardian, start and end, status; search, status filter, sort, pages and CSV;
+ * Withdraw asks for the end date first.
+ */
+export function ProgramStudentsPage() {
+  const [params] = useSearchParams();
+  const programId = params.get('programId') ?? '';
+  const program = useProgram(programId || null);
+  useDocumentTitle(program.data ? `${program.data.name} students` : 'Program students');
+  const businessId = useBusinessId();
+  const navigate = useNavigate();
+  const access = useWriteAccess('programs');
+  const { get, update, page, pageSize } = useListParams();
+  const [withdrawing, setWithdrawing] = useState<Enrollment | null>(null);
+
+  const sortBy = get('sortBy');
+  const status = get('status');
+  const query: EnrollmentListQuery = {
+    page,
+    pageSize,
+    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'name',
+    sortDirection: get('sortDirection') === 'desc' ? 'desc' : 'asc',
+    ...(get('search') ? { search: get('search') } : {}),
+    ...((EnrollmentStatus.options as readonly string[]).includes(status ?? '') ? { status: status as EnrollmentStatus } : {}),
+  };
+  const list = useEnrollmentList(programId, query);
+
+  if (!programId) {
+    return (
+      <LoadError
+        title="No program chosen"
+        error={new Error('Open a program’s students from the programs list.')}
+        onRetry={() => void navigate(paths.entity.programs)}
+      />
+    );
+  }
+  if (program.error) return <LoadError title="We could not load this program" error={program.error} onRetry={() => void program.refetch()} />;
+  if (!program.data) return <PageLoader />;
+  const p = program.data;
+
+  const filtered = Boolean(query.search || query.status);
+  const clearFilters = () => update({ search: undefined, status: undefined });
+
+  const columns: Column<Enrollment>[] = [
+    { key: 'studentNumber', header: 'Student id', sortKey: 'studentNumber', render: (e) => e.studentNumber },
+    {
+      key: 'name',
+      header: 'Student',
+      sortKey: 'name',
+      render: (e) => (
+        <Text size="sm" fw={500}>
+          {e.studentName}
+        </Text>
+      ),
+    },
+    { key: 'grade', header: 'Grade', sortKey: 'grade', render: (e) => e.grade || '—' },
+    {
+      key: 'guardian',
+      header: 'Guardian',
+      render: (e) =>
+        e.guardian ? (
+          <div>
+            <Text size="sm">{e.guardian.name}</Text>
+            <Text size="xs" c="dimmed">
+              {e.guardian.email}
+            </Text>
+          </div>
+        ) : (
+          '—'
+        ),
+    },
+    { key: 'start', header: 'Start', sortKey: 'startDate', render: (e) => formatDay(e.startDate) },
+    { key: 'end', header: 'End', render: (e) => (e.endDate ? formatDay(e.endDate) : '—') },
+    { key: 'status', header: 'Status', render: (e) => <EnrollmentStatusBadge status={e.status} /> },
+  ];
+
+  const actions = (e: Enrollment): RowAction<Enrollment>[] =>
+    access.allowed && e.status === 'active' ? [{ label: 'Withdraw', color: 'red', onClick: (row) => setWithdrawing(row) }] : [];
+
+  const enrollButton = (
+    <Button
+      leftSection={<IconUserPlus size={16} />}
+      onClick={() => void navigate(programEnrollHref(p.programId))}
+      disabled={!access.allowed || p.status !== 'active' || p.placesLeft === 0}
+    >
+      Enroll students
+    </Button>
+  );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Anchor component={Link} to={paths.entity.programs} size="sm">
+            ← Programs
+          </Anchor>
+          <Group gap="xs">
+            <Title order={1}>{p.name}</Title>
+            <ProgramStatusBadge status={p.status} />
+          </Group>
+          <Text c="dimmed" size="sm">
+            {formatMoney(p.feeCents)} {PROGRAM_FREQUENCY_LABELS[p.frequency].toLowerCase()} · {formatDay(p.startDate)} –{' '}
+            {p.endDate ? formatDay(p.endDate) : 'no end'} · Enrolled {enrolledOfCapacity(p)}
+            {p.placesLeft !== null ? ` · ${p.placesLeft} ${p.placesLeft === 1 ? 'place' : 'places'} left` : ''}
+          </Text>
+        </div>
+        {enrollButton}
+      </Group>
+      <WriteAccessAlert access={access} />
+      <DataTable
+        caption={`Students of ${p.name}`}
+        columns={columns}
+        rows={list.data?.items}
+        rowKey={(e) => e.enrollmentId}
+        total={list.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(next) => update({ page: next }, false)}
+        onPageSizeChange={(size) => update({ pageSize: size })}
+        sortBy={query.sortBy ?? 'name'}
+        sortDirection={query.sortDirection ?? 'asc'}
+        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
+        search={query.search ?? ''}
+        onSearchChange={(search) => update({ search })}
+        searchPlaceholder="Name, student id, grade or guardian e-mail"
+        filters={
+          <>
+            <Select
+              label="Status"
+              placeholder="Any status"
+              data={STATUS_OPTIONS}
+              value={query.status ?? null}
+              onChange={(value) => update({ status: value })}
+              clearable
+              w={160}
+            />
+            {filtered && <ClearFiltersButton onClick={clearFilters} />}
+          </>
+        }
+        onExport={() =>
+          businessId &&
+          void downloadEnrollmentsCsv(businessId, p.programId, query).catch((error: Error) =>
+            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
+          )
+        }
+        actions={actions}
+        loading={list.isPending || list.isPlaceholderData}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={
+          filtered
+            ? noMatches('No students match', 'Nothing matches the search and filters you chose. Clear them to see every student of the program.', clearFilters)
+            : {
+                title: 'Nobody is enrolled yet',
+                description: `Enroll students in ${p.name}; each active enrollment is billed every period.`,
+                action: access.allowed && p.status === 'active' ? enrollButton : undefined,
+              }
+        }
+      />
+      <WithdrawModal enrollment={withdrawing} onClose={() => setWithdrawing(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,174 @@
+import { Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconPlus } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import {
+  formatDay,
+  formatMoney,
+  PROGRAM_FREQUENCY_LABELS,
+  PROGRAM_STATUS_LABELS,
+  ProgramFrequency,
+  ProgramStatus,
+  type Program,
+  type ProgramListQuery,
+} from '@tay/contract';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useListParams } from '../../../lib/list-params';
+import { useBusinessId } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { downloadProgramsCsv, useProgramList } from '../api/programs-api';
+import { enrolledOfCapacity, permittedProgramActions, programManageHref, ProgramStatusBadge, useProgramActions } from '../components/program-actions';
+
+const SORTS = ['createdAt', 'name', 'fee', 'startDate'] as const;
+const STATUS_OPTIONS = ProgramStatus.options.map((s) => ({ value: s, label: PROGRAM_STATUS_LABELS[s] }));
+const FREQUENCY_OPTIONS = ProgramFrequency.options.map((f) => ({ value: f, label: PROGRAM_FREQUENCY_LABELS[f] }));
+
+/**
+ * /business/entity/program — Manage Programs: fee, frequency, dates, enrolled of capacity and
+ * status; search, filters, sort, pages and CSV kept in the URL; row actions Edit, Students,
+ * Enroll, Activate / Deactivate and Delete (asks first).
+ */
+export function ProgramsPage() {
+  useDocumentTitle('Programs');
+  const businessId = useBusinessId();
+  const access = useWriteAccess('programs');
+  const { get, update, page, pageSize } = useListParams();
+  const { run, canWrite } = useProgramActions();
+  const navigate = useNavigate();
+
+  const sortBy = get('sortBy');
+  const status = get('status');
+  const frequency = get('frequency');
+  const query: ProgramListQuery = {
+    page,
+    pageSize,
+    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'createdAt',
+    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
+    ...(get('search') ? { search: get('search') } : {}),
+    ...((ProgramStatus.options as readonly string[]).includes(status ?? '') ? { status: status as ProgramStatus } : {}),
+    ...((ProgramFrequency.options as readonly string[]).includes(frequency ?? '') ? { frequency: frequency as ProgramFrequency } : {}),
+  };
+  const list = useProgramList(query);
+  const filtered = Boolean(query.search || query.status || query.frequency);
+  const clearFilters = () => update({ search: undefined, status: undefined, frequency: undefined });
+
+  const actions = (p: Program): RowAction<Program>[] =>
+    permittedProgramActions(p.actions, canWrite).map((action) => ({
+      label: action,
+      onClick: (row) => run(action, row),
+      ...(action === 'Delete' ? { color: 'red' } : {}),
+    }));
+
+  const columns: Column<Program>[] = [
+    {
+      key: 'name',
+      header: 'Program',
+      sortKey: 'name',
+      render: (p) => (
+        <div>
+          <Text size="sm" fw={500}>
+            {p.name}
+          </Text>
+          {p.description && (
+            <Text size="xs" c="dimmed" lineClamp={1}>
+              {p.description}
+            </Text>
+          )}
+        </div>
+      ),
+    },
+    { key: 'fee', header: 'Fee', sortKey: 'fee', align: 'right', render: (p) => formatMoney(p.feeCents) },
+    { key: 'frequency', header: 'Frequency', render: (p) => PROGRAM_FREQUENCY_LABELS[p.frequency] },
+    {
+      key: 'dates',
+      header: 'Dates',
+      sortKey: 'startDate',
+      render: (p) => `${formatDay(p.startDate)} – ${p.endDate ? formatDay(p.endDate) : 'no end'}`,
+    },
+    { key: 'enrolled', header: 'Enrolled / capacity', align: 'right', render: (p) => enrolledOfCapacity(p) },
+    { key: 'status', header: 'Status', render: (p) => <ProgramStatusBadge status={p.status} /> },
+  ];
+
+  const addButton = (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => void navigate(programManageHref())} disabled={!access.allowed}>
+      Add program
+    </Button>
+  );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Programs</Title>
+          <Text c="dimmed" size="sm">
+            What you bill families for: each program’s fee, how often it is billed, its dates and places.
+          </Text>
+        </div>
+        {addButton}
+      </Group>
+      <WriteAccessAlert access={access} />
+      <DataTable
+        caption="Programs"
+        columns={columns}
+        rows={list.data?.items}
+        rowKey={(p) => p.programId}
+        total={list.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(next) => update({ page: next }, false)}
+        onPageSizeChange={(size) => update({ pageSize: size })}
+        sortBy={query.sortBy ?? 'createdAt'}
+        sortDirection={query.sortDirection ?? 'desc'}
+        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
+        search={query.search ?? ''}
+        onSearchChange={(search) => update({ search })}
+        searchPlaceholder="Program name or description"
+        filters={
+          <>
+            <Select
+              label="Status"
+              placeholder="Any status"
+              data={STATUS_OPTIONS}
+              value={query.status ?? null}
+              onChange={(value) => update({ status: value })}
+              clearable
+              w={160}
+            />
+            <Select
+              label="Frequency"
+              placeholder="Any"
+              data={FREQUENCY_OPTIONS}
+              value={query.frequency ?? null}
+              onChange={(value) => update({ frequency: value })}
+              clearable
+              w={160}
+            />
+            {filtered && <ClearFiltersButton onClick={clearFilters} />}
+          </>
+        }
+        onExport={() =>
+          businessId &&
+          void downloadProgramsCsv(businessId, query).catch((error: Error) =>
+            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
+          )
+        }
+        actions={actions}
+        loading={list.isPending || list.isPlaceholderData}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={
+          filtered
+            ? noMatches('No programs match', 'Nothing matches the search and filters you chose. Clear them to see every program.', clearFilters)
+            : {
+                title: 'No programs yet',
+                description: 'Add the programs you bill for — a class, a club, a term’s tuition — then enroll students in them.',
+                action: canWrite ? addButton : undefined,
+              }
+        }
+      />
+    </Stack>
+  );
+}

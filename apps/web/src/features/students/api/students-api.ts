@@ -1,0 +1,73 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { studentEndpoints as e, type Student, type StudentInput, type StudentListQuery } from '@tay/contract';
+import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessId } from '../../../lib/session';
+
+/** Everything cached of the business's students. */
+export const studentsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+
+function requireBusinessId(businessId: string | undefined): string {
+  if (!businessId) throw new Error('Create your business first.');
+  return businessId;
+}
+
+export function useStudentList(query: StudentListQuery) {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(e.list, { params: { id: businessId ?? '' }, query }),
+    enabled: Boolean(businessId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useStudent(studentId: string | null) {
+  const businessId = useBusinessId();
+  return useQuery({
+    ...endpointQuery(e.get, { params: { id: businessId ?? '', studentId: studentId ?? '' } }),
+    enabled: Boolean(businessId && studentId),
+  });
+}
+
+export function useInvalidateStudents() {
+  const queryClient = useQueryClient();
+  const businessId = useBusinessId();
+  return () => queryClient.invalidateQueries({ queryKey: studentsKey(businessId) });
+}
+
+/** Adds a student (POST), or edits one when `studentId` is given (PATCH). */
+export function useSaveStudent() {
+  const businessId = useBusinessId();
+  const invalidate = useInvalidateStudents();
+  return useMutation({
+    mutationFn: ({ body, studentId }: { body: StudentInput; studentId?: string | null }) => {
+      const id = requireBusinessId(businessId);
+      return studentId ? callForData(e.update, { params: { id, studentId }, body }) : callForData(e.create, { params: { id }, body });
+    },
+    onSuccess: () => invalidate(),
+  });
+}
+
+export type StudentCommand = 'activate' | 'deactivate' | 'delete';
+
+/** Activate, Deactivate and Delete (a student no payment request names). */
+export function useStudentCommand() {
+  const businessId = useBusinessId();
+  const invalidate = useInvalidateStudents();
+  return useMutation({
+    mutationFn: async ({ studentId, command }: { studentId: string; command: StudentCommand }): Promise<Student | null> => {
+      const params = { id: requireBusinessId(businessId), studentId };
+      if (command === 'delete') {
+        await callEndpoint(e.remove, { params });
+        return null;
+      }
+      return callForData(e[command], { params });
+    },
+    onSuccess: () => invalidate(),
+  });
+}
+
+/** Downloads the CSV of the list's query: the filters, the search and the sort, without the paging. */
+export async function downloadStudentsCsv(businessId: string, query: StudentListQuery): Promise<void> {
+  const { page: _page, pageSize: _size, ...rest } = query;
+  await downloadEndpoint(e.exportCsv, { params: { id: businessId }, query: rest }, 'students.csv');
+}

@@ -1,0 +1,358 @@
+import { Alert, Anchor, Button, Grid, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { paths, STUDENT_FIELD_LIMITS, StudentInput, type FieldErrors, type Student } from '@tay/contract';
+import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
+import { LoadError } from '../../../components/ui/load-error';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { ApiError } from '../../../lib/api-client';
+import { toE164 } from '../../../lib/phone';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { useSaveStudent, useStudent } from '../api/students-api';
+
+interface GuardianDraft {
+  mode: 'existing' | 'new';
+  payer: PickedPayer | null;
+  firstName: string;
+  lastName: string;
+  email: string;
+  mobile: string;
+}
+
+interface Draft {
+  studentNumber: string;
+  firstName: string;
+  lastName: string;
+  grade: string;
+  dateOfBirth: string;
+  guardians: GuardianDraft[];
+}
+
+const NEW_GUARDIAN: GuardianDraft = { mode: 'existing', payer: null, firstName: '', lastName: '', email: '', mobile: '' };
+const EMPTY: Draft = { studentNumber: '', firstName: '', lastName: '', grade: '', dateOfBirth: '', guardians: [NEW_GUARDIAN] };
+
+function draftOf(student: Student): Draft {
+  return {
+    studentNumber: student.studentNumber,
+    firstName: student.firstName,
+    lastName: student.lastName,
+    grade: student.grade,
+    dateOfBirth: student.dateOfBirth ?? '',
+    guardians: student.guardians.map((g) => ({
+      ...NEW_GUARDIAN,
+      payer: { payerId: g.payerId, displayName: g.name, email: g.email, mobileNumber: g.mobile },
+    })),
+  };
+}
+
+/** The viewer's today, 'YYYY-MM-DD' (the server checks again with the business's own day). */
+function localToday(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/** The body the API takes, and the problems found before sending it, by the API's field keys. */
+function toBody(draft: Draft): { body: StudentInput; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const body: StudentInput = {
+    studentNumber: draft.studentNumber,
+    firstName: draft.firstName,
+    lastName: draft.lastName,
+    grade: draft.grade,
+    dateOfBirth: draft.dateOfBirth || null,
+    guardians: draft.guardians.map((g, i) => {
+      if (g.mode === 'existing') {
+        if (!g.payer) errors[`guardians.${i}.payerId`] = 'Choose one of your payers, or enter a new guardian.';
+        return { payerId: g.payer?.payerId ?? '' };
+      }
+      const mobile = g.mobile.trim() ? toE164(g.mobile) : null;
+      if (g.mobile.trim() && !mobile) errors[`guardians.${i}.mobile`] = 'Enter a valid mobile number, like (415) 555-0123.';
+      return { firstName: g.firstName, lastName: g.lastName, email: g.email, mobile };
+    }),
+  };
+  const parsed = StudentInput.safeParse(body);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.join('.');
+      if (key.endsWith('.payerId') && errors[key]) continue;
+      errors[key] ??= issue.message;
+    }
+  }
+  if (draft.dateOfBirth && !errors.dateOfBirth && draft.dateOfBirth > localToday()) errors.dateOfBirth = 'The date of birth cannot be in the future.';
+  return { body, errors };
+}
+
+function GuardianFields({
+  index,
+  guardian,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  guardian: GuardianDraft;
+  errors: FieldErrors;
+  onChange: (next: GuardianDraft) => void;
+  onRemove?: () => void;
+}) {
+  const which = index === 0 ? 'First guardian' : 'Second guardian';
+  const error = (field: string) => errors[`guardians.${index}.${field}`];
+  return (
+    <Paper withBorder radius="md" p="md" role="group" aria-labelledby={`guardian-${index}-title`}>
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap">
+          <Text id={`guardian-${index}-title`} fw={600}>
+            {which}
+            {index === 0 ? ' (billed for the student)' : ' (may be sent a copy of each request)'}
+          </Text>
+          {onRemove && (
+            <Button variant="subtle" color="red" size="xs" onClick={onRemove}>
+              Remove the second guardian
+            </Button>
+          )}
+        </Group>
+        <SegmentedControl
+          aria-label={`${which}: an existing payer or a new one`}
+          value={guardian.mode}
+          onChange={(mode) => onChange({ ...guardian, mode: mode as GuardianDraft['mode'] })}
+          data={[
+            { value: 'existing', label: 'One of your payers' },
+            { value: 'new', label: 'A new guardian' },
+          ]}
+        />
+        {guardian.mode === 'existing' ? (
+          <PayerPicker label={`${which}: payer`} value={guardian.payer} onChange={(payer) => onChange({ ...guardian, payer })} error={error('payerId')} />
+        ) : (
+          <Grid>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label={`${which}: first name`}
+                required
+                autoComplete="off"
+                maxLength={100}
+                value={guardian.firstName}
+                onChange={(e) => onChange({ ...guardian, firstName: e.currentTarget.value })}
+                error={error('firstName')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label={`${which}: last name`}
+                required
+                autoComplete="off"
+                maxLength={100}
+                value={guardian.lastName}
+                onChange={(e) => onChange({ ...guardian, lastName: e.currentTarget.value })}
+                error={error('lastName')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label={`${which}: e-mail`}
+                description="If one of your payers has this e-mail, they are used (never a copy)."
+                type="email"
+                required
+                autoComplete="off"
+                maxLength={STUDENT_FIELD_LIMITS.email}
+                value={guardian.email}
+                onChange={(e) => onChange({ ...guardian, email: e.currentTarget.value })}
+                error={error('email')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label={`${which}: mobile number`}
+                description="Optional"
+                type="tel"
+                autoComplete="off"
+                maxLength={24}
+                value={guardian.mobile}
+                onChange={(e) => onChange({ ...guardian, mobile: e.currentTarget.value })}
+                error={error('mobile')}
+              />
+            </Grid.Col>
+          </Grid>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function StudentForm({ student }: { student: Student | null }) {
+  const navigate = useNavigate();
+  const save = useSaveStudent();
+  const access = useWriteAccess('students');
+  const [draft, setDraft] = useState<Draft>(() => (student ? draftOf(student) : EMPTY));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const editing = student !== null;
+
+  const set = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
+  const setGuardian = (index: number, next: GuardianDraft) => setDraft((d) => ({ ...d, guardians: d.guardians.map((g, i) => (i === index ? next : g)) }));
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const { body, errors: found } = toBody(draft);
+    setErrors(found);
+    setProblem(null);
+    if (Object.keys(found).length > 0) return;
+    save.mutate(
+      { body, studentId: student?.studentId ?? null },
+      {
+        onSuccess: (saved) => {
+          notifications.show({
+            color: 'teal',
+            title: editing ? 'Student saved' : 'Student added',
+            message: `${saved.name} (${saved.studentNumber}), billed to ${saved.guardians[0]?.name ?? 'their guardian'}.`,
+          });
+          void navigate(paths.entity.students);
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.fields) setErrors(error.fields);
+          else setProblem(error.message);
+          notifications.show({ color: 'red', title: editing ? 'Student not saved' : 'Student not added', message: error.message });
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="md">
+      <WriteAccessAlert access={access} />
+      <Paper withBorder radius="md" p="lg">
+        <form onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit student' : 'Add a student'}>
+          <Stack gap="md">
+            {problem && (
+              <Alert color="red" role="alert">
+                {problem}
+              </Alert>
+            )}
+            {errors.guardians && (
+              <Alert color="red" role="alert">
+                {errors.guardians}
+              </Alert>
+            )}
+            <Grid>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="Student id"
+                  description="Your school's own id for the student"
+                  required
+                  autoComplete="off"
+                  maxLength={STUDENT_FIELD_LIMITS.studentNumber}
+                  value={draft.studentNumber}
+                  onChange={(e) => set({ studentNumber: e.currentTarget.value })}
+                  error={errors.studentNumber}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="Grade or group"
+                  description="Optional: Year 7, Grade 5, U12 Blue"
+                  autoComplete="off"
+                  maxLength={STUDENT_FIELD_LIMITS.grade}
+                  value={draft.grade}
+                  onChange={(e) => set({ grade: e.currentTarget.value })}
+                  error={errors.grade}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="First name"
+                  required
+                  autoComplete="off"
+                  maxLength={STUDENT_FIELD_LIMITS.firstName}
+                  value={draft.firstName}
+                  onChange={(e) => set({ firstName: e.currentTarget.value })}
+                  error={errors.firstName}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="Last name"
+                  required
+                  autoComplete="off"
+                  maxLength={STUDENT_FIELD_LIMITS.lastName}
+                  value={draft.lastName}
+                  onChange={(e) => set({ lastName: e.currentTarget.value })}
+                  error={errors.lastName}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="Date of birth"
+                  description="Optional"
+                  type="date"
+                  max={localToday()}
+                  value={draft.dateOfBirth}
+                  onChange={(e) => set({ dateOfBirth: e.currentTarget.value })}
+                  error={errors.dateOfBirth}
+                />
+              </Grid.Col>
+            </Grid>
+            <Title order={2} size="h4">
+              Guardians
+            </Title>
+            {draft.guardians.map((g, i) => (
+              <GuardianFields
+                key={i}
+                index={i}
+                guardian={g}
+                errors={errors}
+                onChange={(next) => setGuardian(i, next)}
+                {...(i === 1 ? { onRemove: () => set({ guardians: draft.guardians.slice(0, 1) }) } : {})}
+              />
+            ))}
+            {draft.guardians.length < 2 && (
+              <Group>
+                <Button variant="default" onClick={() => set({ guardians: [...draft.guardians, { ...NEW_GUARDIAN }] })}>
+                  Add a second guardian
+                </Button>
+              </Group>
+            )}
+            <Group>
+              <Button type="submit" disabled={!access.allowed} loading={save.isPending}>
+                {editing ? 'Save student' : 'Add student'}
+              </Button>
+              <Button variant="default" component={Link} to={paths.entity.students}>
+                Cancel
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}
+
+/** /business/entity/students/add, and edit with `?studentId=`: the student and their one or two guardians. */
+export function StudentFormPage() {
+  const [params] = useSearchParams();
+  const studentId = params.get('studentId');
+  const student = useStudent(studentId);
+  const title = studentId ? 'Edit student' : 'Add a student';
+  useDocumentTitle(title);
+  return (
+    <Stack gap="md">
+      <div>
+        <Anchor component={Link} to={paths.entity.students} size="sm">
+          ← Manage Students
+        </Anchor>
+        <Title order={1}>{title}</Title>
+        <Text c="dimmed" size="sm">
+          A guardian is one of your payers: the first is billed for the student. A new guardian becomes a payer when you save.
+        </Text>
+      </div>
+      {studentId && student.error ? (
+        <LoadError title="We could not load this student" error={student.error} onRetry={() => void student.refetch()} />
+      ) : studentId && !student.data ? (
+        <PageLoader />
+      ) : (
+        <StudentForm key={student.data?.studentId ?? 'new'} student={student.data ?? null} />
+      )}
+    </Stack>
+  );
+}

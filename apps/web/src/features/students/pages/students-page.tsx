@@ -1,0 +1,231 @@
+import { Anchor, Badge, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconPlus, IconUpload } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { formatDate, formatDay, paths, STUDENT_STATUS_LABELS, StudentSortBy, StudentStatus, type Student, type StudentListQuery } from '@tay/contract';
+import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useListParams } from '../../../lib/list-params';
+import { useBusinessId } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { downloadStudentsCsv, useInvalidateStudents, useStudentList } from '../api/students-api';
+import { permittedStudentActions, useStudentActions } from '../components/student-actions';
+
+const STATUS_OPTIONS = StudentStatus.options.map((s) => ({ value: s, label: STUDENT_STATUS_LABELS[s] }));
+
+export function StudentStatusBadge({ status }: { status: StudentStatus }) {
+  return (
+    <Badge color={status === 'active' ? 'teal' : 'gray'} variant="light">
+      {STUDENT_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+/**
+ * /business/entity/students — Manage Students: each student with their guardians and programs;
+ * search, filters (grade, program, status), sort, pages and CSV export kept in the URL; add, import
+ * and the row actions (Edit, Request to Pay, Enrollment, Transactions, Activate / Deactivate, Delete).
+ */
+export interface StudentsPageProps {
+  /** The program filter's choices (the programs feature's list, composed in app/routes). */
+  programs?: { value: string; label: string }[];
+  /** The student's enrollments (the programs feature's drawer), opened by the row action Enrollment. */
+  enrollments?: (props: { businessId: string; student: { studentId: string; name: string } | null; onClose: () => void }) => ReactNode;
+}
+
+export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) {
+  useDocumentTitle('Manage Students');
+  const businessId = useBusinessId();
+  const access = useWriteAccess('students');
+  const { get, update, page, pageSize } = useListParams();
+  const [enrolling, setEnrolling] = useState<{ studentId: string; name: string } | null>(null);
+  const invalidate = useInvalidateStudents();
+  const { run, canWrite } = useStudentActions({ onEnrollment: (s) => setEnrolling({ studentId: s.studentId, name: s.name }) });
+
+  const sortBy = get('sortBy');
+  const status = get('status');
+  const query: StudentListQuery = {
+    page,
+    pageSize,
+    sortBy: (StudentSortBy.options as readonly string[]).includes(sortBy ?? '') ? (sortBy as StudentSortBy) : 'createdAt',
+    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
+    ...(get('search') ? { search: get('search') } : {}),
+    ...(get('grade') ? { grade: get('grade') } : {}),
+    ...(get('programId') ? { programId: get('programId') } : {}),
+    ...((StudentStatus.options as readonly string[]).includes(status ?? '') ? { status: status as StudentStatus } : {}),
+  };
+  const list = useStudentList(query);
+  const filtered = Boolean(query.search || query.grade || query.programId || query.status);
+  const clearFilters = () => update({ search: undefined, grade: undefined, programId: undefined, status: undefined });
+
+  const gradeOptions = [...new Set([...(list.data?.grades ?? []), ...(query.grade ? [query.grade] : [])])];
+  const programOptions = [
+    ...programs,
+    ...(query.programId && !programs.some((p) => p.value === query.programId) ? [{ value: query.programId, label: 'A program' }] : []),
+  ];
+
+  const actions = (s: Student): RowAction<Student>[] =>
+    permittedStudentActions(s.actions, canWrite).map((action) => ({
+      label: action,
+      onClick: (row) => run(action, row),
+      ...(action === 'Delete' ? { color: 'red' } : {}),
+    }));
+
+  const columns: Column<Student>[] = [
+    {
+      key: 'name',
+      header: 'Student',
+      sortKey: 'name',
+      render: (s) => (
+        <div>
+          <Text size="sm" fw={500}>
+            {s.name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {s.dateOfBirth ? `Born ${formatDay(s.dateOfBirth)}` : ''}
+          </Text>
+        </div>
+      ),
+    },
+    { key: 'studentNumber', header: 'Student id', sortKey: 'studentNumber', render: (s) => s.studentNumber },
+    { key: 'grade', header: 'Grade', sortKey: 'grade', render: (s) => s.grade || '—' },
+    {
+      key: 'guardians',
+      header: 'Guardians',
+      render: (s) => (
+        <Stack gap={2}>
+          {s.guardians.map((g) => (
+            <div key={g.payerId}>
+              <Text size="sm">{g.name}</Text>
+              <Text size="xs" c="dimmed">
+                {g.email}
+              </Text>
+            </div>
+          ))}
+        </Stack>
+      ),
+    },
+    { key: 'programs', header: 'Programs', render: (s) => (s.programs.length > 0 ? s.programs.join(', ') : '—') },
+    { key: 'status', header: 'Status', sortKey: 'status', render: (s) => <StudentStatusBadge status={s.status} /> },
+    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (s) => formatDate(s.createdAt) },
+  ];
+
+  const addButton = (
+    <Button component={Link} to={paths.entity.studentAdd} leftSection={<IconPlus size={16} />} disabled={!access.allowed}>
+      Add student
+    </Button>
+  );
+  const importButton = (
+    <Button component={Link} to={paths.entity.studentImport} variant="default" leftSection={<IconUpload size={16} />} disabled={!access.allowed}>
+      Import students
+    </Button>
+  );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Manage Students</Title>
+          <Text c="dimmed" size="sm">
+            Your students and the guardians billed for them.{' '}
+            <Anchor component={Link} to={paths.entity.studentImports} size="sm">
+              Past imports
+            </Anchor>
+          </Text>
+        </div>
+        <Group gap="sm">
+          {access.allowed ? importButton : null}
+          {access.allowed ? addButton : null}
+        </Group>
+      </Group>
+      <WriteAccessAlert access={access} />
+      <DataTable
+        caption="Students"
+        columns={columns}
+        rows={list.data?.items}
+        rowKey={(s) => s.studentId}
+        total={list.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(next) => update({ page: next }, false)}
+        onPageSizeChange={(size) => update({ pageSize: size })}
+        sortBy={query.sortBy ?? 'createdAt'}
+        sortDirection={query.sortDirection ?? 'desc'}
+        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
+        search={query.search ?? ''}
+        onSearchChange={(search) => update({ search })}
+        searchPlaceholder="Name, student id or guardian e-mail"
+        filters={
+          <>
+            <Select
+              label="Grade"
+              placeholder="Any grade"
+              data={gradeOptions}
+              value={query.grade ?? null}
+              onChange={(value) => update({ grade: value })}
+              clearable
+              searchable
+              w={160}
+            />
+            <Select
+              label="Program"
+              placeholder="Any program"
+              data={programOptions}
+              value={query.programId ?? null}
+              onChange={(value) => update({ programId: value })}
+              clearable
+              searchable
+              w={200}
+            />
+            <Select
+              label="Status"
+              placeholder="Any status"
+              data={STATUS_OPTIONS}
+              value={query.status ?? null}
+              onChange={(value) => update({ status: value })}
+              clearable
+              w={160}
+            />
+            {filtered && <ClearFiltersButton onClick={clearFilters} />}
+          </>
+        }
+        onExport={() =>
+          businessId &&
+          void downloadStudentsCsv(businessId, query).catch((error: Error) =>
+            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
+          )
+        }
+        actions={actions}
+        loading={list.isPending || list.isPlaceholderData}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={
+          filtered
+            ? noMatches('No students match', 'Nothing matches the search and filters you chose. Clear them to see every student.', clearFilters)
+            : {
+                title: 'No students yet',
+                description: 'Add your students one by one, or import them with their guardians from a CSV file.',
+                action: canWrite ? (
+                  <Group gap="sm" justify="center">
+                    {importButton}
+                    {addButton}
+                  </Group>
+                ) : undefined,
+              }
+        }
+      />
+      {businessId &&
+        enrollments?.({
+          businessId,
+          student: enrolling,
+          onClose: () => {
+            setEnrolling(null);
+            void invalidate();
+          },
+        })}
+    </Stack>
+  );
+}
