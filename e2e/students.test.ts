@@ -91,16 +91,13 @@ describe('the student template', () => {
     // A monthly program.
     await nav(page).getByRole('link', { name: 'Manage Programs' }).click();
     await page.waitForURL('**/business/entity/program');
-    await page
-      .getByRole('link', { name: /New program/ })
-      .first()
-      .click();
+    await page.getByRole('button', { name: 'Add program' }).first().click();
     await page.getByLabel('Name').fill('Piano');
     await page.getByLabel('Fee').fill('120');
     await page.getByRole('radio', { name: 'Monthly' }).check();
     await page.getByLabel('Start date').fill('2026-09-01');
-    await page.getByRole('button', { name: /Create program|Save/ }).click();
-    await toast(page, /Program (created|saved)/);
+    await page.getByRole('button', { name: 'Add program' }).click();
+    await toast(page, 'Program added');
 
     // Enroll the 20 Year 5 students.
     await page.goto('/business/entity/program');
@@ -108,10 +105,11 @@ describe('the student template', () => {
     await page.getByRole('heading', { name: 'Enroll in Piano' }).waitFor();
     await page.getByRole('combobox', { name: 'Grade' }).click();
     await page.getByRole('option', { name: 'Year 5' }).click();
+    await page.getByText('Showing 1 to 20 of 20 Results').waitFor();
     await page.getByLabel('Select all on this page').check();
     await page.getByLabel('Start date').fill('2026-09-01');
     await page.getByRole('button', { name: /^Enroll 20/ }).click();
-    await toast(page, /20 students enrolled/);
+    await toast(page, 'Students enrolled');
     const piano = (await api<{ items: { programId: string; enrolledCount: number }[] }>(owner, 'GET', `/businesses/${owner.businessId}/programs`)).items[0]!;
     expect(piano.enrolledCount).toBe(20);
 
@@ -128,12 +126,14 @@ describe('the student template', () => {
     await form.getByLabel('Day of the month').fill('1');
     await form.getByRole('combobox', { name: 'Programs' }).click();
     await page.getByRole('option', { name: 'Piano' }).click();
-    await form.getByRole('button', { name: /Create|Save/ }).click();
-    await toast(page, /Billing cycle (created|saved)/);
+    await form.getByRole('button', { name: 'Create billing cycle' }).click();
+    await toast(page, 'Billing cycle created');
     await rowAction(page, 'Monthly tuition', 'Run now');
     await page.getByRole('dialog').getByRole('button', { name: 'Yes, run now' }).click();
     await toast(page, '“Monthly tuition” ran');
-    await page.getByRole('link', { name: /^Review / }).click();
+    // The run's drawer opens on its own, with the link to the batch's review.
+    const runs = page.getByRole('dialog', { name: 'Runs of “Monthly tuition”' });
+    await runs.getByRole('link', { name: /^Review / }).click();
     await page.waitForURL(/\/business\/entity\/program\/billing\/review\?batchId=bat_/);
     await page.getByText('Showing 1 to 20 of 20 Results').waitFor({ timeout: 30_000 });
     await page.getByText('$2,400.00').first().waitFor();
@@ -162,14 +162,24 @@ describe('the student template', () => {
     await payerTab.close();
 
     // The student's outstanding drops; Billing Transactions shows Paid.
-    await until('the request to settle', async () => {
-      const list = await api<{ items: { transactionState: string; student: { name: string } | null }[] }>(
-        owner,
-        'GET',
-        `/businesses/${owner.businessId}/payment-requests?search=Kid3`,
-      );
-      return list.items.some((r) => r.student?.name === 'Kid3 Family3' && r.transactionState === 'Paid');
-    });
+    const students = await api<{ items: { studentId: string; studentNumber: string }[] }>(
+      owner,
+      'GET',
+      `/businesses/${owner.businessId}/students?search=S-103`,
+    );
+    const kid3Id = students.items.find((s) => s.studentNumber === 'S-103')!.studentId;
+    await until(
+      'the request to settle',
+      async () => {
+        const list = await api<{ items: { transactionState: string; student: { name: string } | null }[] }>(
+          owner,
+          'GET',
+          `/businesses/${owner.businessId}/payment-requests?studentId=${kid3Id}`,
+        );
+        return list.items.length === 1 && list.items[0]!.student?.name === 'Kid3 Family3' && list.items[0]!.transactionState === 'Paid';
+      },
+      240,
+    );
     await page.goto('/business/billing/students');
     await page.getByRole('heading', { name: 'Students’ balances', level: 1 }).waitFor();
     await page.getByRole('textbox', { name: /Search/ }).fill('Kid3');

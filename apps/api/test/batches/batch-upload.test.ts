@@ -238,7 +238,7 @@ describe('a file that cannot be used is refused whole, with one message, and not
     ['a fileName with a control character', 'kind=requests&fileName=a%01b.csv', 'fileName'],
     ['a fileName over 255 characters', `kind=requests&fileName=${'a'.repeat(256)}.csv`, 'fileName'],
     ['no kind', 'fileName=x.csv', 'kind'],
-    ['an unknown kind', 'kind=students&fileName=x.csv', 'kind'],
+    ['an unknown kind', 'kind=invoices&fileName=x.csv', 'kind'],
   ])('%s: 400 naming the parameter, nothing saved', async (_name, query, field) => {
     const before = await batchCount(db());
     const res = await api.upload(`Email,Amount,Due date\nana@payers.example,1,${due()}\n`, { query });

@@ -123,6 +123,26 @@ describe('a whole run', () => {
   });
 });
 
+describe('a row sent by text message', () => {
+  it("texts the request's TRX- reference and its link to the payer's mobile", async () => {
+    const payerId = await insertPayer(db(), acme.businessId, { email: 'tex@payers.example', displayName: 'Tex Payer' });
+    await db().updateTable('payers').set({ mobile_number: '+15550009876' }).where('id', '=', payerId).execute();
+    const up = await uploaded(`Email,Amount,Due date,Channel\ntex@payers.example,12.00,${inDays(10)},sms\n`, 'texts.csv');
+    await mapAndCheck(up.batchId, { payer: 'existing', columns: { email: 'Email', amount: 'Amount', dueDate: 'Due date', channel: 'Channel' } });
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/${up.batchId}/submit`,
+      payload: { mode: 'send' },
+      headers: { authorization: `Bearer ${acme.token}`, 'idempotency-key': `submit-${up.batchId}` },
+    });
+    expect(submitted.statusCode, submitted.body).toBe(202);
+    await eventually(async () => (await batch(up.batchId)).phase === 'done', 30_000);
+    const texts = (await get(t.app, `/api/dev/outbox?to=${encodeURIComponent('+15550009876')}`)).json() as { channel: string; text: string }[];
+    expect(texts).toHaveLength(1);
+    expect(texts[0]!.text).toMatch(/^.+ requests \$12\.00 \(TRX-\d+\), due .+\. Pay or decline: http.+\/pay\/.+$/);
+  });
+});
+
 describe('tenancy', () => {
   it("answers another business's batch as not found", async () => {
     const up = await uploaded(`Email,Amount,Due date\nana@payers.example,1,${inDays(3)}\n`);

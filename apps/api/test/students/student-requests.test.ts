@@ -171,6 +171,27 @@ describe('POST /api/businesses/:id/students/:studentId/payment-requests', () => 
     expect(await outbox(t.app, s.emails[0]!)).toHaveLength(1);
   });
 
+  it('bills an enrollment for a month once, whichever way it is billed; deleting the draft releases it', async () => {
+    const s = await student();
+    const programId = await program(s.studentId, `Violin ${newId('v')}`);
+    const draft = await create(s.studentId, { mode: 'draft', programId, period: '2027-06' });
+    const charges = () =>
+      db().selectFrom('student_charges').select(['request_id', 'period_start', 'amount_cents']).where('student_id', '=', s.studentId).execute();
+    expect((await charges()).map((c) => [c.request_id, String(c.period_start).slice(0, 10), Number(c.amount_cents)])).toEqual([
+      [draft.transactionId, '2027-06-01', 12_500],
+    ]);
+    const again = await call(t.app, 'POST', url(s.studentId), biz.token, body({ programId, period: '2027-06' }));
+    expect(again.statusCode, again.body).toBe(409);
+    expect(errorOf(again).message).toMatch(/^Mia Lopez\d* was billed for Violin v_\w+, June 2027 already \(TRX-\d+\)\.$/);
+    expect(errorOf(again).message).toContain(`(${draft.referenceNumber})`);
+    expect(errorOf(again).fields).toHaveProperty('period');
+    const deleted = await call(t.app, 'DELETE', `/api/businesses/${biz.businessId}/payment-requests/${draft.transactionId}`, biz.token);
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    expect(await charges()).toEqual([]);
+    const billed = await create(s.studentId, { programId, period: '2027-06' });
+    expect((await charges()).map((c) => c.request_id)).toEqual([billed.transactionId]);
+  });
+
   it('writes the audit trail', async () => {
     const s = await student();
     await create(s.studentId, { mode: 'draft' });
@@ -180,7 +201,8 @@ describe('POST /api/businesses/:id/students/:studentId/payment-requests', () => 
       .where('business_id', '=', biz.businessId)
       .where('action', '=', 'student.request_created')
       .execute();
-    expect(events.some((e) => JSON.stringify(e.details).includes(s.studentId))).toBe(true);
+    const mine = events.map((e) => e.details as { studentId: string; requestId: string }).find((d) => d.studentId === s.studentId);
+    expect(mine?.requestId).toMatch(/^req_/);
   });
 
   describe('refusals (each names its field, and makes nothing)', () => {

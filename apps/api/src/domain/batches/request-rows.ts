@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
 import {
-  formatDateTime,
   MAX_AMOUNT_CENTS,
   NO_MOBILE_MESSAGE,
   parseAmountCell,
@@ -15,10 +13,9 @@ import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
 import { validatePayerFields } from '../payers/payer-input';
 import type { ScopedBusiness } from '../businesses/business-scope';
-import { userActor } from '../payment-requests/request-context';
-import { requestEmail, requestText } from '../payment-requests/request-emails';
-import { expiryAfter, payLink, payToken, payTokenHash, todayIn, type RequestRow } from '../payment-requests/request-record';
+import { expiryAfter, todayIn } from '../payment-requests/request-record';
 import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+import { insertSentRequests, type RequestToSend } from './send-requests';
 
 /** What a valid request row will do when the batch is submitted. */
 export interface RequestPlan {
@@ -197,7 +194,7 @@ function checkRow(
  * others go on. A scheduled batch is sent the same way when its time comes.
  */
 async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]> {
-  const { ctx, trx, business, batchId, user, scheduledFor } = send;
+  const { trx, business, batchId } = send;
   const plans = rows.map((r) => ({ line: r.line, plan: r.plan as RequestPlan }));
 
   // Payers the file creates: one per e-mail, and an existing one is used instead.
@@ -254,118 +251,25 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   }
   if (ready.length === 0) return outcomes;
 
-  // The chunk's numbers in one step: TRX-<last - n + 1> … TRX-<last>, gap-free within the commit.
-  const { rows: counter } = await sql<{ value: string }>`
-    INSERT INTO business_counters (business_id, name, value) VALUES (${business.id}, 'request', ${10000 + ready.length})
-    ON CONFLICT (business_id, name) DO UPDATE SET value = business_counters.value + ${ready.length}
-    RETURNING value`.execute(trx);
-  const first = Number(counter[0]!.value) - ready.length + 1;
-
-  const now = new Date();
-  const actor = userActor(user);
-  const made = ready.map((r, i) => {
-    const id = newId('req');
-    const token = payToken(ctx.authSecret, id, now);
-    const row: RequestRow = {
-      business_id: business.id,
-      id,
-      number: first + i,
+  const requests: RequestToSend[] = ready.map((r) => ({
+    line: r.line,
+    id: newId('req'),
+    values: {
       payer_id: r.payer.id,
       payer_display_name: r.payer.display_name,
       payer_email: r.payer.email,
       amount_cents: r.plan.amountCents,
-      amount_paid_cents: 0,
       memo: r.plan.memo,
       reference: r.plan.reference,
       due_date: r.plan.dueDate,
       expires_on: r.plan.expiresOn,
       allow_partial: r.plan.allowPartial,
       channel: r.plan.channel,
-      state: 'Sent',
-      send_at: null,
-      sent_at: now,
-      paid_at: null,
-      pay_token_hash: payTokenHash(token),
-      last_reminder_offset: null,
-      created_by: user.userId,
-      created_at: now,
-      updated_at: now,
-    } as RequestRow;
-    return { line: r.line, row, token, mobile: r.payer.mobile_number };
-  });
-
-  await trx
-    .insertInto('payment_requests')
-    .values(
-      made.map(({ row }) => ({
-        business_id: row.business_id,
-        id: row.id,
-        number: row.number,
-        payer_id: row.payer_id,
-        payer_display_name: row.payer_display_name,
-        payer_email: row.payer_email,
-        amount_cents: row.amount_cents,
-        memo: row.memo,
-        reference: row.reference,
-        due_date: row.due_date,
-        expires_on: row.expires_on,
-        allow_partial: row.allow_partial,
-        channel: row.channel,
-        state: row.state,
-        send_at: row.send_at,
-        sent_at: row.sent_at,
-        paid_at: null,
-        pay_token_hash: row.pay_token_hash,
-        last_reminder_offset: null,
-        created_by: user.userId,
-        batch_id: batchId,
-      })),
-    )
-    .execute();
-
-  const how = (m: (typeof made)[number]) => (m.row.channel === 'sms' && m.mobile ? `Texted to ${m.mobile}` : `E-mailed to ${m.row.payer_email}`);
-  const scheduled = scheduledFor ? ` (scheduled for ${formatDateTime(scheduledFor, business.timeZone)}, ${business.timeZone})` : '';
-  await trx
-    .insertInto('payment_request_events')
-    .values(
-      made.flatMap((m) => [
-        {
-          business_id: business.id,
-          request_id: m.row.id,
-          actor_type: actor.type,
-          actor_id: actor.id,
-          actor_label: actor.label,
-          event: 'create',
-          from_state: null,
-          to_state: 'Draft' as const,
-          detail: `From bulk batch ${batchId}`,
-          ip_address: actor.ip ?? null,
-        },
-        {
-          business_id: business.id,
-          request_id: m.row.id,
-          actor_type: actor.type,
-          actor_id: actor.id,
-          actor_label: actor.label,
-          event: 'send',
-          from_state: 'Draft' as const,
-          to_state: 'Sent' as const,
-          detail: `${how(m)}${scheduled}`,
-          ip_address: actor.ip ?? null,
-        },
-      ]),
-    )
-    .execute();
-
-  const emails = made.filter((m) => !(m.row.channel === 'sms' && m.mobile));
-  const texts = made.filter((m) => m.row.channel === 'sms' && m.mobile);
-  const link = (m: (typeof made)[number]) => payLink(ctx.publicUrl, m.token);
-  await ctx.mailer.sendMany(
-    emails.map((m) => requestEmail('request', m.row, business.name, link(m))),
-    texts.map((m) => requestText('request', m.row, business.name, link(m), m.mobile!)),
-    trx,
-  );
-  for (const m of made) outcomes.push({ line: m.line, requestId: m.row.id });
+    },
+    mobile: r.payer.mobile_number,
+    detail: `From bulk batch ${batchId}`,
+  }));
+  outcomes.push(...(await insertSentRequests(send, requests)));
   return outcomes;
 }
 

@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
 import {
-  formatDateTime,
   MAX_AMOUNT_CENTS,
   monthPeriod,
   chargeFor,
@@ -15,10 +13,9 @@ import {
 import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
 import type { ScopedBusiness } from '../businesses/business-scope';
-import { userActor } from '../payment-requests/request-context';
-import { requestEmail } from '../payment-requests/request-emails';
-import { expiryAfter, payLink, payToken, payTokenHash, referenceNumber, todayIn, type RequestRow } from '../payment-requests/request-record';
+import { expiryAfter, referenceNumber, todayIn } from '../payment-requests/request-record';
 import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+import { insertSentRequests, type RequestToSend } from './send-requests';
 
 /**
  * Fields a generated row keeps beyond the file's columns (`createStudentBillingBatch`): the
@@ -380,7 +377,7 @@ function checkRow(
  * the first guardian, and with the same link to the second when the row bills both.
  */
 async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]> {
-  const { ctx, trx, business, batchId, user, scheduledFor } = send;
+  const { trx, business, batchId } = send;
   const plans = rows.map((r) => ({ line: r.line, plan: r.plan as StudentBillingPlan }));
   const studentIds = [...new Set(plans.map((p) => p.plan.studentId))];
   const payerIds = [...new Set(plans.flatMap((p) => [p.plan.payerId, ...(p.plan.copyPayerId ? [p.plan.copyPayerId] : [])]))];
@@ -476,138 +473,39 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
     }
   }
 
-  // The chunk's numbers in one step: TRX-<last - n + 1> … TRX-<last>, gap-free within the commit.
-  const { rows: counter } = await sql<{ value: string }>`
-    INSERT INTO business_counters (business_id, name, value) VALUES (${business.id}, 'request', ${10000 + ready.length})
-    ON CONFLICT (business_id, name) DO UPDATE SET value = business_counters.value + ${ready.length}
-    RETURNING value`.execute(trx);
-  const firstNumber = Number(counter[0]!.value) - ready.length + 1;
-
-  const now = new Date();
-  const actor = userActor(user);
-  const made = ready.map((r, i) => {
-    const token = payToken(ctx.authSecret, r.id, now);
-    const row = {
-      business_id: business.id,
+  const requests: RequestToSend[] = ready.map((r) => {
+    const period = r.plan.period?.label ?? r.plan.periodLabel;
+    const what = [r.plan.studentName, [r.plan.programName, period].filter(Boolean).join(', ')].filter(Boolean).join(' — ');
+    return {
+      line: r.line,
       id: r.id,
-      number: firstNumber + i,
-      payer_id: r.payer.id,
-      payer_display_name: r.payer.display_name,
-      payer_email: r.payer.email,
-      amount_cents: r.plan.amountCents,
-      amount_paid_cents: 0,
-      memo: r.plan.memo,
-      reference: '',
-      due_date: r.plan.dueDate,
-      expires_on: r.plan.expiresOn,
-      allow_partial: false,
-      channel: 'email',
-      state: 'Sent',
-      send_at: null,
-      sent_at: now,
-      paid_at: null,
-      pay_token_hash: payTokenHash(token),
-      last_reminder_offset: null,
-      created_by: user.userId,
-      created_at: now,
-      updated_at: now,
-      batch_id: batchId,
-      student_id: r.plan.studentId,
-      student_name: r.plan.studentName,
-      program_id: r.plan.programId,
-      program_name: r.plan.programName,
-      period: r.plan.period?.label ?? r.plan.periodLabel,
-      period_start: r.plan.period?.start ?? null,
-      copy_payer_id: r.copy?.id ?? null,
-      invoice_id: null,
-      invoice_number: null,
-      qr_code_id: null,
-      qr_code_label: null,
-    } as unknown as RequestRow;
-    return { line: r.line, row, token, copy: r.copy };
+      values: {
+        payer_id: r.payer.id,
+        payer_display_name: r.payer.display_name,
+        payer_email: r.payer.email,
+        amount_cents: r.plan.amountCents,
+        memo: r.plan.memo,
+        reference: '',
+        due_date: r.plan.dueDate,
+        expires_on: r.plan.expiresOn,
+        allow_partial: false,
+        channel: 'email',
+      },
+      columns: {
+        student_id: r.plan.studentId,
+        student_name: r.plan.studentName,
+        program_id: r.plan.programId,
+        program_name: r.plan.programName,
+        period,
+        period_start: r.plan.period?.start ?? null,
+        copy_payer_id: r.copy?.id ?? null,
+      },
+      mobile: null,
+      copy: r.copy,
+      detail: `From student billing batch ${batchId}: ${what}`,
+    };
   });
-
-  await trx
-    .insertInto('payment_requests')
-    .values(
-      made.map(({ row }) => ({
-        business_id: row.business_id,
-        id: row.id,
-        number: row.number,
-        payer_id: row.payer_id,
-        payer_display_name: row.payer_display_name,
-        payer_email: row.payer_email,
-        amount_cents: row.amount_cents,
-        memo: row.memo,
-        reference: row.reference,
-        due_date: row.due_date,
-        expires_on: row.expires_on,
-        allow_partial: row.allow_partial,
-        channel: row.channel,
-        state: row.state,
-        send_at: null,
-        sent_at: row.sent_at,
-        paid_at: null,
-        pay_token_hash: row.pay_token_hash,
-        last_reminder_offset: null,
-        created_by: user.userId,
-        batch_id: batchId,
-        student_id: row.student_id,
-        student_name: row.student_name,
-        program_id: row.program_id,
-        program_name: row.program_name,
-        period: row.period,
-        period_start: row.period_start,
-        copy_payer_id: row.copy_payer_id,
-      })),
-    )
-    .execute();
-
-  const scheduled = scheduledFor ? ` (scheduled for ${formatDateTime(scheduledFor, business.timeZone)}, ${business.timeZone})` : '';
-  const what = (m: (typeof made)[number]) => [m.row.student_name, [m.row.program_name, m.row.period].filter(Boolean).join(', ')].filter(Boolean).join(' — ');
-  await trx
-    .insertInto('payment_request_events')
-    .values(
-      made.flatMap((m) => [
-        {
-          business_id: business.id,
-          request_id: m.row.id,
-          actor_type: actor.type,
-          actor_id: actor.id,
-          actor_label: actor.label,
-          event: 'create',
-          from_state: null,
-          to_state: 'Draft' as const,
-          detail: `From student billing batch ${batchId}: ${what(m)}`,
-          ip_address: actor.ip ?? null,
-        },
-        {
-          business_id: business.id,
-          request_id: m.row.id,
-          actor_type: actor.type,
-          actor_id: actor.id,
-          actor_label: actor.label,
-          event: 'send',
-          from_state: 'Draft' as const,
-          to_state: 'Sent' as const,
-          detail: `E-mailed to ${m.row.payer_email}${m.copy ? ` and ${m.copy.email}` : ''}${scheduled}`,
-          ip_address: actor.ip ?? null,
-        },
-      ]),
-    )
-    .execute();
-
-  // The first guardian's e-mail, and the same link to the second when the row bills both.
-  const emails = made.flatMap((m) => {
-    const link = payLink(ctx.publicUrl, m.token);
-    const mail = requestEmail('request', m.row, business.name, link);
-    if (!m.copy) return [mail];
-    const copyRow = { ...m.row, payer_display_name: m.copy.display_name, payer_email: m.copy.email } as RequestRow;
-    const copy = requestEmail('request', copyRow, business.name, link);
-    return mail.to === copy.to ? [mail] : [mail, { ...copy, to: m.copy.email }];
-  });
-  await ctx.mailer.sendMany(emails, [], trx);
-  for (const m of made) outcomes.push({ line: m.line, requestId: m.row.id });
+  outcomes.push(...(await insertSentRequests(send, requests)));
   return outcomes;
 }
 

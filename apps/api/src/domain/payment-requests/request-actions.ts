@@ -107,6 +107,8 @@ export async function deleteDraft(
       throw new AppError(ErrorCode.Conflict, `Only drafts can be deleted; this request is ${row.state}. ${insteadOfDeleting(row.state)}`);
     }
     await trx.deleteFrom('payment_requests').where('business_id', '=', businessId).where('id', '=', requestId).execute();
+    // A student's draft that billed an enrollment's period (ADR 036) releases it: it can be billed again.
+    await trx.deleteFrom('student_charges').where('business_id', '=', businessId).where('request_id', '=', requestId).execute();
     // The draft's timeline goes with it; the audit log keeps that it was deleted, and by whom.
     await recordEvent(trx, {
       businessId,

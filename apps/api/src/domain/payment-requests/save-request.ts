@@ -122,6 +122,8 @@ async function applyMode(
 export type RequestAttachment = (trx: Transaction<DB>) => Promise<{
   payerId: string;
   columns: Partial<Pick<RequestRow, 'student_id' | 'student_name' | 'program_id' | 'program_name' | 'period' | 'period_start' | 'copy_payer_id'>>;
+  /** Runs once the request is inserted, in its transaction (a student's charge for the period, the audit). */
+  afterInsert?: (trx: Transaction<DB>, row: RequestRow) => Promise<void>;
 }>;
 
 /** Creates a request to pay: saved as a draft, sent now, or scheduled (docs/product.md §4). */
@@ -155,6 +157,7 @@ export async function createRequest(
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordRequestEvent({ db: trx, businessId, requestId: id, actor: userActor(user), event: 'create', from: null, to: 'Draft', detail: null });
+    await attached?.afterInsert?.(trx, row);
     await applyMode(ctx, trx, business, row, input, checked, user);
     return toPaymentRequest(await selectRequest(trx, businessId, id));
   });

@@ -1,7 +1,8 @@
-import { MONTH_PERIOD, monthPeriod, type PaymentRequest, type StudentRequestValues } from '@tay/contract';
+import { ErrorCode, MONTH_PERIOD, monthPeriod, type PaymentRequest, type StudentRequestValues } from '@tay/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { referenceNumber } from '../payment-requests/request-record';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser, RequestContext } from '../payment-requests/request-context';
@@ -24,7 +25,7 @@ export function periodOf(text: string | null | undefined): { label: string; star
  * guardian for "both", the program (one the student is enrolled in now) and the period. Each
  * refusal names its field.
  */
-function studentAttachment(business: ScopedBusiness, studentId: string, input: StudentRequestValues): RequestAttachment {
+function studentAttachment(business: ScopedBusiness, studentId: string, input: StudentRequestValues, user: ActingUser): RequestAttachment {
   return async (trx: Transaction<DB>) => {
     const student = await selectStudent(trx, business.id, studentId, { lock: true });
     const name = studentName(student);
@@ -60,12 +61,12 @@ function studentAttachment(business: ScopedBusiness, studentId: string, input: S
       }
       copyPayerId = second.id;
     }
-    let program: { id: string; name: string } | null = null;
+    let program: { id: string; name: string; enrollmentId: string } | null = null;
     if (input.programId) {
       const enrolled = await trx
         .selectFrom('enrollments as e')
         .innerJoin('programs as pr', (j) => j.onRef('pr.business_id', '=', 'e.business_id').onRef('pr.id', '=', 'e.program_id'))
-        .select(['pr.id', 'pr.name'])
+        .select(['pr.id', 'pr.name', 'e.id as enrollmentId'])
         .where('e.business_id', '=', business.id)
         .where('e.student_id', '=', studentId)
         .where('e.program_id', '=', input.programId)
@@ -78,6 +79,58 @@ function studentAttachment(business: ScopedBusiness, studentId: string, input: S
     }
     const period = periodOf(input.period);
     return {
+      // A program and a calendar month bill that enrollment's period, once whichever way it is billed
+      // (student_charges, ADR 036); the same period billed again is refused with the request that billed it.
+      afterInsert: async (trx2, row) => {
+        if (program && period?.start) {
+          const month = monthPeriod(period.start);
+          const charged = await trx2
+            .insertInto('student_charges')
+            .values({
+              business_id: business.id,
+              enrollment_id: program.enrollmentId,
+              period_start: month.start,
+              period_end: month.end,
+              student_id: student.id,
+              program_id: program.id,
+              request_id: row.id,
+              amount_cents: row.amount_cents,
+            })
+            .onConflict((oc) => oc.doNothing())
+            .returning('request_id')
+            .executeTakeFirst();
+          if (!charged) {
+            const earlier = await trx2
+              .selectFrom('student_charges as c')
+              .leftJoin('payment_requests as r', (j) => j.onRef('r.business_id', '=', 'c.business_id').onRef('r.id', '=', 'c.request_id'))
+              .select('r.number')
+              .where('c.business_id', '=', business.id)
+              .where('c.enrollment_id', '=', program.enrollmentId)
+              .where('c.period_start', '=', month.start)
+              .executeTakeFirst();
+            const ref = earlier?.number == null ? '' : ` (${referenceNumber(Number(earlier.number))})`;
+            throw new AppError(ErrorCode.Conflict, `${name} was billed for ${program.name}, ${month.label} already${ref}.`, {
+              period: `${month.label} is billed already${ref}.`,
+            });
+          }
+        }
+        await recordEvent(trx2, {
+          businessId: business.id,
+          actor: { userId: user.userId, label: user.email, ip: user.ip ?? null },
+          action: 'student.request_created',
+          details: {
+            requestId: row.id,
+            reference: referenceNumber(row.number),
+            studentId,
+            studentName: name,
+            billTo: input.billTo,
+            programId: program?.id ?? null,
+            period: period?.label ?? null,
+            mode: input.mode,
+            amountCents: row.amount_cents,
+          },
+        });
+      },
       payerId: first.id,
       columns: {
         student_id: student.id,
@@ -98,30 +151,11 @@ export async function createStudentRequest(
   { business, user, studentId, body }: { business: ScopedBusiness; user: ActingUser; studentId: string; body: StudentRequestValues },
 ): Promise<PaymentRequest> {
   const { billTo: _billTo, programId: _programId, period: _period, ...fields } = body;
-  const attach = studentAttachment(business, studentId, body);
-  const request = await createRequest(ctx, {
+  return createRequest(ctx, {
     business,
     user,
     // The payer is the student's first guardian, set by the attachment.
     body: { ...fields, payerId: '' },
-    attach: async (trx) => {
-      const attached = await attach(trx);
-      await recordEvent(trx, {
-        businessId: business.id,
-        actor: { userId: user.userId, label: user.email, ip: user.ip ?? null },
-        action: 'student.request_created',
-        details: {
-          studentId,
-          studentName: attached.columns.student_name,
-          billTo: body.billTo,
-          programId: attached.columns.program_id,
-          period: attached.columns.period,
-          mode: body.mode,
-          amountCents: body.amountCents,
-        },
-      });
-      return attached;
-    },
+    attach: studentAttachment(business, studentId, body, user),
   });
-  return request;
 }

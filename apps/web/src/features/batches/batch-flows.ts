@@ -35,6 +35,10 @@ export interface BatchFlow {
   detailFields: { key: string; header: string }[];
   /** The submit step's words. */
   submit: { button: string; confirmTitle: string; confirm: string; after: (what: string) => string; done: string };
+  /** What sending the same file twice would do: "ask your payers twice". */
+  twice: string;
+  /** What the review's send line says of the valid rows: "will be sent", "will be added". */
+  willBe?: string;
   /** Whether rows carry an amount (false: a student import makes students, not money; no amount column or total). */
   amounts?: boolean;
   /** The link to what a batch made, once sent; "See them in the transaction history" unless said. */
@@ -42,6 +46,7 @@ export interface BatchFlow {
 }
 
 export const REQUEST_BATCH_FLOW: BatchFlow = {
+  twice: 'ask your payers twice',
   kind: 'requests',
   title: 'Bulk Request to Pay',
   madeOne: 'request to pay',
@@ -81,6 +86,7 @@ export const REQUEST_BATCH_FLOW: BatchFlow = {
 
 /** Bulk payouts (ADR 035): rows name receivers; the payouts wait for approval as one batch. */
 export const PAYOUT_BATCH_FLOW: BatchFlow = {
+  twice: 'pay your receivers twice',
   kind: 'payouts',
   title: 'Send a Payment - Multiple Receivers',
   madeOne: 'payout',
@@ -121,6 +127,8 @@ export const PAYOUT_BATCH_FLOW: BatchFlow = {
 
 /** Importing students with their guardians (ADR 036): each row makes a student; guardians are matched to payers by e-mail. */
 export const STUDENT_IMPORT_FLOW: BatchFlow = {
+  twice: 'add the same students twice (the second time their student ids are taken, so those rows fail)',
+  willBe: 'will be added',
   kind: 'students',
   title: 'Import Students',
   madeOne: 'student',
@@ -167,6 +175,7 @@ export const STUDENT_IMPORT_FLOW: BatchFlow = {
  * or makes the batch from the students picked; Program Billing makes it from enrollments.
  */
 export const STUDENT_BILLING_FLOW: BatchFlow = {
+  twice: 'bill the same students twice',
   kind: 'student-billing',
   title: 'Request to Pay Multiple Students',
   madeOne: 'request to pay',

@@ -52,7 +52,7 @@ function MapForm({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       <WriteAccessAlert access={access} />
       {batch.duplicateOf && (
         <Alert color="yellow" title="You uploaded this same file before">
-          Batch {batch.duplicateOf} has exactly the same content. Sending both would ask your payers twice.{' '}
+          Batch {batch.duplicateOf} has exactly the same content. Sending both would {flow.twice}.{' '}
           <Anchor component={Link} to={`${flow.paths.review}?batchId=${encodeURIComponent(batch.duplicateOf)}`}>
             Open the earlier batch
           </Anchor>

@@ -181,8 +181,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       <BatchProgress batch={batch} />
       {batch.duplicateOf && !submitted && (
         <Alert color="yellow" title="You uploaded this same file before">
-          Batch {batch.duplicateOf} has exactly the same content. Sending both would{' '}
-          {flow.kind === 'payouts' ? 'pay your receivers twice' : 'ask your payers twice'}.
+          Batch {batch.duplicateOf} has exactly the same content. Sending both would {flow.twice}.
         </Alert>
       )}
       {batch.state === 'Submitted' && batch.phase === 'validated' && batch.sendAt && (
@@ -389,7 +388,7 @@ function SubmitPanel({
         ) : (
           <Text size="sm">
             {countOf(batch.counts.valid, flow.madeOne, flow.made)}
-            {flow.amounts === false ? '' : ` for ${formatMoney(batch.totalCents)}`} will be sent
+            {flow.amounts === false ? '' : ` for ${formatMoney(batch.totalCents)}`} {flow.willBe ?? 'will be sent'}
             {batch.counts.invalid > 0 ? `; ${countOf(batch.counts.invalid, 'row', 'rows')} with errors will not` : ''}.
           </Text>
         )}

@@ -312,7 +312,7 @@ export function ProgramBillingPage() {
           </Checkbox.Group>
           {programs.data && programs.data.items.length === 0 && (
             <Alert color="blue" title="No active programs yet">
-              <Anchor component={Link} to={paths.entity.programManage}>
+              <Anchor component={Link} to={paths.entity.programManage} underline="always">
                 Create a program
               </Anchor>{' '}
               and enroll students in it first.

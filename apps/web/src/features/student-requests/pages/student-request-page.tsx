@@ -123,7 +123,7 @@ function StudentRequestForm({
         <Title order={1}>Request to Pay Single Student</Title>
         <Text c="dimmed" size="sm">
           One request for one student, billed to the student’s guardian. Need many at once?{' '}
-          <Anchor component={Link} to={paths.entity.bulkStudents}>
+          <Anchor component={Link} to={paths.entity.bulkStudents} underline="always">
             Request to Pay Multiple Students
           </Anchor>
           .

@@ -131,7 +131,7 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
           <Title order={1}>Manage Students</Title>
           <Text c="dimmed" size="sm">
             Your students and the guardians billed for them.{' '}
-            <Anchor component={Link} to={paths.entity.studentImports} size="sm">
+            <Anchor component={Link} to={paths.entity.studentImports} size="sm" underline="always">
               Past imports
             </Anchor>
           </Text>
