@@ -94,10 +94,11 @@ async function countWhere(table: 'payment_requests' | 'student_charges', program
 }
 
 /** Three students enrolled in a new monthly program since 2020. */
-async function classOfThree(over: { feeCents?: number } = {}) {
+async function classOfThree(over: { feeCents?: number; frequency?: 'monthly' | 'term' } = {}) {
   const programId = await insertProgram(db(), school.businessId, {
     name: `Piano ${Math.random().toString(36).slice(2, 8)}`,
     feeCents: over.feeCents ?? 12_500,
+    frequency: over.frequency ?? 'monthly',
   });
   const enrollments: string[] = [];
   for (let i = 0; i < 3; i++) {
@@ -365,7 +366,7 @@ describe('the job at the business’s midnight', () => {
   });
 
   it('runs a term cycle at the start of each period', async () => {
-    const { programId } = await classOfThree({ feeCents: 90_000 });
+    const { programId } = await classOfThree({ feeCents: 90_000, frequency: 'term' });
     const cycle = await createCycle({
       programIds: [programId],
       schedule: 'term',

@@ -20,6 +20,7 @@ let shop: ApprovedBusiness;
 let viewerToken: string;
 let piano: string;
 let violin: string;
+let drama: string;
 let disabledProgram: string;
 let otherProgram: string;
 const db = () => t.runtime.database.db;
@@ -33,6 +34,7 @@ beforeAll(async () => {
   viewerToken = await addMember(t.app, db(), school.businessId, 'viewer@cycles-school.example', 'viewer');
   piano = await insertProgram(db(), school.businessId, { name: 'Piano' });
   violin = await insertProgram(db(), school.businessId, { name: 'Violin' });
+  drama = await insertProgram(db(), school.businessId, { name: 'Drama', frequency: 'term' });
   disabledProgram = await insertProgram(db(), school.businessId, { name: 'Old choir', status: 'Disabled' });
   otherProgram = await insertProgram(db(), otherSchool.businessId, { name: 'Piano' });
 });
@@ -125,11 +127,29 @@ describe('create', () => {
         { start: '2098-01-05', end: '2098-03-31', label: 'Term 2 2098' },
         { start: '2098-04-15', end: '2098-06-30', label: 'Term 3 2098' },
       ],
-      programIds: [violin],
+      programIds: [drama],
     });
     expect(cycle).toMatchObject({ schedule: 'term', dayOfMonth: null, nextRunOn: '2098-01-05' });
     expect(cycle.nextPeriod).toEqual({ start: '2098-01-05', end: '2098-03-31', label: 'Term 2 2098' });
     expect(cycle.periods).toHaveLength(3);
+  });
+
+  it('bills each program at its own pace: a per-term cycle refuses a monthly program, a monthly cycle a per-term one', async () => {
+    const term = await call(t.app, 'POST', base(), school.token, {
+      name: 'Terms of violin',
+      schedule: 'term',
+      periods: [{ start: '2098-01-05', end: '2098-03-31', label: 'Term 2 2098' }],
+      programIds: [violin],
+    });
+    expect(term.statusCode).toBe(400);
+    expect(errorOf(term).fields).toEqual({
+      programIds: 'Violin is billed monthly, so a per-term cycle cannot bill it. Choose programs billed per term, or custom dates.',
+    });
+    const month = await call(t.app, 'POST', base(), school.token, monthly({ name: 'Monthly drama', programIds: [drama] }));
+    expect(month.statusCode).toBe(400);
+    expect(errorOf(month).fields).toEqual({
+      programIds: 'Drama is billed per term, so a monthly cycle cannot bill it. Choose programs billed monthly, or custom dates.',
+    });
   });
 
   it('has no next run when every period of a custom cycle has passed', async () => {
@@ -323,7 +343,8 @@ describe('list and export', () => {
     const prog = await insertProgram(db(), b.businessId, { name: 'Swim' });
     await create(monthly({ name: 'Alpha swim', programIds: [prog], dayOfMonth: 3 }), b);
     const beta = await create(monthly({ name: 'Beta swim', programIds: [prog], dayOfMonth: 5 }), b);
-    await create({ name: 'Gamma terms', schedule: 'term', periods: [{ start: '2098-01-01', end: '2098-03-31', label: 'T1' }], programIds: [otherProgram] }, b);
+    const termly = await insertProgram(db(), b.businessId, { name: 'Swim squad', frequency: 'term' });
+    await create({ name: 'Gamma terms', schedule: 'term', periods: [{ start: '2098-01-01', end: '2098-03-31', label: 'T1' }], programIds: [termly] }, b);
     await call(t.app, 'POST', `${base(b)}/${beta.cycleId}/deactivate`, b.token);
 
     const list = async (qs: string) => {

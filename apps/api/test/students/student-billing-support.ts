@@ -13,7 +13,15 @@ let seq = 0;
 export async function insertProgram(
   db: Kysely<DB>,
   businessId: string,
-  over: Partial<{ name: string; feeCents: number; prorate: boolean; status: 'active' | 'Disabled' }> = {},
+  over: Partial<{
+    name: string;
+    feeCents: number;
+    prorate: boolean;
+    status: 'active' | 'Disabled';
+    frequency: 'one_time' | 'monthly' | 'term';
+    startDate: string;
+    endDate: string | null;
+  }> = {},
 ): Promise<{ id: string; name: string }> {
   const id = newId('prg');
   const name = over.name ?? `Program ${++seq}-${id.slice(-6)}`;
@@ -24,9 +32,9 @@ export async function insertProgram(
       id,
       name,
       fee_cents: over.feeCents ?? 10_000,
-      frequency: 'monthly',
-      start_date: '2020-01-01',
-      end_date: null,
+      frequency: over.frequency ?? 'monthly',
+      start_date: over.startDate ?? '2020-01-01',
+      end_date: over.endDate ?? null,
       capacity: null,
       prorate: over.prorate ?? false,
       status: over.status ?? 'active',

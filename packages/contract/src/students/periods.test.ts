@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, chargeFor, daysBetween, monthPeriod, monthlyRunDay, nextMonthPeriod } from './periods';
+import { addDays, chargeFor, daysBetween, monthPeriod, monthlyRunDay, nextMonthPeriod, programCharge } from './periods';
 
 describe('billing periods', () => {
   it('names a month with its first and last day, leap years included', () => {
@@ -38,5 +38,20 @@ describe('chargeFor', () => {
   it('bills nothing when the enrollment and the period do not meet', () => {
     expect(chargeFor(12_000, december, { start: '2027-01-01', end: null }, true).amountCents).toBe(0);
     expect(chargeFor(12_000, december, { start: '2026-01-01', end: '2026-11-30' }, false).amountCents).toBe(0);
+  });
+});
+
+describe('programCharge', () => {
+  const november = { start: '2030-11-01', end: '2030-11-30' };
+  const piano = { feeCents: 30_000, frequency: 'monthly' as const, prorate: true, startDate: '2030-09-01', endDate: '2030-11-15' };
+
+  it('bills only the days the program runs: half of November when it ends on the 15th, nothing after it ended', () => {
+    expect(programCharge(piano, november, { start: '2030-09-01', end: null }).amountCents).toBe(15_000);
+    expect(programCharge(piano, { start: '2030-12-01', end: '2030-12-31' }, { start: '2030-09-01', end: null }).amountCents).toBe(0);
+    expect(programCharge({ ...piano, startDate: '2030-11-16', endDate: null }, november, { start: '2030-09-01', end: null }).amountCents).toBe(15_000);
+  });
+
+  it('never prorates a one-time program', () => {
+    expect(programCharge({ ...piano, frequency: 'one_time', endDate: null }, november, { start: '2030-11-20', end: null }).amountCents).toBe(30_000);
   });
 });

@@ -93,3 +93,26 @@ export function chargeFor(
   const amountCents = Math.floor((feeCents * days * 2 + periodDays) / (2 * periodDays));
   return { amountCents, days, periodDays, prorated: true };
 }
+
+/** A program as its charges need it. */
+export interface ChargedProgram {
+  feeCents: number;
+  frequency: 'one_time' | 'monthly' | 'term';
+  prorate: boolean;
+  startDate: string;
+  endDate: string | null;
+}
+
+/**
+ * What an enrollment of a program is billed for a period, the same on every path (a cycle's run,
+ * Program Billing, a file's blank amount): only the days both the enrollment and the program run
+ * (nothing when they do not meet), prorated when the program says so; a one-time program's whole
+ * fee, never prorated.
+ */
+export function programCharge(program: ChargedProgram, period: Pick<BillingPeriod, 'start' | 'end'>, enrollment: { start: string; end: string | null }) {
+  const start = enrollment.start > program.startDate ? enrollment.start : program.startDate;
+  const ends = [enrollment.end, program.endDate].filter((d): d is string => d !== null);
+  const end = ends.length > 0 ? ends.reduce((a, b) => (a < b ? a : b)) : null;
+  if (end !== null && end < start) return { amountCents: 0, days: 0, periodDays: daysBetween(period.start, period.end), prorated: false };
+  return chargeFor(program.feeCents, period, { start, end }, program.frequency !== 'one_time' && program.prorate);
+}

@@ -1,7 +1,7 @@
 import {
   MAX_AMOUNT_CENTS,
   monthPeriod,
-  chargeFor,
+  programCharge,
   overlaps,
   parseAmountCell,
   parseDateCell,
@@ -12,6 +12,7 @@ import {
 } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
+import { billedAlready, claimCharges, type BilledBy } from '../students/charges';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { expiryAfter, referenceNumber, todayIn } from '../payment-requests/request-record';
 import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
@@ -51,6 +52,8 @@ export interface StudentBillingPlan {
   memo: string;
   dueDate: string;
   expiresOn: string;
+  /** A one-time program is billed once at all, whatever the period (ADR 036). */
+  oneTime?: boolean;
 }
 
 const DATE_FORMS = 'as 2026-12-31, 12/31/2026 or Dec 31, 2026';
@@ -132,6 +135,9 @@ interface ProgramMatch {
   fee_cents: number;
   prorate: boolean;
   status: string;
+  frequency: 'one_time' | 'monthly' | 'term';
+  start_date: string;
+  end_date: string | null;
 }
 
 interface EnrollmentMatch {
@@ -172,7 +178,7 @@ async function checkRows(db: Executor, business: ScopedBusiness, _mapping: Batch
       : (
           await db
             .selectFrom('programs')
-            .select(['id', 'name', 'fee_cents', 'prorate', 'status'])
+            .select(['id', 'name', 'fee_cents', 'prorate', 'status', 'frequency', 'start_date', 'end_date'])
             .where('business_id', '=', business.id)
             .where((eb) => {
               const any = [];
@@ -256,21 +262,17 @@ async function checkRows(db: Executor, business: ScopedBusiness, _mapping: Batch
     return { fields, errors, student, program, label, period, enrollment, today };
   });
 
-  const enrollmentIds = [...new Set(drafts.flatMap((d) => (d.enrollment && d.period ? [d.enrollment.id] : [])))];
-  const charges =
-    enrollmentIds.length === 0
-      ? []
-      : await db
-          .selectFrom('student_charges as c')
-          .leftJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'c.business_id').onRef('r.id', '=', 'c.request_id'))
-          .select(['c.enrollment_id', 'c.period_start', 'r.number'])
-          .where('c.business_id', '=', business.id)
-          .where('c.enrollment_id', 'in', enrollmentIds)
-          .execute();
-  const chargeOf = new Map(charges.map((c) => [`${c.enrollment_id}|${String(c.period_start)}`, c.number === null ? null : Number(c.number)]));
+  // Billed once: what billed each row's student and program over those days already (any path).
+  const wanted = drafts.flatMap((d, i) =>
+    d.student && d.program && d.period && d.enrollment
+      ? [{ i, studentId: d.student.id, programId: d.program.id, start: d.period.start, end: d.period.end, oneTime: d.program.frequency === 'one_time' }]
+      : [],
+  );
+  const billed = await billedAlready(db, business.id, wanted);
+  const billedOf = new Map(wanted.map((w, k) => [w.i, billed[k]]));
 
   const outcomes: RowOutcome[] = [];
-  for (const d of drafts) outcomes.push(checkRow(business, d, chargeOf));
+  drafts.forEach((d, i) => outcomes.push(checkRow(business, d, billedOf.get(i))));
   return outcomes;
 }
 
@@ -286,7 +288,7 @@ function checkRow(
     enrollment: EnrollmentMatch | undefined;
     today: string;
   },
-  chargeOf: Map<string, number | null>,
+  billedBy: BilledBy | undefined,
 ): RowOutcome {
   const { fields, errors, student, program, period, enrollment, today } = d;
   const studentName = student ? `${student.first_name} ${student.last_name}` : null;
@@ -312,8 +314,20 @@ function checkRow(
   if (amountText === '') {
     if (!program) errors.amount = errors.program ? 'Enter an amount.' : 'Enter an amount, or name a program to bill its fee.';
     else if (period && enrollment) {
-      const charge = chargeFor(program.fee_cents, period, { start: enrollment.start_date, end: enrollment.end_date }, program.prorate);
-      amountCents = charge.amountCents > 0 ? charge.amountCents : program.fee_cents;
+      const charge = programCharge(
+        {
+          feeCents: Number(program.fee_cents),
+          frequency: program.frequency,
+          prorate: program.prorate,
+          startDate: program.start_date,
+          endDate: program.end_date,
+        },
+        period,
+        { start: enrollment.start_date, end: enrollment.end_date },
+      );
+      if (charge.amountCents > 0) amountCents = charge.amountCents;
+      else
+        errors.amount = `${program.name} does not run for ${studentName ?? 'this student'} in ${period.label}, so it has no fee to bill. Enter an amount to bill anyway.`;
     } else amountCents = program.fee_cents;
   } else {
     const parsed = parseAmountCell(amountText);
@@ -330,13 +344,13 @@ function checkRow(
   else if (!dueDate) errors.dueDate = `"${dueText}" is not a date we can read. Write it ${DATE_FORMS}.`;
   else if (dueDate < today) errors.dueDate = 'The due date cannot be in the past.';
 
-  // A period billed once: an enrollment's period that a request billed already is refused here.
-  if (enrollment && period && program && studentName) {
-    const key = `${enrollment.id}|${period.start}`;
-    if (chargeOf.has(key)) {
-      const n = chargeOf.get(key);
-      errors.period = `${studentName} was billed for ${program.name}, ${period.label} already${n == null ? '' : ` (${referenceNumber(n)})`}.`;
-    }
+  // Billed once: days of this student and program that a request billed already are refused here.
+  if (billedBy && period && program && studentName) {
+    const ref = billedBy.number === null ? '' : ` (${referenceNumber(billedBy.number)})`;
+    errors.period =
+      program.frequency === 'one_time'
+        ? `${studentName} was billed for ${program.name} already${ref}; a one-time program is billed once.`
+        : `${studentName} was billed for ${program.name}, ${period.label} already${ref}.`;
   }
 
   // The review names the student and who pays: "Mia Lopez (Ana Lopez)".
@@ -358,6 +372,7 @@ function checkRow(
     memo,
     dueDate: dueDate!,
     expiresOn: expiryAfter(dueDate!, business.defaultExpiryDays),
+    oneTime: program?.frequency === 'one_time',
   };
   return {
     status: 'valid',
@@ -416,58 +431,39 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   }
   if (ready.length === 0) return outcomes;
 
-  // Billed once: the charge rows first. One that exists already (or that a transaction committing
-  // now wrote: the insert waits for it) is not written again, and its row fails.
+  // Billed once: the charge rows first, under a lock of each student and program (ADR 036). Days
+  // another request billed already (another batch, a cycle's run, a single request, a second
+  // worker) fail the row with that request's reference, and the others go on.
   const charged = ready.filter((r) => r.plan.enrollmentId && r.plan.period && r.plan.programId);
   if (charged.length > 0) {
-    const seen = new Set<string>();
-    const values = [];
-    for (const r of charged) {
-      const key = `${r.plan.enrollmentId}|${r.plan.period!.start}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      values.push({
-        business_id: business.id,
-        enrollment_id: r.plan.enrollmentId!,
-        period_start: r.plan.period!.start,
-        period_end: r.plan.period!.end,
-        student_id: r.plan.studentId,
-        program_id: r.plan.programId!,
-        request_id: r.id,
-        amount_cents: r.plan.amountCents,
+    const billed = await claimCharges(
+      trx,
+      business.id,
+      charged.map((r) => ({
+        studentId: r.plan.studentId,
+        programId: r.plan.programId!,
+        start: r.plan.period!.start,
+        end: r.plan.period!.end,
+        oneTime: r.plan.oneTime === true,
+        enrollmentId: r.plan.enrollmentId!,
+        requestId: r.id,
+        amountCents: r.plan.amountCents,
+      })),
+    );
+    const lostIds = new Set<string>();
+    charged.forEach((r, i) => {
+      const by = billed[i];
+      if (!by) return;
+      lostIds.add(r.id);
+      const ref = by.number === null ? '' : ` (${referenceNumber(by.number)})`;
+      outcomes.push({
+        line: r.line,
+        error: r.plan.oneTime
+          ? `${r.plan.studentName} was billed for ${r.plan.programName} already${ref}; a one-time program is billed once.`
+          : `${r.plan.studentName} was billed for ${r.plan.programName}, ${r.plan.period!.label} already${ref}.`,
       });
-    }
-    // In one order whatever the file's: two batches sending the same enrollments wait for each other, never deadlock.
-    values.sort((x, y) => (x.enrollment_id < y.enrollment_id ? -1 : x.enrollment_id > y.enrollment_id ? 1 : x.period_start < y.period_start ? -1 : 1));
-    const written = await trx
-      .insertInto('student_charges')
-      .values(values)
-      .onConflict((oc) => oc.columns(['business_id', 'enrollment_id', 'period_start']).doNothing())
-      .returning(['enrollment_id', 'period_start', 'request_id'])
-      .execute();
-    const mine = new Set(written.map((w) => w.request_id));
-    const lost = charged.filter((r) => !mine.has(r.id));
-    if (lost.length > 0) {
-      const existing = await trx
-        .selectFrom('student_charges as c')
-        .leftJoin('payment_requests as q', (join) => join.onRef('q.business_id', '=', 'c.business_id').onRef('q.id', '=', 'c.request_id'))
-        .select(['c.enrollment_id', 'c.period_start', 'q.number'])
-        .where('c.business_id', '=', business.id)
-        .where(
-          'c.enrollment_id',
-          'in',
-          lost.map((r) => r.plan.enrollmentId!),
-        )
-        .execute();
-      const numberOf = new Map(existing.map((e) => [`${e.enrollment_id}|${String(e.period_start)}`, e.number]));
-      for (const r of lost) {
-        const n = numberOf.get(`${r.plan.enrollmentId}|${r.plan.period!.start}`);
-        outcomes.push({
-          line: r.line,
-          error: `${r.plan.studentName} was billed for ${r.plan.programName}, ${r.plan.period!.label} already${n == null ? '' : ` (${referenceNumber(Number(n))})`}.`,
-        });
-      }
-      const lostIds = new Set(lost.map((r) => r.id));
+    });
+    if (lostIds.size > 0) {
       ready = ready.filter((r) => !lostIds.has(r.id));
       if (ready.length === 0) return outcomes;
     }

@@ -41,6 +41,24 @@ async function assertPrograms(db: Executor, businessId: string, programIds: stri
   }
 }
 
+const SCHEDULE_WORDS = { monthly: 'a monthly cycle', term: 'a per-term cycle' } as const;
+const FREQUENCY_WORDS = { monthly: 'monthly', term: 'per term', one_time: 'one time' } as const;
+
+/**
+ * A cycle bills each program at its own pace: a monthly cycle monthly (and one-time) programs, a
+ * per-term cycle per-term (and one-time) ones — else a term's fee would be billed every month.
+ * Custom dates may bill any program. 400 naming the first that does not fit.
+ */
+async function assertFrequencies(db: Executor, businessId: string, programIds: string[], schedule: BillingCycleValues['schedule']): Promise<void> {
+  if (schedule === 'custom' || programIds.length === 0) return;
+  const found = await db.selectFrom('programs').select(['name', 'frequency']).where('business_id', '=', businessId).where('id', 'in', programIds).execute();
+  const misfit = found.find((p) => p.frequency !== 'one_time' && p.frequency !== schedule);
+  if (misfit) {
+    const message = `${misfit.name} is billed ${FREQUENCY_WORDS[misfit.frequency]}, so ${SCHEDULE_WORDS[schedule]} cannot bill it. Choose programs billed ${FREQUENCY_WORDS[schedule]}, or custom dates.`;
+    throw AppError.validation(message, { programIds: message });
+  }
+}
+
 async function ranStarts(db: Executor, businessId: string, cycleId: string): Promise<Set<string>> {
   const rows = await db.selectFrom('billing_cycle_runs').select('period_start').where('business_id', '=', businessId).where('cycle_id', '=', cycleId).execute();
   return new Set(rows.map((r) => r.period_start));
@@ -64,6 +82,7 @@ export async function createBillingCycle(
 ): Promise<BillingCycleDetail> {
   return db.transaction().execute(async (trx) => {
     await assertPrograms(trx, business.id, body.programIds);
+    await assertFrequencies(trx, business.id, body.programIds, body.schedule);
     const id = newId('bcy');
     const nextRunOn = nextRunFrom(body, todayIn(business.timeZone), new Set());
     await trx
@@ -92,6 +111,7 @@ export async function updateBillingCycle(
       business.id,
       body.programIds.filter((id) => !current.program_ids.includes(id)),
     );
+    await assertFrequencies(trx, business.id, body.programIds, body.schedule);
     const scheduleChanged =
       current.schedule !== body.schedule || current.day_of_month !== body.dayOfMonth || JSON.stringify(current.periods) !== JSON.stringify(body.periods);
     const nextRunOn =

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { addDays, chargeFor, ErrorCode, formatDay, type BillingPeriod, type BillingRunOutcome } from '@tay/contract';
+import { addDays, ErrorCode, programCharge, formatDay, type BillingPeriod, type BillingRunOutcome } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { Jobs } from '../../jobs/queue';
 import { AppError } from '../../lib/app-error';
@@ -11,6 +11,7 @@ import { createStudentBillingBatch, type StudentBillingLine } from '../batches/s
 import { submitBatch } from '../batches/submit-batch';
 import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
+import { billedAlready } from '../students/charges';
 import { auditActor, loadCycle, loadRun, scheduleOf, selectCycle, type CycleRow, type RunRow } from './cycle-record';
 import { currentPeriod, dueDateOf, nextRunFrom, periodOfRun } from './schedule';
 
@@ -98,27 +99,23 @@ export async function linesFor(
     .where('e.start_date', '<=', period.end)
     .where((eb) => eb.or([eb('e.end_date', 'is', null), eb('e.end_date', '>=', period.start)]))
     .where((eb) => eb.or([eb('e.status', '=', 'active'), eb('e.end_date', 'is not', null)]))
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('student_charges as c')
-            .select('c.enrollment_id')
-            .whereRef('c.business_id', '=', 'e.business_id')
-            .whereRef('c.enrollment_id', '=', 'e.id')
-            .where((eb) => eb.or([eb('c.period_start', '=', period.start), eb('p.frequency', '=', 'one_time')])),
-        ),
-      ),
-    )
     .orderBy(sql`lower(s.last_name), lower(s.first_name), s.id, lower(p.name)`)
     .execute();
+  // Billed once (ADR 036): days of a student and program that any request billed already are left out.
+  const billed = await billedAlready(
+    trx,
+    businessId,
+    rows.map((r) => ({ studentId: r.student_id, programId: r.program_id, start: period.start, end: period.end, oneTime: r.frequency === 'one_time' })),
+  );
   const lines: StudentBillingLine[] = [];
-  for (const r of rows) {
-    const start = r.start_date > r.program_start ? r.start_date : r.program_start;
-    const ends = [r.end_date, r.program_end].filter((d): d is string => d !== null);
-    const end = ends.length ? ends.reduce((a, b) => (a < b ? a : b)) : null;
-    if (end !== null && end < start) continue;
-    // A one-time program is billed in full, once.
-    const { amountCents } = chargeFor(Number(r.fee_cents), period, { start, end }, r.frequency !== 'one_time' && r.prorate);
+  for (const [i, r] of rows.entries()) {
+    if (billed[i]) continue;
+    // Only the days both the enrollment and the program run; a one-time program in full, once.
+    const { amountCents } = programCharge(
+      { feeCents: Number(r.fee_cents), frequency: r.frequency, prorate: r.prorate, startDate: r.program_start, endDate: r.program_end },
+      period,
+      { start: r.start_date, end: r.end_date },
+    );
     if (amountCents <= 0) continue;
     lines.push({
       studentId: r.student_id,
@@ -438,7 +435,8 @@ async function resumeSubmits(deps: RunDeps, now: Date): Promise<void> {
     .execute();
   for (const run of stalled) {
     const business = await businessForJob(deps.db, run.business_id);
-    if (!business) continue;
+    // A business disabled meanwhile sends nothing: its run waits until it is approved again.
+    if (!business || business.state !== 'Approved') continue;
     const user = await runUserOf(deps.db, { business_id: run.business_id, created_by: run.created_by });
     await submitRun(deps, business, { runId: run.id, batchId: run.batch_id!, user });
   }

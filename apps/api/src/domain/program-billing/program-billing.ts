@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
-  chargeFor,
+  programCharge,
   overlaps,
   type BillableStudent,
   type BillableStudentsQuery,
@@ -17,6 +17,7 @@ import { AppError } from '../../lib/app-error';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { createStudentBillingBatch, type StudentBillingLine } from '../batches/student-billing-batch';
 import { referenceNumber, todayIn } from '../payment-requests/request-record';
+import { billedAlready } from '../students/charges';
 
 type Actor = { userId: string; email: string; ip?: string | undefined };
 
@@ -30,7 +31,7 @@ function checkDueDate(business: ScopedBusiness, dueDate: string) {
 async function programsOf(db: Executor, business: ScopedBusiness, programIds: string[]) {
   const programs = await db
     .selectFrom('programs')
-    .select(['id', 'name', 'fee_cents', 'prorate', 'status'])
+    .select(['id', 'name', 'fee_cents', 'prorate', 'status', 'frequency', 'start_date', 'end_date'])
     .where('business_id', '=', business.id)
     .where('id', 'in', programIds)
     .execute();
@@ -68,7 +69,6 @@ export async function previewProgramBilling(
     .orderBy('s.student_number')
     .execute();
   const studentIds = [...new Set(enrollments.map((e) => e.student_id))];
-  const enrollmentIds = enrollments.map((e) => e.id);
   const [guardians, charges] = await Promise.all([
     studentIds.length === 0
       ? []
@@ -80,24 +80,30 @@ export async function previewProgramBilling(
           .where('g.student_id', 'in', studentIds)
           .orderBy('g.position')
           .execute(),
-    enrollmentIds.length === 0
-      ? []
-      : db
-          .selectFrom('student_charges as c')
-          .leftJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'c.business_id').onRef('r.id', '=', 'c.request_id'))
-          .select(['c.enrollment_id', 'c.request_id', 'r.number'])
-          .where('c.business_id', '=', business.id)
-          .where('c.enrollment_id', 'in', enrollmentIds)
-          .where('c.period_start', '=', period.start)
-          .execute(),
+    // Billed once (ADR 036): what billed each student and program over these days already.
+    billedAlready(
+      db,
+      business.id,
+      enrollments.map((e) => ({
+        studentId: e.student_id,
+        programId: e.program_id,
+        start: period.start,
+        end: period.end,
+        oneTime: programs.find((p) => p.id === e.program_id)?.frequency === 'one_time',
+      })),
+    ),
   ]);
   const programOf = new Map(programs.map((p) => [p.id, p]));
-  const chargeOf = new Map(charges.map((c) => [c.enrollment_id, c]));
+  const chargeOf = new Map(enrollments.map((e, i) => [e.id, charges[i]]));
   const lines: ProgramBillingLine[] = enrollments
     .filter((e) => overlaps(e.start_date, e.end_date, period.start, period.end))
     .map((e) => {
       const program = programOf.get(e.program_id)!;
-      const charge = chargeFor(program.fee_cents, period, { start: e.start_date, end: e.end_date }, program.prorate);
+      const charge = programCharge(
+        { feeCents: program.fee_cents, frequency: program.frequency, prorate: program.prorate, startDate: program.start_date, endDate: program.end_date },
+        period,
+        { start: e.start_date, end: e.end_date },
+      );
       const mine = guardians.filter((g) => g.student_id === e.student_id);
       const first = mine[0] ?? null;
       const second = mine[1] ?? null;
@@ -120,7 +126,7 @@ export async function previewProgramBilling(
         days: charge.days,
         periodDays: charge.periodDays,
         prorated: charge.prorated,
-        alreadyBilled: billed ? { requestId: billed.request_id, referenceNumber: billed.number === null ? '' : referenceNumber(Number(billed.number)) } : null,
+        alreadyBilled: billed ? { requestId: billed.requestId, referenceNumber: billed.number === null ? '' : referenceNumber(billed.number) } : null,
         problem,
       };
     });

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { referenceNumber } from '../payment-requests/request-record';
+import { claimCharges } from '../students/charges';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser, RequestContext } from '../payment-requests/request-context';
@@ -61,12 +62,12 @@ function studentAttachment(business: ScopedBusiness, studentId: string, input: S
       }
       copyPayerId = second.id;
     }
-    let program: { id: string; name: string; enrollmentId: string } | null = null;
+    let program: { id: string; name: string; frequency: string; enrollmentId: string } | null = null;
     if (input.programId) {
       const enrolled = await trx
         .selectFrom('enrollments as e')
         .innerJoin('programs as pr', (j) => j.onRef('pr.business_id', '=', 'e.business_id').onRef('pr.id', '=', 'e.program_id'))
-        .select(['pr.id', 'pr.name', 'e.id as enrollmentId'])
+        .select(['pr.id', 'pr.name', 'pr.frequency', 'e.id as enrollmentId'])
         .where('e.business_id', '=', business.id)
         .where('e.student_id', '=', studentId)
         .where('e.program_id', '=', input.programId)
@@ -84,33 +85,23 @@ function studentAttachment(business: ScopedBusiness, studentId: string, input: S
       afterInsert: async (trx2, row) => {
         if (program && period?.start) {
           const month = monthPeriod(period.start);
-          const charged = await trx2
-            .insertInto('student_charges')
-            .values({
-              business_id: business.id,
-              enrollment_id: program.enrollmentId,
-              period_start: month.start,
-              period_end: month.end,
-              student_id: student.id,
-              program_id: program.id,
-              request_id: row.id,
-              amount_cents: row.amount_cents,
-            })
-            .onConflict((oc) => oc.doNothing())
-            .returning('request_id')
-            .executeTakeFirst();
-          if (!charged) {
-            const earlier = await trx2
-              .selectFrom('student_charges as c')
-              .leftJoin('payment_requests as r', (j) => j.onRef('r.business_id', '=', 'c.business_id').onRef('r.id', '=', 'c.request_id'))
-              .select('r.number')
-              .where('c.business_id', '=', business.id)
-              .where('c.enrollment_id', '=', program.enrollmentId)
-              .where('c.period_start', '=', month.start)
-              .executeTakeFirst();
-            const ref = earlier?.number == null ? '' : ` (${referenceNumber(Number(earlier.number))})`;
-            throw new AppError(ErrorCode.Conflict, `${name} was billed for ${program.name}, ${month.label} already${ref}.`, {
-              period: `${month.label} is billed already${ref}.`,
+          const [billed] = await claimCharges(trx2, business.id, [
+            {
+              studentId: student.id,
+              programId: program.id,
+              start: month.start,
+              end: month.end,
+              oneTime: program.frequency === 'one_time',
+              enrollmentId: program.enrollmentId,
+              requestId: row.id,
+              amountCents: row.amount_cents,
+            },
+          ]);
+          if (billed) {
+            const ref = billed.number === null ? '' : ` (${referenceNumber(billed.number)})`;
+            const what = program.frequency === 'one_time' ? '' : `, ${month.label}`;
+            throw new AppError(ErrorCode.Conflict, `${name} was billed for ${program.name}${what} already${ref}.`, {
+              period: `${program.frequency === 'one_time' ? program.name : month.label} is billed already${ref}.`,
             });
           }
         }
