@@ -8,6 +8,7 @@ import { expectNoSeriousA11yViolations } from './support/a11y';
 import { baseUrl, outbox, uniqueEmail } from './support/app';
 import { approvedBusinessAccount, signInThroughForm, type ApprovedAccount } from './support/approved-business';
 import { useBrowser } from './support/browser';
+import { payByCard } from './support/pay';
 
 const browser = useBrowser();
 const PASSWORD = 'Amber-Field-Lantern-8';
@@ -31,15 +32,6 @@ async function invoiceLink(email: string, number: string): Promise<string> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`no invoice e-mailed to ${email}`);
-}
-
-async function payByCard(page: Page, number: string) {
-  await page.getByRole('button', { name: /^Pay \$/ }).waitFor();
-  const card = page.frameLocator('iframe[title^="Card details"]');
-  await card.getByLabel('Card number').fill(number);
-  await card.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await card.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay \$/ }).click();
 }
 
 async function waitForInvoice(owner: ApprovedAccount, invoiceId: string, state: string) {

@@ -4,6 +4,7 @@ import { expectNoSeriousA11yViolations } from './support/a11y';
 import { baseUrl, outbox, uniqueEmail } from './support/app';
 import { approvedBusinessAccount, signInThroughForm, type ApprovedAccount } from './support/approved-business';
 import { useBrowser } from './support/browser';
+import { payByCard } from './support/pay';
 
 const browser = useBrowser();
 const PASSWORD = 'Silver-Lake-Sunrise-4';
@@ -55,15 +56,6 @@ async function payerPage(link: string): Promise<Page> {
   const page = await browser.newPage();
   await page.goto(link);
   return page;
-}
-
-async function payByCard(page: Page, number: string) {
-  await page.getByRole('button', { name: /^Pay \$/ }).waitFor();
-  const card = page.frameLocator('iframe[title^="Card details"]');
-  await card.getByLabel('Card number').fill(number);
-  await card.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await card.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay \$/ }).click();
 }
 
 /** 'MMM dd, yyyy' of a 'YYYY-MM-DD' date, worked out here independently of the app's formatter. */

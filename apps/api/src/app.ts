@@ -32,10 +32,12 @@ import { teamRoutes } from './routes/team';
 import { batchRoutes } from './routes/batches';
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { studentRequestRoutes } from './routes/student-requests';
+import { patientStatementRoutes } from './routes/patient-statements';
 import { invoiceRoutes } from './routes/invoices';
 import { publicPayRoutes } from './routes/public-pay';
 import { publicQrRoutes, qrCodeRoutes } from './routes/qr-codes';
 import { publicReceiverRoutes, receiverRoutes } from './routes/receivers';
+import { patientRoutes } from './routes/patients';
 import { studentRoutes } from './routes/students';
 import { programRoutes } from './routes/programs';
 import { checkInRoutes, eventRoutes } from './routes/events';
@@ -130,8 +132,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(teamRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(batchRoutes, { db: database.db, jobs: deps.jobs });
   await app.register(studentRoutes, { db: database.db });
+  await app.register(patientRoutes, { db: database.db });
   await app.register(programRoutes, { db: database.db });
   await app.register(studentRequestRoutes, {
+    db: database.db,
+    ctx: { db: database.db, mailer: deps.mailer, authSecret: config.authSecret, previousAuthSecrets: config.previousAuthSecrets, publicUrl: config.publicUrl },
+  });
+  await app.register(patientStatementRoutes, {
     db: database.db,
     ctx: { db: database.db, mailer: deps.mailer, authSecret: config.authSecret, previousAuthSecrets: config.previousAuthSecrets, publicUrl: config.publicUrl },
   });

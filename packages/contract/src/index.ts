@@ -48,3 +48,7 @@ export * from './students/programs';
 export * from './students/student-requests';
 export * from './students/billing-cycles';
 export * from './students/student-billing';
+export * from './patients/batch-fields';
+export * from './patients/patients';
+export * from './patients/statement-lines';
+export * from './patients/statements';

@@ -42,6 +42,25 @@ const item = (n: number, overrides: Partial<Item> = {}): Item => ({
   student: n % 6 === 0 ? { studentId: `stu_${n}`, name: 'Mia "Q" Lopez' } : null,
   program: n % 6 === 0 ? { programId: `prg_${n}`, name: 'Piano' } : null,
   period: n % 6 === 0 ? 'December 2026' : null,
+  clientId: n % 7 === 0 ? `pat_${n}` : null,
+  patientName: n % 7 === 0 ? 'Ana "Q" Lopez' : null,
+  statement:
+    n % 7 === 0
+      ? {
+          dateOfService: '2026-11-20',
+          lines: [
+            {
+              serviceDate: '2026-11-20',
+              description: 'Office visit </script>',
+              billedCents: 20_000,
+              insurancePaidCents: 12_000,
+              adjustmentCents: 500,
+              responsibilityCents: 7_500,
+            },
+          ],
+          totals: { billedCents: 20_000, insurancePaidCents: 12_000, adjustmentCents: 500, responsibilityCents: 7_500 },
+        }
+      : null,
   actions: requestActions('Sent'),
   ...overrides,
 });

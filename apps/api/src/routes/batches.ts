@@ -34,14 +34,16 @@ const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd
 export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, { db, jobs }) => {
   const mount = endpointMounter(app, db);
 
-  /** A payouts batch is a payouts endpoint: refused (403) while the business's payouts are off (ADR 035). */
+  /** A payouts batch is a payouts endpoint: refused (403) while the business's payouts are off (ADR 035); a template's kinds only for its businesses (ADR 036, 037). */
   const payoutsRule = (business: ScopedBusiness, kind: string | undefined) => {
     const refusal =
       kind === 'payouts'
         ? ruleRefusal('payoutsEnabled', business)
         : kind === 'students' || kind === 'student-billing'
           ? ruleRefusal('studentTemplate', business)
-          : null;
+          : kind === 'patients' || kind === 'patient-billing'
+            ? ruleRefusal('healthCareTemplate', business)
+            : null;
     if (refusal) throw refusal;
   };
   const guard = async (business: ScopedBusiness, batchId: string) => {

@@ -35,17 +35,25 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
   mount(
     e.list,
     async ({ params, query, request, reply }) => {
-      const page = await listRequests({ db, businessId: params.id, sessionToken: bearerOf(request), query });
+      const page = await listRequests({ db, businessId: params.id, sessionToken: bearerOf(request), query, ip: request.ip });
       // The items come as JSON from PostgreSQL (ADR 015): the body goes out as written.
       return reply.type('application/json; charset=utf-8').send(historyPageJson(page));
     },
     { checkedInStatement: true },
   );
 
-  mount(e.exportCsv, async ({ business, query, reply }) =>
+  mount(e.exportCsv, async ({ business, session, query, reply }) =>
     sendCsv(
       reply,
-      exportRequests({ db, businessId: business.id, timeZone: business.timeZone, query, students: business.entityType === 'student' }),
+      exportRequests({
+        db,
+        businessId: business.id,
+        timeZone: business.timeZone,
+        query,
+        students: business.entityType === 'student',
+        patients: business.entityType === 'healthCare',
+        viewer: { id: session.user.id, email: session.user.email, name: session.user.name, ip: session.user.ip ?? null },
+      }),
       `transactions-${new Date().toISOString().slice(0, 10)}.csv`,
     ),
   );

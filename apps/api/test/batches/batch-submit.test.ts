@@ -131,6 +131,15 @@ describe('submitting now', () => {
     expect(await outbox('ghost1-0@payers.example')).toEqual([]);
   });
 
+  it('a kind not sent in groups counts no groups: its batch keeps 0 statements and says nothing of them', async () => {
+    const { batch } = await checkedBatch(2);
+    const done = await api.sent(batch.batchId);
+    expect(done).toMatchObject({ state: 'Processed', counts: { sent: 2 } });
+    expect(done).not.toHaveProperty('groups');
+    const stored = await db().selectFrom('batches').select(['group_count', 'sent_group_count']).where('id', '=', batch.batchId).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ group_count: 0, sent_group_count: 0 });
+  });
+
   it('a second submit is 409, whatever its key; the same key and body replay the stored answer', async () => {
     const { batch } = await checkedBatch(2);
     const first = await api.submit(batch.batchId, { mode: 'send' }, 'replay-key');

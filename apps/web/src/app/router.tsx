@@ -27,7 +27,14 @@ function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: k
  * imported here it would put them, and zod, in the sign-in page's download (e2e/page-weight.test.ts).
  */
 function batchPage<M extends Record<string, unknown>>(
-  flow: 'REQUEST_BATCH_FLOW' | 'PAYOUT_BATCH_FLOW' | 'STUDENT_IMPORT_FLOW' | 'STUDENT_BILLING_FLOW' | 'PROGRAM_BILLING_FLOW',
+  flow:
+    | 'REQUEST_BATCH_FLOW'
+    | 'PAYOUT_BATCH_FLOW'
+    | 'STUDENT_IMPORT_FLOW'
+    | 'STUDENT_BILLING_FLOW'
+    | 'PROGRAM_BILLING_FLOW'
+    | 'PATIENT_BILLING_FLOW'
+    | 'PATIENT_IMPORT_FLOW',
   load: () => Promise<M>,
   name: keyof M & string,
 ) {
@@ -46,6 +53,16 @@ function studentImportPage<M extends Record<string, unknown>>(load: () => Promis
 /** A page of student billing (ADR 036): the batch pages with the `student-billing` kind's words and routes. */
 function studentBillingPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
   return batchPage('STUDENT_BILLING_FLOW', load, name);
+}
+
+/** A page of the patient import (ADR 037): the same batch pages, the `patients` kind's words and routes. */
+function patientImportPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return batchPage('PATIENT_IMPORT_FLOW', load, name);
+}
+
+/** A page of patient billing (ADR 037): the batch pages with the `patient-billing` kind's words and routes. */
+function patientBillingPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return batchPage('PATIENT_BILLING_FLOW', load, name);
 }
 
 function requestBatchPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
@@ -201,6 +218,30 @@ export const routes: RouteObject[] = [
           { path: 'entity/billing/bulkstudents/upload', ...studentBillingPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage') },
           { path: 'entity/billing/bulkstudents/map', ...studentBillingPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage') },
           { path: 'entity/billing/reviewbulkrequest', ...studentBillingPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage') },
+          { path: 'healthcare-clients', ...page(() => import('../features/patients/pages/patients-page'), 'PatientsPage') },
+          { path: 'healthcare-clients/add', ...page(() => import('../features/patients/pages/patient-form-page'), 'PatientFormPage') },
+          { path: 'healthcare-clients/edit', ...page(() => import('../features/patients/pages/patient-form-page'), 'PatientFormPage') },
+          { path: 'healthcare-clients/import', ...patientImportPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage') },
+          { path: 'healthcare-clients/import/history', ...patientImportPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
+          { path: 'healthcare-clients/import/map', ...patientImportPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage') },
+          { path: 'healthcare-clients/import/review', ...patientImportPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage') },
+          { path: 'entity/billing/healthcare-clients/bulk', ...patientBillingPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
+          {
+            path: 'entity/billing/healthcare-clients/bulk/upload',
+            ...patientBillingPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage'),
+          },
+          {
+            path: 'entity/billing/healthcare-clients/bulk/map',
+            ...patientBillingPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage'),
+          },
+          {
+            path: 'entity/billing/healthcare-clients/review-bulk-request',
+            ...patientBillingPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage'),
+          },
+          {
+            path: 'healthcare-clients/payment/request',
+            ...page(() => import('../features/patient-statements/pages/patient-statement-page'), 'PatientStatementPage'),
+          },
           { path: 'entity/students/payment/request', ...page(() => import('../features/student-requests/pages/student-request-page'), 'StudentRequestPage') },
           { path: 'entity/billing', ...page(() => import('../features/student-requests/pages/billing-landing-page'), 'BillingLandingPage') },
           { path: 'entity/billing/students', ...page(() => import('../features/student-requests/pages/student-request-page'), 'StudentRequestPage') },

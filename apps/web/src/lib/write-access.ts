@@ -2,7 +2,7 @@ import { roleAllows, type Access, type UserBusinessSummary } from '@tay/contract
 import { useSession } from './session';
 
 /** What a page changes: the business's requests to pay, its invoices, its payers, or its QR codes. */
-export type WriteArea = 'requests' | 'invoices' | 'payers' | 'qrCodes' | 'payouts' | 'programs' | 'students' | 'billingCycles';
+export type WriteArea = 'requests' | 'invoices' | 'payers' | 'qrCodes' | 'payouts' | 'programs' | 'students' | 'billingCycles' | 'patients';
 
 export type WriteAccess = { allowed: true } | { allowed: false; title: string; reason: string };
 
@@ -53,6 +53,13 @@ const WORDS: Record<WriteArea, { viewOnly: string; disabled: string; waitTitle: 
     disabled: 'This business is disabled, so its students cannot be changed. Contact Tay support.',
     waitTitle: 'Students open once your business is approved',
     wait: 'Students can be added once your business is approved.',
+  },
+  // The API's own words (packages/contract/src/patients/patients.ts).
+  patients: {
+    viewOnly: 'Your role in this business is view only: you can read and export patients, not add or change them.',
+    disabled: 'This business is disabled, so its patients cannot be changed. Contact Tay support.',
+    waitTitle: 'Patients open once your business is approved',
+    wait: 'Patients can be added once your business is approved.',
   },
   // The API's own words (packages/contract/src/students/billing-cycles.ts).
   billingCycles: {

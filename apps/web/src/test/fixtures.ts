@@ -50,6 +50,9 @@ export function request(over: Partial<PaymentRequest> & { transactionState?: Req
     student: null,
     program: null,
     period: null,
+    clientId: null,
+    patientName: null,
+    statement: null,
     ...over,
     actions: requestActions(state, Boolean(over.qrCodeId)),
   };

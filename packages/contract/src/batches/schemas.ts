@@ -3,6 +3,7 @@ import { FieldErrors } from '../common/errors';
 import { boundedDateTime, EARLIEST_DAY, LATEST_DAY } from '../common/dates';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { parseMoney } from '../common/money';
+import { PATIENT_BATCH_FIELDS, PATIENT_BATCH_TEMPLATE, PATIENT_BILLING_BATCH_FIELDS, PATIENT_BILLING_BATCH_TEMPLATE } from '../patients/batch-fields';
 import { STUDENT_BATCH_FIELDS, STUDENT_BATCH_TEMPLATE, STUDENT_BILLING_BATCH_FIELDS, STUDENT_BILLING_BATCH_TEMPLATE } from '../students/batch-fields';
 
 /* -------------------------------------------------------------- bulk batches */
@@ -11,7 +12,7 @@ import { STUDENT_BATCH_FIELDS, STUDENT_BATCH_TEMPLATE, STUDENT_BILLING_BATCH_FIE
  * A bulk batch (docs/product.md §10): a file of rows, each checked, reviewed and then sent as one
  * unit by the batch engine (ADR 032). The kinds share the engine; each declares its fields.
  */
-export const BATCH_KINDS = ['requests', 'payouts', 'students', 'student-billing'] as const;
+export const BATCH_KINDS = ['requests', 'payouts', 'students', 'student-billing', 'patients', 'patient-billing'] as const;
 export const BatchKind = z.enum(BATCH_KINDS);
 export type BatchKind = z.infer<typeof BatchKind>;
 
@@ -141,6 +142,8 @@ export const BATCH_FIELDS: Record<BatchKind, readonly BatchField[]> = {
   payouts: PAYOUT_BATCH_FIELDS,
   students: STUDENT_BATCH_FIELDS,
   'student-billing': STUDENT_BILLING_BATCH_FIELDS,
+  patients: PATIENT_BATCH_FIELDS,
+  'patient-billing': PATIENT_BILLING_BATCH_FIELDS,
 };
 
 /** The downloadable template of a kind: its header and example rows. */
@@ -163,6 +166,8 @@ export const BATCH_TEMPLATES: Record<BatchKind, { fileName: string; rows: string
   },
   students: STUDENT_BATCH_TEMPLATE,
   'student-billing': STUDENT_BILLING_BATCH_TEMPLATE,
+  patients: PATIENT_BATCH_TEMPLATE,
+  'patient-billing': PATIENT_BILLING_BATCH_TEMPLATE,
 };
 
 /** Which column of the file (by its header) holds each field, and who pays. */
@@ -300,6 +305,11 @@ export const Batch = z.object({
   totalCents: z.number().int(),
   /** The sum of the rows that were sent. */
   sentCents: z.number().int(),
+  /**
+   * Only for a kind whose rows are sent in groups (patient billing: a patient's charges make one
+   * statement): the groups of the valid rows (what submitting makes) and the requests sent.
+   */
+  groups: z.object({ valid: z.number().int(), sent: z.number().int() }).optional(),
   /** Of the work under way (validating or sending): rows done of rows to do. */
   progress: z.object({ done: z.number().int(), total: z.number().int() }),
   /** For a scheduled submission: when the requests go out (ISO). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_AMOUNT_CENTS } from '../common/money';
-import { PaymentMethod, PaymentState, PaymentSummary, RequestState } from '../payment-requests/schemas';
+import { PaymentMethod, PaymentState, PaymentSummary, RequestState, RequestStatement } from '../payment-requests/schemas';
 import { PayerInvoice } from '../invoices/schemas';
 
 /* ------------------------------------------------------ hosted payment page */
@@ -20,6 +20,12 @@ export const PublicPayPage = z.object({
   memo: z.string(),
   /** A student's request (ADR 036): "For Mia Lopez — Piano, December 2026" — the student's name, program and period only. */
   forStudent: z.string().nullable(),
+  /**
+   * A patient's statement (ADR 037): "Statement for Ana — date of service Nov 20, 2026" and its
+   * lines and totals. The patient's first name only: never their last name, date of birth or MRN.
+   */
+  forPatient: z.string().nullable(),
+  statement: RequestStatement.nullable(),
   dueDate: z.string(),
   expiresOn: z.string(),
   allowPartial: z.boolean(),

@@ -155,6 +155,30 @@ export const RequestTimelineEntry = z.object({
   detail: z.string().nullable(),
 });
 
+/** One line of a patient's statement (ADR 037), in cents: responsibility = billed − insurance paid − adjustment. */
+export const StatementLine = z.object({
+  serviceDate: z.string(),
+  description: z.string(),
+  billedCents: z.number().int(),
+  insurancePaidCents: z.number().int(),
+  adjustmentCents: z.number().int(),
+  responsibilityCents: z.number().int(),
+});
+export type StatementLine = z.infer<typeof StatementLine>;
+
+/** A patient's statement: the date of service, its lines and their totals (the request's amount is the responsibility total). */
+export const RequestStatement = z.object({
+  dateOfService: z.string(),
+  lines: z.array(StatementLine),
+  totals: z.object({
+    billedCents: z.number().int(),
+    insurancePaidCents: z.number().int(),
+    adjustmentCents: z.number().int(),
+    responsibilityCents: z.number().int(),
+  }),
+});
+export type RequestStatement = z.infer<typeof RequestStatement>;
+
 export const PaymentRequest = z.object({
   transactionId: z.string(),
   /** The short human reference, numbered per business (TRX-10234). */
@@ -187,6 +211,10 @@ export const PaymentRequest = z.object({
   student: z.object({ studentId: z.string(), name: z.string() }).nullable(),
   program: z.object({ programId: z.string(), name: z.string() }).nullable(),
   period: z.string().nullable(),
+  /** The healthcare template (ADR 037): the patient a statement is for, their name ("First Last") and the statement. */
+  clientId: z.string().nullable(),
+  patientName: z.string().nullable(),
+  statement: RequestStatement.nullable(),
   actions: z.array(z.string()),
 });
 export type PaymentRequest = z.infer<typeof PaymentRequest>;
@@ -264,6 +292,8 @@ export const RequestListQuery = PageQuery.extend({
   studentId: z.string().max(64).optional(),
   programId: z.string().max(64).optional(),
   period: z.string().trim().max(50).optional(),
+  /** The healthcare template's statements of one patient (ADR 037). */
+  clientId: z.string().max(64).optional(),
   from: boundedDay('From date').optional(),
   to: boundedDay('To date').optional(),
   minAmountCents: z.coerce.number().int().min(0).optional(),

@@ -106,9 +106,21 @@ export const paths = {
     programEnroll: '/business/entity/program/students/enroll',
     billingCycles: '/business/entity/billingcycle',
     healthcareClients: '/business/healthcare-clients',
+    healthcareClientAdd: '/business/healthcare-clients/add',
+    /** Query: `clientId`. */
+    healthcareClientEdit: '/business/healthcare-clients/edit',
+    healthcareClientImport: '/business/healthcare-clients/import',
+    /** The patient imports (batches of kind `patients`); the map and review steps take `batchId`. */
+    healthcareClientImports: '/business/healthcare-clients/import/history',
+    healthcareClientImportMap: '/business/healthcare-clients/import/map',
+    healthcareClientImportReview: '/business/healthcare-clients/import/review',
     /** With `entity=true`. */
     healthcareRequest: '/business/healthcare-clients/payment/request',
     healthcareBulk: '/business/entity/billing/healthcare-clients/bulk',
+    /** Request to Pay Multiple Patients (batch kind `patient-billing`): the upload and map steps; the map and review take `batchId`. */
+    healthcareBulkUpload: '/business/entity/billing/healthcare-clients/bulk/upload',
+    healthcareBulkMap: '/business/entity/billing/healthcare-clients/bulk/map',
+    healthcareBulkReview: '/business/entity/billing/healthcare-clients/review-bulk-request',
   },
   payouts: {
     root: '/business/payouts',

@@ -54,6 +54,8 @@ export interface HistoryListDefinition<State extends string, Sort extends string
   qrColumn?: string;
   /** The columns the student template's `studentId`, `programId` and `period` filters apply to (ADR 036), if the list has them. */
   studentColumns?: { student: string; program: string; period: string };
+  /** The column the healthcare template's `clientId` filter applies to (the patient, ADR 037), if the list has one. */
+  patientColumn?: string;
   counts: { byState: string; byDayAndState: string; historyDays: string; historyHours: string; search: string };
   search: {
     /** The name searched, by prefix of its lower case. */
@@ -76,6 +78,7 @@ export interface HistoryQuery<Sort extends string> {
   studentId?: string | undefined;
   programId?: string | undefined;
   period?: string | undefined;
+  clientId?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   minAmountCents?: number | undefined;
@@ -111,6 +114,7 @@ interface FilterShape {
   student: boolean;
   program: boolean;
   period: boolean;
+  patient: boolean;
   from: boolean;
   to: boolean;
   min: boolean;
@@ -130,6 +134,7 @@ type FilterValues = {
   studentId: string | undefined;
   programId: string | undefined;
   period: string | undefined;
+  clientId: string | undefined;
   from: string | undefined;
   to: string | undefined;
   min: number | undefined;
@@ -251,6 +256,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         student: Boolean(query.studentId && def.studentColumns),
         program: Boolean(query.programId && def.studentColumns),
         period: Boolean(query.period && def.studentColumns),
+        patient: Boolean(query.clientId && def.patientColumn),
         from: Boolean(query.from),
         to: Boolean(query.to),
         min: query.minAmountCents !== undefined,
@@ -267,6 +273,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         studentId: query.studentId || undefined,
         programId: query.programId || undefined,
         period: query.period || undefined,
+        clientId: query.clientId || undefined,
         from: query.from,
         to: query.to,
         min: query.minAmountCents,
@@ -292,6 +299,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       if (s.student) and.push(eb(def.studentColumns!.student, '=', p.studentId));
       if (s.program) and.push(eb(def.studentColumns!.program, '=', p.programId));
       if (s.period) and.push(eb(def.studentColumns!.period, '=', p.period));
+      if (s.patient) and.push(eb(def.patientColumn!, '=', p.clientId));
       if (s.from) and.push(eb('created_at', '>=', sql<Date>`(${p.from}::date)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.to) and.push(eb('created_at', '<', sql<Date>`((${p.to}::date) + 1)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.min) and.push(eb(def.amountColumn, '>=', p.min));
@@ -617,6 +625,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       !filter.shape.student &&
       !filter.shape.program &&
       !filter.shape.period &&
+      !filter.shape.patient &&
       !filter.shape.from &&
       !filter.shape.to &&
       !filter.shape.min &&

@@ -32,6 +32,9 @@ export interface BatchesTable {
   failed_count: Generated<number>;
   total_cents: Generated<number>;
   sent_cents: Generated<number>;
+  /** For a kind sent in groups (migration 0041): the valid rows' groups, and the requests the sent rows made. */
+  group_count: Generated<number>;
+  sent_group_count: Generated<number>;
   send_mode: 'send' | 'schedule' | null;
   send_at: Date | null;
   submitted_at: Date | null;

@@ -13,6 +13,7 @@ import type {
   StudentGuardiansTable,
   StudentsTable,
 } from './students';
+import type { PatientRecordViewsTable, PatientsTable } from './patients';
 import type { EventCheckInsTable, EventsTable, PayoutEventsTable, PayoutsTable, ReceiversTable, SandboxProcessorPayoutsTable } from './payouts';
 import type {
   BusinessCountersTable,
@@ -86,4 +87,6 @@ export interface DB {
   billing_cycles: BillingCyclesTable;
   billing_cycle_runs: BillingCycleRunsTable;
   student_charges: StudentChargesTable;
+  patients: PatientsTable;
+  patient_record_views: PatientRecordViewsTable;
 }

@@ -1,3 +1,4 @@
+import type { StatementLineRecord } from './patients';
 import type { ColumnType, Generated } from 'kysely';
 import type { PaymentMethod, PaymentState, PayerStatus, RequestState, VerificationState } from '@tay/contract';
 
@@ -78,6 +79,13 @@ export interface PaymentRequestsTable {
   period_start: Generated<string | null>;
   /** A second guardian who gets the same e-mails and link (one request, one payment settles it). */
   copy_payer_id: Generated<string | null>;
+  /** For a patient (migration 0039): the patient, their first name (all the payer sees of them), the statement. */
+  patient_id: Generated<string | null>;
+  patient_name: Generated<string | null>;
+  patient_first_name: Generated<string | null>;
+  date_of_service: Generated<string | null>;
+  /** Written as JSON text (`JSON.stringify`), read as the array. */
+  statement_lines: ColumnType<StatementLineRecord[] | null, string | null | undefined, string | null>;
 }
 
 export interface PaymentRequestEventsTable {

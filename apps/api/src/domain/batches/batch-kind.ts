@@ -54,6 +54,20 @@ export interface BatchKindDefinition {
   sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]>;
   /** What a row that repeats an earlier one is told: "Same payer, amount and reference" … "Change the reference, or drop one of them." */
   repeat: { same: string; fix: string };
+  /**
+   * For a kind whose rows are sent in groups (patient billing: the charges of one patient make one
+   * statement). Each valid row's plan then carries `group`, and:
+   * - `reviewGroups` runs after every check of the rows' repeats (the last chunk checked, a row
+   *   fixed or dropped), in the same transaction, and flags as invalid the valid rows of a group
+   *   that cannot be sent whole — so a group's rows are all valid or none is;
+   * - the engine sends such a batch one chunk at a time (under a lock of the batch) and adds to a
+   *   chunk every valid row of the groups it reaches, so `sendRows` always gets whole groups and a
+   *   group is never split between chunks, runs or retries.
+   * Kinds without it are checked and sent exactly as before.
+   */
+  groups?: {
+    reviewGroups(db: Executor, businessId: string, batchId: string): Promise<void>;
+  };
   /** Run once the batch has sent every row (outside the engine's transactions), e.g. approving the payouts it made. */
   afterSend?(ctx: RequestContext, deps: BatchRunDeps, business: ScopedBusiness, batchId: string, user: { userId: string; email: string }): Promise<void>;
 }

@@ -5,10 +5,13 @@ import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordEvent, type BusinessAction } from '../businesses/audit';
 import type { BatchKindDefinition } from './batch-kind';
+import { hidesBirthDates, maskedSample } from './batch-privacy';
 import { requestBatches } from './request-rows';
 import { payoutBatches } from './payout-rows';
 import { studentBillingBatches } from './student-billing-rows';
 import { studentBatches } from './student-rows';
+import { patientBatches } from './patient-rows';
+import { patientBillingBatches } from './patient-billing-rows';
 
 export type BatchRecord = Selectable<DB['batches']>;
 
@@ -18,6 +21,8 @@ export const BATCH_KIND_DEFINITIONS: Record<BatchKind, BatchKindDefinition> = {
   payouts: payoutBatches,
   students: studentBatches,
   'student-billing': studentBillingBatches,
+  patients: patientBatches,
+  'patient-billing': patientBillingBatches,
 };
 
 export function toBatch(row: BatchRecord, duplicateOf: string | null): Batch {
@@ -32,12 +37,15 @@ export function toBatch(row: BatchRecord, duplicateOf: string | null): Batch {
     state: row.state,
     phase: row.phase,
     columns: row.columns,
-    sample: row.sample,
+    // A submitted patient import shows the date of birth masked (ADR 037), here as in its rows.
+    sample: hidesBirthDates(row) ? maskedSample(row.columns, row.mapping, row.sample) : row.sample,
     mapping: row.mapping,
     duplicateOf,
     counts: { rows: row.row_count, valid: row.valid_count, invalid: row.invalid_count, sent: row.sent_count, failed: row.failed_count },
     totalCents: Number(row.total_cents),
     sentCents: Number(row.sent_cents),
+    // Only a kind sent in groups says how many (patient billing: statements).
+    ...(BATCH_KIND_DEFINITIONS[row.kind].groups ? { groups: { valid: row.group_count, sent: row.sent_group_count } } : {}),
     progress: { done: running || row.phase === 'done' ? row.progress_done : 0, total: running || row.phase === 'done' ? row.progress_total : 0 },
     sendAt: row.send_at?.toISOString() ?? null,
     submittedAt: row.submitted_at?.toISOString() ?? null,
@@ -88,12 +96,22 @@ export function assertDraft(row: BatchRecord, what: string): void {
   }
 }
 
-/** Counts every row by outcome and stores the figures on the batch (after a change of many rows). */
+/**
+ * Counts every row by outcome and stores the figures on the batch (after a change of many rows).
+ * Only a kind sent in groups (patient billing, ADR 037) counts its groups: the distinct counts are
+ * not free on a large batch, so every other kind skips them and keeps 0 (migration 0041).
+ */
 export async function recount(db: Executor, businessId: string, batchId: string): Promise<void> {
+  const batch = await db.selectFrom('batches').select('kind').where('business_id', '=', businessId).where('id', '=', batchId).executeTakeFirst();
+  if (!batch) return;
+  const groups = BATCH_KIND_DEFINITIONS[batch.kind].groups
+    ? sql`count(DISTINCT plan ->> 'group') FILTER (WHERE status = 'valid')::int AS groups,
+             count(DISTINCT request_id) FILTER (WHERE status = 'sent')::int AS sent_groups`
+    : sql`0 AS groups, 0 AS sent_groups`;
   await sql`
     UPDATE batches b SET
       row_count = c.rows, valid_count = c.valid, invalid_count = c.invalid, sent_count = c.sent, failed_count = c.failed,
-      total_cents = c.total, sent_cents = c.sent_total, updated_at = now()
+      total_cents = c.total, sent_cents = c.sent_total, group_count = c.groups, sent_group_count = c.sent_groups, updated_at = now()
     FROM (
       SELECT count(*)::int AS rows,
              count(*) FILTER (WHERE status = 'valid')::int AS valid,
@@ -101,7 +119,8 @@ export async function recount(db: Executor, businessId: string, batchId: string)
              count(*) FILTER (WHERE status = 'sent')::int AS sent,
              count(*) FILTER (WHERE status = 'failed')::int AS failed,
              coalesce(sum(amount_cents) FILTER (WHERE status IN ('valid', 'sent')), 0) AS total,
-             coalesce(sum(amount_cents) FILTER (WHERE status = 'sent'), 0) AS sent_total
+             coalesce(sum(amount_cents) FILTER (WHERE status = 'sent'), 0) AS sent_total,
+             ${groups}
       FROM batch_rows WHERE business_id = ${businessId} AND batch_id = ${batchId}
     ) c
     WHERE b.business_id = ${businessId} AND b.id = ${batchId}`.execute(db);

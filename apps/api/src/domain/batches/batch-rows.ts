@@ -5,16 +5,19 @@ import { referenceNumber } from '../payment-requests/request-record';
 
 /** How a payout is named to people: PAY-1000. */
 export const payoutNumber = (n: number) => `PAY-${n}`;
-import { selectBatch, toBatch } from './batch-record';
+import { hidesBirthDates, maskedBirthDate } from './batch-privacy';
+import { selectBatch, toBatch, type BatchRecord } from './batch-record';
 
 type RowRecord = Selectable<DB['batch_rows']>;
 
-export function rowOf(row: RowRecord, number: number | null): BatchRow {
+/** A row as the API answers it; given its batch, with what the batch's state must not show masked. */
+export function rowOf(row: RowRecord, number: number | null, batch?: Pick<BatchRecord, 'kind' | 'state'>): BatchRow {
+  const { fields, errors } = batch && hidesBirthDates(batch) ? maskedBirthDate(row.fields, row.errors) : row;
   return {
     row: row.line,
     status: row.status,
-    fields: row.fields,
-    errors: row.errors,
+    fields,
+    errors,
     amountCents: row.amount_cents === null ? null : Number(row.amount_cents),
     payerName: row.payer_name,
     requestId: row.request_id,
@@ -58,7 +61,7 @@ export async function listBatches(db: Kysely<DB>, businessId: string, query: Que
 
 /** GET …/rows: in file order, filtered by outcome; each sent row with the reference of its request. */
 export async function listRows(db: Kysely<DB>, businessId: string, batchId: string, query: Query & { status: NonNullable<BatchRowsQuery['status']> }) {
-  await selectBatch(db, businessId, batchId);
+  const batch = await selectBatch(db, businessId, batchId);
   let q = db.selectFrom('batch_rows as r').where('r.business_id', '=', businessId).where('r.batch_id', '=', batchId);
   if (query.status !== 'all') q = q.where('r.status', '=', query.status);
   const [rows, total] = await Promise.all([
@@ -76,8 +79,8 @@ export async function listRows(db: Kysely<DB>, businessId: string, batchId: stri
   return {
     items: rows.map(({ payout_number, ...r }) =>
       payout_number !== null
-        ? { ...rowOf(r, null), referenceNumber: payoutNumber(Number(payout_number)) }
-        : rowOf(r, r.number === null ? null : Number(r.number)),
+        ? { ...rowOf(r, null, batch), referenceNumber: payoutNumber(Number(payout_number)) }
+        : rowOf(r, r.number === null ? null : Number(r.number), batch),
     ),
     page: query.page,
     pageSize: query.pageSize,
@@ -90,11 +93,13 @@ const EXPORT_CHUNK = 2000;
 /**
  * GET …/errors.csv: the rows with errors (and those that failed to send) as the file had them,
  * each with its line and what is wrong — to fix in the spreadsheet and upload again. Cells that
- * a spreadsheet would run as a formula are written as text (`csvCell`).
+ * a spreadsheet would run as a formula are written as text (`csvCell`). A submitted patient
+ * import writes the date of birth masked (`hidesBirthDates`).
  */
 export async function* errorRowsCsv(db: Kysely<DB>, businessId: string, batchId: string): AsyncGenerator<string> {
   const batch = await selectBatch(db, businessId, batchId);
   const fields = BATCH_FIELDS[batch.kind].filter((f) => batch.mapping.columns[f.key]);
+  const masked = hidesBirthDates(batch);
   const labelOf = (key: string) => BATCH_FIELDS[batch.kind].find((f) => f.key === key)?.label ?? (key === 'row' ? 'Row' : key);
   yield `${csvRow(['Line', ...fields.map((f) => batch.mapping.columns[f.key]!), 'Errors'])}\r\n`;
   let after = 0;
@@ -111,6 +116,7 @@ export async function* errorRowsCsv(db: Kysely<DB>, businessId: string, batchId:
       .execute();
     if (rows.length === 0) return;
     yield rows
+      .map((stored) => ({ line: stored.line, ...(masked ? maskedBirthDate(stored.fields, stored.errors) : stored) }))
       .map((r) =>
         csvRow([
           r.line,

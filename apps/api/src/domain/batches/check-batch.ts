@@ -147,7 +147,7 @@ async function storeRows(db: Executor, businessId: string, batchId: string, rows
 /**
  * Flags each valid row that repeats an earlier one (same payer, amount and reference) as invalid,
  * naming the first; rows flagged before are looked at afresh, so fixing or dropping one of a pair
- * frees the other.
+ * frees the other. Then a kind that sends rows in groups reviews its groups (`groups.reviewGroups`).
  */
 export async function markRepeats(db: Executor, businessId: string, batchId: string): Promise<void> {
   const { kind } = await db.selectFrom('batches').select('kind').where('business_id', '=', businessId).where('id', '=', batchId).executeTakeFirstOrThrow();
@@ -169,6 +169,9 @@ export async function markRepeats(db: Executor, businessId: string, batchId: str
     UPDATE batch_rows r SET status = 'invalid',
       errors = jsonb_build_object('row', ${`${words.same} as line `}::text || ((SELECT firsts FROM d) ->> r.line::text) || ${` of the file. ${words.fix}`}::text)
     WHERE r.business_id = ${businessId} AND r.batch_id = ${batchId} AND r.status = 'valid' AND (SELECT firsts FROM d) ? r.line::text`.execute(db);
+  // A kind that sends rows in groups flags the groups that cannot be sent whole (a row it flags
+  // keeps its dedupe key, so the first statement above frees it again next time).
+  await BATCH_KIND_DEFINITIONS[kind].groups?.reviewGroups(db, businessId, batchId);
 }
 
 class Superseded extends Error {}

@@ -14,14 +14,37 @@ export interface RequestToSend {
     RequestRow,
     'payer_id' | 'payer_display_name' | 'payer_email' | 'amount_cents' | 'memo' | 'reference' | 'due_date' | 'expires_on' | 'allow_partial' | 'channel'
   >;
-  /** Further columns of the request, e.g. a student's. */
-  columns?: Partial<Pick<RequestRow, 'student_id' | 'student_name' | 'program_id' | 'program_name' | 'period' | 'period_start' | 'copy_payer_id'>>;
+  /** Further columns of the request, e.g. a student's, or a patient's statement (ADR 037). */
+  columns?: Partial<
+    Pick<
+      RequestRow,
+      | 'student_id'
+      | 'student_name'
+      | 'program_id'
+      | 'program_name'
+      | 'period'
+      | 'period_start'
+      | 'copy_payer_id'
+      | 'patient_id'
+      | 'patient_name'
+      | 'patient_first_name'
+      | 'date_of_service'
+      | 'statement_lines'
+    >
+  >;
   /** The payer's mobile number: an 'sms' request is texted to it. */
   mobile: string | null;
   /** Someone e-mailed the same link too (a student's second guardian). */
   copy?: { display_name: string; email: string } | null;
   /** The timeline's detail of its creation: "From bulk batch …". */
   detail: string;
+}
+
+/** The further columns as they are written: a statement's lines as JSON text (the row the messages read keeps the array). */
+function columnsToInsert(columns: RequestToSend['columns']) {
+  if (!columns) return {};
+  const { statement_lines, ...rest } = columns;
+  return statement_lines === undefined ? rest : { ...rest, statement_lines: statement_lines === null ? null : JSON.stringify(statement_lines) };
 }
 
 /**
@@ -66,6 +89,12 @@ export async function insertSentRequests(send: SendContext, items: RequestToSend
       invoice_number: null,
       qr_code_id: null,
       qr_code_label: null,
+      // Not a patient's statement unless the columns say so (migration 0039).
+      patient_id: null,
+      patient_name: null,
+      patient_first_name: null,
+      date_of_service: null,
+      statement_lines: null,
       ...item.columns,
     } as RequestRow;
     const texted = row.channel === 'sms' && item.mobile ? item.mobile : null;
@@ -97,7 +126,7 @@ export async function insertSentRequests(send: SendContext, items: RequestToSend
         last_reminder_offset: null,
         created_by: user.userId,
         batch_id: batchId,
-        ...item.columns,
+        ...columnsToInsert(item.columns),
       })),
     )
     .execute();

@@ -165,6 +165,33 @@ async function recordOutcomes(trx: Executor, businessId: string, batchId: string
 }
 
 /**
+ * A chunk of a kind sent in groups, with the rest of its groups: every other valid row whose
+ * plan's `group` is one the chunk reaches (far apart in the file, beyond the chunk's limit), locked
+ * too, in file order. A row without a group is its own.
+ */
+async function wholeGroups(trx: Executor, businessId: string, batchId: string, rows: { line: number; plan: unknown }[]) {
+  const groupOf = (plan: unknown) => (plan && typeof plan === 'object' && 'group' in plan ? String(plan.group) : null);
+  const groups = [...new Set(rows.map((r) => groupOf(r.plan)).filter((g): g is string => g !== null))];
+  if (groups.length === 0) return rows;
+  const more = await trx
+    .selectFrom('batch_rows')
+    .select(['line', 'plan'])
+    .where('business_id', '=', businessId)
+    .where('batch_id', '=', batchId)
+    .where('status', '=', 'valid')
+    .where(
+      'line',
+      'not in',
+      rows.map((r) => r.line),
+    )
+    .where(sql<string>`plan ->> 'group'`, 'in', groups)
+    .orderBy('line')
+    .forUpdate()
+    .execute();
+  return [...rows, ...more].sort((a, b) => a.line - b.line);
+}
+
+/**
  * The `batches.send` job: the valid rows go a chunk at a time, each chunk in one transaction —
  * its rows locked (`SKIP LOCKED`: two runs share the work, never a row), their requests and
  * messages made, and the rows marked with what they made. A crash undoes the chunk under way
@@ -196,7 +223,10 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
   const user = { userId: batch.submitted_by_user_id!, email: batch.submitted_by! };
   for (;;) {
     const sent = await db.transaction().execute(async (trx) => {
-      const rows = await trx
+      // A kind sent in groups: one chunk at a time (a second run waits here, then finds the rows
+      // sent), so no other run holds a row of a group this chunk reaches.
+      if (def.groups) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`batches.send:${businessId}:${batchId}`}, 0))`.execute(trx);
+      let rows = await trx
         .selectFrom('batch_rows')
         .select(['line', 'plan'])
         .where('business_id', '=', businessId)
@@ -208,6 +238,7 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
         .skipLocked()
         .execute();
       if (rows.length === 0) return 0;
+      if (def.groups) rows = await wholeGroups(trx, businessId, batchId, rows);
       const outcomes =
         business.state === 'Approved'
           ? await def.sendRows({ ctx, trx, business, batchId, user, scheduledFor: batch.send_mode === 'schedule' ? batch.send_at : null }, rows)

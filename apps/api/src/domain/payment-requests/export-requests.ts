@@ -1,11 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import { csvRow, formatDateTime, formatDay } from '@tay/contract';
 import type { DB } from '../../db/schema';
-import { requestsList, type ListQuery } from './list-requests';
+import { recordHistoryView, requestsList, type ListQuery } from './list-requests';
 import { invoiceNumber, referenceNumber } from './request-record';
 
 /** Times are in the business's time zone, as its date filters are; the header says which. */
-const header = (timeZone: string, students: boolean) => [
+const header = (timeZone: string, students: boolean, patients: boolean) => [
   'Reference',
   'Invoice',
   'Status',
@@ -22,6 +22,8 @@ const header = (timeZone: string, students: boolean) => [
   'QR code',
   // The student template's requests (ADR 036): whom, which program, which period.
   ...(students ? ['Student', 'Program', 'Period'] : []),
+  // The healthcare template's statements (ADR 037): whose, and the date of service.
+  ...(patients ? ['Patient', 'Date of service'] : []),
 ];
 const BATCH = 2000;
 
@@ -38,6 +40,8 @@ export async function* exportRequests({
   timeZone,
   query,
   students = false,
+  patients = false,
+  viewer,
 }: {
   db: Kysely<DB>;
   businessId: string;
@@ -45,17 +49,23 @@ export async function* exportRequests({
   query: ListQuery;
   /** With the student, program and period columns (a student-template business). */
   students?: boolean;
+  /** With the patient and date-of-service columns (a healthcare-template business). */
+  patients?: boolean;
+  /** Who is exporting: filtered to a patient (`clientId`), the export is a view of their statements (ADR 037). */
+  viewer: { id: string; email: string; name: string | null; ip: string | null };
 }): AsyncGenerator<string> {
   const batches = requestsList.batches<Selectable<DB['payment_requests']>>({ db, businessId, query, batchSize: BATCH });
   // The first batch checks the filters: a bad one throws before the header goes out.
   const first = await batches.next();
-  yield `\ufeff${csvRow(header(timeZone, students))}\r\n`;
+  // The view is on record before any of the patient's statements goes out.
+  await recordHistoryView(db, { businessId, clientId: query.clientId, user: viewer });
+  yield `\ufeff${csvRow(header(timeZone, students, patients))}\r\n`;
   if (first.done) return;
-  yield lines(first.value, timeZone, students);
-  for await (const rows of batches) yield lines(rows, timeZone, students);
+  yield lines(first.value, timeZone, students, patients);
+  for await (const rows of batches) yield lines(rows, timeZone, students, patients);
 }
 
-function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string, students: boolean): string {
+function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string, students: boolean, patients: boolean): string {
   return rows
     .map(
       (r) =>
@@ -75,6 +85,7 @@ function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string, stu
           r.sent_at ? formatDateTime(r.sent_at, timeZone) : '',
           r.qr_code_label ?? '',
           ...(students ? [r.student_name ?? '', r.program_name ?? '', r.period ?? ''] : []),
+          ...(patients ? [r.patient_name ?? '', r.date_of_service ? formatDay(r.date_of_service) : ''] : []),
         ])}\r\n`,
     )
     .join('');

@@ -4,8 +4,8 @@ import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { logoUrl } from '../businesses/business-record';
 import { invoiceLines } from '../invoices/invoice-record';
-import { invoiceNumber, payTokenHash, referenceNumber, todayIn, type RequestRow } from './request-record';
-import { studentLineOf } from './request-emails';
+import { invoiceNumber, payTokenHash, referenceNumber, requestStatement, todayIn, type RequestRow } from './request-record';
+import { patientLineOf, studentLineOf } from './request-emails';
 import { lockRequest } from './save-request';
 import { transitionRequest } from './transition';
 
@@ -112,6 +112,8 @@ export async function getPayPage(db: Kysely<DB>, token: string, { opened = false
     remainingCents: row.amount_cents - row.amount_paid_cents,
     memo: row.memo,
     forStudent: studentLineOf(row),
+    forPatient: patientLineOf(row),
+    statement: requestStatement(row),
     dueDate: row.due_date,
     expiresOn: row.expires_on,
     allowPartial: row.allow_partial,

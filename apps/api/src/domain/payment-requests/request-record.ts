@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { LATEST_DAY, requestActions, type PaymentRequest } from '@tay/contract';
+import { LATEST_DAY, requestActions, statementTotals, type PaymentRequest, type RequestStatement } from '@tay/contract';
 import type { PaymentRequestsTable } from '../../db/schema/payments';
 
 export type RequestRow = Selectable<PaymentRequestsTable>;
@@ -79,8 +79,30 @@ export function toPaymentRequest(row: RequestListRow): PaymentRequest {
     student: row.student_id === null ? null : { studentId: row.student_id, name: row.student_name ?? '' },
     program: row.program_id === null ? null : { programId: row.program_id, name: row.program_name ?? '' },
     period: row.period,
+    clientId: row.patient_id,
+    patientName: row.patient_name,
+    statement: requestStatement(row),
     actions: requestActions(row.state, row.qr_code_id !== null),
   };
+}
+
+/**
+ * A patient's statement (ADR 037) as the request carries it: the date of service, the lines in
+ * their stored order (each with its keys in the contract's order) and their totals; null for any
+ * other request — also when a row does not carry the columns at all (undefined, as a row built
+ * in code without them).
+ */
+export function requestStatement(row: Pick<RequestListRow, 'date_of_service' | 'statement_lines'>): RequestStatement | null {
+  if (row.date_of_service === null || row.date_of_service === undefined || row.statement_lines === null || row.statement_lines === undefined) return null;
+  const lines = row.statement_lines.map((l) => ({
+    serviceDate: l.serviceDate,
+    description: l.description,
+    billedCents: l.billedCents,
+    insurancePaidCents: l.insurancePaidCents,
+    adjustmentCents: l.adjustmentCents,
+    responsibilityCents: l.responsibilityCents,
+  }));
+  return { dateOfService: row.date_of_service, lines, totals: statementTotals(lines) };
 }
 
 /** 'YYYY-MM-DD' plus whole days, in calendar arithmetic (no time zone involved). */

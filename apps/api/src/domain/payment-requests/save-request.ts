@@ -1,4 +1,4 @@
-import { ErrorCode, formatDateTime, NO_MOBILE_MESSAGE, type PaymentRequest, type PaymentRequestValues, type RequestState } from '@tay/contract';
+import { ErrorCode, formatDateTime, formatMoney, NO_MOBILE_MESSAGE, type PaymentRequest, type PaymentRequestValues, type RequestState } from '@tay/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -121,7 +121,22 @@ async function applyMode(
  */
 export type RequestAttachment = (trx: Transaction<DB>) => Promise<{
   payerId: string;
-  columns: Partial<Pick<RequestRow, 'student_id' | 'student_name' | 'program_id' | 'program_name' | 'period' | 'period_start' | 'copy_payer_id'>>;
+  columns: Partial<
+    Pick<
+      RequestRow,
+      | 'student_id'
+      | 'student_name'
+      | 'program_id'
+      | 'program_name'
+      | 'period'
+      | 'period_start'
+      | 'copy_payer_id'
+      | 'patient_id'
+      | 'patient_name'
+      | 'patient_first_name'
+      | 'date_of_service'
+    >
+  > & { statement_lines?: string };
   /** Runs once the request is inserted, in its transaction (a student's charge for the period, the audit). */
   afterInsert?: (trx: Transaction<DB>, row: RequestRow) => Promise<void>;
 }>;
@@ -163,6 +178,8 @@ export async function createRequest(
   });
 }
 
+const STATEMENT_PAYER_KEPT = "A statement is billed to the patient's guarantor; make a new statement to bill someone else.";
+
 /** Edits a Draft (any mode) or a Pending request (its details and its send time). */
 export async function updateRequest(
   ctx: RequestContext,
@@ -182,6 +199,19 @@ export async function updateRequest(
     }
     if (current.state !== 'Draft' && current.state !== 'Pending') {
       throw new AppError(ErrorCode.Conflict, `A request that is ${current.state} cannot be edited. Copy it to make a new one.`);
+    }
+    // A patient's statement (ADR 037): its amount is the sum of its lines' patient responsibility,
+    // so an edit keeps the lines and may change anything but the amount.
+    if (current.statement_lines !== null && input.amountCents !== current.amount_cents) {
+      const instead = current.state === 'Pending' ? 'Cancel the scheduled statement' : 'Delete the draft';
+      throw AppError.validation(
+        `This is a patient's statement: its amount is the total of its lines' patient responsibility and cannot be changed on its own. ${instead} and make a new statement to change its lines.`,
+        { amountCents: `Keep the statement's total, ${formatMoney(current.amount_cents)}.` },
+      );
+    }
+    // Its payer is the patient's guarantor (ADR 037): an edit may not bill someone else.
+    if (current.patient_id !== null && input.payerId !== current.payer_id) {
+      throw AppError.validation(STATEMENT_PAYER_KEPT, { payerId: STATEMENT_PAYER_KEPT });
     }
     if (current.state === 'Pending' && input.mode === 'draft') {
       throw AppError.validation('A scheduled request cannot go back to draft; cancel it instead.', { mode: 'Cancel the scheduled request instead.' });

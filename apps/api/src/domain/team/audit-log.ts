@@ -104,6 +104,13 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
     const amount = typeof details.amountCents === 'number' ? ` of ${formatMoney(details.amountCents)}` : '';
     return `Payout ${text(details.payoutId)}${amount} ${event}${details.reason ? `: ${text(details.reason)}` : ''}`;
   }
+  if (action.startsWith('patient')) {
+    // Patients (ADR 037): the record is named by its id only, never its personal data.
+    const WHAT: Record<string, string> = { record: 'record', edit: 'record (edit form)', statements: 'statements' };
+    if (action === 'patient.viewed') return `Viewed patient ${text(details.patientId)}'s ${WHAT[text(details.what)] ?? 'record'}`;
+    if (action === 'patients.imported') return `Imported ${text(details.count)} patients`;
+    return `Patient ${text(details.patientId)}: ${action.slice('patient.'.length)}`;
+  }
   if (action.startsWith('payer')) {
     const what = action.replace(/^payers?\./, '').replace(/_/g, ' ');
     return `Payer ${what}${details.payerId ? ` (${text(details.payerId)})` : ''}`;

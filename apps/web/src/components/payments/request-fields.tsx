@@ -140,17 +140,25 @@ export function RequestDetailsFields({
   set,
   errors,
   timeZone,
+  withAmount = true,
+  partial = { label: 'Allow partial payment', description: 'The payer may pay part now and the rest later' },
 }: {
   values: RequestFieldValues;
   set: <K extends keyof RequestFieldValues>(key: K, value: RequestFieldValues[K]) => void;
   errors: RequestFieldErrors;
   timeZone: string;
+  /** Without the amount field: a patient's statement (ADR 037) is the total of its lines. */
+  withAmount?: boolean;
+  /** The partial-payment switch's words (a statement's is its payment plan). */
+  partial?: { label: string; description: string };
 }) {
   return (
     <Grid>
-      <Grid.Col span={{ base: 12, sm: 6 }}>
-        <MoneyInput label="Amount (USD)" value={values.amount} onValueChange={(v) => set('amount', v)} error={errors.amountCents} />
-      </Grid.Col>
+      {withAmount && (
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <MoneyInput label="Amount (USD)" value={values.amount} onValueChange={(v) => set('amount', v)} error={errors.amountCents} />
+        </Grid.Col>
+      )}
       <Grid.Col span={{ base: 12, sm: 6 }}>
         <TextInput
           label="Your reference"
@@ -196,8 +204,8 @@ export function RequestDetailsFields({
       </Grid.Col>
       <Grid.Col span={12}>
         <Switch
-          label="Allow partial payment"
-          description="The payer may pay part now and the rest later"
+          label={partial.label}
+          description={partial.description}
           checked={values.allowPartial}
           onChange={(e) => set('allowPartial', e.currentTarget.checked)}
         />

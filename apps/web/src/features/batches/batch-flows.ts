@@ -1,4 +1,4 @@
-import { BATCH_TEMPLATES, csvRow, paths, type BatchKind } from '@tay/contract';
+import { BATCH_TEMPLATES, csvRow, paths, type Batch, type BatchKind } from '@tay/contract';
 import type { WriteArea } from '../../lib/write-access';
 
 /**
@@ -43,6 +43,12 @@ export interface BatchFlow {
   amounts?: boolean;
   /** The link to what a batch made, once sent; "See them in the transaction history" unless said. */
   resultsLabel?: string;
+  /**
+   * For a kind whose rows are sent in groups (patient billing: one statement per patient): the
+   * review's figure of the groups. `madeOne`/`made` then name a group, and the counts of what is
+   * made are the batch's `groups`.
+   */
+  groups?: { label: string; hint: string; sentHint: string };
 }
 
 export const REQUEST_BATCH_FLOW: BatchFlow = {
@@ -223,6 +229,104 @@ export const PROGRAM_BILLING_FLOW: BatchFlow = {
   paths: { ...STUDENT_BILLING_FLOW.paths, list: paths.entity.programBilling, review: paths.entity.programBillingReview },
   newLabel: 'Bill programs',
 };
+
+/**
+ * Patient billing (ADR 037): one row per charge line, named by the patient's MRN; the charges of a
+ * patient make ONE statement (one request to pay to the patient's guarantor, for the sum of the
+ * patient responsibility). A patient's statement goes whole or not at all.
+ */
+export const PATIENT_BILLING_FLOW: BatchFlow = {
+  twice: 'bill the same charges twice',
+  kind: 'patient-billing',
+  title: 'Request to Pay Multiple Patients',
+  madeOne: 'statement',
+  made: 'statements',
+  writeArea: 'requests',
+  paths: {
+    list: paths.entity.healthcareBulk,
+    upload: paths.entity.healthcareBulkUpload,
+    map: paths.entity.healthcareBulkMap,
+    review: paths.entity.healthcareBulkReview,
+  },
+  resultsHref: (batchId) => `${paths.payments.history}?batchId=${encodeURIComponent(batchId)}`,
+  madeHref: (id) => `${paths.payments.history}?transid=${encodeURIComponent(id)}`,
+  party: 'patient',
+  partyTitle: 'Patient (guarantor)',
+  newLabel: 'New bulk statement',
+  totalLabel: 'Total to request',
+  createsParties: false,
+  canSchedule: true,
+  fileHolds: [
+    "One row per charge: the patient's MRN, the date of service (2026-11-20, 11/20/2026 or Nov 20, 2026, not in the future), what was done and the billed amount (250.00 or $1,234.50).",
+    'Optional: insurance paid and adjustment (blank: 0), the patient responsibility (blank: billed − insurance paid − adjustment; when given it must add up), memo, payment plan (yes: the guarantor may pay in parts, the default; no on any of the patient’s rows: in full), due date (blank: 30 days from the day it is sent).',
+    "The rows of one patient make one statement to their guarantor, for the sum of their patient responsibility; they need not be next to each other. A statement goes whole or not at all: while one of its rows has an error, the others wait. Its rows must agree on the due date and memo (blank rows take the other rows').",
+  ],
+  detailFields: [
+    { key: 'dateOfService', header: 'Service date' },
+    { key: 'description', header: 'Description' },
+    { key: 'billed', header: 'Billed' },
+    { key: 'insurancePaid', header: 'Insurance paid' },
+    { key: 'adjustment', header: 'Adjustment' },
+    { key: 'dueDate', header: 'Due' },
+  ],
+  groups: { label: 'Statements', hint: 'One per patient, with all their charges', sentHint: 'Sent, one per patient' },
+  submit: {
+    button: 'Submit and send',
+    confirmTitle: 'Send these statements now?',
+    confirm: 'Send now',
+    after: (what) => `${what} go out now, each e-mailed to the patient's guarantor with its charges (the patient's first name only, never the date of birth).`,
+    done: 'sending has started.',
+  },
+};
+
+/** Importing patients with their guarantors (ADR 037): each row makes a patient; guarantors are matched to payers by e-mail. */
+export const PATIENT_IMPORT_FLOW: BatchFlow = {
+  twice: 'add the same patients twice (the second time their MRNs are taken, so those rows fail)',
+  willBe: 'will be added',
+  kind: 'patients',
+  title: 'Import Patients',
+  madeOne: 'patient',
+  made: 'patients',
+  writeArea: 'patients',
+  paths: {
+    list: paths.entity.healthcareClientImports,
+    upload: paths.entity.healthcareClientImport,
+    map: paths.entity.healthcareClientImportMap,
+    review: paths.entity.healthcareClientImportReview,
+  },
+  resultsHref: () => paths.entity.healthcareClients,
+  madeHref: (id) => `${paths.entity.healthcareClientEdit}?clientId=${encodeURIComponent(id)}`,
+  party: 'patient',
+  partyTitle: 'Patient',
+  newLabel: 'Import patients',
+  totalLabel: 'Patients to add',
+  createsParties: false,
+  canSchedule: false,
+  amounts: false,
+  resultsLabel: 'See them in Manage Clients',
+  fileHolds: [
+    "The patient: the practice's MRN, first and last name, and date of birth (1984-05-31, 05/31/1984 or May 31, 1984).",
+    "Who pays (the guarantor): self (the patient, the default), parent, spouse, child or other, and their e-mail. A payer with that e-mail is used; otherwise a new payer is made — with the patient's names for self, or the guarantor's first and last name (and optional mobile).",
+    'A guarantor of several patients is one payer, never a copy. An MRN already taken, or repeated in the file, is flagged on its row.',
+  ],
+  detailFields: [
+    { key: 'mrn', header: 'MRN' },
+    { key: 'guarantorRelationship', header: 'Guarantor' },
+    { key: 'guarantorEmail', header: 'Guarantor e-mail' },
+  ],
+  submit: {
+    button: 'Import patients',
+    confirmTitle: 'Import these patients?',
+    confirm: 'Import',
+    after: (what) => `${what} are added now, with their guarantors; guarantors who are not payers yet become payers.`,
+    done: 'the patients are being added.',
+  },
+};
+
+/** How many things the valid (or sent) rows make: one each, or one per group where a kind groups its rows (patient billing: a statement per patient). */
+export function madeCount(batch: Pick<Batch, 'counts' | 'groups'>, which: 'valid' | 'sent'): number {
+  return batch.groups ? batch.groups[which] : batch.counts[which];
+}
 
 /** The kind's template (header and example rows) as a CSV file the browser saves. */
 export function downloadTemplate(kind: BatchKind): void {

@@ -17,6 +17,8 @@ export const FILTER_PARAMS = [
   'studentName',
   'programId',
   'period',
+  'clientId',
+  'clientName',
 ] as const;
 
 /** Parameters that open something over the list without changing it. */
@@ -59,6 +61,8 @@ export function requestQueryFromParams(params: URLSearchParams, view: 'history' 
     ...(get('studentId') ? { studentId: get('studentId') } : {}),
     ...(get('programId') ? { programId: get('programId') } : {}),
     ...(get('period') ? { period: get('period') } : {}),
+    // The healthcare template's statements of one patient (ADR 037).
+    ...(get('clientId') ? { clientId: get('clientId') } : {}),
     ...(get('from') ? { from: get('from') } : {}),
     ...(get('to') ? { to: get('to') } : {}),
     ...(min !== null ? { minAmountCents: min } : {}),

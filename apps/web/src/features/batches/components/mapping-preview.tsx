@@ -10,7 +10,16 @@ export function readCell(key: string, text: string): { shown: string; bad: boole
       const cents = parseAmountCell(value);
       return cents === null || cents <= 0 ? { shown: `${value} (not an amount)`, bad: true } : { shown: formatMoney(cents), bad: false };
     }
+    case 'billed':
+    case 'insurancePaid':
+    case 'adjustment':
+    case 'patientResponsibility': {
+      // A charge's amounts (patient billing): 0 is a fine insurance payment or adjustment.
+      const cents = parseAmountCell(value);
+      return cents === null ? { shown: `${value} (not an amount)`, bad: true } : { shown: formatMoney(cents), bad: false };
+    }
     case 'dueDate':
+    case 'dateOfService':
     case 'expiresOn':
     case 'payOn': {
       const day = parseDateCell(value);

@@ -22,7 +22,7 @@ import { BatchProgress, BatchStateBadge, RowStatusBadge } from '../components/ba
 import { BatchPageHeader } from '../components/batch-page-header';
 import { FixRowModal } from '../components/fix-row-modal';
 import { readCell } from '../components/mapping-preview';
-import { countOf, type BatchFlow } from '../batch-flows';
+import { countOf, madeCount, type BatchFlow } from '../batch-flows';
 
 const number = (n: number) => n.toLocaleString('en-US');
 
@@ -74,7 +74,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
         <Stack gap={0}>
           <Text size="sm">{r.payerName ?? '—'}</Text>
           <Text size="xs" c="dimmed">
-            {r.fields.email || r.fields.payerReference || r.fields.receiverReference || r.fields.guardianEmail || ''}
+            {r.fields.email || r.fields.payerReference || r.fields.receiverReference || r.fields.guardianEmail || (r.fields.mrn ? `MRN ${r.fields.mrn}` : '')}
           </Text>
         </Stack>
       ),
@@ -186,8 +186,8 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       )}
       {batch.state === 'Submitted' && batch.phase === 'validated' && batch.sendAt && (
         <Alert color="indigo" title={`Scheduled for ${formatDateTime(new Date(batch.sendAt))}`} role="status">
-          {countOf(batch.counts.valid, flow.madeOne, flow.made)} ({formatMoney(batch.totalCents)}) go out then, each checked again as it goes: a row whose{' '}
-          {flow.party}
+          {countOf(madeCount(batch, 'valid'), flow.madeOne, flow.made)} ({formatMoney(batch.totalCents)}) go out then, each checked again as it goes: a row
+          whose {flow.party}
           was deactivated meanwhile fails with its reason.
           {access.allowed && (
             <Group mt="sm">
@@ -211,7 +211,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       )}
       {batch.phase === 'done' && (
         <Alert color={batch.state === 'Error' ? 'red' : 'teal'} title={batch.state === 'Error' ? 'Sent, with failures' : 'All sent'} role="status">
-          {countOf(batch.counts.sent, flow.madeOne, flow.made)} made{flow.amounts === false ? '' : ` (${formatMoney(batch.sentCents)})`}
+          {countOf(madeCount(batch, 'sent'), flow.madeOne, flow.made)} made{flow.amounts === false ? '' : ` (${formatMoney(batch.sentCents)})`}
           {batch.counts.failed > 0 ? `; ${countOf(batch.counts.failed, 'row', 'rows')} failed, each with its reason below` : ''}.{' '}
           <Anchor component={Link} to={flow.resultsHref(batch.batchId)}>
             {flow.resultsLabel ?? 'See them in the transaction history'}
@@ -223,6 +223,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
         {submitted ? (
           <>
             <Figure label="Sent" value={number(batch.counts.sent)} hint={flow.amounts === false ? undefined : formatMoney(batch.sentCents)} />
+            {flow.groups && batch.groups && <Figure label={flow.groups.label} value={number(batch.groups.sent)} hint={flow.groups.sentHint} />}
             <Figure label="Failed" value={number(batch.counts.failed)} />
             <Figure label="Not sent (errors)" value={number(batch.counts.invalid)} />
           </>
@@ -233,8 +234,9 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
             <Figure
               label={flow.totalLabel}
               value={checked ? (flow.amounts === false ? number(batch.counts.valid) : formatMoney(batch.totalCents)) : '—'}
-              hint={checked ? countOf(batch.counts.valid, flow.madeOne, flow.made) : undefined}
+              hint={checked ? countOf(madeCount(batch, 'valid'), flow.madeOne, flow.made) : undefined}
             />
+            {flow.groups && batch.groups && <Figure label={flow.groups.label} value={checked ? number(batch.groups.valid) : '—'} hint={flow.groups.hint} />}
           </>
         )}
       </SimpleGrid>
@@ -343,7 +345,7 @@ function SubmitPanel({
       body = { mode: 'schedule', sendAt: iso };
     }
     setWhenError(null);
-    const what = `${countOf(batch.counts.valid, flow.madeOne, flow.made)}${flow.amounts === false ? '' : ` for ${formatMoney(batch.totalCents)}`}`;
+    const what = `${countOf(madeCount(batch, 'valid'), flow.madeOne, flow.made)}${flow.amounts === false ? '' : ` for ${formatMoney(batch.totalCents)}`}`;
     modals.openConfirmModal({
       title: mode === 'send' ? flow.submit.confirmTitle : 'Schedule them?',
       children: (
@@ -387,7 +389,7 @@ function SubmitPanel({
           <Text size="sm">No row is valid yet: fix or drop the rows with errors, or discard the batch.</Text>
         ) : (
           <Text size="sm">
-            {countOf(batch.counts.valid, flow.madeOne, flow.made)}
+            {countOf(madeCount(batch, 'valid'), flow.madeOne, flow.made)}
             {flow.amounts === false ? '' : ` for ${formatMoney(batch.totalCents)}`} {flow.willBe ?? 'will be sent'}
             {batch.counts.invalid > 0 ? `; ${countOf(batch.counts.invalid, 'row', 'rows')} with errors will not` : ''}.
           </Text>

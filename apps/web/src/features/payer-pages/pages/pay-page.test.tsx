@@ -17,6 +17,8 @@ function page(over: Partial<PublicPayPage>): PublicPayPage {
     remainingCents: 12_500,
     memo: 'Spring term',
     forStudent: null,
+    forPatient: null,
+    statement: null,
     dueDate: '2099-06-01',
     expiresOn: '2099-07-01',
     allowPartial: false,
@@ -187,5 +189,53 @@ describe('the pay page of a student’s request', () => {
     open(page({}));
     expect(await screen.findByText('Spring term')).toBeInTheDocument();
     expect(screen.queryByText(/^For /)).toBeNull();
+  });
+});
+
+describe('the pay page of a patient’s statement', () => {
+  const statement = {
+    dateOfService: '2026-11-20',
+    lines: [
+      {
+        serviceDate: '2026-11-20',
+        description: 'Office visit',
+        billedCents: 20_000,
+        insurancePaidCents: 12_000,
+        adjustmentCents: 500,
+        responsibilityCents: 7_500,
+      },
+      {
+        serviceDate: '2026-11-18',
+        description: 'X-ray, two views',
+        billedCents: 15_000,
+        insurancePaidCents: 9_000,
+        adjustmentCents: 0,
+        responsibilityCents: 6_000,
+      },
+    ],
+    totals: { billedCents: 35_000, insurancePaidCents: 21_000, adjustmentCents: 500, responsibilityCents: 13_500 },
+  };
+
+  it('says whose statement it is by first name, lists the lines and totals, and offers the payment plan', async () => {
+    open(
+      page({
+        forPatient: 'Statement for Ana — date of service Nov 20, 2026',
+        statement,
+        amountCents: 13_500,
+        remainingCents: 13_500,
+        allowPartial: true,
+        memo: '',
+      }),
+    );
+    expect(await screen.findByText('Statement for Ana — date of service Nov 20, 2026')).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Lines of your statement' });
+    expect(within(table).getByText('Office visit')).toBeInTheDocument();
+    expect(within(table).getByText('X-ray, two views')).toBeInTheDocument();
+    const total = within(table).getByText('Total').closest('tr')!;
+    expect(within(total as HTMLElement).getByText('$350.00')).toBeInTheDocument();
+    expect(within(total as HTMLElement).getByText('$210.00')).toBeInTheDocument();
+    expect(within(total as HTMLElement).getByText('$5.00')).toBeInTheDocument();
+    expect(within(total as HTMLElement).getByText('$135.00')).toBeInTheDocument();
+    expect(screen.getByText(/Payment plan: you may pay part of it now/)).toBeInTheDocument();
   });
 });

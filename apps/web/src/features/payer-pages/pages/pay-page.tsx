@@ -12,6 +12,7 @@ import { PayInvoice } from '../components/pay-invoice';
 import { PaymentForm } from '../components/payment-form';
 import { payHeadline } from '../pay-headline';
 import { MoneyInput } from '../../../components/ui/money-input';
+import { StatementLines } from '../../../components/payments/statement-lines';
 
 /** /pay/:token — the hosted payment page: no sign-in, reached from the link in the e-mail. */
 export function PayPage() {
@@ -40,10 +41,11 @@ function Summary({ data }: { data: PublicPayPage }) {
         </Text>
       )}
       {data.forStudent && <Text fw={500}>{data.forStudent}</Text>}
+      {data.forPatient && <Text fw={500}>{data.forPatient}</Text>}
       {data.memo && <Text>{data.memo}</Text>}
       <Text size="sm" c="dimmed">
         Due {formatDay(data.dueDate)}
-        {data.allowPartial ? ' · You may pay part of it now' : ''}
+        {data.allowPartial ? (data.statement ? ' · Payment plan: you may pay part of it now and the rest later' : ' · You may pay part of it now') : ''}
       </Text>
     </Stack>
   );
@@ -59,6 +61,16 @@ function PayView({ token, data }: { token: string; data: PublicPayPage }) {
         <Summary data={data} />
       </Paper>
       {data.invoice && <PayInvoice invoice={data.invoice} memo={data.memo} token={token} />}
+      {data.statement && (
+        <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md" component="section" aria-labelledby="pay-statement-title">
+          <Stack gap="sm">
+            <Title order={2} fz="lg" id="pay-statement-title">
+              Your statement
+            </Title>
+            <StatementLines statement={data.statement} caption="Lines of your statement" />
+          </Stack>
+        </Paper>
+      )}
       {outcome && <OutcomeNotice token={token} outcome={outcome} />}
       {data.status === 'payable' ? (
         <PayForm token={token} data={data} onOutcome={setOutcome} />

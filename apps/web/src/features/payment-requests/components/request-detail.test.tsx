@@ -263,3 +263,46 @@ describe('a student’s request (the student template)', () => {
     expect(within(dialog).queryByLabelText('Student')).toBeNull();
   });
 });
+
+describe('a patient’s statement (the healthcare template)', () => {
+  const statement = {
+    dateOfService: '2026-11-20',
+    lines: [
+      {
+        serviceDate: '2026-11-20',
+        description: 'Office visit',
+        billedCents: 20_000,
+        insurancePaidCents: 12_000,
+        adjustmentCents: 500,
+        responsibilityCents: 7_500,
+      },
+    ],
+    totals: { billedCents: 20_000, insurancePaidCents: 12_000, adjustmentCents: 500, responsibilityCents: 7_500 },
+  };
+
+  it('says whose statement it is, links to the patient’s history, and shows the lines and totals', async () => {
+    const r = request({ amountCents: 7_500, clientId: 'pat_ana', patientName: 'Ana Lopez', statement });
+    fake.on('GET', `${LIST}/${r.transactionId}`, ok(detail(r)));
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+    const line = await within(dialog).findByLabelText('Patient');
+    expect(line).toHaveTextContent('Statement for Ana Lopez — date of service Nov 20, 2026');
+    expect(within(line).getByRole('link', { name: 'Ana Lopez' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('/business/payment/transactions/history?clientId=pat_ana'),
+    );
+    const table = within(dialog).getByRole('table', { name: 'Statement lines' });
+    expect(within(table).getByText('Office visit')).toBeInTheDocument();
+    expect(within(table).getAllByText('$75.00')).toHaveLength(2);
+  });
+
+  it('a request of no patient shows no statement', async () => {
+    const r = request();
+    fake.on('GET', `${LIST}/${r.transactionId}`, ok(detail(r)));
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+    await within(dialog).findByRole('heading', { name: '$125.00' });
+    expect(within(dialog).queryByLabelText('Patient')).toBeNull();
+    expect(within(dialog).queryByRole('table', { name: 'Statement lines' })).toBeNull();
+  });
+});

@@ -24,6 +24,7 @@ import { useBusinessTimeZone, useRequestDetail } from '../api/payment-requests-a
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
 import { PaymentsTable } from '../../../components/payments/payments-table';
+import { StatementLines } from '../../../components/payments/statement-lines';
 
 // With the numbers texts went to, formatted by libphonenumber: loaded when a request is opened,
 // not with the history list.
@@ -123,6 +124,17 @@ export function RequestDetailDrawer({
             </div>
             <StatusBadge state={r.transactionState} />
           </Group>
+          {/* A patient's statement (the healthcare template, ADR 037): whose, and its lines. */}
+          {r.clientId && (
+            <Text size="sm" aria-label="Patient">
+              Statement for{' '}
+              <Anchor component={Link} to={getHref(paths.payments.history, undefined, { clientId: r.clientId, clientName: r.patientName ?? undefined })}>
+                {r.patientName}
+              </Anchor>
+              {r.statement && ` — date of service ${formatDay(r.statement.dateOfService)}`}
+            </Text>
+          )}
+          {r.statement && <StatementLines statement={r.statement} />}
           {guidance && (
             <Paper withBorder p="sm" radius="md" bg={`var(--mantine-color-${guidance.color}-light)`} aria-label="What you can do" role="region">
               <Text fw={600} size="sm">

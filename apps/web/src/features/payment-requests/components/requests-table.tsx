@@ -103,8 +103,12 @@ export function RequestsTable({
     navigate(getHref(paths.payments.request, undefined, { transid: row.transactionId, copy: copy ? 1 : undefined }));
   const actionHandlers: Record<RequestAction, (row: PaymentRequest) => void> = {
     Edit: (row) => void request(row, false),
-    // Always a new request, whatever the source's state: a Draft's copy never edits the Draft.
-    Copy: (row) => void request(row, true),
+    // Always a new request, whatever the source's state: a Draft's copy never edits the Draft. A
+    // patient's statement (ADR 037) is copied into a new statement for the patient, lines and all.
+    Copy: (row) =>
+      void (row.clientId && row.statement
+        ? navigate(getHref(paths.entity.healthcareRequest, undefined, { entity: true, clientId: row.clientId, copy: row.transactionId }))
+        : request(row, true)),
     Delete: (row) => confirm(row, 'delete', 'deleted', 'The draft is removed for good.', true),
     Cancel: (row) => confirm(row, 'cancel', 'cancelled', 'The scheduled request will not be sent.', true),
     Resend: (row) => confirm(row, 'resend', 'resent', `${row.payerName} gets a new e-mail with a new link; earlier links stop working.`),
@@ -170,6 +174,10 @@ export function RequestsTable({
           },
         ]),
     ...extraColumns,
+    // A patient's statement (the healthcare template, ADR 037): whose, when any row of the page has one.
+    ...((list.data?.items ?? []).some((r) => r.patientName)
+      ? [{ key: 'patient', header: 'Patient', render: (r: PaymentRequest) => r.patientName ?? '—' }]
+      : []),
     // The code's label when it was paid: every code's payments link to each code's own.
     ...(qrCode
       ? [
@@ -220,6 +228,18 @@ export function RequestsTable({
         </Box>
       )}
       {extraFilters}
+      {params.get('clientId') && (
+        <Badge
+          variant="light"
+          size="lg"
+          radius="sm"
+          rightSection={
+            <CloseButton size="xs" aria-label="Show every patient's requests" onClick={() => update({ clientId: undefined, clientName: undefined })} />
+          }
+        >
+          Patient: {params.get('clientName') ?? list.data?.items[0]?.patientName ?? 'the chosen patient'}
+        </Badge>
+      )}
       {params.get('batchId') && (
         <Badge
           variant="light"

@@ -1,6 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { Outlet, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EntityType } from '@tay/contract';
 import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
 import { listOf, request } from '../../../test/fixtures';
 import { PaymentsLandingPage } from './payments-landing-page';
@@ -31,7 +34,37 @@ function balancesThatMove() {
   });
 }
 
+/** The business shell hands the page its template through the outlet's context. */
+function InTemplate({ template, children }: { template: EntityType; children: ReactNode }) {
+  return (
+    <Routes>
+      <Route element={<Outlet context={{ template }} />}>
+        <Route index element={children} />
+      </Route>
+    </Routes>
+  );
+}
+
 describe('the payments landing page', () => {
+  it.each([
+    ['standard', 'Manage Transactions and Request to pay', '/business/payment/request', 'Payers', '/business/payment/payers'],
+    ['student', 'Requesting Payments', '/business/entity/students/payment/request?entity=true', 'Students', '/business/entity/students'],
+    ['healthCare', 'Requesting Payments', '/business/healthcare-clients/payment/request?entity=true', 'Patients', '/business/healthcare-clients'],
+  ] as const)('a %s business gets its heading, its own single request and its people', async (template, heading, requestHref, people, peopleHref) => {
+    balancesThatMove();
+    fake.on('GET', `${LIST}/summary`, ok(summary));
+    renderAt('/business/payment', {
+      '/business/payment': (
+        <InTemplate template={template}>
+          <PaymentsLandingPage />
+        </InTemplate>
+      ),
+    });
+    expect(await screen.findByRole('heading', { name: heading, level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Request a payment' })).toHaveAttribute('href', requestHref);
+    expect(screen.getByRole('link', { name: people })).toHaveAttribute('href', peopleHref);
+  });
+
   it("shows the business's balances and the request figures", async () => {
     balancesThatMove();
     fake.on('GET', `${LIST}/summary`, ok(summary));

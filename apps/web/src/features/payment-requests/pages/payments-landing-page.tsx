@@ -1,7 +1,7 @@
 import { Button, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { IconFileInvoice, IconHistory, IconSend, IconUsers } from '@tabler/icons-react';
 import { Link, useOutletContext } from 'react-router';
-import { type EntityType, formatMoney, paths } from '@tay/contract';
+import { type EntityType, formatMoney, getHref, paths } from '@tay/contract';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { paymentsHeading } from '../../../lib/template';
@@ -11,10 +11,23 @@ import { useWriteAccess } from '../../../lib/write-access';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useRequestSummary } from '../api/payment-requests-api';
 
+/** Where the landing's request button and its people shortcut lead for each template (its own single request and people). */
+const TEMPLATE_LINKS: Record<EntityType, { request: string; people: string; peopleLabel: string }> = {
+  standard: { request: paths.payments.request, people: paths.payers.list, peopleLabel: 'Payers' },
+  student: { request: getHref(paths.entity.studentRequest, undefined, { entity: true }), people: paths.entity.students, peopleLabel: 'Students' },
+  healthCare: {
+    request: getHref(paths.entity.healthcareRequest, undefined, { entity: true }),
+    people: paths.entity.healthcareClients,
+    peopleLabel: 'Patients',
+  },
+};
+
 /** /business/payment: the section landing with the template's heading and summary figures. */
 export function PaymentsLandingPage() {
   const outlet = useOutletContext<{ template?: EntityType } | undefined>();
-  const heading = paymentsHeading(outlet?.template ?? 'standard');
+  const template = outlet?.template ?? 'standard';
+  const heading = paymentsHeading(template);
+  const links = TEMPLATE_LINKS[template];
   useDocumentTitle(heading);
   const summary = useRequestSummary();
   const balances = useBalances();
@@ -27,7 +40,7 @@ export function PaymentsLandingPage() {
       <Group justify="space-between" align="flex-end">
         <Title order={1}>{heading}</Title>
         {access.allowed ? (
-          <Button component={Link} to={paths.payments.request} leftSection={<IconSend size={16} />}>
+          <Button component={Link} to={links.request} leftSection={<IconSend size={16} />}>
             Request a payment
           </Button>
         ) : (
@@ -58,8 +71,8 @@ export function PaymentsLandingPage() {
         <Button component={Link} to={paths.payments.drafts} variant="light" leftSection={<IconFileInvoice size={16} />}>
           Drafts
         </Button>
-        <Button component={Link} to={paths.payers.list} variant="light" leftSection={<IconUsers size={16} />}>
-          Payers
+        <Button component={Link} to={links.people} variant="light" leftSection={<IconUsers size={16} />}>
+          {links.peopleLabel}
         </Button>
       </SimpleGrid>
     </Stack>

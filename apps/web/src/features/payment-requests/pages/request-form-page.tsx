@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useOutletContext, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useOutletContext, useSearchParams } from 'react-router';
 import {
   type EntityType,
   formatMoney,
@@ -26,6 +26,7 @@ import { useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/pa
 import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
 import { isoToZonedInput } from '../../../lib/send-at';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { StatementLines } from '../../../components/payments/statement-lines';
 import { useWriteAccess } from '../../../lib/write-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
 import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
@@ -132,6 +133,15 @@ export function RequestFormPage() {
   const copying = Boolean(source.data) && (copyAsked || !isEditable(source.data!));
   if (source.data?.qrCodeId) return <PaidThroughQrCode request={source.data} />;
   if (source.data && !copying && source.data.invoiceId) return <CollectsInvoice request={source.data} />;
+  // A patient's statement (ADR 037) is copied into a new statement for the patient, lines and all.
+  if (source.data && copying && source.data.statement && source.data.clientId) {
+    return (
+      <Navigate
+        replace
+        to={getHref(paths.entity.healthcareRequest, undefined, { entity: true, clientId: source.data.clientId, copy: source.data.transactionId })}
+      />
+    );
+  }
   return (
     <RequestForm
       key={`${transid ?? ''}:${copying}:${presetPayerId ?? ''}`}
@@ -263,6 +273,18 @@ function RequestForm({
         )}
       </div>
       <WriteAccessAlert access={access} />
+      {/* A patient's statement (ADR 037): its amount is its lines' total, kept as it is. */}
+      {editing?.statement && (
+        <Alert color="blue" variant="light" title={`A statement for ${editing.patientName ?? 'a patient'}`}>
+          <Stack gap="xs">
+            <Text size="sm">
+              Its amount is the total of its lines’ patient responsibility, {formatMoney(editing.statement.totals.responsibilityCents)}, and stays so. To change
+              the lines, {editing.transactionState === 'Pending' ? 'cancel this scheduled statement' : 'delete this draft'} and make a new statement.
+            </Text>
+            <StatementLines statement={editing.statement} />
+          </Stack>
+        </Alert>
+      )}
       {failure && (
         <Alert color="red" title="The request was not saved" role="alert">
           {failure}
@@ -277,15 +299,27 @@ function RequestForm({
           }}
         >
           <Stack gap="md">
-            <PayerPicker
-              value={payer}
-              onChange={(next) => {
-                setPayer(next);
-                set('channel', channelFor(values.channel, next));
-                setErrors(({ channel: _channel, ...rest }) => rest);
-              }}
-              error={errors.payerId}
-            />
+            {/* A statement is billed to the patient's guarantor (ADR 037): its payer is shown, not chosen. */}
+            {editing?.statement ? (
+              <Alert color={errors.payerId ? 'red' : 'gray'} variant="light" title="Billed to" aria-label="Billed to">
+                <Text size="sm">
+                  {editing.payerName} · {editing.payerEmail}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {errors.payerId ?? 'The patient’s guarantor. To bill someone else, make a new statement.'}
+                </Text>
+              </Alert>
+            ) : (
+              <PayerPicker
+                value={payer}
+                onChange={(next) => {
+                  setPayer(next);
+                  set('channel', channelFor(values.channel, next));
+                  setErrors(({ channel: _channel, ...rest }) => rest);
+                }}
+                error={errors.payerId}
+              />
+            )}
             <ChannelField
               value={values.channel}
               onChange={(next) => {
@@ -295,7 +329,8 @@ function RequestForm({
               error={errors.channel}
               to={payer}
             />
-            <RequestDetailsFields values={values} set={set} errors={errors} timeZone={timeZone} />
+            {/* A statement's amount is its lines' total (shown above): no amount field to change. */}
+            <RequestDetailsFields values={values} set={set} errors={errors} timeZone={timeZone} withAmount={!editing?.statement} />
             {editing?.transactionState === 'Pending' && (
               <Alert color="blue" icon={<IconInfoCircle />}>
                 This request is scheduled. Saving keeps it scheduled; Send now sends it at once.

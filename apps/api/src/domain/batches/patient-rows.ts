@@ -1,0 +1,239 @@
+import { sql } from 'kysely';
+import { parseDateCell, PATIENT_BATCH_FIELDS, PATIENT_FIELD_LIMITS, type BatchMapping, type FieldErrors, type GuarantorRelationship } from '@tay/contract';
+import { z } from 'zod';
+import type { Executor } from '../../db/executor';
+import { newId } from '../../lib/ids';
+import { recordEvent } from '../businesses/audit';
+import type { ScopedBusiness } from '../businesses/business-scope';
+import { lockMrns } from '../patients/patients';
+import { todayIn } from '../payment-requests/request-record';
+import { ensureGuardianPayers, payersByEmail, type GuardianPayer, type NewGuardian } from '../students/guardians';
+import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+
+/**
+ * Batch kind `patients` (ADR 037): each row is a patient with their guarantor. A guarantor whose
+ * e-mail a payer has is that payer; otherwise the payer is made when the row is sent — one per
+ * e-mail across the rows of the file and whatever else makes it at the same time. A patient who
+ * pays for themself (`self`, or a blank guarantor column) becomes a payer with their own names.
+ */
+export interface PatientPlan {
+  mrn: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  relationship: GuarantorRelationship;
+  /** By e-mail (lower case): the payer is found or made when the row is sent. */
+  guarantor: { email: string; newPayer: NewGuardian | null };
+}
+
+const DATE_FORMS = 'as 1984-05-31, 05/31/1984 or May 31, 1984';
+const YIELD_EVERY = 100;
+const email = z.email();
+const MOBILE = /^\+[1-9]\d{7,14}$/;
+const RELATIONSHIPS: readonly GuarantorRelationship[] = ['self', 'parent', 'spouse', 'child', 'other'];
+
+const alreadyExists = (mrn: string) => `A patient with the MRN ${mrn} already exists. Change it, or drop the row.`;
+const inactiveGuarantor = (p: Pick<GuardianPayer, 'display_name'>) =>
+  `${p.display_name} is a deactivated payer, so they cannot be a guarantor. Activate them in Manage Payers first.`;
+
+function checkText(fields: RowFields, key: string, label: string, max: number, errors: FieldErrors, required: boolean): string {
+  const value = (fields[key] ?? '').trim();
+  if (!value && required) errors[key] = `Enter the ${label}.`;
+  else if (value.length > max) errors[key] = `The ${label} is ${value.length} characters; at most ${max} fit.`;
+  return value;
+}
+
+/** The guarantor's columns: the payer with the e-mail, or the new payer's details (the patient's own names for `self`). */
+function checkGuarantor(
+  fields: RowFields,
+  relationship: GuarantorRelationship,
+  patient: { firstName: string; lastName: string },
+  errors: FieldErrors,
+  existing: Map<string, GuardianPayer>,
+): PatientPlan['guarantor'] | null {
+  const address = (fields.guarantorEmail ?? '').trim().toLowerCase();
+  if (!address) {
+    errors.guarantorEmail = relationship === 'self' ? "Enter the patient's e-mail address: they pay for themself." : "Enter the guarantor's e-mail address.";
+    return null;
+  }
+  if (!email.safeParse(address).success || address.length > PATIENT_FIELD_LIMITS.email) {
+    errors.guarantorEmail = `"${address}" is not a valid e-mail address.`;
+    return null;
+  }
+  const payer = existing.get(address);
+  if (payer) {
+    if (payer.status !== 'active') errors.guarantorEmail = inactiveGuarantor(payer);
+    return { email: address, newPayer: null };
+  }
+  let firstName = patient.firstName;
+  let lastName = patient.lastName;
+  if (relationship !== 'self') {
+    firstName = checkText(fields, 'guarantorFirstName', "guarantor's first name", 100, errors, false);
+    lastName = checkText(fields, 'guarantorLastName', "guarantor's last name", 100, errors, false);
+    if (!firstName) errors.guarantorFirstName = `Enter the guarantor's first name: no payer has the e-mail ${address} yet.`;
+    if (!lastName) errors.guarantorLastName = `Enter the guarantor's last name: no payer has the e-mail ${address} yet.`;
+  }
+  let mobile: string | null = null;
+  const text = (fields.guarantorMobile ?? '').replace(/[\s().-]/g, '');
+  if (text && !MOBILE.test(text)) errors.guarantorMobile = `"${(fields.guarantorMobile ?? '').trim()}" is not a mobile number. Write it like +1 555 010 0000.`;
+  else if (text) mobile = text;
+  return { email: address, newPayer: { firstName, lastName, email: address, mobile } };
+}
+
+function checkRow(fields: RowFields, today: string, taken: Set<string>, existing: Map<string, GuardianPayer>): RowOutcome {
+  const errors: FieldErrors = {};
+  const mrn = checkText(fields, 'mrn', 'MRN', PATIENT_FIELD_LIMITS.mrn, errors, true);
+  if (mrn && !errors.mrn && taken.has(mrn.toLowerCase())) errors.mrn = alreadyExists(mrn);
+  const firstName = checkText(fields, 'firstName', "patient's first name", PATIENT_FIELD_LIMITS.firstName, errors, true);
+  const lastName = checkText(fields, 'lastName', "patient's last name", PATIENT_FIELD_LIMITS.lastName, errors, true);
+  const birthText = (fields.dateOfBirth ?? '').trim();
+  const dateOfBirth = birthText ? parseDateCell(birthText) : null;
+  if (!birthText) errors.dateOfBirth = 'Enter the date of birth.';
+  else if (!dateOfBirth) errors.dateOfBirth = `"${birthText}" is not a date we can read. Write it ${DATE_FORMS}.`;
+  else if (dateOfBirth > today) errors.dateOfBirth = 'The date of birth cannot be in the future.';
+  else if (dateOfBirth < '1900-01-01') errors.dateOfBirth = 'The date of birth must be on or after Jan 01, 1900.';
+
+  const relationText = (fields.guarantorRelationship ?? '').trim().toLowerCase();
+  const relationship = (relationText || 'self') as GuarantorRelationship;
+  if (!RELATIONSHIPS.includes(relationship)) {
+    errors.guarantorRelationship = `"${(fields.guarantorRelationship ?? '').trim()}" is not a guarantor we know. Write self, parent, spouse, child or other (blank: self).`;
+  }
+  const guarantor = checkGuarantor(fields, RELATIONSHIPS.includes(relationship) ? relationship : 'other', { firstName, lastName }, errors, existing);
+
+  const name = [firstName, lastName].filter(Boolean).join(' ');
+  const label = name ? `${name}${mrn ? ` (${mrn})` : ''}` : mrn || null;
+  if (Object.keys(errors).length > 0) return { status: 'invalid', errors, amountCents: null, payerName: label };
+  const plan: PatientPlan = { mrn, firstName, lastName, dateOfBirth: dateOfBirth!, relationship, guarantor: guarantor! };
+  return { status: 'valid', plan, amountCents: 0, payerName: label!, dedupeKey: `patient:${mrn.toLowerCase()}` };
+}
+
+async function takenMrns(db: Executor, businessId: string, mrns: string[]): Promise<Set<string>> {
+  if (mrns.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('patients')
+    .select(sql<string>`lower(mrn)`.as('n'))
+    .where('business_id', '=', businessId)
+    .where(sql<string>`lower(mrn)`, 'in', mrns)
+    .execute();
+  return new Set(rows.map((r) => r.n));
+}
+
+async function checkRows(db: Executor, business: ScopedBusiness, _mapping: BatchMapping, rows: { line: number; fields: RowFields }[]): Promise<RowOutcome[]> {
+  const mrns = new Set<string>();
+  const emails = new Set<string>();
+  for (const { fields } of rows) {
+    const n = (fields.mrn ?? '').trim().toLowerCase();
+    if (n) mrns.add(n);
+    const e = (fields.guarantorEmail ?? '').trim().toLowerCase();
+    if (e) emails.add(e);
+  }
+  const [taken, existing] = await Promise.all([takenMrns(db, business.id, [...mrns]), payersByEmail(db, business.id, [...emails])]);
+  const today = todayIn(business.timeZone);
+  const outcomes: RowOutcome[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    outcomes.push(checkRow(rows[i]!.fields, today, taken, existing));
+  }
+  return outcomes;
+}
+
+/**
+ * Sends a chunk of valid rows in the engine's transaction. The rows' MRNs are locked first (as a
+ * patient added or edited by hand locks its own), so the MRNs free now stay free until the chunk
+ * commits; a row whose MRN was taken since the review fails with its reason. Only then are the
+ * guarantors' payers found or made (one per e-mail) — for the rows that will be inserted, so a
+ * failed row leaves no payer behind — and a row whose guarantor was deactivated or deleted fails.
+ */
+async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutcome[]> {
+  const { trx, business, batchId, user } = send;
+  const plans = rows.map((r) => ({ line: r.line, plan: r.plan as PatientPlan }));
+  await lockMrns(
+    trx,
+    business.id,
+    plans.map(({ plan }) => plan.mrn),
+  );
+  const taken = await takenMrns(
+    trx,
+    business.id,
+    plans.map(({ plan }) => plan.mrn.toLowerCase()),
+  );
+
+  const outcomes: SendOutcome[] = [];
+  const free: typeof plans = [];
+  for (const { line, plan } of plans) {
+    if (taken.has(plan.mrn.toLowerCase())) outcomes.push({ line, error: alreadyExists(plan.mrn) });
+    else {
+      taken.add(plan.mrn.toLowerCase());
+      free.push({ line, plan });
+    }
+  }
+  const fresh = free.flatMap(({ plan }) => (plan.guarantor.newPayer ? [plan.guarantor.newPayer] : []));
+  const made = await ensureGuardianPayers(trx, business.id, fresh, batchId);
+  const payers = await payersByEmail(trx, business.id, [...new Set(free.map(({ plan }) => plan.guarantor.email))]);
+
+  const ready: { line: number; plan: PatientPlan; id: string; payerId: string }[] = [];
+  for (const { line, plan } of free) {
+    const payer = payers.get(plan.guarantor.email);
+    if (!payer) outcomes.push({ line, error: 'The guarantor payer was deleted after the file was checked.' });
+    else if (payer.status !== 'active') outcomes.push({ line, error: inactiveGuarantor(payer) });
+    else ready.push({ line, plan, id: newId('pat'), payerId: payer.id });
+  }
+  if (ready.length === 0) return outcomes;
+
+  // The MRNs are locked, so nothing should conflict; should a writer that does not lock them
+  // have taken one, that row fails and the others go on.
+  const inserted = await trx
+    .insertInto('patients')
+    .values(
+      ready.map((r) => ({
+        business_id: business.id,
+        id: r.id,
+        mrn: r.plan.mrn,
+        first_name: r.plan.firstName,
+        last_name: r.plan.lastName,
+        date_of_birth: r.plan.dateOfBirth,
+        guarantor_payer_id: r.payerId,
+        guarantor_relationship: r.plan.relationship,
+        created_by: user.userId,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .execute();
+  const insertedIds = new Set(inserted.map((r) => r.id));
+  const done = ready.filter((r) => insertedIds.has(r.id));
+  for (const r of ready) if (!insertedIds.has(r.id)) outcomes.push({ line: r.line, error: alreadyExists(r.plan.mrn) });
+  if (done.length > 0) {
+    await recordEvent(trx, {
+      businessId: business.id,
+      actor: { userId: user.userId, label: user.email, ip: null },
+      action: 'patients.imported',
+      details: { batchId, count: done.length, patientIds: done.map((r) => r.id), payersCreated: made.created },
+    });
+  }
+  for (const r of done) outcomes.push({ line: r.line, requestId: r.id });
+  return outcomes;
+}
+
+function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [field, column] of Object.entries(mapping.columns)) {
+    if (!PATIENT_BATCH_FIELDS.some((f) => f.key === field)) errors[`mapping.${field}`] = `There is no field "${field}".`;
+    else if (column && !columns.includes(column)) errors[`mapping.${field}`] = `The file has no column "${column}".`;
+  }
+  for (const field of PATIENT_BATCH_FIELDS) {
+    if ('required' in field && field.required === 'always' && !mapping.columns[field.key]) {
+      errors[`mapping.${field.key}`] = `Choose the column with the ${field.label.toLowerCase()}.`;
+    }
+  }
+  return errors;
+}
+
+export const patientBatches: BatchKindDefinition = {
+  kind: 'patients',
+  fields: PATIENT_BATCH_FIELDS,
+  checkMapping,
+  checkRows,
+  sendRows,
+  repeat: { same: 'Same MRN', fix: 'Each patient appears once: drop one of them, or correct the MRN.' },
+};

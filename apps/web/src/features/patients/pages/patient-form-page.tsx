@@ -1,0 +1,409 @@
+import { Alert, Anchor, Badge, Button, Grid, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import {
+  formatDateTime,
+  formatDay,
+  formatMoney,
+  GUARANTOR_RELATIONSHIP_LABELS,
+  PATIENT_FIELD_LIMITS,
+  PATIENT_STATUS_LABELS,
+  paths,
+  PatientInput,
+  type FieldErrors,
+  type GuarantorRelationship,
+  type Patient,
+} from '@tay/contract';
+import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
+import { LoadError } from '../../../components/ui/load-error';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { ApiError } from '../../../lib/api-client';
+import { toE164 } from '../../../lib/phone';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { usePatientRecord, useSavePatient } from '../api/patients-api';
+import { PatientRecordViews } from '../components/patient-record-views';
+
+type Payer = 'self' | 'other';
+
+interface Draft {
+  mrn: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  payer: Payer;
+  /** Who the other person is to the patient. */
+  relationship: Exclude<GuarantorRelationship, 'self'> | null;
+  /** One of the business's payers, or the details of a new one. */
+  mode: 'existing' | 'new';
+  picked: PickedPayer | null;
+  guarantorFirstName: string;
+  guarantorLastName: string;
+  email: string;
+  mobile: string;
+}
+
+const EMPTY: Draft = {
+  mrn: '',
+  firstName: '',
+  lastName: '',
+  dateOfBirth: '',
+  payer: 'self',
+  relationship: null,
+  mode: 'new',
+  picked: null,
+  guarantorFirstName: '',
+  guarantorLastName: '',
+  email: '',
+  mobile: '',
+};
+
+const OTHER_RELATIONSHIPS = (['parent', 'spouse', 'child', 'other'] as const).map((r) => ({ value: r, label: GUARANTOR_RELATIONSHIP_LABELS[r] }));
+
+function draftOf(patient: Patient): Draft {
+  const g = patient.guarantor;
+  return {
+    ...EMPTY,
+    mrn: patient.mrn,
+    firstName: patient.firstName,
+    lastName: patient.lastName,
+    dateOfBirth: patient.dateOfBirth ?? '',
+    payer: g.relationship === 'self' ? 'self' : 'other',
+    relationship: g.relationship === 'self' ? null : g.relationship,
+    mode: 'existing',
+    picked: { payerId: g.payerId, displayName: g.name, email: g.email, mobileNumber: g.mobile },
+  };
+}
+
+/** The viewer's today, 'YYYY-MM-DD' (the server checks again with the business's own day). */
+function localToday(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/** The body the API takes, and the problems found before sending it, by the API's field keys. */
+function toBody(draft: Draft): { body: PatientInput; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const relationship: GuarantorRelationship = draft.payer === 'self' ? 'self' : (draft.relationship ?? 'other');
+  if (draft.payer === 'other' && !draft.relationship) errors['guarantor.relationship'] = 'Choose who the guarantor is to the patient.';
+  let guarantor: PatientInput['guarantor'];
+  if (draft.mode === 'existing') {
+    if (!draft.picked) errors['guarantor.payerId'] = 'Choose one of your payers, or enter a new one.';
+    guarantor = { relationship, payerId: draft.picked?.payerId ?? '' };
+  } else {
+    const mobile = draft.mobile.trim() ? toE164(draft.mobile) : null;
+    if (draft.mobile.trim() && !mobile) errors['guarantor.mobile'] = 'Enter a valid mobile number, like (415) 555-0123.';
+    guarantor =
+      draft.payer === 'self'
+        ? { relationship, email: draft.email, mobile }
+        : { relationship, firstName: draft.guarantorFirstName, lastName: draft.guarantorLastName, email: draft.email, mobile };
+  }
+  const body: PatientInput = { mrn: draft.mrn, firstName: draft.firstName, lastName: draft.lastName, dateOfBirth: draft.dateOfBirth, guarantor };
+  const parsed = PatientInput.safeParse(body);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.join('.');
+      if (key === 'guarantor.payerId' && errors[key]) continue;
+      errors[key] ??= issue.message;
+    }
+  }
+  if (draft.dateOfBirth && !errors.dateOfBirth && draft.dateOfBirth > localToday()) errors.dateOfBirth = 'The date of birth cannot be in the future.';
+  return { body, errors };
+}
+
+function GuarantorFields({ draft, errors, set }: { draft: Draft; errors: FieldErrors; set: (changes: Partial<Draft>) => void }) {
+  const self = draft.payer === 'self';
+  return (
+    <Paper withBorder radius="md" p="md" role="group" aria-labelledby="guarantor-title">
+      <Stack gap="sm">
+        <div>
+          <Text id="guarantor-title" fw={600}>
+            Guarantor: who pays
+          </Text>
+          <Text size="sm" c="dimmed">
+            The guarantor is one of your payers: statements for the patient go to them.
+          </Text>
+        </div>
+        <SegmentedControl
+          aria-label="Who pays for the patient"
+          value={draft.payer}
+          onChange={(payer) => set({ payer: payer as Payer })}
+          data={[
+            { value: 'self', label: 'The patient pays (self)' },
+            { value: 'other', label: 'Another person' },
+          ]}
+        />
+        {!self && (
+          <Select
+            label="Who the guarantor is to the patient"
+            placeholder="Choose"
+            required
+            data={OTHER_RELATIONSHIPS}
+            value={draft.relationship}
+            onChange={(value) => set({ relationship: (value as Draft['relationship']) ?? null })}
+            error={errors['guarantor.relationship']}
+            allowDeselect={false}
+          />
+        )}
+        <SegmentedControl
+          aria-label="An existing payer or a new one"
+          value={draft.mode}
+          onChange={(mode) => set({ mode: mode as Draft['mode'] })}
+          data={[
+            { value: 'new', label: self ? "The patient's e-mail" : 'A new payer' },
+            { value: 'existing', label: 'One of your payers' },
+          ]}
+        />
+        {draft.mode === 'existing' ? (
+          <PayerPicker label="Guarantor: payer" value={draft.picked} onChange={(picked) => set({ picked })} error={errors['guarantor.payerId']} />
+        ) : (
+          <Grid>
+            {!self && (
+              <>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  <TextInput
+                    label="Guarantor: first name"
+                    required
+                    autoComplete="off"
+                    maxLength={100}
+                    value={draft.guarantorFirstName}
+                    onChange={(e) => set({ guarantorFirstName: e.currentTarget.value })}
+                    error={errors['guarantor.firstName']}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  <TextInput
+                    label="Guarantor: last name"
+                    required
+                    autoComplete="off"
+                    maxLength={100}
+                    value={draft.guarantorLastName}
+                    onChange={(e) => set({ guarantorLastName: e.currentTarget.value })}
+                    error={errors['guarantor.lastName']}
+                  />
+                </Grid.Col>
+              </>
+            )}
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label={self ? "Patient's e-mail" : 'Guarantor: e-mail'}
+                description={
+                  self
+                    ? 'The patient becomes a payer with their own names. If one of your payers has this e-mail, they are used (never a copy).'
+                    : 'If one of your payers has this e-mail, they are used (never a copy).'
+                }
+                type="email"
+                required
+                autoComplete="off"
+                maxLength={PATIENT_FIELD_LIMITS.email}
+                value={draft.email}
+                onChange={(e) => set({ email: e.currentTarget.value })}
+                error={errors['guarantor.email']}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label={self ? "Patient's mobile number" : 'Guarantor: mobile number'}
+                description="Optional"
+                type="tel"
+                autoComplete="off"
+                maxLength={24}
+                value={draft.mobile}
+                onChange={(e) => set({ mobile: e.currentTarget.value })}
+                error={errors['guarantor.mobile']}
+              />
+            </Grid.Col>
+          </Grid>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function PatientForm({ patient }: { patient: Patient | null }) {
+  const navigate = useNavigate();
+  const save = useSavePatient();
+  const access = useWriteAccess('patients');
+  const [draft, setDraft] = useState<Draft>(() => (patient ? draftOf(patient) : EMPTY));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const editing = patient !== null;
+
+  const set = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const { body, errors: found } = toBody(draft);
+    setErrors(found);
+    setProblem(null);
+    if (Object.keys(found).length > 0) return;
+    save.mutate(
+      { body, clientId: patient?.clientId ?? null },
+      {
+        onSuccess: (saved) => {
+          notifications.show({
+            color: 'teal',
+            title: editing ? 'Patient saved' : 'Patient added',
+            message: `${saved.name} (${saved.mrn}), billed to ${saved.guarantor.name}.`,
+          });
+          void navigate(paths.entity.healthcareClients);
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.fields) setErrors(error.fields);
+          else setProblem(error.message);
+          notifications.show({ color: 'red', title: editing ? 'Patient not saved' : 'Patient not added', message: error.message });
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="md">
+      <WriteAccessAlert access={access} />
+      <Paper withBorder radius="md" p="lg">
+        <form onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit patient' : 'Add a patient'}>
+          <Stack gap="md">
+            {problem && (
+              <Alert color="red" role="alert">
+                {problem}
+              </Alert>
+            )}
+            <Grid>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="MRN"
+                  description="Your practice's own id for the patient (medical record number)"
+                  required
+                  autoComplete="off"
+                  maxLength={PATIENT_FIELD_LIMITS.mrn}
+                  value={draft.mrn}
+                  onChange={(e) => set({ mrn: e.currentTarget.value })}
+                  error={errors.mrn}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="Date of birth"
+                  description="Shown in full only here; lists show the year"
+                  type="date"
+                  required
+                  min="1900-01-01"
+                  max={localToday()}
+                  value={draft.dateOfBirth}
+                  onChange={(e) => set({ dateOfBirth: e.currentTarget.value })}
+                  error={errors.dateOfBirth}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="First name"
+                  required
+                  autoComplete="off"
+                  maxLength={PATIENT_FIELD_LIMITS.firstName}
+                  value={draft.firstName}
+                  onChange={(e) => set({ firstName: e.currentTarget.value })}
+                  error={errors.firstName}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput
+                  label="Last name"
+                  required
+                  autoComplete="off"
+                  maxLength={PATIENT_FIELD_LIMITS.lastName}
+                  value={draft.lastName}
+                  onChange={(e) => set({ lastName: e.currentTarget.value })}
+                  error={errors.lastName}
+                />
+              </Grid.Col>
+            </Grid>
+            <GuarantorFields draft={draft} errors={errors} set={set} />
+            <Group>
+              <Button type="submit" disabled={!access.allowed} loading={save.isPending}>
+                {editing ? 'Save patient' : 'Add patient'}
+              </Button>
+              <Button variant="default" component={Link} to={paths.entity.healthcareClients}>
+                Cancel
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}
+
+/** The record at a glance: what the practice holds of the patient, and their billing so far. */
+function PatientSummary({ patient }: { patient: Patient }) {
+  const facts: [string, string][] = [
+    ['MRN', patient.mrn],
+    ['Date of birth', patient.dateOfBirth ? formatDay(patient.dateOfBirth) : patient.dateOfBirthMasked],
+    ['Guarantor', `${patient.guarantor.name} (${GUARANTOR_RELATIONSHIP_LABELS[patient.guarantor.relationship]}), ${patient.guarantor.email}`],
+    ['Requests to pay', `${patient.requestsCount} (${patient.statementsCount} statements)`],
+    ['Outstanding', formatMoney(patient.outstandingCents)],
+    ['Added', formatDateTime(patient.createdAt)],
+  ];
+  return (
+    <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="record-title">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4" id="record-title">
+            {patient.name}
+          </Title>
+          <Badge color={patient.status === 'active' ? 'teal' : 'gray'} variant="light">
+            {PATIENT_STATUS_LABELS[patient.status]}
+          </Badge>
+        </Group>
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
+          {facts.map(([label, value]) => (
+            <div key={label}>
+              <Text size="xs" c="dimmed">
+                {label}
+              </Text>
+              <Text size="sm">{value}</Text>
+            </div>
+          ))}
+        </SimpleGrid>
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * /business/healthcare-clients/add, and edit with `?clientId=`: the patient and who pays for them.
+ * Opening a patient's record is an audited view: the page reads it once, and lists every view
+ * of the record (who, what, when) under the form.
+ */
+export function PatientFormPage() {
+  const [params] = useSearchParams();
+  const clientId = params.get('clientId');
+  const patient = usePatientRecord(clientId);
+  const title = clientId ? 'Edit patient' : 'Add a patient';
+  useDocumentTitle(title);
+  return (
+    <Stack gap="md">
+      <div>
+        <Anchor component={Link} to={paths.entity.healthcareClients} size="sm">
+          ← Manage Clients
+        </Anchor>
+        <Title order={1}>{title}</Title>
+        <Text c="dimmed" size="sm">
+          The guarantor is who pays: the patient themself or another person. A new guarantor becomes one of your payers when you save.
+        </Text>
+      </div>
+      {clientId && patient.error ? (
+        <LoadError title="We could not load this patient" error={patient.error} onRetry={() => void patient.refetch()} />
+      ) : clientId && !patient.data ? (
+        <PageLoader />
+      ) : (
+        <>
+          {patient.data && <PatientSummary patient={patient.data} />}
+          <PatientForm key={patient.data?.clientId ?? 'new'} patient={patient.data ?? null} />
+          {clientId && patient.data && <PatientRecordViews clientId={clientId} ready />}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,211 @@
+import { Anchor, Badge, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconPlus, IconUpload } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import {
+  formatDate,
+  formatMoney,
+  GUARANTOR_RELATIONSHIP_LABELS,
+  GuarantorRelationship,
+  PATIENT_STATUS_LABELS,
+  paths,
+  PatientSortBy,
+  PatientStatus,
+  type Patient,
+  type PatientListQuery,
+} from '@tay/contract';
+import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useListParams } from '../../../lib/list-params';
+import { useBusinessId } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWriteAccess } from '../../../lib/write-access';
+import { downloadPatientsCsv, usePatientList } from '../api/patients-api';
+import { permittedPatientActions, usePatientActions } from '../components/patient-actions';
+
+const STATUS_OPTIONS = PatientStatus.options.map((s) => ({ value: s, label: PATIENT_STATUS_LABELS[s] }));
+const RELATIONSHIP_OPTIONS = GuarantorRelationship.options.map((r) => ({ value: r, label: GUARANTOR_RELATIONSHIP_LABELS[r] }));
+
+export function PatientStatusBadge({ status }: { status: PatientStatus }) {
+  return (
+    <Badge color={status === 'active' ? 'teal' : 'gray'} variant="light">
+      {PATIENT_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+/**
+ * /business/healthcare-clients — the nav's Manage Clients: the practice's patients with who pays
+ * for them; search, filters (status, guarantor), sort, pages and CSV export kept in the URL; add,
+ * import and the row actions (Edit, Request to Pay, Transactions, Activate / Deactivate, Delete).
+ * The date of birth is masked here: the full record is only shown (and its view recorded) on the
+ * patient's own page.
+ */
+export function PatientsPage() {
+  useDocumentTitle('Patients');
+  const businessId = useBusinessId();
+  const access = useWriteAccess('patients');
+  const { get, update, page, pageSize } = useListParams();
+  const { run, canWrite } = usePatientActions();
+
+  const sortBy = get('sortBy');
+  const status = get('status');
+  const relationship = get('relationship');
+  const query: PatientListQuery = {
+    page,
+    pageSize,
+    sortBy: (PatientSortBy.options as readonly string[]).includes(sortBy ?? '') ? (sortBy as PatientSortBy) : 'createdAt',
+    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
+    ...(get('search') ? { search: get('search') } : {}),
+    ...((PatientStatus.options as readonly string[]).includes(status ?? '') ? { status: status as PatientStatus } : {}),
+    ...((GuarantorRelationship.options as readonly string[]).includes(relationship ?? '') ? { relationship: relationship as GuarantorRelationship } : {}),
+  };
+  const list = usePatientList(query);
+  const filtered = Boolean(query.search || query.status || query.relationship);
+  const clearFilters = () => update({ search: undefined, status: undefined, relationship: undefined });
+
+  const actions = (p: Patient): RowAction<Patient>[] =>
+    permittedPatientActions(p.actions, canWrite).map((action) => ({
+      label: action,
+      onClick: (row) => run(action, row),
+      ...(action === 'Delete' ? { color: 'red' } : {}),
+    }));
+
+  const columns: Column<Patient>[] = [
+    {
+      key: 'name',
+      header: 'Patient',
+      sortKey: 'name',
+      render: (p) => (
+        <div>
+          <Anchor component={Link} to={`${paths.entity.healthcareClientEdit}?clientId=${encodeURIComponent(p.clientId)}`} size="sm" fw={500}>
+            {p.name}
+          </Anchor>
+          <Text size="xs" c="dimmed" aria-label={`Date of birth masked: year ${p.dateOfBirthMasked.slice(-4)}`}>
+            Born {p.dateOfBirthMasked}
+          </Text>
+        </div>
+      ),
+    },
+    { key: 'mrn', header: 'MRN', sortKey: 'mrn', render: (p) => p.mrn },
+    {
+      key: 'guarantor',
+      header: 'Guarantor',
+      render: (p) => (
+        <div>
+          <Text size="sm">
+            {p.guarantor.name}
+            <Text span size="xs" c="dimmed">
+              {' '}
+              · {GUARANTOR_RELATIONSHIP_LABELS[p.guarantor.relationship]}
+            </Text>
+          </Text>
+          <Text size="xs" c="dimmed">
+            {p.guarantor.email}
+          </Text>
+        </div>
+      ),
+    },
+    { key: 'statements', header: 'Requests', render: (p) => String(p.requestsCount) },
+    { key: 'outstanding', header: 'Outstanding', render: (p) => formatMoney(p.outstandingCents) },
+    { key: 'status', header: 'Status', sortKey: 'status', render: (p) => <PatientStatusBadge status={p.status} /> },
+    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (p) => formatDate(p.createdAt) },
+  ];
+
+  const addButton = (
+    <Button component={Link} to={paths.entity.healthcareClientAdd} leftSection={<IconPlus size={16} />} disabled={!access.allowed}>
+      Add patient
+    </Button>
+  );
+  const importButton = (
+    <Button component={Link} to={paths.entity.healthcareClientImport} variant="default" leftSection={<IconUpload size={16} />} disabled={!access.allowed}>
+      Import patients
+    </Button>
+  );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Patients</Title>
+          <Text c="dimmed" size="sm">
+            Your patients and who pays for them. Dates of birth are masked here; opening a patient&apos;s record is recorded.{' '}
+            <Anchor component={Link} to={paths.entity.healthcareClientImports} size="sm" underline="always">
+              Past imports
+            </Anchor>
+          </Text>
+        </div>
+        <Group gap="sm">
+          {access.allowed ? importButton : null}
+          {access.allowed ? addButton : null}
+        </Group>
+      </Group>
+      <WriteAccessAlert access={access} />
+      <DataTable
+        caption="Patients"
+        columns={columns}
+        rows={list.data?.items}
+        rowKey={(p) => p.clientId}
+        total={list.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(next) => update({ page: next }, false)}
+        onPageSizeChange={(size) => update({ pageSize: size })}
+        sortBy={query.sortBy ?? 'createdAt'}
+        sortDirection={query.sortDirection ?? 'desc'}
+        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
+        search={query.search ?? ''}
+        onSearchChange={(search) => update({ search })}
+        searchPlaceholder="Name, MRN or guarantor e-mail"
+        filters={
+          <>
+            <Select
+              label="Status"
+              placeholder="Any status"
+              data={STATUS_OPTIONS}
+              value={query.status ?? null}
+              onChange={(value) => update({ status: value })}
+              clearable
+              w={160}
+            />
+            <Select
+              label="Guarantor"
+              placeholder="Anyone"
+              data={RELATIONSHIP_OPTIONS}
+              value={query.relationship ?? null}
+              onChange={(value) => update({ relationship: value })}
+              clearable
+              w={200}
+            />
+            {filtered && <ClearFiltersButton onClick={clearFilters} />}
+          </>
+        }
+        onExport={() =>
+          businessId &&
+          void downloadPatientsCsv(businessId, query).catch((error: Error) =>
+            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
+          )
+        }
+        actions={actions}
+        loading={list.isPending || list.isPlaceholderData}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={
+          filtered
+            ? noMatches('No patients match', 'Nothing matches the search and filters you chose. Clear them to see every patient.', clearFilters)
+            : {
+                title: 'No patients yet',
+                description: 'Add your patients one by one, or import them with their guarantors from a CSV file.',
+                action: canWrite ? (
+                  <Group gap="sm" justify="center">
+                    {importButton}
+                    {addButton}
+                  </Group>
+                ) : undefined,
+              }
+        }
+      />
+    </Stack>
+  );
+}
