@@ -13,6 +13,12 @@ import { RouteErrorBoundary } from './routes/route-error';
  * download the portal, and the sign-in page downloads none of the pages behind it. The shell
  * (providers, layouts, the session and access rules) and the sign-in page stay in the entry.
  */
+/** The shared batch pages, each loaded by one function (one preload entry in the bundle, however many routes use it). */
+const loadBatchUpload = () => import('../features/batches/pages/batch-upload-page');
+const loadBatches = () => import('../features/batches/pages/batches-page');
+const loadBatchMap = () => import('../features/batches/pages/batch-map-page');
+const loadBatchReview = () => import('../features/batches/pages/batch-review-page');
+
 function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string, props?: Record<string, unknown>) {
   return {
     lazy: async () => {
@@ -145,18 +151,18 @@ export const routes: RouteObject[] = [
             path: 'payment/transactions/draft',
             ...page(() => import('../features/payment-requests/pages/transactions-page'), 'TransactionsPage', { view: 'draft' }),
           },
-          { path: 'payment/request/bulkrtp', ...requestBatchPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
+          { path: 'payment/request/bulkrtp', ...requestBatchPage(loadBatches, 'BatchesPage') },
           {
             path: 'payment/request/import',
-            ...requestBatchPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage'),
+            ...requestBatchPage(loadBatchUpload, 'BatchUploadPage'),
           },
           {
             path: 'payment/request/bulkimport',
-            ...requestBatchPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage'),
+            ...requestBatchPage(loadBatchMap, 'BatchMapPage'),
           },
           {
             path: 'payment/request/bulkreview',
-            ...requestBatchPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage'),
+            ...requestBatchPage(loadBatchReview, 'BatchReviewPage'),
           },
           { path: 'payment/invoices', ...page(() => import('../features/invoices/pages/invoices-landing-page'), 'InvoicesLandingPage') },
           { path: 'payment/invoices/draft', ...page(() => import('../features/invoices/pages/invoice-form-page'), 'InvoiceFormPage') },
@@ -191,52 +197,52 @@ export const routes: RouteObject[] = [
           { path: 'entity/students', ...page(() => import('./routes/students-route'), 'StudentsRoute') },
           { path: 'entity/students/add', ...page(() => import('../features/students/pages/student-form-page'), 'StudentFormPage') },
           { path: 'entity/students/edit', ...page(() => import('../features/students/pages/student-form-page'), 'StudentFormPage') },
-          { path: 'entity/students/import', ...studentImportPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage') },
-          { path: 'entity/students/import/history', ...studentImportPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
-          { path: 'entity/students/import/map', ...studentImportPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage') },
-          { path: 'entity/students/import/review', ...studentImportPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage') },
-          { path: 'payouts/payment/request/bulkrtp', ...payoutBatchPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
+          { path: 'entity/students/import', ...studentImportPage(loadBatchUpload, 'BatchUploadPage') },
+          { path: 'entity/students/import/history', ...studentImportPage(loadBatches, 'BatchesPage') },
+          { path: 'entity/students/import/map', ...studentImportPage(loadBatchMap, 'BatchMapPage') },
+          { path: 'entity/students/import/review', ...studentImportPage(loadBatchReview, 'BatchReviewPage') },
+          { path: 'payouts/payment/request/bulkrtp', ...payoutBatchPage(loadBatches, 'BatchesPage') },
           {
             path: 'payouts/payment/request/bulkrtp/upload',
-            ...payoutBatchPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage'),
+            ...payoutBatchPage(loadBatchUpload, 'BatchUploadPage'),
           },
           {
             path: 'payouts/payment/request/bulkrtp/map',
-            ...payoutBatchPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage'),
+            ...payoutBatchPage(loadBatchMap, 'BatchMapPage'),
           },
           {
             path: 'payouts/payment/request/bulkreview',
-            ...payoutBatchPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage'),
+            ...payoutBatchPage(loadBatchReview, 'BatchReviewPage'),
           },
           { path: 'entity/program/billing', ...page(() => import('../features/student-billing/pages/program-billing-page'), 'ProgramBillingPage') },
           {
             path: 'entity/program/billing/review',
-            ...batchPage('PROGRAM_BILLING_FLOW', () => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage'),
+            ...batchPage('PROGRAM_BILLING_FLOW', loadBatchReview, 'BatchReviewPage'),
           },
           { path: 'entity/billing/bulkstudents', ...page(() => import('../features/student-billing/pages/bulk-students-page'), 'BulkStudentsPage') },
-          { path: 'entity/billing/bulkstudents/history', ...studentBillingPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
-          { path: 'entity/billing/bulkstudents/upload', ...studentBillingPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage') },
-          { path: 'entity/billing/bulkstudents/map', ...studentBillingPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage') },
-          { path: 'entity/billing/reviewbulkrequest', ...studentBillingPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage') },
+          { path: 'entity/billing/bulkstudents/history', ...studentBillingPage(loadBatches, 'BatchesPage') },
+          { path: 'entity/billing/bulkstudents/upload', ...studentBillingPage(loadBatchUpload, 'BatchUploadPage') },
+          { path: 'entity/billing/bulkstudents/map', ...studentBillingPage(loadBatchMap, 'BatchMapPage') },
+          { path: 'entity/billing/reviewbulkrequest', ...studentBillingPage(loadBatchReview, 'BatchReviewPage') },
           { path: 'healthcare-clients', ...page(() => import('../features/patients/pages/patients-page'), 'PatientsPage') },
           { path: 'healthcare-clients/add', ...page(() => import('../features/patients/pages/patient-form-page'), 'PatientFormPage') },
           { path: 'healthcare-clients/edit', ...page(() => import('../features/patients/pages/patient-form-page'), 'PatientFormPage') },
-          { path: 'healthcare-clients/import', ...patientImportPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage') },
-          { path: 'healthcare-clients/import/history', ...patientImportPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
-          { path: 'healthcare-clients/import/map', ...patientImportPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage') },
-          { path: 'healthcare-clients/import/review', ...patientImportPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage') },
-          { path: 'entity/billing/healthcare-clients/bulk', ...patientBillingPage(() => import('../features/batches/pages/batches-page'), 'BatchesPage') },
+          { path: 'healthcare-clients/import', ...patientImportPage(loadBatchUpload, 'BatchUploadPage') },
+          { path: 'healthcare-clients/import/history', ...patientImportPage(loadBatches, 'BatchesPage') },
+          { path: 'healthcare-clients/import/map', ...patientImportPage(loadBatchMap, 'BatchMapPage') },
+          { path: 'healthcare-clients/import/review', ...patientImportPage(loadBatchReview, 'BatchReviewPage') },
+          { path: 'entity/billing/healthcare-clients/bulk', ...patientBillingPage(loadBatches, 'BatchesPage') },
           {
             path: 'entity/billing/healthcare-clients/bulk/upload',
-            ...patientBillingPage(() => import('../features/batches/pages/batch-upload-page'), 'BatchUploadPage'),
+            ...patientBillingPage(loadBatchUpload, 'BatchUploadPage'),
           },
           {
             path: 'entity/billing/healthcare-clients/bulk/map',
-            ...patientBillingPage(() => import('../features/batches/pages/batch-map-page'), 'BatchMapPage'),
+            ...patientBillingPage(loadBatchMap, 'BatchMapPage'),
           },
           {
             path: 'entity/billing/healthcare-clients/review-bulk-request',
-            ...patientBillingPage(() => import('../features/batches/pages/batch-review-page'), 'BatchReviewPage'),
+            ...patientBillingPage(loadBatchReview, 'BatchReviewPage'),
           },
           {
             path: 'healthcare-clients/payment/request',

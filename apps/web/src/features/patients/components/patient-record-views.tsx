@@ -64,7 +64,15 @@ export function PatientRecordViews({ clientId, ready }: { clientId: string; read
               <Text size="sm" c="dimmed">
                 {showingSummary(data.page, data.pageSize, data.total)}
               </Text>
-              {data.total > data.pageSize && <Pagination total={Math.ceil(data.total / data.pageSize)} value={data.page} onChange={setPage} size="sm" />}
+              {data.total > data.pageSize && (
+                <Pagination
+                  total={Math.ceil(data.total / data.pageSize)}
+                  value={data.page}
+                  onChange={setPage}
+                  size="sm"
+                  getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+                />
+              )}
             </Group>
           </>
         )}
