@@ -14,6 +14,8 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/api/src/**/*.test.ts', 'apps/web/build/**/*.test.ts'],
           environment: 'node',
+          // Vitest's default is one worker fewer than the cores: one, on a two-core machine.
+          maxWorkers: 2,
         },
       },
       {
@@ -24,6 +26,7 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['apps/web/src/test/setup.ts'],
           css: false,
+          maxWorkers: 2,
         },
       },
       {

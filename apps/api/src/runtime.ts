@@ -27,6 +27,8 @@ export interface RuntimeOptions {
   work: boolean;
   log?: FastifyBaseLogger;
   pollingIntervalSeconds?: number;
+  /** An in-memory embedded database starts from this snapshot (the API tests' migrated database). */
+  embeddedFrom?: Blob;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     schemaSetup((applied) => {
       if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     }),
+    options.embeddedFrom ? { embeddedFrom: options.embeddedFrom } : {},
   );
   try {
     const jobs = await startJobs({

@@ -52,7 +52,18 @@ export interface Database {
   role: string;
   pool: pg.Pool;
   db: Kysely<DB>;
+  /**
+   * The embedded database's files as one tarball (PGlite's `dumpDataDir`), when this process runs
+   * it in memory: the API tests migrate once and open every test file's database from it.
+   */
+  snapshot?: () => Promise<Blob>;
   close(): Promise<void>;
+}
+
+/** How to open the database beyond its configuration. */
+export interface OpenOptions {
+  /** An in-memory embedded database starts from these files (a `snapshot()`), not empty. */
+  embeddedFrom?: Blob;
 }
 
 export type DatabaseConfig = Config['database'];
@@ -81,8 +92,8 @@ const TWO_URLS = 'Set DATABASE_MIGRATION_URL to the owner\'s URL and DATABASE_UR
  * uses the same `pg` driver as against a real server. See docs/decisions/002-embedded-database.md
  * for what that single session implies.
  */
-export async function openDatabase(config: DatabaseConfig, setup: DatabaseSetup): Promise<Database> {
-  return config.kind === 'postgres' ? openPostgres(config, setup) : openEmbedded(config, setup);
+export async function openDatabase(config: DatabaseConfig, setup: DatabaseSetup, options: OpenOptions = {}): Promise<Database> {
+  return config.kind === 'postgres' ? openPostgres(config, setup) : openEmbedded(config, setup, options);
 }
 
 /**
@@ -159,8 +170,8 @@ async function mayCreate(client: pg.ClientBase): Promise<boolean> {
   return rows[0]?.creates === true;
 }
 
-async function openEmbedded(config: Extract<DatabaseConfig, { kind: 'pglite' }>, setup: DatabaseSetup): Promise<Database> {
-  const embedded = await startEmbedded(config.dataDir);
+async function openEmbedded(config: Extract<DatabaseConfig, { kind: 'pglite' }>, setup: DatabaseSetup, options: OpenOptions): Promise<Database> {
+  const embedded = await startEmbedded(config.dataDir, options.embeddedFrom);
   let database: Database | undefined;
   try {
     if (embedded.server) {
@@ -179,6 +190,7 @@ async function openEmbedded(config: Extract<DatabaseConfig, { kind: 'pglite' }>,
       await embedded.server.lockDown(APP_ROLE);
     }
     database = fromPool('pglite', embedded.connection, APP_ROLE, config.poolMax, embedded.stop);
+    if (embedded.snapshot) database.snapshot = embedded.snapshot;
     if (!embedded.server) await setup.check(database.pool, 'Restart the process that opened the embedded database with this version.');
     await checkAppSession(
       database.pool,
@@ -223,6 +235,8 @@ interface Embedded {
   /** The server this process runs; null when it attached to another process's. */
   server: PgliteServer | null;
   stop: () => Promise<void>;
+  /** Set for an in-memory database this process runs. */
+  snapshot?: () => Promise<Blob>;
 }
 
 /**
@@ -233,7 +247,7 @@ interface Embedded {
  * Only one process may open a PGlite directory. A second process on the same data directory
  * (`npm run worker` beside `npm start`) attaches to the first one's socket instead.
  */
-async function startEmbedded(dataDir: string): Promise<Embedded> {
+async function startEmbedded(dataDir: string, from?: Blob): Promise<Embedded> {
   const inMemory = dataDir.startsWith('memory://');
   const socketDir = inMemory ? null : path.dirname(dataDir);
   const socketPath = socketDir ? path.join(socketDir, '.s.PGSQL.5432') : null;
@@ -246,7 +260,7 @@ async function startEmbedded(dataDir: string): Promise<Embedded> {
 
   const { PGlite } = await import('@electric-sql/pglite');
   if (!inMemory) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const pglite = await PGlite.create(inMemory ? undefined : dataDir);
+  const pglite = inMemory ? await PGlite.create(from ? { loadDataDir: from } : {}) : await PGlite.create(dataDir);
 
   const server = new PgliteServer(pglite);
   const { port } = await server.listen(useUnixSocket ? { path: socketPath } : { host: '127.0.0.1', port: 0 });
@@ -260,6 +274,7 @@ async function startEmbedded(dataDir: string): Promise<Embedded> {
       await server.close();
       await pglite.close();
     },
+    ...(inMemory ? { snapshot: () => pglite.dumpDataDir('none') } : {}),
   };
 }
 

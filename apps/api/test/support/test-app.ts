@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -35,11 +36,27 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     ...(port ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...env,
   });
-  const runtime = await startRuntime(config, { work: true, log: silentLogger, pollingIntervalSeconds: 0.5 });
+  const from = databaseUrl ? undefined : migratedSnapshot();
+  const runtime = await startRuntime(config, {
+    work: true,
+    log: silentLogger,
+    pollingIntervalSeconds: 0.5,
+    ...(from ? { embeddedFrom: from } : {}),
+  });
   const app = await startServer(runtime, { logger: false });
   await app.ready();
   if (port) await app.listen({ host: '127.0.0.1', port });
   return { app, runtime, ownerUrl: databaseUrl, close: () => app.close() };
+}
+
+let snapshot: Blob | undefined;
+
+/** On PGlite, the migrated database the global setup wrote (read once per worker). */
+function migratedSnapshot(): Blob | undefined {
+  const file = inject('embeddedSnapshot');
+  if (!file) return undefined;
+  snapshot ??= new Blob([readFileSync(file)]);
+  return snapshot;
 }
 
 /** A TCP port on 127.0.0.1 nothing listens on now. */

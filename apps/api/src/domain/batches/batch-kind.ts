@@ -71,3 +71,38 @@ export interface BatchKindDefinition {
   /** Run once the batch has sent every row (outside the engine's transactions), e.g. approving the payouts it made. */
   afterSend?(ctx: RequestContext, deps: BatchRunDeps, business: ScopedBusiness, batchId: string, user: { userId: string; email: string }): Promise<void>;
 }
+
+/**
+ * A kind's `checkMapping`, from its fields: every mapped field must be one of the kind's and its
+ * column one of the file's ("There is no field …", "The file has no column …"); then `required`
+ * says which fields the kind cannot do without, given what is mapped (`has`).
+ */
+export function mappingCheck(
+  fields: readonly BatchField[],
+  required: (has: (key: string) => boolean, mapping: BatchMapping) => FieldErrors,
+): BatchKindDefinition['checkMapping'] {
+  return (mapping, columns) => {
+    const errors: FieldErrors = {};
+    for (const [field, column] of Object.entries(mapping.columns)) {
+      if (!fields.some((f) => f.key === field)) errors[`mapping.${field}`] = `There is no field "${field}".`;
+      else if (column && !columns.includes(column)) errors[`mapping.${field}`] = `The file has no column "${column}".`;
+    }
+    return Object.assign(
+      errors,
+      required((key) => Boolean(mapping.columns[key]), mapping),
+    );
+  };
+}
+
+/** The fields a kind marks `required: 'always'`, each asked for by its label: "Choose the column with the mrn." */
+export function alwaysRequired(fields: readonly BatchField[]) {
+  return (has: (key: string) => boolean): FieldErrors => {
+    const errors: FieldErrors = {};
+    for (const field of fields) {
+      if ('required' in field && field.required === 'always' && !has(field.key)) {
+        errors[`mapping.${field.key}`] = `Choose the column with the ${field.label.toLowerCase()}.`;
+      }
+    }
+    return errors;
+  };
+}

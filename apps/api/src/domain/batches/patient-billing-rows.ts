@@ -17,7 +17,7 @@ import type { StatementLineRecord } from '../../db/schema/patients';
 import { newId } from '../../lib/ids';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { addDays, expiryAfter, todayIn } from '../payment-requests/request-record';
-import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+import { mappingCheck, type BatchKindDefinition, type RowFields, type RowOutcome, type RowToSend, type SendContext, type SendOutcome } from './batch-kind';
 import { insertSentRequests, type RequestToSend } from './send-requests';
 
 /**
@@ -413,19 +413,14 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   return outcomes;
 }
 
-function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors {
+const checkMapping = mappingCheck(PATIENT_BILLING_BATCH_FIELDS, (has) => {
   const errors: FieldErrors = {};
-  for (const [field, column] of Object.entries(mapping.columns)) {
-    if (!PATIENT_BILLING_BATCH_FIELDS.some((f) => f.key === field)) errors[`mapping.${field}`] = `There is no field "${field}".`;
-    else if (column && !columns.includes(column)) errors[`mapping.${field}`] = `The file has no column "${column}".`;
-  }
-  const has = (key: string) => Boolean(mapping.columns[key]);
   if (!has('mrn')) errors['mapping.mrn'] = "Choose the column with the patient's MRN.";
   if (!has('dateOfService')) errors['mapping.dateOfService'] = 'Choose the column with the date of service.';
   if (!has('description')) errors['mapping.description'] = 'Choose the column with the description of the charge.';
   if (!has('billed')) errors['mapping.billed'] = 'Choose the column with the billed amount.';
   return errors;
-}
+});
 
 export const patientBillingBatches: BatchKindDefinition = {
   kind: 'patient-billing',

@@ -8,7 +8,16 @@ import type { ScopedBusiness } from '../businesses/business-scope';
 import { lockMrns } from '../patients/patients';
 import { todayIn } from '../payment-requests/request-record';
 import { ensureGuardianPayers, payersByEmail, type GuardianPayer, type NewGuardian } from '../students/guardians';
-import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+import {
+  alwaysRequired,
+  mappingCheck,
+  type BatchKindDefinition,
+  type RowFields,
+  type RowOutcome,
+  type RowToSend,
+  type SendContext,
+  type SendOutcome,
+} from './batch-kind';
 
 /**
  * Batch kind `patients` (ADR 037): each row is a patient with their guarantor. A guarantor whose
@@ -215,19 +224,7 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   return outcomes;
 }
 
-function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const [field, column] of Object.entries(mapping.columns)) {
-    if (!PATIENT_BATCH_FIELDS.some((f) => f.key === field)) errors[`mapping.${field}`] = `There is no field "${field}".`;
-    else if (column && !columns.includes(column)) errors[`mapping.${field}`] = `The file has no column "${column}".`;
-  }
-  for (const field of PATIENT_BATCH_FIELDS) {
-    if ('required' in field && field.required === 'always' && !mapping.columns[field.key]) {
-      errors[`mapping.${field.key}`] = `Choose the column with the ${field.label.toLowerCase()}.`;
-    }
-  }
-  return errors;
-}
+const checkMapping = mappingCheck(PATIENT_BATCH_FIELDS, alwaysRequired(PATIENT_BATCH_FIELDS));
 
 export const patientBatches: BatchKindDefinition = {
   kind: 'patients',

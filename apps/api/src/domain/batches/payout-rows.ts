@@ -7,7 +7,16 @@ import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../businesses/audit';
 import type { RequestContext } from '../payment-requests/request-context';
 import { approvePayouts } from '../payouts/approve-payouts';
-import type { BatchKindDefinition, BatchRunDeps, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+import {
+  mappingCheck,
+  type BatchKindDefinition,
+  type BatchRunDeps,
+  type RowFields,
+  type RowOutcome,
+  type RowToSend,
+  type SendContext,
+  type SendOutcome,
+} from './batch-kind';
 
 /** What a valid payout row will do when the batch is submitted: a Submitted payout to this receiver. */
 export interface PayoutPlan {
@@ -271,17 +280,12 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   return outcomes;
 }
 
-function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors {
+const checkMapping = mappingCheck(PAYOUT_BATCH_FIELDS, (has) => {
   const errors: FieldErrors = {};
-  for (const [field, column] of Object.entries(mapping.columns)) {
-    if (!PAYOUT_BATCH_FIELDS.some((f) => f.key === field)) errors[`mapping.${field}`] = `There is no field "${field}".`;
-    else if (column && !columns.includes(column)) errors[`mapping.${field}`] = `The file has no column "${column}".`;
-  }
-  const has = (key: string) => Boolean(mapping.columns[key]);
   if (!has('email') && !has('receiverReference')) errors['mapping.email'] = "Choose the column with the receiver's e-mail address or reference.";
   if (!has('amount')) errors['mapping.amount'] = 'Choose the column with the amount.';
   return errors;
-}
+});
 
 /**
  * Once every row went, before the batch reads Processed: a business that needs no second approver has its batch approved at once,

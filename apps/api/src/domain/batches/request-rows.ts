@@ -14,7 +14,7 @@ import { newId } from '../../lib/ids';
 import { validatePayerFields } from '../payers/payer-input';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { expiryAfter, todayIn } from '../payment-requests/request-record';
-import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+import { mappingCheck, type BatchKindDefinition, type RowFields, type RowOutcome, type RowToSend, type SendContext, type SendOutcome } from './batch-kind';
 import { insertSentRequests, type RequestToSend } from './send-requests';
 
 /** What a valid request row will do when the batch is submitted. */
@@ -273,13 +273,8 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   return outcomes;
 }
 
-function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors {
+const checkMapping = mappingCheck(REQUEST_BATCH_FIELDS, (has, mapping) => {
   const errors: FieldErrors = {};
-  for (const [field, column] of Object.entries(mapping.columns)) {
-    if (!REQUEST_BATCH_FIELDS.some((f) => f.key === field)) errors[`mapping.${field}`] = `There is no field "${field}".`;
-    else if (column && !columns.includes(column)) errors[`mapping.${field}`] = `The file has no column "${column}".`;
-  }
-  const has = (key: string) => Boolean(mapping.columns[key]);
   if (mapping.payer === 'existing' && !has('email') && !has('payerReference')) {
     errors['mapping.email'] = "Choose the column with the payer's e-mail address or reference.";
   }
@@ -293,7 +288,7 @@ function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldE
   if (!has('amount')) errors['mapping.amount'] = 'Choose the column with the amount.';
   if (!has('dueDate')) errors['mapping.dueDate'] = 'Choose the column with the due date.';
   return errors;
-}
+});
 
 export const requestBatches: BatchKindDefinition = {
   kind: 'requests',

@@ -15,7 +15,7 @@ import { newId } from '../../lib/ids';
 import { billedAlready, claimCharges, type BilledBy } from '../students/charges';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { expiryAfter, referenceNumber, todayIn } from '../payment-requests/request-record';
-import type { BatchKindDefinition, RowFields, RowOutcome, RowToSend, SendContext, SendOutcome } from './batch-kind';
+import { mappingCheck, type BatchKindDefinition, type RowFields, type RowOutcome, type RowToSend, type SendContext, type SendOutcome } from './batch-kind';
 import { insertSentRequests, type RequestToSend } from './send-requests';
 
 /**
@@ -505,18 +505,13 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   return outcomes;
 }
 
-function checkMapping(mapping: BatchMapping, columns: readonly string[]): FieldErrors {
+const checkMapping = mappingCheck(STUDENT_BILLING_BATCH_FIELDS, (has) => {
   const errors: FieldErrors = {};
-  for (const [field, column] of Object.entries(mapping.columns)) {
-    if (!STUDENT_BILLING_BATCH_FIELDS.some((f) => f.key === field)) errors[`mapping.${field}`] = `There is no field "${field}".`;
-    else if (column && !columns.includes(column)) errors[`mapping.${field}`] = `The file has no column "${column}".`;
-  }
-  const has = (key: string) => Boolean(mapping.columns[key]);
   if (!has('studentNumber')) errors['mapping.studentNumber'] = 'Choose the column with the student id.';
   if (!has('amount') && !has('program')) errors['mapping.amount'] = 'Choose the column with the amount (or the program, to bill its fee).';
   if (!has('dueDate')) errors['mapping.dueDate'] = 'Choose the column with the due date.';
   return errors;
-}
+});
 
 export const studentBillingBatches: BatchKindDefinition = {
   kind: 'student-billing',
