@@ -15,12 +15,11 @@ import {
   type GuarantorRelationship,
   type Patient,
 } from '@tay/contract';
-import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
+import { PayerChoiceFields, payerChoice, payerChoiceBody, type PayerChoice } from '../../../components/payers/payer-choice';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
-import { toE164 } from '../../../lib/phone';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { usePatientRecord, useSavePatient } from '../api/patients-api';
@@ -37,12 +36,7 @@ interface Draft {
   /** Who the other person is to the patient. */
   relationship: Exclude<GuarantorRelationship, 'self'> | null;
   /** One of the business's payers, or the details of a new one. */
-  mode: 'existing' | 'new';
-  picked: PickedPayer | null;
-  guarantorFirstName: string;
-  guarantorLastName: string;
-  email: string;
-  mobile: string;
+  guarantor: PayerChoice;
 }
 
 const EMPTY: Draft = {
@@ -52,12 +46,7 @@ const EMPTY: Draft = {
   dateOfBirth: '',
   payer: 'self',
   relationship: null,
-  mode: 'new',
-  picked: null,
-  guarantorFirstName: '',
-  guarantorLastName: '',
-  email: '',
-  mobile: '',
+  guarantor: payerChoice('new'),
 };
 
 const OTHER_RELATIONSHIPS = (['parent', 'spouse', 'child', 'other'] as const).map((r) => ({ value: r, label: GUARANTOR_RELATIONSHIP_LABELS[r] }));
@@ -72,8 +61,7 @@ function draftOf(patient: Patient): Draft {
     dateOfBirth: patient.dateOfBirth ?? '',
     payer: g.relationship === 'self' ? 'self' : 'other',
     relationship: g.relationship === 'self' ? null : g.relationship,
-    mode: 'existing',
-    picked: { payerId: g.payerId, displayName: g.name, email: g.email, mobileNumber: g.mobile },
+    guarantor: payerChoice('existing', { payerId: g.payerId, displayName: g.name, email: g.email, mobileNumber: g.mobile }),
   };
 }
 
@@ -88,18 +76,12 @@ function toBody(draft: Draft): { body: PatientInput; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const relationship: GuarantorRelationship = draft.payer === 'self' ? 'self' : (draft.relationship ?? 'other');
   if (draft.payer === 'other' && !draft.relationship) errors['guarantor.relationship'] = 'Choose who the guarantor is to the patient.';
-  let guarantor: PatientInput['guarantor'];
-  if (draft.mode === 'existing') {
-    if (!draft.picked) errors['guarantor.payerId'] = 'Choose one of your payers, or enter a new one.';
-    guarantor = { relationship, payerId: draft.picked?.payerId ?? '' };
-  } else {
-    const mobile = draft.mobile.trim() ? toE164(draft.mobile) : null;
-    if (draft.mobile.trim() && !mobile) errors['guarantor.mobile'] = 'Enter a valid mobile number, like (415) 555-0123.';
-    guarantor =
-      draft.payer === 'self'
-        ? { relationship, email: draft.email, mobile }
-        : { relationship, firstName: draft.guarantorFirstName, lastName: draft.guarantorLastName, email: draft.email, mobile };
-  }
+  const choice = payerChoiceBody(draft.guarantor, 'guarantor', {
+    withNames: draft.payer !== 'self',
+    missing: 'Choose one of your payers, or enter a new one.',
+  });
+  Object.assign(errors, choice.errors);
+  const guarantor = { relationship, ...choice.body } as PatientInput['guarantor'];
   const body: PatientInput = { mrn: draft.mrn, firstName: draft.firstName, lastName: draft.lastName, dateOfBirth: draft.dateOfBirth, guarantor };
   const parsed = PatientInput.safeParse(body);
   if (!parsed.success) {
@@ -147,76 +129,26 @@ function GuarantorFields({ draft, errors, set }: { draft: Draft; errors: FieldEr
             allowDeselect={false}
           />
         )}
-        <SegmentedControl
-          aria-label="An existing payer or a new one"
-          value={draft.mode}
-          onChange={(mode) => set({ mode: mode as Draft['mode'] })}
-          data={[
+        <PayerChoiceFields
+          value={draft.guarantor}
+          onChange={(guarantor) => set({ guarantor })}
+          error={(field) => errors[`guarantor.${field}`]}
+          who="Guarantor"
+          modeLabel="An existing payer or a new one"
+          options={[
             { value: 'new', label: self ? "The patient's e-mail" : 'A new payer' },
             { value: 'existing', label: 'One of your payers' },
           ]}
+          withNames={!self}
+          {...(self
+            ? {
+                emailLabel: "Patient's e-mail",
+                emailDescription: 'The patient becomes a payer with their own names. If one of your payers has this e-mail, they are used (never a copy).',
+                mobileLabel: "Patient's mobile number",
+              }
+            : {})}
+          emailMaxLength={PATIENT_FIELD_LIMITS.email}
         />
-        {draft.mode === 'existing' ? (
-          <PayerPicker label="Guarantor: payer" value={draft.picked} onChange={(picked) => set({ picked })} error={errors['guarantor.payerId']} />
-        ) : (
-          <Grid>
-            {!self && (
-              <>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
-                    label="Guarantor: first name"
-                    required
-                    autoComplete="off"
-                    maxLength={100}
-                    value={draft.guarantorFirstName}
-                    onChange={(e) => set({ guarantorFirstName: e.currentTarget.value })}
-                    error={errors['guarantor.firstName']}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
-                    label="Guarantor: last name"
-                    required
-                    autoComplete="off"
-                    maxLength={100}
-                    value={draft.guarantorLastName}
-                    onChange={(e) => set({ guarantorLastName: e.currentTarget.value })}
-                    error={errors['guarantor.lastName']}
-                  />
-                </Grid.Col>
-              </>
-            )}
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput
-                label={self ? "Patient's e-mail" : 'Guarantor: e-mail'}
-                description={
-                  self
-                    ? 'The patient becomes a payer with their own names. If one of your payers has this e-mail, they are used (never a copy).'
-                    : 'If one of your payers has this e-mail, they are used (never a copy).'
-                }
-                type="email"
-                required
-                autoComplete="off"
-                maxLength={PATIENT_FIELD_LIMITS.email}
-                value={draft.email}
-                onChange={(e) => set({ email: e.currentTarget.value })}
-                error={errors['guarantor.email']}
-              />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput
-                label={self ? "Patient's mobile number" : 'Guarantor: mobile number'}
-                description="Optional"
-                type="tel"
-                autoComplete="off"
-                maxLength={24}
-                value={draft.mobile}
-                onChange={(e) => set({ mobile: e.currentTarget.value })}
-                error={errors['guarantor.mobile']}
-              />
-            </Grid.Col>
-          </Grid>
-        )}
       </Stack>
     </Paper>
   );

@@ -1,26 +1,16 @@
-import { Alert, Anchor, Button, Grid, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Grid, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths, STUDENT_FIELD_LIMITS, StudentInput, type FieldErrors, type Student } from '@tay/contract';
-import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
+import { PayerChoiceFields, payerChoice, payerChoiceBody, type PayerChoice } from '../../../components/payers/payer-choice';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
-import { toE164 } from '../../../lib/phone';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { useSaveStudent, useStudent } from '../api/students-api';
-
-interface GuardianDraft {
-  mode: 'existing' | 'new';
-  payer: PickedPayer | null;
-  firstName: string;
-  lastName: string;
-  email: string;
-  mobile: string;
-}
 
 interface Draft {
   studentNumber: string;
@@ -28,11 +18,10 @@ interface Draft {
   lastName: string;
   grade: string;
   dateOfBirth: string;
-  guardians: GuardianDraft[];
+  guardians: PayerChoice[];
 }
 
-const NEW_GUARDIAN: GuardianDraft = { mode: 'existing', payer: null, firstName: '', lastName: '', email: '', mobile: '' };
-const EMPTY: Draft = { studentNumber: '', firstName: '', lastName: '', grade: '', dateOfBirth: '', guardians: [NEW_GUARDIAN] };
+const EMPTY: Draft = { studentNumber: '', firstName: '', lastName: '', grade: '', dateOfBirth: '', guardians: [payerChoice('existing')] };
 
 function draftOf(student: Student): Draft {
   return {
@@ -41,10 +30,7 @@ function draftOf(student: Student): Draft {
     lastName: student.lastName,
     grade: student.grade,
     dateOfBirth: student.dateOfBirth ?? '',
-    guardians: student.guardians.map((g) => ({
-      ...NEW_GUARDIAN,
-      payer: { payerId: g.payerId, displayName: g.name, email: g.email, mobileNumber: g.mobile },
-    })),
+    guardians: student.guardians.map((g) => payerChoice('existing', { payerId: g.payerId, displayName: g.name, email: g.email, mobileNumber: g.mobile })),
   };
 }
 
@@ -64,13 +50,9 @@ function toBody(draft: Draft): { body: StudentInput; errors: FieldErrors } {
     grade: draft.grade,
     dateOfBirth: draft.dateOfBirth || null,
     guardians: draft.guardians.map((g, i) => {
-      if (g.mode === 'existing') {
-        if (!g.payer) errors[`guardians.${i}.payerId`] = 'Choose one of your payers, or enter a new guardian.';
-        return { payerId: g.payer?.payerId ?? '' };
-      }
-      const mobile = g.mobile.trim() ? toE164(g.mobile) : null;
-      if (g.mobile.trim() && !mobile) errors[`guardians.${i}.mobile`] = 'Enter a valid mobile number, like (415) 555-0123.';
-      return { firstName: g.firstName, lastName: g.lastName, email: g.email, mobile };
+      const choice = payerChoiceBody(g, `guardians.${i}`, { withNames: true, missing: 'Choose one of your payers, or enter a new guardian.' });
+      Object.assign(errors, choice.errors);
+      return choice.body as StudentInput['guardians'][number];
     }),
   };
   const parsed = StudentInput.safeParse(body);
@@ -93,9 +75,9 @@ function GuardianFields({
   onRemove,
 }: {
   index: number;
-  guardian: GuardianDraft;
+  guardian: PayerChoice;
   errors: FieldErrors;
-  onChange: (next: GuardianDraft) => void;
+  onChange: (next: PayerChoice) => void;
   onRemove?: () => void;
 }) {
   const which = index === 0 ? 'First guardian' : 'Second guardian';
@@ -114,68 +96,18 @@ function GuardianFields({
             </Button>
           )}
         </Group>
-        <SegmentedControl
-          aria-label={`${which}: an existing payer or a new one`}
-          value={guardian.mode}
-          onChange={(mode) => onChange({ ...guardian, mode: mode as GuardianDraft['mode'] })}
-          data={[
+        <PayerChoiceFields
+          value={guardian}
+          onChange={onChange}
+          error={error}
+          who={which}
+          modeLabel={`${which}: an existing payer or a new one`}
+          options={[
             { value: 'existing', label: 'One of your payers' },
             { value: 'new', label: 'A new guardian' },
           ]}
+          emailMaxLength={STUDENT_FIELD_LIMITS.email}
         />
-        {guardian.mode === 'existing' ? (
-          <PayerPicker label={`${which}: payer`} value={guardian.payer} onChange={(payer) => onChange({ ...guardian, payer })} error={error('payerId')} />
-        ) : (
-          <Grid>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput
-                label={`${which}: first name`}
-                required
-                autoComplete="off"
-                maxLength={100}
-                value={guardian.firstName}
-                onChange={(e) => onChange({ ...guardian, firstName: e.currentTarget.value })}
-                error={error('firstName')}
-              />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput
-                label={`${which}: last name`}
-                required
-                autoComplete="off"
-                maxLength={100}
-                value={guardian.lastName}
-                onChange={(e) => onChange({ ...guardian, lastName: e.currentTarget.value })}
-                error={error('lastName')}
-              />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput
-                label={`${which}: e-mail`}
-                description="If one of your payers has this e-mail, they are used (never a copy)."
-                type="email"
-                required
-                autoComplete="off"
-                maxLength={STUDENT_FIELD_LIMITS.email}
-                value={guardian.email}
-                onChange={(e) => onChange({ ...guardian, email: e.currentTarget.value })}
-                error={error('email')}
-              />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput
-                label={`${which}: mobile number`}
-                description="Optional"
-                type="tel"
-                autoComplete="off"
-                maxLength={24}
-                value={guardian.mobile}
-                onChange={(e) => onChange({ ...guardian, mobile: e.currentTarget.value })}
-                error={error('mobile')}
-              />
-            </Grid.Col>
-          </Grid>
-        )}
       </Stack>
     </Paper>
   );
@@ -191,7 +123,7 @@ function StudentForm({ student }: { student: Student | null }) {
   const editing = student !== null;
 
   const set = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
-  const setGuardian = (index: number, next: GuardianDraft) => setDraft((d) => ({ ...d, guardians: d.guardians.map((g, i) => (i === index ? next : g)) }));
+  const setGuardian = (index: number, next: PayerChoice) => setDraft((d) => ({ ...d, guardians: d.guardians.map((g, i) => (i === index ? next : g)) }));
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -308,7 +240,7 @@ function StudentForm({ student }: { student: Student | null }) {
             ))}
             {draft.guardians.length < 2 && (
               <Group>
-                <Button variant="default" onClick={() => set({ guardians: [...draft.guardians, { ...NEW_GUARDIAN }] })}>
+                <Button variant="default" onClick={() => set({ guardians: [...draft.guardians, payerChoice('existing')] })}>
                   Add a second guardian
                 </Button>
               </Group>
