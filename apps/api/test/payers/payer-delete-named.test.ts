@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
 import { createHealthcareBusiness, insertPatient } from '../support/patients';
+import { invoicesApi } from '../invoices/invoice-api';
 import { call } from '../support/requests';
 import { insertStudent } from '../support/students';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Deleting a payer someone else depends on: a patient's guarantor (ADR 037) or a student's
- * guardian (ADR 036) is refused with why, not with the foreign key's error.
+ * Deleting a payer someone else depends on: a patient's guarantor (ADR 037), a student's
+ * guardian (ADR 036) or the payer of a draft invoice is refused with why, not with the foreign
+ * key's error.
  */
 
 let t: TestApp;
@@ -78,5 +80,23 @@ describe('delete a payer others depend on', () => {
     const res = await remove(school, payerId);
     expect(res.statusCode, res.body).toBe(200);
     expect(await exists(school.businessId, payerId)).toBe(false);
+  });
+
+  it('refuses the payer of a draft invoice (409, saying so), and deletes them once the draft is gone', async () => {
+    const payerId = await insertPayer(db(), clinic.businessId, { displayName: 'Ivy Invoiced' });
+    const invoices = invoicesApi(t.app, clinic);
+    const draft = await invoices.create(payerId);
+
+    const refused = await remove(clinic, payerId);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toBe(
+      'This payer is billed by 1 invoice, so it cannot be deleted; delete the draft invoices or deactivate the payer instead.',
+    );
+    expect(await exists(clinic.businessId, payerId)).toBe(true);
+
+    expect((await invoices.remove(draft.invoiceId)).statusCode).toBe(204);
+    const res = await remove(clinic, payerId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await exists(clinic.businessId, payerId)).toBe(false);
   });
 });

@@ -17,8 +17,8 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
  * Besides its requests, what keeps a payer from being deleted: being the guarantor of patients
- * (ADR 037) or a guardian of students (ADR 036), who must have another payer first. Null when
- * nothing else names the payer.
+ * (ADR 037) or a guardian of students (ADR 036), who must have another payer first, or being
+ * billed by an invoice (a draft has no request yet). Null when nothing else names the payer.
  */
 async function namedBy(db: Executor, businessId: string, payerId: string): Promise<AppError | null> {
   const patients = await db
@@ -40,6 +40,19 @@ async function namedBy(db: Executor, businessId: string, payerId: string): Promi
   const guardianOf = Number(students.n);
   if (guardianOf > 0) {
     return new AppError(ErrorCode.Conflict, `This payer is a guardian of ${plural(guardianOf, 'student')}; choose another guardian for them first.`);
+  }
+  const invoices = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('business_id', '=', businessId)
+    .where('payer_id', '=', payerId)
+    .executeTakeFirstOrThrow();
+  const invoiceCount = Number(invoices.n);
+  if (invoiceCount > 0) {
+    return new AppError(
+      ErrorCode.Conflict,
+      `This payer is billed by ${plural(invoiceCount, 'invoice')}, so it cannot be deleted; delete the draft invoices or deactivate the payer instead.`,
+    );
   }
   return null;
 }
