@@ -16,6 +16,8 @@ export default defineConfig({
           environment: 'node',
           // Vitest's default is one worker fewer than the cores: one, on a two-core machine.
           maxWorkers: 2,
+          // A new embedded database (PGlite's initdb) takes seconds while the other worker is busy.
+          hookTimeout: 60_000,
         },
       },
       {

@@ -5,6 +5,7 @@ const scenarios = {
   health: () => import('./health.mjs'),
   requests: () => import('./requests.mjs'),
   bulk: () => import('./bulk.mjs'),
+  reports: () => import('./reports.mjs'),
   bundle: () => import('./bundle.mjs'),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -126,6 +126,9 @@ describe('the portal on a phone (390 × 844)', () => {
       ['/business/payment', 'Manage Transactions and Request to pay'],
       ['/business/payment/request', 'Request to pay'],
       ['/business/payment/payers', 'Manage payers'],
+      ['/business/analytics', 'Analytics'],
+      ['/business/analytics/billing/daily', 'Daily Billing Report'],
+      ['/business/analytics/billing/monthly', 'Monthly Billing Report'],
     ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name }).first().waitFor();

@@ -37,6 +37,7 @@ import { invoiceRoutes } from './routes/invoices';
 import { publicPayRoutes } from './routes/public-pay';
 import { publicQrRoutes, qrCodeRoutes } from './routes/qr-codes';
 import { publicReceiverRoutes, receiverRoutes } from './routes/receivers';
+import { reportRoutes } from './routes/reports';
 import { patientRoutes } from './routes/patients';
 import { studentRoutes } from './routes/students';
 import { programRoutes } from './routes/programs';
@@ -145,6 +146,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(billingCycleRoutes, { db: database.db, jobs: deps.jobs });
   await app.register(studentBillingRoutes, { db: database.db });
   await app.register(balanceRoutes, { db: database.db });
+  await app.register(reportRoutes, { db: database.db });
   await app.register(payoutRoutes, { db: database.db, jobs: deps.jobs, payoutFeeCents: config.payoutFeeCents });
   await app.register(liveUpdateRoutes, { db: database.db });
   await app.register(webhookRoutes, { db: database.db, mailer: deps.mailer, webhookSecret: config.processor.webhookSecret });

@@ -52,3 +52,5 @@ export * from './patients/batch-fields';
 export * from './patients/patients';
 export * from './patients/statement-lines';
 export * from './patients/statements';
+export * from './reports/schemas';
+export * from './reports/endpoints';

@@ -9,6 +9,7 @@ import { BUSINESS_ID, FakeApi, ok, renderAt, type ApiCall } from '../test/page-h
 import { liveQueryKeys, useLiveUpdates } from './live-updates';
 import { payoutsKey } from '../features/payouts/api/payouts-api';
 import { receiversKey } from '../features/receivers/api/receivers-api';
+import { reportsKey } from '../features/analytics/api/reports-api';
 
 const EVENTS = `/api/businesses/${BUSINESS_ID}/changes`;
 
@@ -236,5 +237,12 @@ describe('what a payments-out notice refreshes', () => {
     expect(keys).toContain(JSON.stringify(payoutsKey(BUSINESS_ID)));
     expect(keys).toContain(JSON.stringify(receiversKey(BUSINESS_ID)));
     expect(liveQueryKeys('request', BUSINESS_ID).map((k) => JSON.stringify(k))).not.toContain(JSON.stringify(payoutsKey(BUSINESS_ID)));
+  });
+});
+
+describe('what a request notice refreshes', () => {
+  it('the billing reports: a payment, a return or a send moves their figures', () => {
+    const keys = liveQueryKeys('request', BUSINESS_ID).map((k) => JSON.stringify(k));
+    expect(keys).toContain(JSON.stringify(reportsKey(BUSINESS_ID)));
   });
 });

@@ -11,6 +11,7 @@ import { payoutsKey } from '../features/payouts/api/payouts-api';
 import { receiversKey } from '../features/receivers/api/receivers-api';
 import { eventsKey } from '../features/events/api/events-api';
 import { batchesKey } from '../features/batches/api/batches-api';
+import { reportsKey } from '../features/analytics/api/reports-api';
 import { balancesKey } from '../lib/balances';
 import { openLiveStream, type LiveStreamOptions } from '../lib/live-stream';
 import { currentUserKey, useSession } from '../lib/session';
@@ -19,7 +20,7 @@ import { currentUserKey, useSession } from '../lib/session';
  * The queries that show a kind of change. The header and menus read the business from the
  * current user; a request's payments and figures move its lists, its detail, the payers' request
  * counts, the invoice it collects (whose state follows the request's), the payments and total of
- * the QR code it was paid through, and (through the ledger's own notice) the balances. Payments
+ * the QR code it was paid through, the billing reports, and (through the ledger's own notice) the balances. Payments
  * out are one kind: payouts, receivers, events and their check-ins.
  */
 export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKey[] {
@@ -28,7 +29,7 @@ export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKe
       // Team changes are business notices too (the audit log, a person's role).
       return [currentUserKey, businessKey(businessId), teamKey(businessId)];
     case 'request':
-      return [requestsKey(businessId), payersKey(businessId), invoicesKey(businessId), qrCodesKey(businessId)];
+      return [requestsKey(businessId), payersKey(businessId), invoicesKey(businessId), qrCodesKey(businessId), reportsKey(businessId)];
     case 'payer':
       return [payersKey(businessId)];
     case 'balances':

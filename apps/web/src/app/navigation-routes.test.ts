@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { navigationSections } from '../components/layout/navigation';
-import { routes } from './router';
+import { businessRoutes } from './business-routes';
 
 /** Every path the business area routes, as `/business/<path>`. */
 function businessPaths(): Set<string> {
-  const business = routes.flatMap((r) => r.children ?? []).find((r) => r.path === '/business');
-  return new Set((business?.children ?? []).map((r) => `/business/${r.path}`));
+  return new Set(businessRoutes.map((r) => `/business/${r.path}`));
 }
 
 describe('the navigation leads to pages', () => {

@@ -63,8 +63,13 @@ export const paths = {
   },
   analytics: {
     root: '/business/analytics',
+    /** The billing reports' landing: Daily, Monthly, Custom. */
+    billing: '/business/analytics/billing',
+    /** Query: `date` (`YYYY-MM-DD`); none is today on the business's clock. */
     daily: '/business/analytics/billing/daily',
+    /** Query: `month` (`YYYY-MM`); none is this month. */
     monthly: '/business/analytics/billing/monthly',
+    /** Query: `from`, `to` (`YYYY-MM-DD`), `groupBy` (`day`, `week`, `month`). */
     custom: '/business/analytics/billing/custom',
   },
   entity: {

@@ -4,6 +4,7 @@ import type { MailOutboxTable } from './mail';
 import type { BatchesTable, BatchFilesTable, BatchRowsTable } from './batches';
 import type { InvoiceEventsTable, InvoicesTable } from './invoices';
 import type { QrCodesTable } from './qr-codes';
+import type { ReportDaysTable, ReportDayStatesTable, ReportPayerMonthsTable } from './reports';
 import type {
   BillingCycleRunsTable,
   BillingCyclesTable,
@@ -89,4 +90,7 @@ export interface DB {
   student_charges: StudentChargesTable;
   patients: PatientsTable;
   patient_record_views: PatientRecordViewsTable;
+  report_days: ReportDaysTable;
+  report_day_states: ReportDayStatesTable;
+  report_payer_months: ReportPayerMonthsTable;
 }

@@ -51,6 +51,8 @@ export interface PaymentRequestsTable {
   state: RequestState;
   send_at: Date | null;
   sent_at: Date | null;
+  /** The first send (a resend moves `sent_at`, not this): the day it was billed (migration 0042). */
+  first_sent_at: Generated<Date | null>;
   paid_at: Date | null;
   pay_token_hash: string | null;
   last_reminder_offset: number | null;

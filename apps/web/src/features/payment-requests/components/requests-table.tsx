@@ -39,17 +39,27 @@ export interface FixedQrCode {
   label?: string | null;
 }
 
+/** The days a page fixes (a daily billing report's day): the requests created on them, in the business's time zone. */
+export interface FixedDays {
+  from: string;
+  to: string;
+  /** "Nov 24, 2026", for the words of an empty list. */
+  label: string;
+}
+
 /**
  * The requests list with everything it offers wherever it shows: status badges, row actions by
  * state (only those the person may use), filters (status, dates, payer, amounts), search, sort,
  * pages and CSV export of the same query, all read from the URL. `?transid=` opens a request's
  * details and timeline, `?receipt=` its receipt. With `payer`, the list is that payer's alone;
- * with `qrCode`, the payments taken through that code (or every code), each with the code's label.
+ * with `qrCode`, the payments taken through that code (or every code), each with the code's label;
+ * with `days`, the requests created on those days, without the From and To filters.
  */
 export function RequestsTable({
   view,
   payer,
   qrCode,
+  days,
   caption,
   extraColumns = [],
   extraFilters,
@@ -58,6 +68,7 @@ export function RequestsTable({
   view: 'history' | 'draft';
   payer?: FixedPayer;
   qrCode?: FixedQrCode;
+  days?: FixedDays;
   caption: string;
   /** Columns a page adds after the payer's (the billing history's student, program and period). */
   extraColumns?: Column<PaymentRequest>[];
@@ -71,8 +82,12 @@ export function RequestsTable({
   const canWrite = useWriteAccess('requests').allowed;
   const [params, setParams] = useSearchParams();
   const command = useRequestCommand();
-  const fixed = payer ? ['payerId'] : [];
-  const query = { ...requestQueryFromParams(params, view), ...(qrCode ? { qrId: qrCode.qrId } : {}) };
+  const fixed = [...(payer ? ['payerId'] : []), ...(days ? ['from', 'to'] : [])];
+  const query = {
+    ...requestQueryFromParams(params, view),
+    ...(qrCode ? { qrId: qrCode.qrId } : {}),
+    ...(days ? { from: days.from, to: days.to } : {}),
+  };
   const list = useRequestList(query);
   const filtered = hasFilters(params, fixed);
 
@@ -211,8 +226,12 @@ export function RequestsTable({
           clearable
         />
       )}
-      <TextInput label="From" type="date" value={query.from ?? ''} onChange={(e) => update({ from: e.currentTarget.value })} />
-      <TextInput label="To" type="date" value={query.to ?? ''} onChange={(e) => update({ to: e.currentTarget.value })} />
+      {!days && (
+        <>
+          <TextInput label="From" type="date" value={query.from ?? ''} onChange={(e) => update({ from: e.currentTarget.value })} />
+          <TextInput label="To" type="date" value={query.to ?? ''} onChange={(e) => update({ to: e.currentTarget.value })} />
+        </>
+      )}
       <AmountFilter label="Smallest amount" placeholder="Min $" value={params.get('min') ?? ''} onCommit={(min) => update({ min })} />
       <AmountFilter label="Largest amount" placeholder="Max $" value={params.get('max') ?? ''} onCommit={(max) => update({ max })} />
       {!payer && (
@@ -274,30 +293,32 @@ export function RequestsTable({
           </Button>
         ),
       }
-    : qrCode
-      ? {
-          title: 'No payments yet',
-          description: qrCode.label
-            ? `Payments made by scanning “${qrCode.label}” show here with their status.`
-            : 'Payments made by scanning your QR codes show here with their status.',
-        }
-      : payer
+    : days
+      ? { title: `No requests created on ${days.label}`, description: 'Requests to pay created on this day show here with their status.' }
+      : qrCode
         ? {
-            title: 'No requests yet',
-            description: `Requests to pay you send ${payer.displayName} show here with their status.`,
-            action: payer.active ? newRequest('Request to Pay', getHref(paths.payments.request, undefined, { payerId: payer.payerId })) : undefined,
+            title: 'No payments yet',
+            description: qrCode.label
+              ? `Payments made by scanning “${qrCode.label}” show here with their status.`
+              : 'Payments made by scanning your QR codes show here with their status.',
           }
-        : view === 'draft'
+        : payer
           ? {
-              title: 'No drafts',
-              description: 'Requests you save as drafts wait here until you send them.',
-              action: newRequest('Request a payment', newRequestPath),
-            }
-          : {
               title: 'No requests yet',
-              description: 'Send your first request to pay; it shows here with its status.',
-              action: newRequest('Request a payment', newRequestPath),
-            };
+              description: `Requests to pay you send ${payer.displayName} show here with their status.`,
+              action: payer.active ? newRequest('Request to Pay', getHref(paths.payments.request, undefined, { payerId: payer.payerId })) : undefined,
+            }
+          : view === 'draft'
+            ? {
+                title: 'No drafts',
+                description: 'Requests you save as drafts wait here until you send them.',
+                action: newRequest('Request a payment', newRequestPath),
+              }
+            : {
+                title: 'No requests yet',
+                description: 'Send your first request to pay; it shows here with its status.',
+                action: newRequest('Request a payment', newRequestPath),
+              };
 
   return (
     <>

@@ -1,0 +1,38 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../test/page-harness';
+import { business, listOf, request } from '../../test/fixtures';
+import { report } from '../../features/analytics/test-reports';
+import { DailyReportRoute } from './daily-report-route';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const API = `/api/businesses/${BUSINESS_ID}`;
+const DAILY = '/business/analytics/billing/daily';
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = new FakeApi();
+  fake.install();
+  fake.on('GET', API, ok(business({ businessState: 'Approved' })));
+  fake.on('GET', `${API}/reports/billing`, (call) => ok(report({ from: call.url.searchParams.get('from')!, to: call.url.searchParams.get('to')! })));
+  fake.on('GET', `${API}/payment-requests`, listOf([request({ referenceNumber: 'TRX-1001' })]));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the daily report’s requests', () => {
+  it('lists the requests created on the day shown, without From and To filters of its own, and follows the day', async () => {
+    const u = userEvent.setup();
+    renderAt(`${DAILY}?date=2026-11-24`, { [DAILY]: <DailyReportRoute /> });
+    expect(await screen.findByRole('link', { name: 'View TRX-1001' })).toBeInTheDocument();
+    const listQuery = () => Object.fromEntries(fake.callsTo('GET', `${API}/payment-requests`).at(-1)!.url.searchParams);
+    expect(listQuery()).toMatchObject({ from: '2026-11-24', to: '2026-11-24', view: 'history' });
+    expect(screen.queryByLabelText('From')).not.toBeInTheDocument();
+    await u.click(screen.getByRole('button', { name: 'Previous day' }));
+    await waitFor(() => expect(listQuery()).toMatchObject({ from: '2026-11-23', to: '2026-11-23' }));
+    expect(screen.getByRole('heading', { name: 'Requests created on Nov 23, 2026' })).toBeInTheDocument();
+  });
+});

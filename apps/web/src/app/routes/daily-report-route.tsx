@@ -1,0 +1,13 @@
+import { DailyReportPage } from '../../features/analytics/pages/daily-report-page';
+import { RequestsTable } from '../../features/payment-requests/components/requests-table';
+
+/** /business/analytics/billing/daily: the day's report (analytics feature) over the requests created that day (payments feature). */
+export function DailyReportRoute() {
+  return (
+    <DailyReportPage
+      transactions={(day) => (
+        <RequestsTable view="history" caption={`Requests created on ${day.label}`} days={{ from: day.date, to: day.date, label: day.label }} />
+      )}
+    />
+  );
+}

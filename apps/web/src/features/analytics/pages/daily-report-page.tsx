@@ -1,0 +1,115 @@
+import { Button, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { formatDay } from '@tay/contract';
+import { LoadError } from '../../../components/ui/load-error';
+import { useBusinessTimeZone } from '../../../lib/business-time-zone';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useBillingReport } from '../api/reports-api';
+import { HoursChart } from '../components/report-charts';
+import { ReportFigures } from '../components/report-figures';
+import { ReportHeader } from '../components/report-header';
+import { HoursTable, isEmptyReport, MethodCounts, ReportDownloads, ReportEmpty, ReportSkeleton, StatusCounts } from '../components/report-parts';
+import { addDays, isDay, todayIn } from '../report-dates';
+
+/** The day a daily report shows, for the requests list the route puts under it. */
+export interface ReportDay {
+  date: string;
+  /** "Nov 24, 2026" */
+  label: string;
+}
+
+/** Parameters of the requests list under the report that belong to the day shown (its page, an opened request). */
+const DAY_SCOPED = ['page', 'after', 'before', 'transid', 'receipt'];
+
+/**
+ * /business/analytics/billing/daily?date=YYYY-MM-DD: one day of the business's calendar — the
+ * figures, the counts by status and by method, the hours on its clock (23 or 25 on a DST day),
+ * and the day's requests (`transactions`, composed by the route). No date is today on the
+ * business's clock.
+ */
+export function DailyReportPage({ transactions }: { transactions?: (day: ReportDay) => ReactNode }) {
+  useDocumentTitle('Daily Billing Report');
+  const [params, setParams] = useSearchParams();
+  const timeZone = useBusinessTimeZone();
+  const today = timeZone.data ? todayIn(timeZone.data) : null;
+  const asked = params.get('date');
+  const date = isDay(asked) ? asked : today;
+  const query = { from: date ?? '', to: date ?? '', groupBy: 'day' as const };
+  const report = useBillingReport(query, Boolean(date));
+  const label = date ? formatDay(date) : '';
+
+  const show = (next: string) => {
+    const changed = new URLSearchParams(params);
+    changed.set('date', next);
+    for (const key of DAY_SCOPED) changed.delete(key);
+    setParams(changed);
+  };
+
+  const controls = (
+    <>
+      <Button variant="default" leftSection={<IconChevronLeft size={16} />} onClick={() => date && show(addDays(date, -1))} disabled={!date}>
+        Previous day
+      </Button>
+      <TextInput label="Day" type="date" value={date ?? ''} onChange={(e) => isDay(e.currentTarget.value) && show(e.currentTarget.value)} w={170} />
+      <Button
+        variant="default"
+        rightSection={<IconChevronRight size={16} />}
+        onClick={() => date && show(addDays(date, 1))}
+        disabled={!date || (today !== null && date >= today)}
+      >
+        Next day
+      </Button>
+    </>
+  );
+
+  const error = timeZone.error ?? report.error;
+  let body: ReactNode;
+  if (error) {
+    body = <LoadError title="The report could not be loaded" error={error} onRetry={() => void (timeZone.error ? timeZone.refetch() : report.refetch())} />;
+  } else if (!report.data) {
+    body = <ReportSkeleton />;
+  } else if (isEmptyReport(report.data)) {
+    body = <ReportEmpty when={`on ${label}`} />;
+  } else {
+    const r = report.data;
+    body = (
+      <Stack gap="lg">
+        <ReportFigures figures={r.totals} range={r} />
+        <Stack gap="xs">
+          <Title order={2} size="h3">
+            By hour
+          </Title>
+          <HoursChart hours={r.hours} />
+          <HoursTable hours={r.hours} caption={`Billed and collected by hour on ${label}`} />
+        </Stack>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <StatusCounts report={r} />
+          <MethodCounts byMethod={r.byMethod} />
+        </SimpleGrid>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <ReportHeader
+        title="Daily Billing Report"
+        covers={date ? label : 'Today'}
+        timeZone={report.data?.timeZone ?? timeZone.data}
+        controls={controls}
+        downloads={<ReportDownloads query={query} disabled={!date} />}
+      />
+      {body}
+      {date && transactions && (
+        <Stack gap="xs">
+          <Title order={2} size="h3">
+            Requests created on {label}
+          </Title>
+          {transactions({ date, label })}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

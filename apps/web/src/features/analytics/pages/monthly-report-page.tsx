@@ -1,0 +1,71 @@
+import { Button, Stack, TextInput } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { LoadError } from '../../../components/ui/load-error';
+import { useBusinessTimeZone } from '../../../lib/business-time-zone';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useBillingReport } from '../api/reports-api';
+import { RangeReport } from '../components/range-report';
+import { ReportHeader } from '../components/report-header';
+import { ReportDownloads, ReportSkeleton } from '../components/report-parts';
+import { addMonths, formatMonth, isMonth, monthOf, monthRange, todayIn } from '../report-dates';
+
+/**
+ * /business/analytics/billing/monthly?month=YYYY-MM: one month of the business's calendar by day —
+ * the figures, a chart of billed and collected per day, a table of every day with the totals.
+ * No month is this month on the business's clock.
+ */
+export function MonthlyReportPage() {
+  useDocumentTitle('Monthly Billing Report');
+  const [params, setParams] = useSearchParams();
+  const timeZone = useBusinessTimeZone();
+  const thisMonth = timeZone.data ? monthOf(todayIn(timeZone.data)) : null;
+  const asked = params.get('month');
+  const month = isMonth(asked) ? asked : thisMonth;
+  const query = { ...(month ? monthRange(month) : { from: '', to: '' }), groupBy: 'day' as const };
+  const report = useBillingReport(query, Boolean(month));
+  const label = month ? formatMonth(month) : '';
+
+  const show = (next: string) => setParams(new URLSearchParams({ month: next }));
+
+  const controls = (
+    <>
+      <Button variant="default" leftSection={<IconChevronLeft size={16} />} onClick={() => month && show(addMonths(month, -1))} disabled={!month}>
+        Previous month
+      </Button>
+      <TextInput label="Month" type="month" value={month ?? ''} onChange={(e) => isMonth(e.currentTarget.value) && show(e.currentTarget.value)} w={170} />
+      <Button
+        variant="default"
+        rightSection={<IconChevronRight size={16} />}
+        onClick={() => month && show(addMonths(month, 1))}
+        disabled={!month || (thisMonth !== null && month >= thisMonth)}
+      >
+        Next month
+      </Button>
+    </>
+  );
+
+  const error = timeZone.error ?? report.error;
+  let body: ReactNode;
+  if (error) {
+    body = <LoadError title="The report could not be loaded" error={error} onRetry={() => void (timeZone.error ? timeZone.refetch() : report.refetch())} />;
+  } else if (!report.data) {
+    body = <ReportSkeleton />;
+  } else {
+    body = <RangeReport report={report.data} when={`in ${label}`} caption={`${label} by day`} />;
+  }
+
+  return (
+    <Stack gap="lg">
+      <ReportHeader
+        title="Monthly Billing Report"
+        covers={month ? label : 'This month'}
+        timeZone={report.data?.timeZone ?? timeZone.data}
+        controls={controls}
+        downloads={<ReportDownloads query={query} disabled={!month} />}
+      />
+      {body}
+    </Stack>
+  );
+}

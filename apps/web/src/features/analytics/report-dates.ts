@@ -1,0 +1,68 @@
+import { getHref, paths } from '@tay/contract';
+
+/**
+ * The calendar arithmetic of the reports' pages. Days (`YYYY-MM-DD`) and months (`YYYY-MM`) are
+ * the business's calendar's, with no time zone of their own: they are computed in UTC, so the
+ * viewer's own clock (a DST change where they sit) never moves a day.
+ */
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const MONTH = /^\d{4}-\d{2}$/;
+
+function utc(day: string): Date {
+  return new Date(`${day}T00:00:00Z`);
+}
+
+function dayOf(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** Whether the text is a real calendar day (`2026-02-30` is not). */
+export function isDay(text: string | null | undefined): text is string {
+  return Boolean(text && DAY.test(text) && dayOf(utc(text)) === text);
+}
+
+/** Whether the text is a month (`2026-11`). */
+export function isMonth(text: string | null | undefined): text is string {
+  return Boolean(text && MONTH.test(text) && Number(text.slice(5)) >= 1 && Number(text.slice(5)) <= 12);
+}
+
+/** Today on the clock of `timeZone` (an IANA name): the business's today, wherever the viewer is. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+export function addDays(day: string, n: number): string {
+  const date = utc(day);
+  date.setUTCDate(date.getUTCDate() + n);
+  return dayOf(date);
+}
+
+export function monthOf(day: string): string {
+  return day.slice(0, 7);
+}
+
+export function addMonths(month: string, n: number): string {
+  const date = utc(`${month}-01`);
+  date.setUTCMonth(date.getUTCMonth() + n);
+  return dayOf(date).slice(0, 7);
+}
+
+/** A month's first and last days. */
+export function monthRange(month: string): { from: string; to: string } {
+  return { from: `${month}-01`, to: addDays(`${addMonths(month, 1)}-01`, -1) };
+}
+
+/** "November 2026". */
+export function formatMonth(month: string): string {
+  return new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc(`${month}-01`));
+}
+
+/**
+ * The transaction history narrowed to a report's figure: the requests created on those days of
+ * the business's calendar (the history filters by creation day), in a status when given.
+ */
+export function historyHref(range: { from: string; to: string }, status?: string): string {
+  return getHref(paths.payments.history, undefined, { from: range.from, to: range.to, status });
+}

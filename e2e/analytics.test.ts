@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectNoSeriousA11yViolations } from './support/a11y';
+import { baseUrl, outbox, uniqueEmail } from './support/app';
+import { approvedBusinessAccount, signInThroughForm, type ApprovedAccount } from './support/approved-business';
+import { useBrowser } from './support/browser';
+import { sql } from './support/database';
+import { payByCard } from './support/pay';
+
+const browser = useBrowser();
+const PASSWORD = 'Silver-Lake-Sunrise-4';
+
+async function api<T = Record<string, unknown>>(owner: ApprovedAccount, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl()}/api${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: T }).data;
+}
+
+/** A request sent to a new payer, paid by card on the pay page from the e-mailed link; resolves once Paid. */
+async function paidRequest(owner: ApprovedAccount, firstName: string, amountCents: number): Promise<string> {
+  const email = uniqueEmail(firstName.toLowerCase());
+  const payer = await api<{ payerId: string }>(owner, 'POST', `/businesses/${owner.businessId}/payers`, { firstName, lastName: 'Payer', email });
+  const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  const request = await api<{ transactionId: string }>(owner, 'POST', `/businesses/${owner.businessId}/payment-requests`, {
+    payerId: payer.payerId,
+    amountCents,
+    memo: 'Lessons',
+    dueDate,
+    mode: 'send',
+  });
+  let link: string | undefined;
+  for (let i = 0; i < 50 && !link; i++) {
+    link = (await outbox(email))[0]?.text.match(/(\/pay\/[\w-]+)/)?.[1];
+    if (!link) await new Promise((r) => setTimeout(r, 200));
+  }
+  if (!link) throw new Error(`no pay link e-mailed to ${email}`);
+  const tab = await browser.newPage();
+  await tab.goto(link);
+  await payByCard(tab, '4242 4242 4242 4242');
+  await tab.getByText('Payment received').waitFor();
+  await tab.close();
+  for (let i = 0; i < 80; i++) {
+    const detail = await api<{ transactionState: string }>(owner, 'GET', `/businesses/${owner.businessId}/payment-requests/${request.transactionId}`);
+    if (detail.transactionState === 'Paid') return request.transactionId;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${request.transactionId} never became Paid`);
+}
+
+/** 'YYYY-MM-DD' plus n days. */
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T12:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** 'MMM dd, yyyy', worked out here independently of the app's formatter. */
+function shortDate(day: string): string {
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** One CSV line's cells: quoted ("Nov 27, 2026", with "" for a quote) or bare. */
+function csvCells(line: string): string[] {
+  return [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] !== undefined ? m[1].replaceAll('""', '"') : (m[2] ?? '')));
+}
+
+/** The rows of a downloaded CSV, as arrays of cells. */
+async function downloadedCsv(page: Page, click: () => Promise<void>): Promise<string[][]> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const text = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
+  return text.trim().split(/\r?\n/).map(csvCells);
+}
+
+/** The value of the figure card named `label` ("Collected $125.50: see the …" is its link's name). */
+function figureLink(page: Page, label: string, amount: string) {
+  return page.getByRole('link', { name: `${label} ${amount}: see the`, exact: false });
+}
+
+describe('analytics: billing reports from real payments', () => {
+  it('payments on two days → the daily report shows each on its day with the chart table → the CSV matches → the monthly report sums them', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('analytics-owner'), PASSWORD, { businessName: 'Harbor Music' });
+    const today = (await api<{ today: string; timeZone: string }>(owner, 'GET', `/businesses/${owner.businessId}/reports/overview`)).today;
+    // The other payment moves to another day of the same month: the day before, or after on the 1st.
+    const otherDay = today.endsWith('-01') ? addDays(today, 1) : addDays(today, -1);
+    const shift = otherDay < today ? '-1 day' : '1 day';
+
+    await paidRequest(owner, 'Nora', 12_550);
+    const moved = await paidRequest(owner, 'Omar', 4_000);
+    // A payment made "on the other day": its request was sent, and paid, then (the rollup follows
+    // the rows in the same statement's transaction, as it does for every payment).
+    await sql(
+      `UPDATE payment_requests SET first_sent_at = first_sent_at + $3::interval, sent_at = sent_at + $3::interval, paid_at = paid_at + $3::interval
+       WHERE business_id = $1 AND id = $2`,
+      [owner.businessId, moved, shift],
+    );
+    await sql(
+      `UPDATE payments SET processed_at = processed_at + $3::interval, created_at = created_at + $3::interval,
+         settled_at = settled_at + $3::interval WHERE business_id = $1 AND request_id = $2`,
+      [owner.businessId, moved, shift],
+    );
+
+    const page = await browser.newPage();
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL(/\/business\//);
+
+    // The menu's Analytics → Daily Billing Report: today, on the business's clock.
+    await page.goto('/business/analytics');
+    await page.getByRole('navigation', { name: 'Business navigation' }).getByRole('link', { name: 'Daily Billing Report' }).click();
+    await page.waitForURL('**/business/analytics/billing/daily**');
+    await page.getByRole('heading', { name: 'Daily Billing Report' }).waitFor();
+    await figureLink(page, 'Collected', '$125.50').waitFor();
+    const hours = page.getByRole('table', { name: `Billed and collected by hour on ${shortDate(today)}` });
+    await hours.waitFor();
+    expect(await hours.getByRole('cell', { name: '$125.50' }).count()).toBeGreaterThanOrEqual(1);
+    expect(await hours.getByRole('cell', { name: '$40.00' }).count()).toBe(0);
+    // The chart beside the table (Recharts draws it; the table is what screen readers read).
+    expect(await page.locator('.recharts-surface').count()).toBeGreaterThan(0);
+    await expectNoSeriousA11yViolations(page);
+
+    // The CSV holds exactly the day on screen: one row for the day, then the total.
+    const csv = await downloadedCsv(page, () => page.getByRole('button', { name: 'Download CSV' }).click());
+    const header = csv[0]!;
+    const collectedColumn = header.indexOf('Collected (USD)');
+    expect(collectedColumn).toBeGreaterThan(0);
+    expect(csv.map((row) => row[0])).toEqual(['Period', shortDate(today), 'Total']);
+    expect(csv[1]![collectedColumn]).toBe('125.50');
+    expect(csv[2]![collectedColumn]).toBe('125.50');
+
+    // The other day, through Previous/Next day: the $40.00 payment is there, not today.
+    await page.getByRole('button', { name: otherDay < today ? 'Previous day' : 'Next day' }).click();
+    await page.waitForURL(`**/business/analytics/billing/daily?date=${otherDay}`);
+    await figureLink(page, 'Collected', '$40.00').waitFor();
+    await page
+      .getByRole('table', { name: `Billed and collected by hour on ${shortDate(otherDay)}` })
+      .getByRole('cell', { name: '$40.00' })
+      .first()
+      .waitFor();
+
+    // The month sums both days, each on its own row.
+    const month = today.slice(0, 7);
+    await page.goto(`/business/analytics/billing/monthly?month=${month}`);
+    await page.getByRole('heading', { name: 'Monthly Billing Report' }).waitFor();
+    const monthName = new Date(`${today}T12:00:00Z`).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    const byDay = page.getByRole('table', { name: `${monthName} by day` });
+    await byDay.waitFor();
+    await figureLink(page, 'Collected', '$165.50').waitFor();
+    await byDay.getByRole('row', { name: new RegExp(`^${shortDate(today)}.*\\$125\\.50`) }).waitFor();
+    await byDay.getByRole('row', { name: new RegExp(`^${shortDate(otherDay)}.*\\$40\\.00`) }).waitFor();
+    await byDay.getByRole('row', { name: /^Total.*\$165\.50/ }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    // The overview agrees: this month's collections by method, and the two payers at the top.
+    await page.goto('/business/analytics');
+    await page.getByText('$165.50').first().waitFor();
+    await page.getByText('Nora Payer').first().waitFor();
+    await page.getByText('Omar Payer').first().waitFor();
+    await expectNoSeriousA11yViolations(page);
+  });
+});
