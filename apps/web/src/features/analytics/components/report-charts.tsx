@@ -16,13 +16,13 @@ const axisMoney = (cents: number) => money(cents).replace(/\.00$/, '');
 const BILLED = { name: 'billedCents', label: 'Billed', color: 'blue.6' };
 const COLLECTED = { name: 'collectedCents', label: 'Collected', color: 'teal.6' };
 
-/** Billed and collected per day, week or month. */
-export function BucketsChart({ buckets }: { buckets: readonly ReportBucket[] }) {
+/** Billed and collected per period: a report's days, weeks or months, or a day's hours. */
+function BilledCollectedChart({ rows, h }: { rows: readonly { label: string; billedCents: number; collectedCents: number }[]; h: number }) {
   return (
     <Box aria-hidden="true" data-testid="report-chart">
       <BarChart
-        h={260}
-        data={buckets.map((b) => ({ label: b.label, billedCents: b.billedCents, collectedCents: b.collectedCents }))}
+        h={h}
+        data={rows.map((r) => ({ label: r.label, billedCents: r.billedCents, collectedCents: r.collectedCents }))}
         dataKey="label"
         series={[BILLED, COLLECTED]}
         valueFormatter={money}
@@ -35,23 +35,14 @@ export function BucketsChart({ buckets }: { buckets: readonly ReportBucket[] }) 
   );
 }
 
+/** Billed and collected per day, week or month. */
+export function BucketsChart({ buckets }: { buckets: readonly ReportBucket[] }) {
+  return <BilledCollectedChart rows={buckets} h={260} />;
+}
+
 /** A day's billed and collected by hour of the business's clock (23, 24 or 25 hours). */
 export function HoursChart({ hours }: { hours: readonly ReportHour[] }) {
-  return (
-    <Box aria-hidden="true" data-testid="report-chart">
-      <BarChart
-        h={240}
-        data={hours.map((h) => ({ label: h.label, billedCents: h.billedCents, collectedCents: h.collectedCents }))}
-        dataKey="label"
-        series={[BILLED, COLLECTED]}
-        valueFormatter={money}
-        yAxisProps={{ tickFormatter: axisMoney, width: 80 }}
-        withLegend
-        tickLine="y"
-        accessibilityLayer={false}
-      />
-    </Box>
-  );
+  return <BilledCollectedChart rows={hours} h={240} />;
 }
 
 /** Collected per day over the overview's 90 days. */

@@ -1,6 +1,6 @@
-import { Alert, Anchor, Button, Group, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, SimpleGrid, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconFileTypePdf, IconInfoCircle } from '@tabler/icons-react';
+import { IconChevronLeft, IconChevronRight, IconDownload, IconFileTypePdf, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
@@ -191,5 +191,52 @@ export function HoursTable({ hours, caption }: { hours: readonly ReportHour[]; c
         </Table.Tbody>
       </Table>
     </ScrollRegion>
+  );
+}
+
+/**
+ * Previous / picker / Next for a report of one period (a day, a month): `step(value, ±1)` gives
+ * the period before or after; Next stops at the current period (`latest`).
+ */
+export function PeriodStepper({
+  unit,
+  label,
+  inputType,
+  value,
+  latest,
+  isValid,
+  step,
+  onChange,
+}: {
+  unit: 'day' | 'month';
+  label: string;
+  inputType: 'date' | 'month';
+  value: string | null;
+  latest: string | null;
+  isValid: (value: string) => boolean;
+  step: (value: string, by: number) => string;
+  onChange: (next: string) => void;
+}) {
+  return (
+    <>
+      <Button variant="default" leftSection={<IconChevronLeft size={16} />} onClick={() => value && onChange(step(value, -1))} disabled={!value}>
+        Previous {unit}
+      </Button>
+      <TextInput
+        label={label}
+        type={inputType}
+        value={value ?? ''}
+        onChange={(e) => isValid(e.currentTarget.value) && onChange(e.currentTarget.value)}
+        w={170}
+      />
+      <Button
+        variant="default"
+        rightSection={<IconChevronRight size={16} />}
+        onClick={() => value && onChange(step(value, 1))}
+        disabled={!value || (latest !== null && value >= latest)}
+      >
+        Next {unit}
+      </Button>
+    </>
   );
 }

@@ -1,5 +1,4 @@
-import { Button, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { SimpleGrid, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDay } from '@tay/contract';
@@ -10,7 +9,7 @@ import { useBillingReport } from '../api/reports-api';
 import { HoursChart } from '../components/report-charts';
 import { ReportFigures } from '../components/report-figures';
 import { ReportHeader } from '../components/report-header';
-import { HoursTable, isEmptyReport, MethodCounts, ReportDownloads, ReportEmpty, ReportSkeleton, StatusCounts } from '../components/report-parts';
+import { HoursTable, isEmptyReport, MethodCounts, PeriodStepper, ReportDownloads, ReportEmpty, ReportSkeleton, StatusCounts } from '../components/report-parts';
 import { addDays, isDay, todayIn } from '../report-dates';
 
 /** The day a daily report shows, for the requests list the route puts under it. */
@@ -47,22 +46,7 @@ export function DailyReportPage({ transactions }: { transactions?: (day: ReportD
     setParams(changed);
   };
 
-  const controls = (
-    <>
-      <Button variant="default" leftSection={<IconChevronLeft size={16} />} onClick={() => date && show(addDays(date, -1))} disabled={!date}>
-        Previous day
-      </Button>
-      <TextInput label="Day" type="date" value={date ?? ''} onChange={(e) => isDay(e.currentTarget.value) && show(e.currentTarget.value)} w={170} />
-      <Button
-        variant="default"
-        rightSection={<IconChevronRight size={16} />}
-        onClick={() => date && show(addDays(date, 1))}
-        disabled={!date || (today !== null && date >= today)}
-      >
-        Next day
-      </Button>
-    </>
-  );
+  const controls = <PeriodStepper unit="day" label="Day" inputType="date" value={date} latest={today} isValid={isDay} step={addDays} onChange={show} />;
 
   const error = timeZone.error ?? report.error;
   let body: ReactNode;

@@ -1,5 +1,4 @@
-import { Button, Stack, TextInput } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { LoadError } from '../../../components/ui/load-error';
@@ -8,7 +7,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBillingReport } from '../api/reports-api';
 import { RangeReport } from '../components/range-report';
 import { ReportHeader } from '../components/report-header';
-import { ReportDownloads, ReportSkeleton } from '../components/report-parts';
+import { PeriodStepper, ReportDownloads, ReportSkeleton } from '../components/report-parts';
 import { addMonths, formatMonth, isMonth, monthOf, monthRange, todayIn } from '../report-dates';
 
 /**
@@ -30,20 +29,7 @@ export function MonthlyReportPage() {
   const show = (next: string) => setParams(new URLSearchParams({ month: next }));
 
   const controls = (
-    <>
-      <Button variant="default" leftSection={<IconChevronLeft size={16} />} onClick={() => month && show(addMonths(month, -1))} disabled={!month}>
-        Previous month
-      </Button>
-      <TextInput label="Month" type="month" value={month ?? ''} onChange={(e) => isMonth(e.currentTarget.value) && show(e.currentTarget.value)} w={170} />
-      <Button
-        variant="default"
-        rightSection={<IconChevronRight size={16} />}
-        onClick={() => month && show(addMonths(month, 1))}
-        disabled={!month || (thisMonth !== null && month >= thisMonth)}
-      >
-        Next month
-      </Button>
-    </>
+    <PeriodStepper unit="month" label="Month" inputType="month" value={month} latest={thisMonth} isValid={isMonth} step={addMonths} onChange={show} />
   );
 
   const error = timeZone.error ?? report.error;
