@@ -2,24 +2,17 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations } from './support/a11y';
-import { baseUrl, outbox, uniqueEmail } from './support/app';
+import { uniqueEmail } from './support/app';
 import { approvedBusinessAccount, signInThroughForm, type ApprovedAccount } from './support/approved-business';
 import { useBrowser } from './support/browser';
+import { ownerApi } from './support/owner-api';
 import { sql } from './support/database';
-import { payByCard } from './support/pay';
+import { payEmailedLink } from './support/pay';
 
 const browser = useBrowser();
 const PASSWORD = 'Silver-Lake-Sunrise-4';
 
-async function api<T = Record<string, unknown>>(owner: ApprovedAccount, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl()}/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { data: T }).data;
-}
+const api = ownerApi;
 
 /** A request sent to a new payer, paid by card on the pay page from the e-mailed link; resolves once Paid. */
 async function paidRequest(owner: ApprovedAccount, firstName: string, amountCents: number): Promise<string> {
@@ -33,17 +26,7 @@ async function paidRequest(owner: ApprovedAccount, firstName: string, amountCent
     dueDate,
     mode: 'send',
   });
-  let link: string | undefined;
-  for (let i = 0; i < 50 && !link; i++) {
-    link = (await outbox(email))[0]?.text.match(/(\/pay\/[\w-]+)/)?.[1];
-    if (!link) await new Promise((r) => setTimeout(r, 200));
-  }
-  if (!link) throw new Error(`no pay link e-mailed to ${email}`);
-  const tab = await browser.newPage();
-  await tab.goto(link);
-  await payByCard(tab, '4242 4242 4242 4242');
-  await tab.getByText('Payment received').waitFor();
-  await tab.close();
+  await payEmailedLink(() => browser.newPage(), email);
   for (let i = 0; i < 80; i++) {
     const detail = await api<{ transactionState: string }>(owner, 'GET', `/businesses/${owner.businessId}/payment-requests/${request.transactionId}`);
     if (detail.transactionState === 'Paid') return request.transactionId;
@@ -138,6 +121,17 @@ describe('analytics: billing reports from real payments', () => {
       .getByRole('cell', { name: '$40.00' })
       .first()
       .waitFor();
+
+    // The figure's link lists the requests it counts: Omar's, paid that day though created today
+    // (the history filters by the day the payment was processed, not the day the request was made).
+    await figureLink(page, 'Collected', '$40.00').click();
+    await page.waitForURL(new RegExp(`paidFrom=${otherDay}`));
+    await page.getByText(`Paid ${otherDay} – ${otherDay}`).waitFor();
+    await page.getByText('Omar Payer').first().waitFor();
+    expect(await page.getByText('Nora Payer').count()).toBe(0);
+    // Removing the chip shows every request again.
+    await page.getByRole('button', { name: 'Show requests paid on any day' }).click();
+    await page.getByText('Nora Payer').first().waitFor();
 
     // The month sums both days, each on its own row.
     const month = today.slice(0, 7);

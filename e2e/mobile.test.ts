@@ -129,6 +129,7 @@ describe('the portal on a phone (390 × 844)', () => {
       ['/business/analytics', 'Analytics'],
       ['/business/analytics/billing/daily', 'Daily Billing Report'],
       ['/business/analytics/billing/monthly', 'Monthly Billing Report'],
+      ['/business/setup/integrations', '3rd Party Integrations'],
     ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name }).first().waitFor();

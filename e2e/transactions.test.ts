@@ -1,22 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { baseUrl, outbox, uniqueEmail } from './support/app';
+import { outbox, uniqueEmail } from './support/app';
 import { approvedBusinessAccount, signInThroughForm, type ApprovedAccount } from './support/approved-business';
 import { useBrowser } from './support/browser';
+import { ownerApi } from './support/owner-api';
 
 const browser = useBrowser();
 const PASSWORD = 'Quiet-Harbor-Lantern-8';
 
-async function api<T = Record<string, unknown>>(owner: ApprovedAccount, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl()}/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { data: T }).data;
-}
+const api = ownerApi;
 
 async function addPayer(owner: ApprovedAccount, firstName: string, lastName: string): Promise<{ payerId: string; email: string }> {
   const email = uniqueEmail(firstName.toLowerCase());

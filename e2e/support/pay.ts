@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { outbox } from './app';
 
 /** Pays on the hosted pay page with a sandbox card (the README's test cards), through the card field's frame. */
 export async function payByCard(page: Page, number: string): Promise<void> {
@@ -8,4 +9,19 @@ export async function payByCard(page: Page, number: string): Promise<void> {
   await card.getByLabel('Expiry (MM/YY)').fill('12/34');
   await card.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: /^Pay \$/ }).click();
+}
+
+/** Waits for the pay link e-mailed to `email`, pays it in a tab of its own with the sandbox card that succeeds, and closes the tab. */
+export async function payEmailedLink(newPage: () => Promise<Page>, email: string): Promise<void> {
+  let link: string | undefined;
+  for (let i = 0; i < 50 && !link; i++) {
+    link = (await outbox(email))[0]?.text.match(/(\/pay\/[\w-]+)/)?.[1];
+    if (!link) await new Promise((r) => setTimeout(r, 200));
+  }
+  if (!link) throw new Error(`no pay link e-mailed to ${email}`);
+  const tab = await newPage();
+  await tab.goto(link);
+  await payByCard(tab, '4242 4242 4242 4242');
+  await tab.getByText('Payment received').waitFor();
+  await tab.close();
 }

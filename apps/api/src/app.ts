@@ -21,6 +21,8 @@ import { textInput } from './plugins/text-input';
 import { web } from './plugins/web';
 import type { PaymentProcessor } from './processor/port';
 import { sandboxProcessorRoutes } from './processor/sandbox/routes';
+import { accountingStandInRoutes } from './accounting/standin-routes';
+import { integrationRoutes } from './routes/integrations';
 import { authRoutes } from './routes/auth';
 import { balanceRoutes } from './routes/balances';
 import { businessRoutes } from './routes/businesses';
@@ -155,6 +157,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     publishableKey: config.processor.publishableKey,
     secretKey: config.processor.secretKey,
   });
+  await app.register(integrationRoutes, {
+    db: database.db,
+    jobs: deps.jobs,
+    publicUrl: config.publicUrl,
+    authSecrets: authSecretsOf(config),
+    accounting: config.accounting,
+  });
+  await app.register(accountingStandInRoutes, { db: database.db, ...config.accounting });
   if (config.devToolsEnabled) await app.register(devMailRoutes, { db: database.db });
 
   const publicConfig: PublicConfig = {

@@ -121,4 +121,35 @@ describe('loadConfig', () => {
     expect(config.mail).toMatchObject({ smsApiUrl: 'https://sid:token@sms.example/Messages.json', smsFrom: '+15550001111' });
     expect(loadConfig({ DATA_DIR: 'memory://' }).mail.smsApiUrl).toBeUndefined();
   });
+
+  it('talks to the accounting stand-ins on this server until a provider is configured, then to its real hosts', () => {
+    const standIn = loadConfig({ DATA_DIR: 'memory://', PUBLIC_URL: 'https://pay.example' }).accounting;
+    expect(standIn.quickbooks).toMatchObject({
+      standIn: true,
+      authUrl: 'https://pay.example/sandbox/quickbooks/connect/oauth2',
+      tokenUrl: 'https://pay.example/sandbox/quickbooks/oauth2/v1/tokens/bearer',
+      apiUrl: 'https://pay.example/sandbox/quickbooks',
+    });
+    expect(standIn.freshbooks).toMatchObject({ standIn: true, authUrl: 'https://pay.example/sandbox/freshbooks/oauth/authorize' });
+
+    const real = loadConfig({
+      DATA_DIR: 'memory://',
+      QUICKBOOKS_CLIENT_ID: 'ABc123',
+      QUICKBOOKS_CLIENT_SECRET: 's3cret',
+      QUICKBOOKS_API_URL: 'https://sandbox-quickbooks.api.intuit.com/',
+    }).accounting;
+    expect(real.quickbooks).toEqual({
+      clientId: 'ABc123',
+      clientSecret: 's3cret',
+      authUrl: 'https://appcenter.intuit.com/connect/oauth2',
+      tokenUrl: 'https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer',
+      revokeUrl: 'https://developer.api.intuit.com/v2/oauth2/tokens/revoke',
+      apiUrl: 'https://sandbox-quickbooks.api.intuit.com',
+      standIn: false,
+    });
+    expect(real.freshbooks.standIn).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: 'memory://', FRESHBOOKS_CLIENT_ID: 'only-the-id' })).toThrow(
+      /FRESHBOOKS_CLIENT_SECRET: FRESHBOOKS_CLIENT_ID and FRESHBOOKS_CLIENT_SECRET are set together/,
+    );
+  });
 });

@@ -2,6 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { IntegrationProvider } from '@tay/contract';
+import type { ProviderSettings } from './accounting/port';
 
 /**
  * The one place that reads the environment (ARCHITECTURE.md §2). Every variable is documented in
@@ -80,6 +82,23 @@ const EnvSchema = z.object({
   FEE_BANK_CAP_CENTS: z.coerce.number().int().min(0).max(100_000).default(500),
   /** What the business pays per payout (ADR 035), fixed when the payout is approved. */
   FEE_PAYOUT_CENTS: z.coerce.number().int().min(0).max(100_000).default(25),
+  /**
+   * Accounting providers (issue 24, ADR 041). Without a client id, the built-in stand-in on this
+   * server answers (like the sandbox processor); with one, the real provider's hosts are the
+   * defaults and each URL can be moved (a provider's sandbox, a proxy).
+   */
+  QUICKBOOKS_CLIENT_ID: z.string().min(1).optional(),
+  QUICKBOOKS_CLIENT_SECRET: z.string().min(1).optional(),
+  QUICKBOOKS_AUTH_URL: z.url().optional(),
+  QUICKBOOKS_TOKEN_URL: z.url().optional(),
+  QUICKBOOKS_REVOKE_URL: z.url().optional(),
+  QUICKBOOKS_API_URL: z.url().optional(),
+  FRESHBOOKS_CLIENT_ID: z.string().min(1).optional(),
+  FRESHBOOKS_CLIENT_SECRET: z.string().min(1).optional(),
+  FRESHBOOKS_AUTH_URL: z.url().optional(),
+  FRESHBOOKS_TOKEN_URL: z.url().optional(),
+  FRESHBOOKS_REVOKE_URL: z.url().optional(),
+  FRESHBOOKS_API_URL: z.url().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -122,6 +141,8 @@ export interface Config {
   fees: FeeSchedule;
   /** The fee per payout, in cents (FEE_PAYOUT_CENTS, ADR 035). */
   payoutFeeCents: number;
+  /** QuickBooks Online and FreshBooks: the real ones when configured, else this server's stand-ins (ADR 041). */
+  accounting: Record<IntegrationProvider, ProviderSettings>;
 }
 
 /** The payment processor's keys and the sandbox processor's timing (ARCHITECTURE.md §5). */
@@ -176,6 +197,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
   if (env.DATABASE_MIGRATION_URL && env.DATABASE_MIGRATION_URL === env.DATABASE_URL) {
     problems.push("DATABASE_MIGRATION_URL: must differ from DATABASE_URL; the app must not log in as the schema's owner");
   }
+  for (const prefix of ['QUICKBOOKS', 'FRESHBOOKS'] as const) {
+    if (Boolean(env[`${prefix}_CLIENT_ID`]) !== Boolean(env[`${prefix}_CLIENT_SECRET`])) {
+      problems.push(`${prefix}_CLIENT_SECRET: ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET are set together (the app's credentials at the provider)`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   // `memory://` keeps nothing on disk (tests): an in-memory database and a per-process secret.
@@ -218,7 +244,70 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
       bankAccount: { bps: env.FEE_BANK_BPS, capCents: env.FEE_BANK_CAP_CENTS },
     },
     payoutFeeCents: env.FEE_PAYOUT_CENTS,
+    accounting: accountingSettings(env, publicUrl, authSecret),
   };
+}
+
+/** The real providers' hosts (their public documentation), used once a client id is configured. */
+const ACCOUNTING_HOSTS: Record<IntegrationProvider, { authUrl: string; tokenUrl: string; revokeUrl: string; apiUrl: string }> = {
+  quickbooks: {
+    authUrl: 'https://appcenter.intuit.com/connect/oauth2',
+    tokenUrl: 'https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer',
+    revokeUrl: 'https://developer.api.intuit.com/v2/oauth2/tokens/revoke',
+    apiUrl: 'https://quickbooks.api.intuit.com',
+  },
+  freshbooks: {
+    authUrl: 'https://auth.freshbooks.com/oauth/authorize',
+    tokenUrl: 'https://api.freshbooks.com/auth/oauth/token',
+    revokeUrl: 'https://api.freshbooks.com/auth/oauth/revoke',
+    apiUrl: 'https://api.freshbooks.com',
+  },
+};
+
+/** The stand-ins' paths on this server: the real paths under `/sandbox/<provider>` (`apps/api/src/accounting/standin-routes.ts`). */
+const STANDIN_PATHS: Record<IntegrationProvider, { authUrl: string; tokenUrl: string; revokeUrl: string; apiUrl: string }> = {
+  quickbooks: {
+    authUrl: '/sandbox/quickbooks/connect/oauth2',
+    tokenUrl: '/sandbox/quickbooks/oauth2/v1/tokens/bearer',
+    revokeUrl: '/sandbox/quickbooks/v2/oauth2/tokens/revoke',
+    apiUrl: '/sandbox/quickbooks',
+  },
+  freshbooks: {
+    authUrl: '/sandbox/freshbooks/oauth/authorize',
+    tokenUrl: '/sandbox/freshbooks/auth/oauth/token',
+    revokeUrl: '/sandbox/freshbooks/auth/oauth/revoke',
+    apiUrl: '/sandbox/freshbooks',
+  },
+};
+
+function accountingSettings(env: Env, publicUrl: string, authSecret: string): Record<IntegrationProvider, ProviderSettings> {
+  const settings = (provider: IntegrationProvider, prefix: 'QUICKBOOKS' | 'FRESHBOOKS'): ProviderSettings => {
+    const clientId = env[`${prefix}_CLIENT_ID`];
+    const clientSecret = env[`${prefix}_CLIENT_SECRET`];
+    if (clientId && clientSecret) {
+      const hosts = ACCOUNTING_HOSTS[provider];
+      return {
+        clientId,
+        clientSecret,
+        authUrl: env[`${prefix}_AUTH_URL`] ?? hosts.authUrl,
+        tokenUrl: env[`${prefix}_TOKEN_URL`] ?? hosts.tokenUrl,
+        revokeUrl: env[`${prefix}_REVOKE_URL`] ?? hosts.revokeUrl,
+        apiUrl: (env[`${prefix}_API_URL`] ?? hosts.apiUrl).replace(/\/$/, ''),
+        standIn: false,
+      };
+    }
+    const paths = STANDIN_PATHS[provider];
+    return {
+      clientId: `tay-standin-${provider}`,
+      clientSecret: createHmac('sha256', authSecret).update(`accounting-standin:${provider}`).digest('hex').slice(0, 32),
+      authUrl: `${publicUrl}${paths.authUrl}`,
+      tokenUrl: `${publicUrl}${paths.tokenUrl}`,
+      revokeUrl: `${publicUrl}${paths.revokeUrl}`,
+      apiUrl: `${publicUrl}${paths.apiUrl}`,
+      standIn: true,
+    };
+  };
+  return { quickbooks: settings('quickbooks', 'QUICKBOOKS'), freshbooks: settings('freshbooks', 'FRESHBOOKS') };
 }
 
 /** Unset processor keys are derived from AUTH_SECRET: stable across restarts, different per installation. */

@@ -89,6 +89,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           processor,
           processorConfig: config.processor,
           payoutFeeCents: config.payoutFeeCents,
+          accounting: config.accounting,
         }),
       );
       // A batch whose run died with the last process goes on now, not at the next minute.

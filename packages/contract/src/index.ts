@@ -54,3 +54,5 @@ export * from './patients/statement-lines';
 export * from './patients/statements';
 export * from './reports/schemas';
 export * from './reports/endpoints';
+export * from './integrations/schemas';
+export * from './integrations/endpoints';

@@ -245,7 +245,7 @@ export function mountEndpoint<E extends EndpointSpec>(
         session: request.session,
         business: request.business,
       } as HandlerInput<E>);
-      if (result === reply) return reply;
+      if (result === reply || reply.sent) return reply;
       reply.code(endpoint.status ?? 200);
       return endpoint.status === 204 ? reply.send() : result;
     },

@@ -18,6 +18,11 @@ import { advanceSandboxPayout } from '../processor/sandbox/sandbox-payouts';
 import { sendApprovedPayout } from '../domain/payouts/send-payout';
 import { bankAccountNumberBox } from '../domain/businesses/add-bank-account';
 import { runDueBillingCycles } from '../domain/billing-cycles/run-cycle';
+import type { IntegrationProvider } from '@tay/contract';
+import type { ProviderSettings } from '../accounting/port';
+import { accountingProviders } from '../accounting/providers';
+import { integrationTokenBox } from '../domain/integrations/deps';
+import { runSync, sweepIntegrations } from '../domain/integrations/sync';
 
 export interface HandlerDeps {
   db: Kysely<DB>;
@@ -31,6 +36,8 @@ export interface HandlerDeps {
   processorConfig: ProcessorConfig;
   /** FEE_PAYOUT_CENTS: a payouts batch approved as it finishes (ADR 035). */
   payoutFeeCents: number;
+  /** QuickBooks Online and FreshBooks (ADR 041). */
+  accounting: Record<IntegrationProvider, ProviderSettings>;
 }
 
 export function createJobHandlers({
@@ -43,8 +50,10 @@ export function createJobHandlers({
   processor,
   processorConfig,
   payoutFeeCents,
+  accounting,
 }: HandlerDeps): JobHandlers {
   const requests = { db, mailer, authSecret, previousAuthSecrets, publicUrl };
+  const integrations = { db, jobs, publicUrl, providers: accountingProviders(accounting), box: integrationTokenBox([authSecret, ...previousAuthSecrets]) };
   return {
     'requests.send-scheduled': async () => {
       await sendScheduledRequests(requests);
@@ -94,6 +103,12 @@ export function createJobHandlers({
     },
     'billing-cycles.run': async () => {
       await runDueBillingCycles({ db, jobs });
+    },
+    'integrations.sync': async (data) => {
+      await runSync(integrations, data);
+    },
+    'integrations.sweep': async () => {
+      await sweepIntegrations(integrations);
     },
   };
 }

@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Database } from '../db/database';
-import { MAIL_DELIVERY_ATTEMPTS } from '@tay/contract';
+import { MAIL_DELIVERY_ATTEMPTS, type IntegrationProvider } from '@tay/contract';
 
 /** Every queue the product uses and the data its jobs carry. */
 export interface JobPayloads {
@@ -34,6 +34,9 @@ export interface JobPayloads {
   'payments.reconcile': { businessId: string; paymentId: string; processorToken: string };
   /** Student billing cycles (ADR 036): runs each cycle whose run day has come at its business's midnight, and every missed one. */
   'billing-cycles.run': Record<string, never>;
+  /** Accounting integrations (ADR 041): one run of a sync; the five-minute sweep that queues them. */
+  'integrations.sync': { businessId: string; provider: IntegrationProvider; manual?: boolean; carried?: { pushed: number; failed: number } };
+  'integrations.sweep': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -65,6 +68,9 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
   'batches.resume': { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 120 },
   // A tick that fails is only retried by the next minute's tick (it finds the same due cycles).
   'billing-cycles.run': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
+  // A run that fails on our side is retried with back-off; the provider's 429 and outages are handled in the run.
+  'integrations.sync': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 900 },
+  'integrations.sweep': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
 };
 
 /** Cron schedules (UTC) of recurring jobs; pg-boss guarantees one run per slot across processes. */
@@ -77,6 +83,7 @@ export const SCHEDULES: Partial<Record<JobName, string>> = {
   'requests.remind': '7 * * * *',
   'batches.resume': '* * * * *',
   'billing-cycles.run': '* * * * *',
+  'integrations.sweep': '*/5 * * * *',
 };
 
 export type JobHandler<N extends JobName> = (data: JobPayloads[N], jobId: string) => Promise<void>;

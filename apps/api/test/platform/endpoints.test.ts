@@ -22,12 +22,14 @@ const endpoints = tables.flatMap(([table, entries]) => Object.entries(entries).m
 /**
  * Routes that stay outside the table: identity (better-auth's routes and the two password routes
  * beside them, which check per-account limits before any session: `src/routes/auth.ts`), the
- * processor's webhooks, the sandbox processor, the API's own documentation, and the development
+ * processor's webhooks, an accounting provider's OAuth callback (the browser arrives without our
+ * token: `src/routes/integrations.ts`), the sandbox processor, the API's own documentation, and the development
  * mail viewer (`src/routes/dev-mail.ts`, never mounted in production).
  */
 const OUTSIDE_THE_TABLE = [
   /^\/api\/auth\//,
   /^\/api\/webhooks\//,
+  /^\/api\/integrations\/:provider\/callback$/,
   /^\/api\/sandbox\//,
   /^\/api\/docs/,
   /^\/api\/openapi\.json$/,

@@ -88,6 +88,7 @@ export const businessRoutes: RouteObject[] = [
   { path: 'setup/payment/profile', ...page(() => import('../features/business/pages/payment-profile-page'), 'PaymentProfilePage') },
   { path: 'setup/team', ...page(() => import('../features/team/pages/team-page'), 'TeamPage') },
   { path: 'setup/audit', ...page(() => import('../features/team/pages/audit-log-page'), 'AuditLogPage') },
+  { path: 'setup/integrations', ...page(() => import('../features/integrations/pages/integrations-page'), 'IntegrationsPage') },
   { path: 'payment', ...page(() => import('../features/payment-requests/pages/payments-landing-page'), 'PaymentsLandingPage') },
   { path: 'payment/request', ...page(() => import('../features/payment-requests/pages/request-form-page'), 'RequestFormPage') },
   {

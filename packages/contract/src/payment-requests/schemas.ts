@@ -294,8 +294,18 @@ export const RequestListQuery = PageQuery.extend({
   period: z.string().trim().max(50).optional(),
   /** The healthcare template's statements of one patient (ADR 037). */
   clientId: z.string().max(64).optional(),
+  /** Created on these days of the business's calendar. */
   from: boundedDay('From date').optional(),
   to: boundedDay('To date').optional(),
+  /** First sent on these days: the requests a billing report counts as billed on them (ADR 039). */
+  sentFrom: boundedDay('Sent from date').optional(),
+  sentTo: boundedDay('Sent to date').optional(),
+  /** With a payment processed on these days: what a report counts as collected on them. */
+  paidFrom: boundedDay('Paid from date').optional(),
+  paidTo: boundedDay('Paid to date').optional(),
+  /** With a payment returned on these days: what a report counts as returned on them. */
+  returnedFrom: boundedDay('Returned from date').optional(),
+  returnedTo: boundedDay('Returned to date').optional(),
   minAmountCents: z.coerce.number().int().min(0).optional(),
   maxAmountCents: z.coerce.number().int().min(0).optional(),
   /** `draft` lists drafts only; `history` everything else. */

@@ -4,6 +4,13 @@ import type { MailOutboxTable } from './mail';
 import type { BatchesTable, BatchFilesTable, BatchRowsTable } from './batches';
 import type { InvoiceEventsTable, InvoicesTable } from './invoices';
 import type { QrCodesTable } from './qr-codes';
+import type {
+  StandInAccountingCodesTable,
+  StandInAccountingCompaniesTable,
+  StandInAccountingRecordsTable,
+  StandInAccountingTokensTable,
+} from './accounting-standins';
+import type { IntegrationLinksTable, IntegrationLogTable, IntegrationOauthStatesTable, IntegrationsTable } from './integrations';
 import type { ReportDaysTable, ReportDayStatesTable, ReportPayerMonthsTable } from './reports';
 import type {
   BillingCycleRunsTable,
@@ -93,4 +100,12 @@ export interface DB {
   report_days: ReportDaysTable;
   report_day_states: ReportDayStatesTable;
   report_payer_months: ReportPayerMonthsTable;
+  integrations: IntegrationsTable;
+  integration_oauth_states: IntegrationOauthStatesTable;
+  integration_links: IntegrationLinksTable;
+  integration_log: IntegrationLogTable;
+  standin_accounting_companies: StandInAccountingCompaniesTable;
+  standin_accounting_codes: StandInAccountingCodesTable;
+  standin_accounting_tokens: StandInAccountingTokensTable;
+  standin_accounting_records: StandInAccountingRecordsTable;
 }

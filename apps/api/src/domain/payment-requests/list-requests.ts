@@ -34,6 +34,9 @@ export const requestsList = historyList({
   qrColumn: 'qr_code_id',
   studentColumns: { student: 'student_id', program: 'program_id', period: 'period' },
   patientColumn: 'patient_id',
+  // The days a billing report counts a request and its payments on (ADR 039).
+  sentColumn: 'first_sent_at',
+  payments: { table: 'payments', rowColumn: 'request_id', processedColumn: 'processed_at', returnedColumn: 'returned_at' },
   counts: {
     byState: 'payment_request_counts',
     byDayAndState: 'payment_request_day_counts',

@@ -24,15 +24,18 @@ afterEach(() => {
 });
 
 describe('the daily report’s requests', () => {
-  it('lists the requests created on the day shown, without From and To filters of its own, and follows the day', async () => {
+  it('lists the requests first sent (billed) on the day shown, without From and To filters of its own, and follows the day', async () => {
     const u = userEvent.setup();
     renderAt(`${DAILY}?date=2026-11-24`, { [DAILY]: <DailyReportRoute /> });
     expect(await screen.findByRole('link', { name: 'View TRX-1001' })).toBeInTheDocument();
     const listQuery = () => Object.fromEntries(fake.callsTo('GET', `${API}/payment-requests`).at(-1)!.url.searchParams);
-    expect(listQuery()).toMatchObject({ from: '2026-11-24', to: '2026-11-24', view: 'history' });
+    expect(listQuery()).toMatchObject({ sentFrom: '2026-11-24', sentTo: '2026-11-24', view: 'history' });
+    expect(listQuery()).not.toHaveProperty('from');
     expect(screen.queryByLabelText('From')).not.toBeInTheDocument();
     await u.click(screen.getByRole('button', { name: 'Previous day' }));
-    await waitFor(() => expect(listQuery()).toMatchObject({ from: '2026-11-23', to: '2026-11-23' }));
-    expect(screen.getByRole('heading', { name: 'Requests created on Nov 23, 2026' })).toBeInTheDocument();
+    await waitFor(() => expect(listQuery()).toMatchObject({ sentFrom: '2026-11-23', sentTo: '2026-11-23' }));
+    expect(screen.getByRole('heading', { name: 'Requests billed on Nov 23, 2026' })).toBeInTheDocument();
+    // The page's own day is not a chip to remove.
+    expect(screen.queryByRole('button', { name: 'Show requests sent on any day' })).not.toBeInTheDocument();
   });
 });

@@ -31,9 +31,15 @@ describe('the reports’ calendar', () => {
     expect(isMonth('2026-13')).toBe(false);
   });
 
-  it('links a figure to the history of its days', () => {
-    expect(historyHref({ from: '2026-11-01', to: '2026-11-30' }, 'Paid,PartiallyPaid')).toBe(
-      '/business/payment/transactions/history?from=2026-11-01&to=2026-11-30&status=Paid%2CPartiallyPaid',
+  it('links a figure to the history of the days it counts: first sent, paid, returned', () => {
+    const november = { from: '2026-11-01', to: '2026-11-30' };
+    expect(historyHref(november, 'sent', { status: 'Paid,PartiallyPaid' })).toBe(
+      '/business/payment/transactions/history?sentFrom=2026-11-01&sentTo=2026-11-30&status=Paid%2CPartiallyPaid',
+    );
+    expect(historyHref(november, 'paid')).toBe('/business/payment/transactions/history?paidFrom=2026-11-01&paidTo=2026-11-30');
+    expect(historyHref(november, 'returned')).toBe('/business/payment/transactions/history?returnedFrom=2026-11-01&returnedTo=2026-11-30');
+    expect(historyHref(november, 'paid', { path: '/business/payment/payers/transactions', query: { payerId: 'pyr_1' } })).toBe(
+      '/business/payment/payers/transactions?payerId=pyr_1&paidFrom=2026-11-01&paidTo=2026-11-30',
     );
   });
 });

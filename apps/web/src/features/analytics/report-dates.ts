@@ -60,9 +60,28 @@ export function formatMonth(month: string): string {
 }
 
 /**
- * The transaction history narrowed to a report's figure: the requests created on those days of
- * the business's calendar (the history filters by creation day), in a status when given.
+ * Which days of the history a report's figure counts (ADR 039): *billed* and the counts by status
+ * on a request's first send, *collected* and its fees on a payment's processing, *returned* on a
+ * payment's return — the history's `sentFrom`/`sentTo`, `paidFrom`/`paidTo` and
+ * `returnedFrom`/`returnedTo`, in the business's calendar days as the reports are.
  */
-export function historyHref(range: { from: string; to: string }, status?: string): string {
-  return getHref(paths.payments.history, undefined, { from: range.from, to: range.to, status });
+export type HistoryDays = 'sent' | 'paid' | 'returned';
+
+const DAY_PARAMS: Record<HistoryDays, [string, string]> = {
+  sent: ['sentFrom', 'sentTo'],
+  paid: ['paidFrom', 'paidTo'],
+  returned: ['returnedFrom', 'returnedTo'],
+};
+
+/**
+ * The requests behind a report's figure: the transaction history (or another list of requests,
+ * `path`, with its own `query`: a payer's) narrowed to the figure's days, in a status when given.
+ */
+export function historyHref(
+  range: { from: string; to: string },
+  days: HistoryDays,
+  { status, path = paths.payments.history, query = {} }: { status?: string; path?: string; query?: Record<string, string> } = {},
+): string {
+  const [from, to] = DAY_PARAMS[days];
+  return getHref(path, undefined, { ...query, [from]: range.from, [to]: range.to, status });
 }

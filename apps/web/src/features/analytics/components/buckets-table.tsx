@@ -2,7 +2,7 @@ import { Anchor, Table } from '@mantine/core';
 import { Link } from 'react-router';
 import { formatMoney, getHref, paths, type ReportBucket, type ReportFigures } from '@tay/contract';
 import { ScrollRegion } from '../../../components/ui/scroll-region';
-import { historyHref } from '../report-dates';
+import { historyHref, type HistoryDays } from '../report-dates';
 
 /** Where a row's period leads: a day to its daily report, a longer period to its days. */
 function drillDown(bucket: ReportBucket): string {
@@ -13,14 +13,32 @@ function drillDown(bucket: ReportBucket): string {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-function FigureCells({ figures }: { figures: ReportFigures }) {
+/** A figure of a period, leading to its requests in the history on the days it counts them (when there are any). */
+function FigureLink({ text, to, label, none }: { text: string; to: string; label: string; none: boolean }) {
+  return none ? (
+    <>{text}</>
+  ) : (
+    <Anchor component={Link} to={to} size="sm" aria-label={label}>
+      {text}
+    </Anchor>
+  );
+}
+
+/** A row's figures; a period's (`bucket`) link its billed, payments and returned to their requests. */
+function FigureCells({ figures, bucket }: { figures: ReportFigures; bucket?: ReportBucket }) {
+  const link = (text: string, days: HistoryDays, words: string, none: boolean) =>
+    bucket ? (
+      <FigureLink text={text} to={historyHref(bucket, days)} label={`${words} ${bucket.label}: ${text}, in the transaction history`} none={none} />
+    ) : (
+      text
+    );
   return (
     <>
-      <Table.Td ta="right">{count(figures.billedCount)}</Table.Td>
+      <Table.Td ta="right">{link(count(figures.billedCount), 'sent', 'Requests billed on', figures.billedCount === 0)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.billedCents)}</Table.Td>
-      <Table.Td ta="right">{count(figures.collectedCount)}</Table.Td>
+      <Table.Td ta="right">{link(count(figures.collectedCount), 'paid', 'Payments collected on', figures.collectedCount === 0)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.collectedCents)}</Table.Td>
-      <Table.Td ta="right">{formatMoney(figures.returnedCents)}</Table.Td>
+      <Table.Td ta="right">{link(formatMoney(figures.returnedCents), 'returned', 'Returned on', figures.returnedCount === 0)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.feesCents)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.netCents)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.outstandingCents)}</Table.Td>
@@ -31,7 +49,8 @@ function FigureCells({ figures }: { figures: ReportFigures }) {
 /**
  * A report's rows (days, weeks or months) with every figure and the totals: the chart's numbers
  * for screen readers, and what the CSV holds. A period opens its own report; its requests open
- * in the transaction history.
+ * in the transaction history on the days each figure counts them (billed: first sent; payments:
+ * processed; returned: returned).
  */
 export function BucketsTable({ caption, buckets, totals }: { caption: string; buckets: readonly ReportBucket[]; totals: ReportFigures }) {
   return (
@@ -76,9 +95,9 @@ export function BucketsTable({ caption, buckets, totals }: { caption: string; bu
                   {bucket.label}
                 </Anchor>
               </Table.Th>
-              <FigureCells figures={bucket} />
+              <FigureCells figures={bucket} bucket={bucket} />
               <Table.Td>
-                <Anchor component={Link} to={historyHref(bucket)} size="sm" aria-label={`Requests of ${bucket.label} in the transaction history`}>
+                <Anchor component={Link} to={historyHref(bucket, 'sent')} size="sm" aria-label={`Requests of ${bucket.label} in the transaction history`}>
                   History
                 </Anchor>
               </Table.Td>

@@ -23,7 +23,7 @@ export function RangeReport({ report, when, caption }: { report: BillingReport; 
       </Stack>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <StatusCounts report={report} />
-        <MethodCounts byMethod={report.byMethod} />
+        <MethodCounts byMethod={report.byMethod} range={report} />
       </SimpleGrid>
     </Stack>
   );

@@ -1,16 +1,17 @@
 import { Anchor, Card, SimpleGrid, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { formatMoney, PAYABLE_STATES, type ReportFigures as Figures } from '@tay/contract';
-import { historyHref } from '../report-dates';
+import { formatMoney, type ReportFigures as Figures } from '@tay/contract';
+import { historyHref, type HistoryDays } from '../report-dates';
 
-const PAID_STATES = 'Paid,PartiallyPaid';
+/** The states whose requests still owe something: what *outstanding* adds up (ADR 039). */
+const OPEN_STATES = 'Sent,Resent,Accepted,PartiallyPaid,Error';
 
 interface FigureCard {
   label: string;
   cents: number;
   hint: string;
-  /** The history narrowed to the requests behind the figure, when a filter of the history matches it. */
-  history?: { status?: string; words: string };
+  /** The history narrowed to the requests behind the figure: the days it counts, and a status when it has one. */
+  history?: { days: HistoryDays; status?: string; words: string };
 }
 
 function plural(n: number, one: string, many: string): string {
@@ -19,7 +20,8 @@ function plural(n: number, one: string, many: string): string {
 
 /**
  * A report's six figures (ADR 039 defines each): billed, collected, outstanding, returned, fees
- * and net, each with its count and, where the history can show them, a link to its requests.
+ * and net, each with its count and, where the history can show them, a link to its requests on
+ * the days the figure counts them (first sent, paid or returned).
  */
 export function ReportFigures({ figures, range }: { figures: Figures; range: { from: string; to: string } }) {
   const cards: FigureCard[] = [
@@ -27,22 +29,32 @@ export function ReportFigures({ figures, range }: { figures: Figures; range: { f
       label: 'Billed',
       cents: figures.billedCents,
       hint: plural(figures.billedCount, 'request sent', 'requests sent'),
-      history: { words: 'requests' },
+      history: { days: 'sent', words: 'requests' },
     },
     {
       label: 'Collected',
       cents: figures.collectedCents,
       hint: plural(figures.collectedCount, 'payment', 'payments'),
-      history: { status: PAID_STATES, words: 'paid requests' },
+      history: { days: 'paid', words: 'paid requests' },
     },
     {
       label: 'Outstanding',
       cents: figures.outstandingCents,
       hint: 'Still owed on the requests billed',
-      history: { status: PAYABLE_STATES.join(','), words: 'unpaid requests' },
+      history: { days: 'sent', status: OPEN_STATES, words: 'unpaid requests' },
     },
-    { label: 'Returned', cents: figures.returnedCents, hint: plural(figures.returnedCount, 'payment returned', 'payments returned') },
-    { label: 'Fees', cents: figures.feesCents, hint: 'On collections, less fees given back' },
+    {
+      label: 'Returned',
+      cents: figures.returnedCents,
+      hint: plural(figures.returnedCount, 'payment returned', 'payments returned'),
+      history: { days: 'returned', words: 'returned requests' },
+    },
+    {
+      label: 'Fees',
+      cents: figures.feesCents,
+      hint: 'On collections, less fees given back',
+      history: { days: 'paid', words: 'paid requests' },
+    },
     { label: 'Net', cents: figures.netCents, hint: 'Collected − returned − fees' },
   ];
   return (
@@ -61,7 +73,7 @@ export function ReportFigures({ figures, range }: { figures: Figures; range: { f
           {card.history && (
             <Anchor
               component={Link}
-              to={historyHref(range, card.history.status)}
+              to={historyHref(range, card.history.days, { status: card.history.status })}
               size="xs"
               aria-label={`${card.label} ${formatMoney(card.cents)}: see the ${card.history.words} in the transaction history`}
             >

@@ -96,7 +96,12 @@ export function StatusCounts({ report }: { report: BillingReport }) {
                 <StatusBadge state={s.status as RequestState} />
               </Table.Th>
               <Table.Td ta="right">
-                <Anchor component={Link} to={historyHref(report, s.status)} size="sm" aria-label={`${s.count} ${s.status} requests in the transaction history`}>
+                <Anchor
+                  component={Link}
+                  to={historyHref(report, 'sent', { status: s.status })}
+                  size="sm"
+                  aria-label={`${s.count} ${s.status} requests in the transaction history`}
+                >
                   {s.count.toLocaleString('en-US')}
                 </Anchor>
               </Table.Td>
@@ -109,8 +114,8 @@ export function StatusCounts({ report }: { report: BillingReport }) {
   );
 }
 
-/** Payments collected in the range by how they were paid. */
-export function MethodCounts({ byMethod }: { byMethod: BillingReport['byMethod'] }) {
+/** Payments collected in the range by how they were paid; the requests they paid open in the history. */
+export function MethodCounts({ byMethod, range }: { byMethod: BillingReport['byMethod']; range: { from: string; to: string } }) {
   const caption = 'Payments collected, by method';
   return (
     <ScrollRegion label={caption} minWidth={320}>
@@ -149,6 +154,12 @@ export function MethodCounts({ byMethod }: { byMethod: BillingReport['byMethod']
           )}
         </Table.Tbody>
       </Table>
+      {byMethod.length > 0 && (
+        // The history does not tell methods apart: the link is to every request paid in the range.
+        <Anchor component={Link} to={historyHref(range, 'paid')} size="sm">
+          See the requests these payments paid
+        </Anchor>
+      )}
     </ScrollRegion>
   );
 }

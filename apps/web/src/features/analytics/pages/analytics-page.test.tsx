@@ -53,7 +53,11 @@ describe('the analytics overview', () => {
     expect(screen.getAllByTestId('report-chart').every((chart) => chart.getAttribute('aria-hidden') === 'true')).toBe(true);
 
     const payers = screen.getByRole('table', { name: /The payers who paid the most in November 2026/ });
-    expect(within(payers).getByRole('link', { name: 'Avery Payer' })).toHaveAttribute('href', '/business/payment/payers/transactions?payerId=pyr_1');
+    expect(within(payers).getByRole('link', { name: 'Avery Payer' })).toHaveAttribute(
+      'href',
+      // The payer's requests paid this month: what the table adds up.
+      '/business/payment/payers/transactions?payerId=pyr_1&paidFrom=2026-11-01&paidTo=2026-11-30',
+    );
     expect(within(payers).getByText('Walk-in customer')).toBeInTheDocument();
     expect(screen.getByText('83% of the 12 requests paid this month were paid by their due date.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'See November 2026 day by day' })).toHaveAttribute('href', '/business/analytics/billing/monthly?month=2026-11');

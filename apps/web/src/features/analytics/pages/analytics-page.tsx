@@ -20,6 +20,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useReportOverview } from '../api/reports-api';
 import { DailyCollectedChart, SharesChart, type Share } from '../components/report-charts';
 import { ReportSkeleton } from '../components/report-parts';
+import { historyHref, monthRange } from '../report-dates';
 
 const METHOD_COLORS: Record<ReportMethod, string> = { card: 'blue.6', bank_account: 'teal.6' };
 const KIND_COLORS: Record<ReportKind, string> = { request: 'blue.6', invoice: 'violet.6', qr: 'orange.6', student: 'teal.6', patient: 'pink.6' };
@@ -224,7 +225,12 @@ function Overview({ overview, template }: { overview: ReportOverview; template: 
                     <Table.Tr key={p.payerId ?? `${p.name}|${p.email}`}>
                       <Table.Th scope="row" fw={400}>
                         {p.payerId ? (
-                          <Anchor component={Link} to={getHref(paths.payers.transactions, undefined, { payerId: p.payerId })} size="sm">
+                          <Anchor
+                            component={Link}
+                            // The payer's requests paid this month: the payments this table adds up.
+                            to={historyHref(monthRange(thisMonth.month), 'paid', { path: paths.payers.transactions, query: { payerId: p.payerId } })}
+                            size="sm"
+                          >
                             {p.name}
                           </Anchor>
                         ) : (

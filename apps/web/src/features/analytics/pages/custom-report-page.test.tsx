@@ -57,6 +57,11 @@ describe('the custom billing report', () => {
       'href',
       '/business/analytics/billing/custom?from=2026-11-04&to=2026-11-08&groupBy=day',
     );
+    // A week's requests: those first sent in the week's days within the range.
+    expect(within(rows[1]!).getByRole('link', { name: 'Requests of Week of Nov 2, 2026 in the transaction history' })).toHaveAttribute(
+      'href',
+      '/business/payment/transactions/history?sentFrom=2026-11-04&sentTo=2026-11-08',
+    );
     await u.click(screen.getByRole('button', { name: 'Download PDF' }));
     await waitFor(() => expect(fake.callsTo('GET', `${REPORT}.pdf`)).toHaveLength(1));
     expect(Object.fromEntries(fake.callsTo('GET', `${REPORT}.pdf`)[0]!.url.searchParams)).toEqual({ from: '2026-11-04', to: '2026-11-18', groupBy: 'week' });

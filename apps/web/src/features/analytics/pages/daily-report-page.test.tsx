@@ -77,11 +77,16 @@ describe('the daily billing report', () => {
     expect(rows).toHaveLength(24);
     expect(rows[9]!.textContent).toBe('09:003$450.001$200.00');
     expect(rows[23]!.textContent).toBe('23:000$0.001$100.00');
-    // Counts by status lead to those requests in the history; by method say how money came in.
+    // Counts by status lead to the requests first sent that day, in that status; by method say how
+    // money came in, and lead to the requests paid that day.
     const byStatus = screen.getByRole('table', { name: 'Requests billed, by status now' });
     expect(within(byStatus).getByRole('link', { name: '2 Paid requests in the transaction history' })).toHaveAttribute(
       'href',
-      '/business/payment/transactions/history?from=2026-11-24&to=2026-11-24&status=Paid',
+      '/business/payment/transactions/history?sentFrom=2026-11-24&sentTo=2026-11-24&status=Paid',
+    );
+    expect(within(screen.getByRole('region', { name: 'Payments collected, by method' })).getByRole('link')).toHaveAttribute(
+      'href',
+      '/business/payment/transactions/history?paidFrom=2026-11-24&paidTo=2026-11-24',
     );
     const byMethod = screen.getByRole('table', { name: 'Payments collected, by method' });
     expect(
@@ -89,10 +94,26 @@ describe('the daily billing report', () => {
         .getAllByRole('row')
         .map((r) => r.textContent),
     ).toEqual(['MethodPaymentsAmount', 'Card1$200.00', 'Bank account1$100.00']);
+    // Each figure leads to the requests it counts, on the day it counts them.
+    const history = '/business/payment/transactions/history';
     expect(screen.getByRole('link', { name: /^Billed \$450\.00: see the requests/ })).toHaveAttribute(
       'href',
-      '/business/payment/transactions/history?from=2026-11-24&to=2026-11-24',
+      `${history}?sentFrom=2026-11-24&sentTo=2026-11-24`,
     );
+    expect(screen.getByRole('link', { name: /^Collected .*: see the paid requests/ })).toHaveAttribute(
+      'href',
+      `${history}?paidFrom=2026-11-24&paidTo=2026-11-24`,
+    );
+    expect(screen.getByRole('link', { name: /^Fees .*: see the paid requests/ })).toHaveAttribute('href', `${history}?paidFrom=2026-11-24&paidTo=2026-11-24`);
+    expect(screen.getByRole('link', { name: /^Returned .*: see the returned requests/ })).toHaveAttribute(
+      'href',
+      `${history}?returnedFrom=2026-11-24&returnedTo=2026-11-24`,
+    );
+    expect(screen.getByRole('link', { name: /^Outstanding .*: see the unpaid requests/ })).toHaveAttribute(
+      'href',
+      `${history}?sentFrom=2026-11-24&sentTo=2026-11-24&status=Sent%2CResent%2CAccepted%2CPartiallyPaid%2CError`,
+    );
+    expect(screen.queryByRole('link', { name: /^Net / })).toBeNull();
     expect(screen.getByText('Requests list of 2026-11-24')).toBeInTheDocument();
   });
 

@@ -70,7 +70,7 @@ export function DailyReportPage({ transactions }: { transactions?: (day: ReportD
         </Stack>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
           <StatusCounts report={r} />
-          <MethodCounts byMethod={r.byMethod} />
+          <MethodCounts byMethod={r.byMethod} range={r} />
         </SimpleGrid>
       </Stack>
     );
@@ -89,7 +89,7 @@ export function DailyReportPage({ transactions }: { transactions?: (day: ReportD
       {date && transactions && (
         <Stack gap="xs">
           <Title order={2} size="h3">
-            Requests created on {label}
+            Requests billed on {label}
           </Title>
           {transactions({ date, label })}
         </Stack>

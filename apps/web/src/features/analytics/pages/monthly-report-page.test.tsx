@@ -56,12 +56,31 @@ describe('the monthly billing report', () => {
       'Nov 24, 20263$450.002$300.00$50.00$8.71$241.29$150.00History',
       'Total4$600.003$420.00$50.00$8.71$361.29$150.00',
     ]);
-    // A day opens its own report; its requests open in the history.
+    // A day opens its own report; its requests open in the history on the days each figure counts them.
+    const history = '/business/payment/transactions/history';
     expect(within(rows[2]!).getByRole('link', { name: 'Nov 23, 2026' })).toHaveAttribute('href', '/business/analytics/billing/daily?date=2026-11-23');
     expect(within(rows[2]!).getByRole('link', { name: 'Requests of Nov 23, 2026 in the transaction history' })).toHaveAttribute(
       'href',
-      '/business/payment/transactions/history?from=2026-11-23&to=2026-11-23',
+      `${history}?sentFrom=2026-11-23&sentTo=2026-11-23`,
     );
+    expect(within(rows[2]!).getByRole('link', { name: 'Requests billed on Nov 23, 2026: 1, in the transaction history' })).toHaveAttribute(
+      'href',
+      `${history}?sentFrom=2026-11-23&sentTo=2026-11-23`,
+    );
+    expect(within(rows[2]!).getByRole('link', { name: 'Payments collected on Nov 23, 2026: 1, in the transaction history' })).toHaveAttribute(
+      'href',
+      `${history}?paidFrom=2026-11-23&paidTo=2026-11-23`,
+    );
+    expect(within(rows[2]!).getByRole('link', { name: 'Returned on Nov 23, 2026: $50.00, in the transaction history' })).toHaveAttribute(
+      'href',
+      `${history}?returnedFrom=2026-11-23&returnedTo=2026-11-23`,
+    );
+    // A day with nothing billed, collected or returned has no figure to follow.
+    expect(
+      within(rows[1]!)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Nov 1, 2026', 'History']);
     const collected = screen.getByText('Collected', { selector: 'p' }).parentElement!;
     expect(within(collected).getByText('$420.00')).toBeInTheDocument();
   });

@@ -20,6 +20,7 @@ import { ReceiptModal } from './receipt-view';
 import { InvoiceBadge } from './invoice-badge';
 import { QrCodeBadge } from './qr-code-badge';
 import { RequestDetailDrawer } from './request-detail';
+import { DayFilterChips } from './day-filter-chips';
 
 const HISTORY_STATES = RequestState.options.filter((s) => s !== 'Draft');
 
@@ -39,21 +40,26 @@ export interface FixedQrCode {
   label?: string | null;
 }
 
-/** The days a page fixes (a daily billing report's day): the requests created on them, in the business's time zone. */
+/**
+ * The days a page fixes (a daily billing report's day), in the business's time zone: the requests
+ * created on them, or first sent on them (`by: 'sent'`: billed, as the reports count, ADR 039).
+ */
 export interface FixedDays {
   from: string;
   to: string;
+  by?: 'created' | 'sent';
   /** "Nov 24, 2026", for the words of an empty list. */
   label: string;
 }
 
 /**
  * The requests list with everything it offers wherever it shows: status badges, row actions by
- * state (only those the person may use), filters (status, dates, payer, amounts), search, sort,
+ * state (only those the person may use), filters (status, dates, payer, amounts; a billing
+ * report's sent, paid and returned days as chips), search, sort,
  * pages and CSV export of the same query, all read from the URL. `?transid=` opens a request's
  * details and timeline, `?receipt=` its receipt. With `payer`, the list is that payer's alone;
  * with `qrCode`, the payments taken through that code (or every code), each with the code's label;
- * with `days`, the requests created on those days, without the From and To filters.
+ * with `days`, the requests created (or first sent) on those days, without the From and To filters.
  */
 export function RequestsTable({
   view,
@@ -82,11 +88,12 @@ export function RequestsTable({
   const canWrite = useWriteAccess('requests').allowed;
   const [params, setParams] = useSearchParams();
   const command = useRequestCommand();
-  const fixed = [...(payer ? ['payerId'] : []), ...(days ? ['from', 'to'] : [])];
+  const bySent = days?.by === 'sent';
+  const fixed = [...(payer ? ['payerId'] : []), ...(days ? (bySent ? ['sentFrom', 'sentTo'] : ['from', 'to']) : [])];
   const query = {
     ...requestQueryFromParams(params, view),
     ...(qrCode ? { qrId: qrCode.qrId } : {}),
-    ...(days ? { from: days.from, to: days.to } : {}),
+    ...(days ? (bySent ? { sentFrom: days.from, sentTo: days.to } : { from: days.from, to: days.to }) : {}),
   };
   const list = useRequestList(query);
   const filtered = hasFilters(params, fixed);
@@ -247,6 +254,7 @@ export function RequestsTable({
         </Box>
       )}
       {extraFilters}
+      <DayFilterChips params={params} onRemove={update} />
       {params.get('clientId') && (
         <Badge
           variant="light"
@@ -294,7 +302,9 @@ export function RequestsTable({
         ),
       }
     : days
-      ? { title: `No requests created on ${days.label}`, description: 'Requests to pay created on this day show here with their status.' }
+      ? bySent
+        ? { title: `No requests sent on ${days.label}`, description: 'Requests to pay first sent on this day show here with their status.' }
+        : { title: `No requests created on ${days.label}`, description: 'Requests to pay created on this day show here with their status.' }
       : qrCode
         ? {
             title: 'No payments yet',

@@ -137,6 +137,35 @@ describe('transactions filters put the query in the URL, and the list and the ex
     expect(fake.callsTo('GET', EXPORT)[0]!.headers.Authorization).toBe('Bearer test-token');
   });
 
+  it('a billing report’s days show as chips, narrow the list and the export, and each chip removes its own days', async () => {
+    fake.on('GET', LIST, listOf([request()]));
+    fake.on('GET', EXPORT, { text: 'Reference\r\n', headers: { 'content-type': 'text/csv' } });
+    const u = user();
+    page(`${HISTORY}?sentFrom=2026-11-03&sentTo=2026-11-03&paidFrom=2026-11-05&returnedTo=2026-11-30&status=Paid`);
+    await screen.findByText('Pat Payer');
+    expect(screen.getByText('Sent 2026-11-03 – 2026-11-03')).toBeInTheDocument();
+    expect(screen.getByText('Paid from 2026-11-05')).toBeInTheDocument();
+    expect(screen.getByText('Returned through 2026-11-30')).toBeInTheDocument();
+    const days = { sentFrom: '2026-11-03', sentTo: '2026-11-03', paidFrom: '2026-11-05', returnedTo: '2026-11-30' };
+    expect(lastListQuery()).toMatchObject({ ...days, status: 'Paid' });
+    await u.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(fake.callsTo('GET', EXPORT)).toHaveLength(1));
+    expect(Object.fromEntries(fake.callsTo('GET', EXPORT)[0]!.url.searchParams)).toMatchObject(days);
+
+    await u.click(screen.getByRole('button', { name: 'Show requests sent on any day' }));
+    await waitFor(() => expect(lastListQuery()).not.toHaveProperty('sentFrom'));
+    expect(lastListQuery()).not.toHaveProperty('sentTo');
+    expect(lastListQuery()).toMatchObject({ paidFrom: '2026-11-05', returnedTo: '2026-11-30', status: 'Paid' });
+    expect(screen.queryByText('Sent 2026-11-03 – 2026-11-03')).toBeNull();
+    expect(location()).not.toContain('sent');
+
+    // They are filters like any other: Clear filters removes them too.
+    await u.click(screen.getAllByRole('button', { name: 'Clear filters' }).at(-1)!);
+    await waitFor(() => expect(lastListQuery()).not.toHaveProperty('paidFrom'));
+    expect(screen.queryByText('Paid from 2026-11-05')).toBeNull();
+    expect(screen.queryByText('Returned through 2026-11-30')).toBeNull();
+  });
+
   it('an amount that is not money says so and does not change the list', async () => {
     fake.on('GET', LIST, listOf([request()]));
     const u = user();

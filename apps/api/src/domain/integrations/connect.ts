@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { INTEGRATION_MESSAGES, INTEGRATION_PROVIDER_LABELS, OAUTH_STATE_TTL_SECONDS, OAUTH_WAIT_MS, type IntegrationProvider } from '@tay/contract';
+import { ProviderAuthError, ProviderUnavailable, type Connection } from '../../accounting/port';
+import { jobDb } from '../../db/executor';
+import { callbackUrl, integrationsPage, sha256, syncKey, tokenContext, type IntegrationDeps } from './deps';
+import { writeLog } from './log';
+
+/**
+ * Connect (ADR 041): a one-use `state` (only its hash is kept) and a PKCE verifier (sealed), both
+ * bound to the business, the provider and the owner who asked, for OAUTH_STATE_TTL_SECONDS. The
+ * answer is the provider's consent page; the browser comes back to {@link completeConnect}.
+ */
+export async function startConnect(
+  deps: IntegrationDeps,
+  input: { businessId: string; provider: IntegrationProvider; userId: string },
+): Promise<{ url: string }> {
+  const state = randomBytes(32).toString('base64url');
+  const verifier = randomBytes(48).toString('base64url');
+  const stateHash = sha256(state);
+  const now = Date.now();
+  await deps.db.deleteFrom('integration_oauth_states').where('expires_at', '<', new Date(now)).execute();
+  await deps.db
+    .insertInto('integration_oauth_states')
+    .values({
+      state_hash: stateHash,
+      business_id: input.businessId,
+      provider: input.provider,
+      user_id: input.userId,
+      code_verifier_sealed: deps.box.seal(verifier, `oauth:${stateHash}`),
+      expires_at: new Date(now + OAUTH_STATE_TTL_SECONDS * 1000),
+    })
+    .execute();
+  const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
+  return { url: deps.providers[input.provider].authorizationUrl({ state, codeChallenge, redirectUri: callbackUrl(deps.publicUrl, input.provider) }) };
+}
+
+export interface CallbackQuery {
+  code?: string | undefined;
+  state?: string | undefined;
+  realmId?: string | undefined;
+  error?: string | undefined;
+  error_description?: string | undefined;
+}
+
+/**
+ * The provider's redirect back. The browser carries no bearer token here: the state alone says
+ * which business and person this is, so it must match one made by {@link startConnect}, unused and
+ * unexpired (else "Invalid state in OAuth flow"). The code is swapped for tokens within the
+ * 10-second OAuth wait; the tokens are sealed and the first sync queued. Answers where to send
+ * the browser: the integrations page, saying what happened.
+ */
+export async function completeConnect(deps: IntegrationDeps, provider: IntegrationProvider, query: CallbackQuery): Promise<string> {
+  const { db } = deps;
+  const name = INTEGRATION_PROVIDER_LABELS[provider].name;
+  if (!query.state) return integrationsPage(provider, { error: INTEGRATION_MESSAGES.invalidState });
+  const stateHash = sha256(query.state);
+  // Deleting it is what uses it: a second arrival of the same state finds nothing.
+  const pending = await db.deleteFrom('integration_oauth_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
+  if (!pending || pending.provider !== provider || pending.expires_at.getTime() < Date.now()) {
+    return integrationsPage(provider, { error: INTEGRATION_MESSAGES.invalidState });
+  }
+  const log = (outcome: 'info' | 'failed', message: string) =>
+    writeLog(db, pending.business_id, provider, { direction: 'connection', recordLabel: `Connect to ${name}`, outcome, message });
+
+  // The person must still be an owner of the business (an owner demoted meanwhile connects nothing).
+  const member = await db
+    .selectFrom('business_members')
+    .innerJoin('users', 'users.id', 'business_members.user_id')
+    .where('business_members.business_id', '=', pending.business_id)
+    .where('business_members.user_id', '=', pending.user_id)
+    .select(['business_members.role', 'users.name', 'users.email'])
+    .executeTakeFirst();
+  if (!member || member.role !== 'owner') return integrationsPage(provider, { error: INTEGRATION_MESSAGES.invalidState });
+
+  if (query.error) {
+    const message = query.error === 'access_denied' ? INTEGRATION_MESSAGES.denied : `${name} refused the connection: ${query.error_description ?? query.error}`;
+    await log('failed', message);
+    return integrationsPage(provider, { error: message });
+  }
+  if (!query.code) return integrationsPage(provider, { error: INTEGRATION_MESSAGES.codeRejected });
+
+  let connection: Connection;
+  try {
+    connection = await deps.providers[provider].exchangeCode({
+      code: query.code,
+      codeVerifier: deps.box.open(pending.code_verifier_sealed, `oauth:${stateHash}`),
+      redirectUri: callbackUrl(deps.publicUrl, provider),
+      realmId: query.realmId,
+      signal: AbortSignal.timeout(OAUTH_WAIT_MS),
+    });
+  } catch (error) {
+    const message =
+      error instanceof ProviderAuthError
+        ? INTEGRATION_MESSAGES.codeRejected
+        : error instanceof ProviderUnavailable && /abort|timeout|timed out/i.test(error.message)
+          ? INTEGRATION_MESSAGES.timedOut
+          : error instanceof ProviderUnavailable
+            ? `${name} could not be reached: ${error.message}`
+            : INTEGRATION_MESSAGES.codeRejected;
+    await log('failed', message);
+    return integrationsPage(provider, { error: message });
+  }
+
+  const businessId = pending.business_id;
+  const sealed = {
+    access_token_sealed: deps.box.seal(connection.accessToken, tokenContext(businessId, provider, 'access')),
+    refresh_token_sealed: deps.box.seal(connection.refreshToken, tokenContext(businessId, provider, 'refresh')),
+    access_expires_at: connection.accessExpiresAt,
+    refresh_expires_at: connection.refreshExpiresAt,
+  };
+  const connected = {
+    ...sealed,
+    state: 'connected' as const,
+    account_id: connection.accountId,
+    company_name: connection.companyName,
+    connected_at: new Date(),
+    connected_by: member.name || member.email,
+    sync_state: 'queued' as const,
+    sync_lease_until: null,
+    last_sync_at: null,
+    last_sync_pushed: null,
+    last_sync_failed: null,
+    problem: null,
+    updated_at: new Date(),
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('integrations')
+      .values({ business_id: businessId, provider, ...connected })
+      .onConflict((oc) => oc.columns(['business_id', 'provider']).doUpdateSet(connected))
+      .execute();
+    await deps.jobs.send('integrations.sync', { businessId, provider, manual: true }, { db: jobDb(trx), singletonKey: syncKey(businessId, provider) });
+  });
+  await log(
+    'info',
+    `Connected to ${connection.companyName} (${provider === 'quickbooks' ? 'company' : 'account'} ${connection.accountId}) by ${connected.connected_by}.`,
+  );
+  return integrationsPage(provider, { connected: true });
+}

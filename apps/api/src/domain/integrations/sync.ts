@@ -1,0 +1,510 @@
+import { sql, type Kysely } from 'kysely';
+import { formatMoney, INTEGRATION_MESSAGES, INTEGRATION_PROVIDER_LABELS, type IntegrationProvider, type SyncRecordType } from '@tay/contract';
+import {
+  ProviderAuthError,
+  ProviderRateLimited,
+  ProviderRecordError,
+  ProviderUnavailable,
+  type CustomerRecord,
+  type InvoiceRecord,
+  type PaymentRecord,
+  type ProviderSession,
+  type RemoteRef,
+} from '../../accounting/port';
+import type { DB } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { invoiceNumber } from '../payment-requests/request-record';
+import { sha256, syncKey, type IntegrationDeps } from './deps';
+import { writeLog } from './log';
+import { freshSession, markNeedsReconnect, NeedsReconnect } from './session';
+import { getIntegration, type IntegrationRow } from './view';
+
+/** Records one run pushes before it hands over to a fresh job (so a job stays short and others get turns). */
+export const RECORDS_PER_RUN = 300;
+/** A run holds its lease this long at most; a run whose process died is taken over after it. */
+const LEASE_MS = 10 * 60_000;
+
+export interface SyncJob {
+  businessId: string;
+  provider: IntegrationProvider;
+  /** Sync now (or the first sync): records whose last push failed are tried again even if unchanged. */
+  manual?: boolean;
+  /** Counts carried from the runs before this one of the same sync. */
+  carried?: { pushed: number; failed: number };
+}
+
+/** Sync now: queues a run (one per integration at a time) and answers the integration as queued. */
+export async function requestSync(deps: IntegrationDeps, businessId: string, provider: IntegrationProvider) {
+  const updated = await deps.db
+    .updateTable('integrations')
+    .set({ sync_state: sql<'queued' | 'running'>`CASE WHEN sync_state = 'running' THEN 'running' ELSE 'queued' END`, updated_at: new Date() })
+    .where('business_id', '=', businessId)
+    .where('provider', '=', provider)
+    .where('state', '=', 'connected')
+    .returning('sync_state')
+    .executeTakeFirst();
+  if (!updated) throw new AppError('CONFLICT', `${INTEGRATION_MESSAGES.notConnected} ${INTEGRATION_PROVIDER_LABELS[provider].name} is not connected.`);
+  await deps.jobs.send('integrations.sync', { businessId, provider, manual: true }, { singletonKey: syncKey(businessId, provider) });
+  return getIntegration(deps.db, businessId, provider);
+}
+
+type Link = { remote_id: string | null; remote_version: string | null; pushed_hash: string | null; failure: string | null };
+interface Candidate<R> {
+  localId: string;
+  label: string;
+  link: Link | null;
+  /** The record to push, or why it cannot be pushed yet (its payer or invoice is not at the provider). */
+  record: R | { blocked: string };
+}
+
+function linkOf(row: {
+  l_remote_id: string | null;
+  l_remote_version: string | null;
+  l_pushed_hash: string | null;
+  l_failure: string | null;
+  l_local_id: string | null;
+}): Link | null {
+  return row.l_local_id === null
+    ? null
+    : { remote_id: row.l_remote_id, remote_version: row.l_remote_version, pushed_hash: row.l_pushed_hash, failure: row.l_failure };
+}
+
+/** A candidate's own link (`l`), read beside it. */
+const LINK_COLUMNS = [
+  'l.local_id as l_local_id',
+  'l.remote_id as l_remote_id',
+  'l.remote_version as l_remote_version',
+  'l.pushed_hash as l_pushed_hash',
+  'l.failure as l_failure',
+] as const;
+
+const remoteRef = (id: string | null, version: string | null): RemoteRef | null => (id ? { remoteId: id, remoteVersion: version } : null);
+
+/*
+ * The candidates of each type: records never pushed to this company, changed since their last
+ * push (`updated_at` after `pushed_at`; the content hash then tells a real change), or — on a
+ * manual run — failed last time. Oldest first, at most `limit`.
+ */
+async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, manual: boolean, limit: number): Promise<Candidate<CustomerRecord>[]> {
+  const rows = await db
+    .selectFrom('payers as p')
+    .leftJoin('integration_links as l', (join) =>
+      join
+        .onRef('l.business_id', '=', 'p.business_id')
+        .onRef('l.local_id', '=', 'p.id')
+        .on('l.provider', '=', row.provider)
+        .on('l.account_id', '=', row.account_id!)
+        .on('l.record_type', '=', 'customer'),
+    )
+    .where('p.business_id', '=', row.business_id)
+    .where((eb) =>
+      eb.or([
+        eb('l.local_id', 'is', null),
+        eb('l.pushed_at', 'is', null),
+        eb('p.updated_at', '>', eb.ref('l.pushed_at')),
+        ...(manual ? [eb('l.failure', 'is not', null)] : []),
+      ]),
+    )
+    .select(LINK_COLUMNS)
+    .select(['p.id', 'p.display_name', 'p.first_name', 'p.last_name', 'p.company_name', 'p.email', 'p.mobile_number'])
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    localId: r.id,
+    label: r.display_name,
+    link: linkOf(r),
+    record: {
+      localId: r.id,
+      displayName: r.display_name,
+      firstName: r.first_name,
+      lastName: r.last_name,
+      companyName: r.company_name,
+      email: r.email,
+      phone: r.mobile_number,
+    },
+  }));
+}
+
+async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, manual: boolean, limit: number): Promise<Candidate<InvoiceRecord>[]> {
+  const rows = await db
+    .selectFrom('invoices as i')
+    .leftJoin('integration_links as l', (join) =>
+      join
+        .onRef('l.business_id', '=', 'i.business_id')
+        .onRef('l.local_id', '=', 'i.id')
+        .on('l.provider', '=', row.provider)
+        .on('l.account_id', '=', row.account_id!)
+        .on('l.record_type', '=', 'invoice'),
+    )
+    .leftJoin('integration_links as c', (join) =>
+      join
+        .onRef('c.business_id', '=', 'i.business_id')
+        .onRef('c.local_id', '=', 'i.payer_id')
+        .on('c.provider', '=', row.provider)
+        .on('c.account_id', '=', row.account_id!)
+        .on('c.record_type', '=', 'customer'),
+    )
+    .where('i.business_id', '=', row.business_id)
+    // Sent at least once: a draft or a scheduled invoice is not in the books yet.
+    .where('i.sent_at', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('l.local_id', 'is', null),
+        eb('l.pushed_at', 'is', null),
+        eb('i.updated_at', '>', eb.ref('l.pushed_at')),
+        // Held back for its payer, who has reached the provider since.
+        eb.and([eb('l.failure', 'is not', null), eb('c.pushed_at', '>', eb.ref('l.failed_at')), eb('c.remote_id', 'is not', null)]),
+        ...(manual ? [eb('l.failure', 'is not', null)] : []),
+      ]),
+    )
+    .select(LINK_COLUMNS)
+    .select([
+      'i.id',
+      'i.number',
+      'i.payer_display_name',
+      'i.issue_date',
+      'i.due_date',
+      'i.memo',
+      'i.items',
+      'i.discount_cents',
+      'i.tax_cents',
+      'i.total_cents',
+      'c.remote_id as customer_remote_id',
+      'c.remote_version as customer_remote_version',
+      'c.failure as customer_failure',
+    ])
+    .orderBy('i.created_at')
+    .orderBy('i.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => {
+    const customer = remoteRef(r.customer_remote_id, r.customer_remote_version);
+    return {
+      localId: r.id,
+      label: `Invoice ${invoiceNumber(r.number)}`,
+      link: linkOf(r),
+      record: customer
+        ? {
+            localId: r.id,
+            number: invoiceNumber(r.number),
+            customer,
+            issueDate: r.issue_date,
+            dueDate: r.due_date,
+            memo: r.memo,
+            lines: r.items.map((line) => ({
+              description: line.description,
+              quantityMilli: line.quantityMilli,
+              unitPriceCents: line.unitPriceCents,
+              amountCents: line.amountCents,
+            })),
+            discountCents: r.discount_cents,
+            taxCents: r.tax_cents,
+            totalCents: r.total_cents,
+          }
+        : {
+            blocked: `Its payer, ${r.payer_display_name}, is not in ${INTEGRATION_PROVIDER_LABELS[row.provider].name} yet${r.customer_failure ? `: ${r.customer_failure}` : '.'}`,
+          },
+    };
+  });
+}
+
+async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, manual: boolean, limit: number): Promise<Candidate<PaymentRecord>[]> {
+  const rows = await db
+    .selectFrom('payments as pm')
+    .innerJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'pm.business_id').onRef('r.id', '=', 'pm.request_id'))
+    .innerJoin('businesses as b', 'b.id', 'pm.business_id')
+    .leftJoin('integration_links as l', (join) =>
+      join
+        .onRef('l.business_id', '=', 'pm.business_id')
+        .onRef('l.local_id', '=', 'pm.id')
+        .on('l.provider', '=', row.provider)
+        .on('l.account_id', '=', row.account_id!)
+        .on('l.record_type', '=', 'payment'),
+    )
+    .leftJoin('integration_links as inv', (join) =>
+      join
+        .onRef('inv.business_id', '=', 'r.business_id')
+        .onRef('inv.local_id', '=', 'r.invoice_id')
+        .on('inv.provider', '=', row.provider)
+        .on('inv.account_id', '=', row.account_id!)
+        .on('inv.record_type', '=', 'invoice'),
+    )
+    .leftJoin('integration_links as c', (join) =>
+      join
+        .onRef('c.business_id', '=', 'r.business_id')
+        .onRef('c.local_id', '=', 'r.payer_id')
+        .on('c.provider', '=', row.provider)
+        .on('c.account_id', '=', row.account_id!)
+        .on('c.record_type', '=', 'customer'),
+    )
+    .where('pm.business_id', '=', row.business_id)
+    .where('r.invoice_id', 'is not', null)
+    // Collected money: a payment that was processed (a later return is kept as it was pushed; ADR 041).
+    .where('pm.processed_at', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('l.local_id', 'is', null),
+        eb('l.pushed_at', 'is', null),
+        // Held back for its invoice, which has reached the provider since.
+        eb.and([eb('l.failure', 'is not', null), eb('inv.pushed_at', '>', eb.ref('l.failed_at')), eb('inv.remote_id', 'is not', null)]),
+        ...(manual ? [eb('l.failure', 'is not', null)] : []),
+      ]),
+    )
+    .select(LINK_COLUMNS)
+    .select([
+      'pm.id',
+      'pm.amount_cents',
+      'pm.method',
+      'r.invoice_number',
+      sql<string>`to_char(pm.processed_at AT TIME ZONE b.time_zone, 'YYYY-MM-DD')`.as('day'),
+      'inv.remote_id as invoice_remote_id',
+      'inv.remote_version as invoice_remote_version',
+      'c.remote_id as customer_remote_id',
+      'c.remote_version as customer_remote_version',
+    ])
+    .orderBy('pm.created_at')
+    .orderBy('pm.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => {
+    const invoiceName = r.invoice_number === null ? 'its invoice' : `Invoice ${invoiceNumber(r.invoice_number)}`;
+    const label = `Payment of ${formatMoney(r.amount_cents)} on ${invoiceName}`;
+    const invoice = remoteRef(r.invoice_remote_id, r.invoice_remote_version);
+    const customer = remoteRef(r.customer_remote_id, r.customer_remote_version);
+    return {
+      localId: r.id,
+      label,
+      link: linkOf(r),
+      record:
+        invoice && customer
+          ? { localId: r.id, invoice, customer, amountCents: r.amount_cents, date: r.day, method: r.method, reference: label }
+          : { blocked: `${invoiceName} is not in ${INTEGRATION_PROVIDER_LABELS[row.provider].name} yet.` },
+    };
+  });
+}
+
+/** What a run did, and whether it stopped short of the end (more to push: a follow-on run is queued). */
+interface RunTally {
+  pushed: number;
+  failed: number;
+  handled: number;
+}
+
+async function saveLink(
+  db: Kysely<DB>,
+  row: IntegrationRow,
+  type: SyncRecordType,
+  localId: string,
+  values: { remote_id?: string | null; remote_version?: string | null; pushed_hash?: string | null; failure: string | null },
+) {
+  const now = new Date();
+  const set = { ...values, pushed_at: now, failed_at: values.failure ? now : null };
+  await db
+    .insertInto('integration_links')
+    .values({ business_id: row.business_id, provider: row.provider, account_id: row.account_id!, record_type: type, local_id: localId, ...set })
+    .onConflict((oc) => oc.columns(['business_id', 'provider', 'account_id', 'record_type', 'local_id']).doUpdateSet(set))
+    .execute();
+}
+
+/**
+ * Pushes one type's candidates. A record the provider refuses is logged with the provider's words
+ * and the run goes on; a refused token, a 429 or an unreachable provider stops the run (thrown).
+ */
+async function pushAll<R>(
+  deps: IntegrationDeps,
+  row: IntegrationRow,
+  session: ProviderSession,
+  type: SyncRecordType,
+  candidates: Candidate<R>[],
+  push: (record: R, existing: RemoteRef | null) => Promise<RemoteRef>,
+  tally: RunTally,
+): Promise<void> {
+  for (const candidate of candidates) {
+    tally.handled += 1;
+    const existing = candidate.link ? remoteRef(candidate.link.remote_id, candidate.link.remote_version) : null;
+    if ('blocked' in (candidate.record as object)) {
+      const reason = (candidate.record as { blocked: string }).blocked;
+      await saveLink(deps.db, row, type, candidate.localId, { failure: reason });
+      await writeLog(deps.db, row.business_id, row.provider, {
+        direction: 'push',
+        recordType: type,
+        recordId: candidate.localId,
+        recordLabel: candidate.label,
+        outcome: 'failed',
+        message: reason,
+      });
+      tally.failed += 1;
+      continue;
+    }
+    const record = candidate.record as R;
+    const hash = sha256(JSON.stringify(record));
+    if (existing && candidate.link?.pushed_hash === hash && !candidate.link.failure) {
+      // Touched but not changed (a payment moved the invoice's amount paid, say): nothing to push.
+      await saveLink(deps.db, row, type, candidate.localId, {
+        remote_id: existing.remoteId,
+        remote_version: existing.remoteVersion,
+        pushed_hash: hash,
+        failure: null,
+      });
+      continue;
+    }
+    try {
+      const remote = await push(record, existing);
+      await saveLink(deps.db, row, type, candidate.localId, {
+        remote_id: remote.remoteId,
+        remote_version: remote.remoteVersion,
+        pushed_hash: hash,
+        failure: null,
+      });
+      await writeLog(deps.db, row.business_id, row.provider, {
+        direction: 'push',
+        recordType: type,
+        recordId: candidate.localId,
+        recordLabel: candidate.label,
+        remoteId: remote.remoteId,
+        outcome: existing ? 'updated' : 'created',
+      });
+      tally.pushed += 1;
+    } catch (error) {
+      if (!(error instanceof ProviderRecordError)) throw error;
+      await saveLink(deps.db, row, type, candidate.localId, {
+        remote_id: existing?.remoteId ?? null,
+        remote_version: existing?.remoteVersion ?? null,
+        failure: error.message,
+      });
+      await writeLog(deps.db, row.business_id, row.provider, {
+        direction: 'push',
+        recordType: type,
+        recordId: candidate.localId,
+        recordLabel: candidate.label,
+        remoteId: existing?.remoteId ?? null,
+        outcome: 'failed',
+        message: error.message,
+      });
+      tally.failed += 1;
+    }
+  }
+}
+
+/**
+ * One run of a sync (the `integrations.sync` job): takes the integration's lease (one run at a
+ * time; a lapsed lease is taken over), makes sure of a fresh token, then pushes payers, invoices
+ * and payments in that order — an invoice needs its customer, a payment its invoice — up to
+ * RECORDS_PER_RUN records, queuing a follow-on run if there is more. No transaction is held while
+ * the provider is called (ARCHITECTURE.md §3: the embedded database serves one connection).
+ */
+export async function runSync(deps: IntegrationDeps, job: SyncJob): Promise<void> {
+  const { db } = deps;
+  const { businessId, provider } = job;
+  const name = INTEGRATION_PROVIDER_LABELS[provider].name;
+  const now = new Date();
+  const row = await db
+    .updateTable('integrations')
+    .set({ sync_state: 'running', sync_lease_until: new Date(now.getTime() + LEASE_MS), updated_at: now })
+    .where('business_id', '=', businessId)
+    .where('provider', '=', provider)
+    .where('state', '=', 'connected')
+    .where((eb) => eb.or([eb('sync_state', '!=', 'running'), eb('sync_lease_until', 'is', null), eb('sync_lease_until', '<', now)]))
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return; // not connected any more, or another run holds it (it will see the same records)
+
+  const tally: RunTally = { pushed: job.carried?.pushed ?? 0, failed: job.carried?.failed ?? 0, handled: 0 };
+  const release = (set: { sync_state: 'idle' | 'queued'; problem: string | null; finished: boolean }) =>
+    db
+      .updateTable('integrations')
+      .set({
+        sync_state: set.sync_state,
+        sync_lease_until: null,
+        problem: set.problem,
+        updated_at: new Date(),
+        ...(set.finished ? { last_sync_at: new Date(), last_sync_pushed: tally.pushed, last_sync_failed: tally.failed } : {}),
+      })
+      .where('business_id', '=', businessId)
+      .where('provider', '=', provider)
+      .where('state', '=', 'connected')
+      .execute();
+
+  const signal = AbortSignal.timeout(LEASE_MS - 60_000);
+  const manual = job.manual ?? false;
+  try {
+    const session = await freshSession(deps, row, signal);
+    const p = deps.providers[provider];
+    const budget = () => RECORDS_PER_RUN - tally.handled;
+    let more = false;
+    const customers = await customerCandidates(db, row, manual, budget());
+    await pushAll(deps, row, session, 'customer', customers, (r, e) => p.pushCustomer(session, r, e), tally);
+    if (budget() > 0) {
+      const invoices = await invoiceCandidates(db, row, manual, budget());
+      await pushAll(deps, row, session, 'invoice', invoices, (r, e) => p.pushInvoice(session, r, e), tally);
+      if (budget() > 0) {
+        const payments = await paymentCandidates(db, row, manual, budget());
+        await pushAll(deps, row, session, 'payment', payments, (r, e) => p.pushPayment(session, r, e), tally);
+        more = budget() <= 0;
+      } else more = true;
+    } else more = true;
+
+    if (more) {
+      await release({ sync_state: 'queued', problem: null, finished: false });
+      await deps.jobs.send(
+        'integrations.sync',
+        { businessId, provider, manual, carried: { pushed: tally.pushed, failed: tally.failed } },
+        { singletonKey: `${syncKey(businessId, provider)}:next` },
+      );
+    } else {
+      await release({ sync_state: 'idle', problem: null, finished: true });
+    }
+  } catch (error) {
+    if (error instanceof NeedsReconnect) return; // recorded by freshSession
+    if (error instanceof ProviderAuthError) {
+      await markNeedsReconnect(deps, row, error.message);
+      return;
+    }
+    if (error instanceof ProviderRateLimited) {
+      const resumeAt = new Date(Date.now() + error.retryAfterSeconds * 1000);
+      const problem = `${name} asked us to slow down (429); syncing resumes by itself after ${error.retryAfterSeconds} s.`;
+      await release({ sync_state: 'queued', problem, finished: false });
+      await writeLog(db, businessId, provider, {
+        direction: 'connection',
+        recordLabel: 'Rate limit',
+        outcome: 'info',
+        message: `${problem} Resumes at ${resumeAt.toISOString()}.`,
+      });
+      await deps.jobs.send(
+        'integrations.sync',
+        { businessId, provider, manual, carried: { pushed: tally.pushed, failed: tally.failed } },
+        { singletonKey: `${syncKey(businessId, provider)}:after-429`, startAfter: resumeAt },
+      );
+      return;
+    }
+    if (error instanceof ProviderUnavailable) {
+      const problem = `${name} could not be reached (${error.message}); the next sync tries again within five minutes.`;
+      await release({ sync_state: 'idle', problem, finished: true });
+      await writeLog(db, businessId, provider, { direction: 'connection', recordLabel: 'Sync', outcome: 'failed', message: problem });
+      return;
+    }
+    await release({ sync_state: 'idle', problem: 'The last sync stopped on an error of ours; it is retried.', finished: false });
+    throw error;
+  }
+}
+
+/**
+ * Every five minutes (`integrations.sweep`): queues a run for each connected integration that
+ * has none going, so a change on our side reaches the provider without anyone pressing Sync now,
+ * and tokens are refreshed before they expire; and drops OAuth states that were never used.
+ */
+export async function sweepIntegrations(deps: Pick<IntegrationDeps, 'db' | 'jobs'>): Promise<number> {
+  await deps.db.deleteFrom('integration_oauth_states').where('expires_at', '<', new Date()).execute();
+  const due = await deps.db
+    .selectFrom('integrations')
+    .select(['business_id', 'provider'])
+    .where('state', '=', 'connected')
+    .where((eb) => eb.or([eb('sync_state', '=', 'idle'), eb('sync_lease_until', '<', new Date())]))
+    .execute();
+  for (const d of due) {
+    await deps.jobs.send('integrations.sync', { businessId: d.business_id, provider: d.provider }, { singletonKey: syncKey(d.business_id, d.provider) });
+  }
+  return due.length;
+}

@@ -1,0 +1,80 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import {
+  INTEGRATION_CALLBACK_PATH,
+  IntegrationCallbackParams,
+  IntegrationCallbackQuery,
+  integrationEndpoints as e,
+  type IntegrationProvider,
+} from '@tay/contract';
+import type { ProviderSettings } from '../accounting/port';
+import { accountingProviders } from '../accounting/providers';
+import type { DB } from '../db/schema';
+import { completeConnect, startConnect } from '../domain/integrations/connect';
+import { integrationTokenBox, type IntegrationDeps } from '../domain/integrations/deps';
+import { disconnect } from '../domain/integrations/disconnect';
+import { listLog, logCsv } from '../domain/integrations/log';
+import { requestSync } from '../domain/integrations/sync';
+import { listIntegrations } from '../domain/integrations/view';
+import { sendCsv } from '../http/csv-reply';
+import { endpointMounter, success } from '../http/mount';
+import type { Jobs } from '../jobs/queue';
+
+export interface IntegrationRoutesOptions {
+  db: Kysely<DB>;
+  jobs: Pick<Jobs, 'send'>;
+  publicUrl: string;
+  authSecrets: readonly string[];
+  accounting: Record<IntegrationProvider, ProviderSettings>;
+}
+
+/**
+ * Accounting integrations (`packages/contract/src/integrations/endpoints.ts`, ADR 041): the
+ * connections, Connect, Sync now, Disconnect and the sync log; and the provider's callback,
+ * which the browser reaches without our token (the one-use state says who it is for).
+ */
+export const integrationRoutes: FastifyPluginAsync<IntegrationRoutesOptions> = async (app, options) => {
+  const deps: IntegrationDeps = {
+    db: options.db,
+    jobs: options.jobs,
+    publicUrl: options.publicUrl,
+    providers: accountingProviders(options.accounting),
+    box: integrationTokenBox(options.authSecrets),
+  };
+  const mount = endpointMounter(app, options.db);
+
+  mount(e.list, async ({ business }) => success(await listIntegrations(options.db, business.id)));
+  mount(e.connect, async ({ business, params, session }) =>
+    success(await startConnect(deps, { businessId: business.id, provider: params.provider, userId: session.user.id })),
+  );
+  mount(e.sync, async ({ business, params, reply }) => {
+    reply.status(202);
+    return success(await requestSync(deps, business.id, params.provider));
+  });
+  mount(e.disconnect, async ({ business, params, session }) =>
+    success(await disconnect(deps, { businessId: business.id, provider: params.provider, actor: session.user.name || session.user.email })),
+  );
+  mount(e.log, async ({ business, params, query }) => success(await listLog(options.db, business.id, params.provider, query)));
+  mount(e.logCsv, async ({ business, params, query, reply }) =>
+    sendCsv(reply, logCsv(options.db, business.id, params.provider, query), `${params.provider}-sync-log.csv`),
+  );
+
+  await app.register(callbackRoute, { deps });
+};
+
+/** Where the provider sends the browser back: always a redirect to the integrations page, saying what happened. */
+const callbackRoute: FastifyPluginAsyncZod<{ deps: IntegrationDeps }> = async (app, { deps }) => {
+  app.get(
+    INTEGRATION_CALLBACK_PATH,
+    {
+      schema: { params: IntegrationCallbackParams, querystring: IntegrationCallbackQuery, hide: true },
+      // The browser comes here once per Connect; more than this from one address is not a person.
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      const location = await completeConnect(deps, request.params.provider, request.query);
+      return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(location, 303);
+    },
+  );
+};
