@@ -147,7 +147,18 @@ describe('loadConfig', () => {
       apiUrl: 'https://sandbox-quickbooks.api.intuit.com',
       standIn: false,
     });
-    expect(real.freshbooks.standIn).toBe(true);
+    expect(real.freshbooks?.standIn).toBe(true);
+    // Production offers only what it has credentials for: no stand-in there.
+    const production = loadConfig({
+      DATA_DIR: 'memory://',
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'p'.repeat(40),
+      PUBLIC_URL: 'https://pay.example',
+      QUICKBOOKS_CLIENT_ID: 'ABc123',
+      QUICKBOOKS_CLIENT_SECRET: 's3cret',
+    }).accounting;
+    expect(production.quickbooks?.standIn).toBe(false);
+    expect(production.freshbooks).toBeNull();
     expect(() => loadConfig({ DATA_DIR: 'memory://', FRESHBOOKS_CLIENT_ID: 'only-the-id' })).toThrow(
       /FRESHBOOKS_CLIENT_SECRET: FRESHBOOKS_CLIENT_ID and FRESHBOOKS_CLIENT_SECRET are set together/,
     );

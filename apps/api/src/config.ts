@@ -141,8 +141,11 @@ export interface Config {
   fees: FeeSchedule;
   /** The fee per payout, in cents (FEE_PAYOUT_CENTS, ADR 035). */
   payoutFeeCents: number;
-  /** QuickBooks Online and FreshBooks: the real ones when configured, else this server's stand-ins (ADR 041). */
-  accounting: Record<IntegrationProvider, ProviderSettings>;
+  /**
+   * QuickBooks Online and FreshBooks: the real ones when configured, else this server's stand-ins
+   * (ADR 041) — outside production only: in production an unconfigured provider is `null`, not offered.
+   */
+  accounting: Record<IntegrationProvider, ProviderSettings | null>;
 }
 
 /** The payment processor's keys and the sandbox processor's timing (ARCHITECTURE.md §5). */
@@ -244,7 +247,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
       bankAccount: { bps: env.FEE_BANK_BPS, capCents: env.FEE_BANK_CAP_CENTS },
     },
     payoutFeeCents: env.FEE_PAYOUT_CENTS,
-    accounting: accountingSettings(env, publicUrl, authSecret),
+    accounting: accountingSettings(env, publicUrl, authSecret, isProduction),
   };
 }
 
@@ -280,8 +283,8 @@ const STANDIN_PATHS: Record<IntegrationProvider, { authUrl: string; tokenUrl: st
   },
 };
 
-function accountingSettings(env: Env, publicUrl: string, authSecret: string): Record<IntegrationProvider, ProviderSettings> {
-  const settings = (provider: IntegrationProvider, prefix: 'QUICKBOOKS' | 'FRESHBOOKS'): ProviderSettings => {
+function accountingSettings(env: Env, publicUrl: string, authSecret: string, isProduction: boolean): Record<IntegrationProvider, ProviderSettings | null> {
+  const settings = (provider: IntegrationProvider, prefix: 'QUICKBOOKS' | 'FRESHBOOKS'): ProviderSettings | null => {
     const clientId = env[`${prefix}_CLIENT_ID`];
     const clientSecret = env[`${prefix}_CLIENT_SECRET`];
     if (clientId && clientSecret) {
@@ -296,6 +299,8 @@ function accountingSettings(env: Env, publicUrl: string, authSecret: string): Re
         standIn: false,
       };
     }
+    // A stand-in is for development and tests: production offers only the providers it has credentials for.
+    if (isProduction) return null;
     const paths = STANDIN_PATHS[provider];
     return {
       clientId: `tay-standin-${provider}`,

@@ -114,6 +114,12 @@ export interface AccountingProvider {
   pushCustomer(session: ProviderSession, record: CustomerRecord, existing: RemoteRef | null): Promise<RemoteRef>;
   pushInvoice(session: ProviderSession, record: InvoiceRecord, existing: RemoteRef | null): Promise<RemoteRef>;
   pushPayment(session: ProviderSession, record: PaymentRecord, existing: RemoteRef | null): Promise<RemoteRef>;
+  /**
+   * Takes back a payment pushed earlier that was then returned (an ACH return, a chargeback): the
+   * invoice is open again at the provider. QuickBooks deletes the payment; FreshBooks marks it deleted.
+   * A payment the provider no longer has is not an error.
+   */
+  voidPayment(session: ProviderSession, existing: RemoteRef): Promise<void>;
 }
 
 /** The provider refused the token or the grant (401, `invalid_grant`): the integration needs reconnecting. */

@@ -121,7 +121,7 @@ function testRoutes(app: FastifyInstance, db: StandInDb, provider: IntegrationPr
   );
 }
 
-export const accountingStandInRoutes: FastifyPluginAsync<{ db: Kysely<DB>; quickbooks: ProviderSettings; freshbooks: ProviderSettings }> = async (
+export const accountingStandInRoutes: FastifyPluginAsync<{ db: Kysely<DB>; quickbooks: ProviderSettings | null; freshbooks: ProviderSettings | null }> = async (
   app,
   options,
 ) => {
@@ -132,7 +132,7 @@ export const accountingStandInRoutes: FastifyPluginAsync<{ db: Kysely<DB>; quick
   });
   for (const provider of ['quickbooks', 'freshbooks'] as const) {
     const settings = options[provider];
-    if (!settings.standIn) continue;
+    if (!settings?.standIn) continue;
     const prefix = STANDIN_PREFIX[provider];
     // The settings' API URL is `${PUBLIC_URL}${prefix}` (config.ts): what is left is where codes may go back to.
     const publicUrl = settings.apiUrl.endsWith(prefix) ? settings.apiUrl.slice(0, -prefix.length) : new URL(settings.apiUrl).origin;

@@ -326,6 +326,11 @@ export async function saveRecord(
     .execute();
 }
 
+/** QuickBooks' `operation=delete`: the record is gone from the company. */
+export async function deleteRecord(db: StandInDb, companyId: string, type: RecordType, id: string): Promise<void> {
+  await db.deleteFrom('standin_accounting_records').where('company_id', '=', companyId).where('type', '=', type).where('id', '=', id).execute();
+}
+
 export function listRecords(db: StandInDb, companyId: string, type: RecordType): Promise<RecordRow[]> {
   return db
     .selectFrom('standin_accounting_records')

@@ -37,7 +37,7 @@ export interface HandlerDeps {
   /** FEE_PAYOUT_CENTS: a payouts batch approved as it finishes (ADR 035). */
   payoutFeeCents: number;
   /** QuickBooks Online and FreshBooks (ADR 041). */
-  accounting: Record<IntegrationProvider, ProviderSettings>;
+  accounting: Record<IntegrationProvider, ProviderSettings | null>;
 }
 
 export function createJobHandlers({

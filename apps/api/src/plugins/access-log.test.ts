@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { AccessLog } from './access-log';
+import { AccessLog, loggedUrl } from './access-log';
 
 function appWithLog() {
   const lines: Record<string, unknown>[] = [];
@@ -39,6 +39,21 @@ describe('AccessLog', () => {
     const completed = lines.filter((l) => l.msg === 'request completed' || l.msg === 'request errored');
     expect(completed).toHaveLength(1);
     expect(completed[0]).toMatchObject({ res: { statusCode: 500 } });
+    await app.close();
+  });
+
+  it('keeps OAuth codes, states and tokens in a query out of the log', async () => {
+    expect(loggedUrl('/api/integrations/quickbooks/callback?code=AB11&state=s3cr3t&realmId=9130')).toBe(
+      '/api/integrations/quickbooks/callback?code=[redacted]&state=[redacted]&realmId=9130',
+    );
+    expect(loggedUrl('/x?page=2&access_token=abc#top')).toBe('/x?page=2&access_token=[redacted]#top');
+    expect(loggedUrl('/api/health')).toBe('/api/health');
+    expect(loggedUrl('/x?barcode=1')).toBe('/x?barcode=1');
+
+    const { app, lines } = appWithLog();
+    await app.inject({ method: 'GET', url: '/ok?code=one-time-code&state=the-state' });
+    expect(JSON.stringify(lines)).not.toContain('one-time-code');
+    expect(JSON.stringify(lines)).not.toContain('the-state');
     await app.close();
   });
 });

@@ -26,7 +26,7 @@ export interface IntegrationRoutesOptions {
   jobs: Pick<Jobs, 'send'>;
   publicUrl: string;
   authSecrets: readonly string[];
-  accounting: Record<IntegrationProvider, ProviderSettings>;
+  accounting: Record<IntegrationProvider, ProviderSettings | null>;
 }
 
 /**
@@ -44,7 +44,7 @@ export const integrationRoutes: FastifyPluginAsync<IntegrationRoutesOptions> = a
   };
   const mount = endpointMounter(app, options.db);
 
-  mount(e.list, async ({ business }) => success(await listIntegrations(options.db, business.id)));
+  mount(e.list, async ({ business }) => success(await listIntegrations(deps, business.id)));
   mount(e.connect, async ({ business, params, session }) =>
     success(await startConnect(deps, { businessId: business.id, provider: params.provider, userId: session.user.id })),
   );

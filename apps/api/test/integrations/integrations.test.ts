@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTEGRATION_MESSAGES, type SyncLogEntry } from '@tay/contract';
 import { integrationTokenBox, tokenContext } from '../../src/domain/integrations/deps';
+import { startConnect } from '../../src/domain/integrations/connect';
+import { sweepIntegrations } from '../../src/domain/integrations/sync';
+import { listIntegrations } from '../../src/domain/integrations/view';
 import { invoiceEmail, invoicesApi } from '../invoices/invoice-api';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { connectThroughConsent, consentRedirect, integrationOf, settled, standIn, syncNow } from '../support/integrations';
@@ -31,6 +34,16 @@ async function log(provider: 'quickbooks' | 'freshbooks', query = ''): Promise<S
   const res = await api('GET', `/${provider}/log?pageSize=100${query}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.items as SyncLogEntry[];
+}
+
+/** The processor's return of a payment (an ACH return, a chargeback), as its webhook records it. */
+async function returnPayment(requestId: string) {
+  await db()
+    .updateTable('payments')
+    .set({ state: 'Returned', returned_at: new Date(), failure_reason: 'R01: insufficient funds' })
+    .where('business_id', '=', biz.businessId)
+    .where('request_id', '=', requestId)
+    .execute();
 }
 
 /** A payer with a sent invoice that was paid by card: a customer, an invoice and a payment to push. */
@@ -118,6 +131,17 @@ describe('QuickBooks Online through its stand-in', () => {
     expect(customers).toHaveLength(1);
     expect(JSON.stringify(customers[0])).toContain('Ada King');
     expect((await log('quickbooks', '&outcome=updated'))[0]).toMatchObject({ recordType: 'customer', recordLabel: 'Ada King' });
+  });
+
+  it('a change nobody synced by hand reaches QuickBooks with the five-minute sweep', async () => {
+    await db().updateTable('payers').set({ display_name: 'Ada Byron', updated_at: new Date() }).where('id', '=', first.payerId).execute();
+    expect(await sweepIntegrations({ db: db(), jobs: t.runtime.jobs })).toBeGreaterThanOrEqual(1);
+    await eventually(async () => {
+      const customers = await standIn(t, 'quickbooks').records(accountId, 'customer');
+      return JSON.stringify(customers).includes('Ada Byron') || undefined;
+    });
+    expect(await standIn(t, 'quickbooks').records(accountId, 'customer')).toHaveLength(1);
+    await settled(t, biz, 'quickbooks');
   });
 
   it('a record QuickBooks refuses is logged with its own words, and the others still go', async () => {
@@ -215,6 +239,21 @@ describe('QuickBooks Online through its stand-in', () => {
     }
   });
 
+  it('a payment returned after its push is taken back at QuickBooks, once', async () => {
+    const [payment] = await standIn(t, 'quickbooks').records(accountId, 'payment');
+    expect(payment).toBeDefined();
+    await returnPayment(first.invoice.transactionId!);
+    const run = await syncNow(t, biz, 'quickbooks');
+    expect(run).toMatchObject({ lastSyncPushed: 1, lastSyncFailed: 0 });
+    expect(await standIn(t, 'quickbooks').records(accountId, 'payment')).toHaveLength(0);
+    const [voided] = await log('quickbooks', '&outcome=voided');
+    expect(voided).toMatchObject({ recordType: 'payment', recordLabel: `Payment of $10.00 on Invoice ${first.invoice.number}` });
+    expect(voided!.message).toContain('R01');
+    // Once: the next sync has nothing to take back.
+    expect(await syncNow(t, biz, 'quickbooks')).toMatchObject({ lastSyncPushed: 0 });
+    expect(await log('quickbooks', '&outcome=voided')).toHaveLength(1);
+  });
+
   it('refuses a state it did not make, a cancelled consent, and an expired code', async () => {
     const forged = await fetch(`${t.runtime.config.publicUrl}/api/integrations/quickbooks/callback?code=abc&state=not-ours&realmId=1`, { redirect: 'manual' });
     expect(forged.status).toBe(303);
@@ -276,6 +315,28 @@ describe('QuickBooks Online through its stand-in', () => {
   });
 });
 
+describe('a provider this server does not offer', () => {
+  it('is listed as not available, and Connect answers 503 saying so (production without its credentials)', async () => {
+    const deps = {
+      db: db(),
+      providers: { quickbooks: null, freshbooks: null },
+      box: integrationTokenBox([t.runtime.config.authSecret]),
+      publicUrl: t.runtime.config.publicUrl,
+      jobs: t.runtime.jobs,
+    };
+    expect((await listIntegrations(deps, other.businessId)).map((i) => [i.provider, i.available])).toEqual([
+      ['quickbooks', false],
+      ['freshbooks', false],
+    ]);
+    await expect(startConnect(deps, { businessId: other.businessId, provider: 'freshbooks', userId: 'usr_x' })).rejects.toMatchObject({
+      statusCode: 503,
+      message: 'FreshBooks is not available on this server yet. Contact Tay support.',
+    });
+    // Here, with the stand-ins, both are offered.
+    expect((await integrationOf(t, other, 'freshbooks')).available).toBe(true);
+  });
+});
+
 describe('FreshBooks through its stand-in', () => {
   it('connects with PKCE and pushes clients, invoices and payments', async () => {
     const { location, callback } = await connectThroughConsent(t, biz, 'freshbooks', 'Acme on FreshBooks');
@@ -287,8 +348,20 @@ describe('FreshBooks through its stand-in', () => {
     const payers = await db().selectFrom('payers').select('id').where('business_id', '=', biz.businessId).execute();
     expect(await fb.records(done.accountId!, 'customer')).toHaveLength(payers.length);
     expect(await fb.records(done.accountId!, 'invoice')).toHaveLength(1);
-    expect(await fb.records(done.accountId!, 'payment')).toHaveLength(1);
+    // The one payment so far was returned before FreshBooks was connected: it is never pushed.
+    expect(await fb.records(done.accountId!, 'payment')).toHaveLength(0);
     expect(await syncNow(t, biz, 'freshbooks')).toMatchObject({ lastSyncPushed: 0 });
     expect(await fb.records(done.accountId!, 'customer')).toHaveLength(payers.length);
+
+    // A new paid invoice goes with its payment; returned, the payment is marked deleted there (FreshBooks' vis_state 1).
+    const second = await paidInvoice('grace@customers.example', 'Grace Hopper');
+    expect(await syncNow(t, biz, 'freshbooks')).toMatchObject({ lastSyncPushed: 3, lastSyncFailed: 0 });
+    const [pushed] = await fb.records(done.accountId!, 'payment');
+    expect(pushed).toBeDefined();
+    await returnPayment(second.invoice.transactionId!);
+    expect(await syncNow(t, biz, 'freshbooks')).toMatchObject({ lastSyncPushed: 1, lastSyncFailed: 0 });
+    const [voided] = await fb.records(done.accountId!, 'payment');
+    expect(JSON.stringify(voided)).toContain('"vis_state":1');
+    expect((await log('freshbooks', '&outcome=voided'))[0]!.recordLabel).toBe(`Payment of $10.00 on Invoice ${second.invoice.number}`);
   });
 });

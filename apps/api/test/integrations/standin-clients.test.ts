@@ -31,8 +31,8 @@ let freshbooks: AccountingProvider;
 beforeAll(async () => {
   test = await createTestApp({}, { listen: true });
   base = test.runtime.config.publicUrl;
-  quickbooks = createQuickBooksProvider(test.runtime.config.accounting.quickbooks);
-  freshbooks = createFreshBooksProvider(test.runtime.config.accounting.freshbooks);
+  quickbooks = createQuickBooksProvider(test.runtime.config.accounting.quickbooks!);
+  freshbooks = createFreshBooksProvider(test.runtime.config.accounting.freshbooks!);
 });
 afterAll(() => test.close());
 

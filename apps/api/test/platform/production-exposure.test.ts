@@ -55,6 +55,16 @@ describe('in production', () => {
   });
 });
 
+describe('accounting integrations in production', () => {
+  it('offers no stand-in of QuickBooks or FreshBooks: their pages, token endpoints and test switches are not there', async () => {
+    for (const url of ['/sandbox/quickbooks/connect/oauth2', '/sandbox/freshbooks/oauth/authorize', '/sandbox/quickbooks/records?accountId=1&type=customer']) {
+      expect((await get(production, url)).statusCode, url).toBe(404);
+    }
+    const post = await production.app.inject({ method: 'POST', url: '/sandbox/quickbooks/switches', payload: { accountId: '1', refuseTokens: true } });
+    expect(post.statusCode).toBe(404);
+  });
+});
+
 describe('in development', () => {
   it('serves the API reference and the source maps', async () => {
     expect((await get(development, '/api/docs/')).statusCode).toBe(200);

@@ -38,6 +38,8 @@ export const integrationEndpoints = {
     ...own,
     params: IntegrationProviderParams,
     response: IntegrationConnectResponse,
+    // 503: the provider is not offered on this server (production without its credentials).
+    errors: [503],
   }),
   sync: defineEndpoint({
     method: 'POST',
@@ -48,7 +50,7 @@ export const integrationEndpoints = {
     params: IntegrationProviderParams,
     status: 202,
     response: IntegrationResponse,
-    errors: [409],
+    errors: [409, 503],
   }),
   disconnect: defineEndpoint({
     method: 'DELETE',

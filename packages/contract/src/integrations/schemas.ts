@@ -44,6 +44,8 @@ export type IntegrationSyncState = z.infer<typeof IntegrationSyncState>;
 
 export const Integration = z.object({
   provider: IntegrationProvider,
+  /** Offered on this server: its credentials are configured (or, outside production, its stand-in answers). */
+  available: z.boolean(),
   state: IntegrationState,
   /** The provider's company (QuickBooks company name, FreshBooks business name). */
   companyName: z.string().nullable(),
@@ -91,9 +93,10 @@ export const SYNC_RECORD_TYPE_LABELS: Record<SyncRecordType, string> = { custome
 export const SyncDirection = z.enum(['push', 'connection']);
 export type SyncDirection = z.infer<typeof SyncDirection>;
 
-export const SyncOutcome = z.enum(['created', 'updated', 'failed', 'info']);
+/** `voided`: a payment pushed earlier was returned, and taken back at the provider. */
+export const SyncOutcome = z.enum(['created', 'updated', 'voided', 'failed', 'info']);
 export type SyncOutcome = z.infer<typeof SyncOutcome>;
-export const SYNC_OUTCOME_LABELS: Record<SyncOutcome, string> = { created: 'Created', updated: 'Updated', failed: 'Failed', info: 'Note' };
+export const SYNC_OUTCOME_LABELS: Record<SyncOutcome, string> = { created: 'Created', updated: 'Updated', voided: 'Voided', failed: 'Failed', info: 'Note' };
 
 export const SyncLogEntry = z.object({
   id: z.string(),
@@ -127,6 +130,10 @@ export const INTEGRATION_MESSAGES = {
   notConnected: 'Connect this integration first.',
   syncQueued: 'Sync started.',
 } as const;
+
+/** A provider this server does not offer (production without its credentials): the page and the API say it alike. */
+export const integrationNotAvailable = (provider: IntegrationProvider) =>
+  `${INTEGRATION_PROVIDER_LABELS[provider].name} is not available on this server yet. Contact Tay support.`;
 
 /** Spec §9: "OAuth wait is 10 seconds" — the longest the code-for-token exchange may take. */
 export const OAUTH_WAIT_MS = 10_000;

@@ -214,5 +214,14 @@ export function createFreshBooksProvider(settings: ProviderSettings): Accounting
     pushCustomer: (session, record, existing) => push(session, 'client', clientBody(record), existing),
     pushInvoice: (session, record, existing) => push(session, 'invoice', invoiceBody(record), existing),
     pushPayment: (session, record, existing) => push(session, 'payment', paymentBody(record), existing),
+    async voidPayment(session, existing) {
+      // FreshBooks deletes by visibility: `vis_state: 1` is deleted, and the invoice is outstanding again.
+      try {
+        await push(session, 'payment', { payment: { vis_state: 1 } }, existing);
+      } catch (error) {
+        if (error instanceof ProviderRecordError && /could not be found|not found/i.test(error.message)) return;
+        throw error;
+      }
+    },
   };
 }

@@ -252,6 +252,23 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
     pushCustomer: (session, record, existing) => push(session, 'Customer', record.localId, customerBody(record), existing),
     pushInvoice: (session, record, existing) => push(session, 'Invoice', record.localId, invoiceBody(record), existing),
     pushPayment: (session, record, existing) => push(session, 'Payment', record.localId, paymentBody(record), existing),
+    async voidPayment(session, existing) {
+      // QBO deletes a payment by `operation=delete` with its Id and current SyncToken; the invoice's balance comes back.
+      const remove = (syncToken: string | null) =>
+        api(session, 'POST', 'payment?operation=delete', 'delete of a payment', { Id: existing.remoteId, SyncToken: syncToken ?? '0' });
+      try {
+        await remove(existing.remoteVersion);
+      } catch (error) {
+        if (error instanceof ProviderRecordError && /Object Not Found/i.test(error.message)) return;
+        if (!(error instanceof StaleObject)) throw error;
+        const current = refOf(await api(session, 'GET', `payment/${encodeURIComponent(existing.remoteId)}`, 'read of a payment'), 'Payment');
+        try {
+          await remove(current.remoteVersion);
+        } catch (again) {
+          throw again instanceof StaleObject ? new ProviderRecordError(again.message) : again;
+        }
+      }
+    },
   };
 }
 

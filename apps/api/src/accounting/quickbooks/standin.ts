@@ -6,6 +6,7 @@ import {
   authorizeApiCall,
   failRecordMessage,
   findByName,
+  deleteRecord,
   findByRequestId,
   findRecord,
   issueTokens,
@@ -175,6 +176,19 @@ export const quickBooksStandIn: FastifyPluginAsync<QuickBooksStandInOptions> = a
     }
     const fields = input as Fields;
     const id = text(fields.Id);
+    if ((request.query as { operation?: unknown }).operation === 'delete') {
+      const current = id === undefined ? undefined : await findRecord(db, company.id, type, id);
+      if (!current) return validation(reply, { Message: 'Object Not Found', Detail: `Object Not Found : ${entity} ${id ?? '(no Id)'}`, code: '610' });
+      if (text(fields.SyncToken) !== String(current.version)) {
+        return validation(reply, {
+          Message: 'Stale Object Error',
+          Detail: `Stale Object Error : the ${entity} changed since SyncToken ${text(fields.SyncToken) ?? '(none)'}.`,
+          code: '5010',
+        });
+      }
+      await deleteRecord(db, company.id, type, current.id);
+      return { [entity]: { Id: current.id, status: 'Deleted', domain: 'QBO' }, time: new Date().toISOString() } as Record<Entity | 'time', unknown>;
+    }
     // A create repeated with the same `requestid` (a retry after a lost answer) gets the first one's record.
     const requestId = id === undefined ? text((request.query as { requestid?: unknown }).requestid) : undefined;
     if (requestId !== undefined) {

@@ -46,6 +46,8 @@ export interface IntegrationLinksTable {
   pushed_at: Date | null;
   failure: string | null;
   failed_at: Date | null;
+  /** A returned payment taken back at the provider (migration 0046). */
+  voided_at: Generated<Date | null>;
 }
 
 export interface IntegrationLogTable {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { INTEGRATION_MESSAGES, INTEGRATION_PROVIDER_LABELS, OAUTH_STATE_TTL_SECONDS, OAUTH_WAIT_MS, type IntegrationProvider } from '@tay/contract';
 import { ProviderAuthError, ProviderUnavailable, type Connection } from '../../accounting/port';
 import { jobDb } from '../../db/executor';
-import { callbackUrl, integrationsPage, sha256, syncKey, tokenContext, type IntegrationDeps } from './deps';
+import { callbackUrl, integrationsPage, notOffered, providerOf, sha256, syncKey, tokenContext, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
 
 /**
@@ -31,7 +31,7 @@ export async function startConnect(
     })
     .execute();
   const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
-  return { url: deps.providers[input.provider].authorizationUrl({ state, codeChallenge, redirectUri: callbackUrl(deps.publicUrl, input.provider) }) };
+  return { url: providerOf(deps, input.provider).authorizationUrl({ state, codeChallenge, redirectUri: callbackUrl(deps.publicUrl, input.provider) }) };
 }
 
 export interface CallbackQuery {
@@ -78,10 +78,11 @@ export async function completeConnect(deps: IntegrationDeps, provider: Integrati
     return integrationsPage(provider, { error: message });
   }
   if (!query.code) return integrationsPage(provider, { error: INTEGRATION_MESSAGES.codeRejected });
+  if (!deps.providers[provider]) return integrationsPage(provider, { error: notOffered(provider) });
 
   let connection: Connection;
   try {
-    connection = await deps.providers[provider].exchangeCode({
+    connection = await providerOf(deps, provider).exchangeCode({
       code: query.code,
       codeVerifier: deps.box.open(pending.code_verifier_sealed, `oauth:${stateHash}`),
       redirectUri: callbackUrl(deps.publicUrl, provider),

@@ -1,20 +1,31 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { paths, type IntegrationProvider } from '@tay/contract';
+import { ErrorCode, integrationNotAvailable, paths, type IntegrationProvider } from '@tay/contract';
 import type { AccountingProvider } from '../../accounting/port';
 import type { DB } from '../../db/schema';
 import type { Jobs } from '../../jobs/queue';
+import { AppError } from '../../lib/app-error';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box';
 
 /** What the integrations' use cases need (ADR 041). */
 export interface IntegrationDeps {
   db: Kysely<DB>;
-  providers: Record<IntegrationProvider, AccountingProvider>;
+  /** Null: the provider is not offered on this server (production without its credentials). */
+  providers: Record<IntegrationProvider, AccountingProvider | null>;
   /** Seals the tokens and the PKCE verifier: {@link integrationTokenBox}. */
   box: SecretBox;
   publicUrl: string;
   jobs: Pick<Jobs, 'send'>;
 }
+
+/** The provider's client, or 503 saying it is not offered here. */
+export function providerOf(deps: Pick<IntegrationDeps, 'providers'>, provider: IntegrationProvider): AccountingProvider {
+  const client = deps.providers[provider];
+  if (!client) throw new AppError(ErrorCode.Unavailable, notOffered(provider));
+  return client;
+}
+
+export const notOffered = integrationNotAvailable;
 
 /** The tokens' box: its own key (HKDF of AUTH_SECRET, and the secrets it replaced, ADR 018). */
 export function integrationTokenBox(secrets: readonly string[]): SecretBox {

@@ -1,5 +1,5 @@
 import { INTEGRATION_PROVIDER_LABELS, type Integration, type IntegrationProvider } from '@tay/contract';
-import { tokenContext, type IntegrationDeps } from './deps';
+import { providerOf, tokenContext, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
 import { getIntegration, integrationRow } from './view';
 
@@ -16,12 +16,12 @@ export async function disconnect(deps: IntegrationDeps, input: { businessId: str
   const { db } = deps;
   const { businessId, provider } = input;
   const row = await integrationRow(db, businessId, provider);
-  if (!row || row.state === 'not_connected') return getIntegration(db, businessId, provider);
+  if (!row || row.state === 'not_connected') return getIntegration(deps, businessId, provider);
   const name = INTEGRATION_PROVIDER_LABELS[provider].name;
   let note = `Disconnected by ${input.actor}; the tokens were revoked at ${name} and forgotten.`;
-  if (row.refresh_token_sealed) {
+  if (row.refresh_token_sealed && deps.providers[provider]) {
     try {
-      await deps.providers[provider].revoke({
+      await providerOf(deps, provider).revoke({
         token: deps.box.open(row.refresh_token_sealed, tokenContext(businessId, provider, 'refresh')),
         signal: AbortSignal.timeout(REVOKE_WAIT_MS),
       });
@@ -50,5 +50,5 @@ export async function disconnect(deps: IntegrationDeps, input: { businessId: str
     .where('provider', '=', provider)
     .execute();
   await writeLog(db, businessId, provider, { direction: 'connection', recordLabel: `Disconnect from ${name}`, outcome: 'info', message: note });
-  return getIntegration(db, businessId, provider);
+  return getIntegration(deps, businessId, provider);
 }

@@ -1,6 +1,6 @@
 import { INTEGRATION_MESSAGES } from '@tay/contract';
 import { ProviderAuthError, type ProviderSession } from '../../accounting/port';
-import { tokenContext, type IntegrationDeps } from './deps';
+import { providerOf, tokenContext, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
 import type { IntegrationRow } from './view';
 
@@ -26,7 +26,7 @@ export async function freshSession(deps: IntegrationDeps, row: IntegrationRow, s
     return { accessToken: deps.box.open(row.access_token_sealed, tokenContext(businessId, provider, 'access')), accountId, signal };
   }
   try {
-    const tokens = await deps.providers[provider].refresh({
+    const tokens = await providerOf(deps, provider).refresh({
       refreshToken: deps.box.open(row.refresh_token_sealed, tokenContext(businessId, provider, 'refresh')),
       signal,
     });

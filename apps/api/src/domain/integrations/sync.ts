@@ -14,7 +14,7 @@ import {
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { invoiceNumber } from '../payment-requests/request-record';
-import { sha256, syncKey, type IntegrationDeps } from './deps';
+import { notOffered, providerOf, sha256, syncKey, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
 import { freshSession, markNeedsReconnect, NeedsReconnect } from './session';
 import { getIntegration, type IntegrationRow } from './view';
@@ -35,6 +35,7 @@ export interface SyncJob {
 
 /** Sync now: queues a run (one per integration at a time) and answers the integration as queued. */
 export async function requestSync(deps: IntegrationDeps, businessId: string, provider: IntegrationProvider) {
+  providerOf(deps, provider);
   const updated = await deps.db
     .updateTable('integrations')
     .set({ sync_state: sql<'queued' | 'running'>`CASE WHEN sync_state = 'running' THEN 'running' ELSE 'queued' END`, updated_at: new Date() })
@@ -45,7 +46,7 @@ export async function requestSync(deps: IntegrationDeps, businessId: string, pro
     .executeTakeFirst();
   if (!updated) throw new AppError('CONFLICT', `${INTEGRATION_MESSAGES.notConnected} ${INTEGRATION_PROVIDER_LABELS[provider].name} is not connected.`);
   await deps.jobs.send('integrations.sync', { businessId, provider, manual: true }, { singletonKey: syncKey(businessId, provider) });
-  return getIntegration(deps.db, businessId, provider);
+  return getIntegration(deps, businessId, provider);
 }
 
 type Link = { remote_id: string | null; remote_version: string | null; pushed_hash: string | null; failure: string | null };
@@ -241,8 +242,9 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, manual: bo
     )
     .where('pm.business_id', '=', row.business_id)
     .where('r.invoice_id', 'is not', null)
-    // Collected money: a payment that was processed (a later return is kept as it was pushed; ADR 041).
+    // Collected money: processed and not returned (a payment returned after its push is taken back: `voidReturned`).
     .where('pm.processed_at', 'is not', null)
+    .where('pm.returned_at', 'is', null)
     .where((eb) =>
       eb.or([
         eb('l.local_id', 'is', null),
@@ -283,6 +285,70 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, manual: bo
           : { blocked: `${invoiceName} is not in ${INTEGRATION_PROVIDER_LABELS[row.provider].name} yet.` },
     };
   });
+}
+
+/**
+ * Payments pushed earlier and returned since (an ACH return, a chargeback): each is taken back at
+ * the provider once, so its invoice is open there again, as it is here. One that failed is tried
+ * again on a manual run.
+ */
+async function voidReturned(
+  deps: IntegrationDeps,
+  row: IntegrationRow,
+  session: ProviderSession,
+  manual: boolean,
+  tally: RunTally,
+  limit: number,
+): Promise<void> {
+  const name = INTEGRATION_PROVIDER_LABELS[row.provider].name;
+  const returned = await deps.db
+    .selectFrom('payments as pm')
+    .innerJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'pm.business_id').onRef('r.id', '=', 'pm.request_id'))
+    .innerJoin('integration_links as l', (join) =>
+      join
+        .onRef('l.business_id', '=', 'pm.business_id')
+        .onRef('l.local_id', '=', 'pm.id')
+        .on('l.provider', '=', row.provider)
+        .on('l.account_id', '=', row.account_id!)
+        .on('l.record_type', '=', 'payment'),
+    )
+    .where('pm.business_id', '=', row.business_id)
+    .where('pm.returned_at', 'is not', null)
+    .where('l.remote_id', 'is not', null)
+    .where('l.voided_at', 'is', null)
+    .where((eb) => (manual ? eb.val(true) : eb('l.failure', 'is', null)))
+    .select(['pm.id', 'pm.amount_cents', 'pm.failure_reason', 'r.invoice_number', 'l.remote_id', 'l.remote_version'])
+    .orderBy('pm.returned_at')
+    .orderBy('pm.id')
+    .limit(limit)
+    .execute();
+  for (const payment of returned) {
+    tally.handled += 1;
+    const label = `Payment of ${formatMoney(payment.amount_cents)} on ${payment.invoice_number === null ? 'its invoice' : `Invoice ${invoiceNumber(payment.invoice_number)}`}`;
+    const link = deps.db
+      .updateTable('integration_links')
+      .where('business_id', '=', row.business_id)
+      .where('provider', '=', row.provider)
+      .where('account_id', '=', row.account_id!)
+      .where('record_type', '=', 'payment')
+      .where('local_id', '=', payment.id);
+    const entry = { direction: 'push' as const, recordType: 'payment' as const, recordId: payment.id, recordLabel: label, remoteId: payment.remote_id };
+    try {
+      await providerOf(deps, row.provider).voidPayment(session, { remoteId: payment.remote_id!, remoteVersion: payment.remote_version });
+      await link.set({ voided_at: new Date(), failure: null, failed_at: null }).execute();
+      await writeLog(deps.db, row.business_id, row.provider, {
+        ...entry,
+        outcome: 'voided',
+        message: `Returned${payment.failure_reason ? ` (${payment.failure_reason})` : ''}: taken back from ${name}, so the invoice is open there again.`,
+      });
+      tally.pushed += 1;
+    } catch (error) {
+      if (!(error instanceof ProviderRecordError)) throw error;
+      await link.set({ failure: error.message, failed_at: new Date() }).execute();
+      await writeLog(deps.db, row.business_id, row.provider, { ...entry, outcome: 'failed', message: error.message });
+      tally.failed += 1;
+    }
+  }
 }
 
 /** What a run did, and whether it stopped short of the end (more to push: a follow-on run is queued). */
@@ -410,6 +476,16 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob): Promise<void
     .returningAll()
     .executeTakeFirst();
   if (!row) return; // not connected any more, or another run holds it (it will see the same records)
+  if (!deps.providers[provider]) {
+    // Its credentials were taken out of the configuration: nothing can be pushed until they are back.
+    await db
+      .updateTable('integrations')
+      .set({ sync_state: 'idle', sync_lease_until: null, problem: notOffered(provider), updated_at: new Date() })
+      .where('business_id', '=', businessId)
+      .where('provider', '=', provider)
+      .execute();
+    return;
+  }
 
   const tally: RunTally = { pushed: job.carried?.pushed ?? 0, failed: job.carried?.failed ?? 0, handled: 0 };
   const release = (set: { sync_state: 'idle' | 'queued'; problem: string | null; finished: boolean }) =>
@@ -431,7 +507,7 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob): Promise<void
   const manual = job.manual ?? false;
   try {
     const session = await freshSession(deps, row, signal);
-    const p = deps.providers[provider];
+    const p = providerOf(deps, provider);
     const budget = () => RECORDS_PER_RUN - tally.handled;
     let more = false;
     const customers = await customerCandidates(db, row, manual, budget());
@@ -442,6 +518,7 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob): Promise<void
       if (budget() > 0) {
         const payments = await paymentCandidates(db, row, manual, budget());
         await pushAll(deps, row, session, 'payment', payments, (r, e) => p.pushPayment(session, r, e), tally);
+        if (budget() > 0) await voidReturned(deps, row, session, manual, tally, budget());
         more = budget() <= 0;
       } else more = true;
     } else more = true;

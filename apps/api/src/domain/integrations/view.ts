@@ -2,11 +2,13 @@ import type { Kysely, Selectable } from 'kysely';
 import { INTEGRATION_PROVIDERS, type Integration, type IntegrationProvider } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { IntegrationsTable } from '../../db/schema/integrations';
+import type { IntegrationDeps } from './deps';
 
 export type IntegrationRow = Selectable<IntegrationsTable>;
 
-const NOT_CONNECTED = (provider: IntegrationProvider): Integration => ({
+const NOT_CONNECTED = (provider: IntegrationProvider, available: boolean): Integration => ({
   provider,
+  available,
   state: 'not_connected',
   companyName: null,
   accountId: null,
@@ -34,11 +36,12 @@ async function linkCounts(db: Kysely<DB>, row: IntegrationRow): Promise<{ synced
   return { synced: Number(counts.synced), errors: Number(counts.errors) };
 }
 
-export async function toIntegration(db: Kysely<DB>, row: IntegrationRow | undefined, provider: IntegrationProvider): Promise<Integration> {
-  if (!row || row.state === 'not_connected') return NOT_CONNECTED(provider);
+export async function toIntegration(db: Kysely<DB>, row: IntegrationRow | undefined, provider: IntegrationProvider, available: boolean): Promise<Integration> {
+  if (!row || row.state === 'not_connected') return NOT_CONNECTED(provider, available);
   const { synced, errors } = await linkCounts(db, row);
   return {
     provider,
+    available,
     state: row.state,
     companyName: row.company_name,
     accountId: row.account_id,
@@ -58,19 +61,23 @@ export async function integrationRow(db: Kysely<DB>, businessId: string, provide
   return db.selectFrom('integrations').selectAll().where('business_id', '=', businessId).where('provider', '=', provider).executeTakeFirst();
 }
 
-export async function getIntegration(db: Kysely<DB>, businessId: string, provider: IntegrationProvider): Promise<Integration> {
-  return toIntegration(db, await integrationRow(db, businessId, provider), provider);
+/** Whether each provider is offered here: its client exists (configured, or a stand-in outside production). */
+export type Offered = Pick<IntegrationDeps, 'db' | 'providers'>;
+
+export async function getIntegration(deps: Offered, businessId: string, provider: IntegrationProvider): Promise<Integration> {
+  return toIntegration(deps.db, await integrationRow(deps.db, businessId, provider), provider, deps.providers[provider] !== null);
 }
 
 /** Both providers, connected or not, in a fixed order. */
-export async function listIntegrations(db: Kysely<DB>, businessId: string): Promise<Integration[]> {
-  const rows = await db.selectFrom('integrations').selectAll().where('business_id', '=', businessId).execute();
+export async function listIntegrations(deps: Offered, businessId: string): Promise<Integration[]> {
+  const rows = await deps.db.selectFrom('integrations').selectAll().where('business_id', '=', businessId).execute();
   return Promise.all(
     INTEGRATION_PROVIDERS.map((p) =>
       toIntegration(
-        db,
+        deps.db,
         rows.find((r) => r.provider === p),
         p,
+        deps.providers[p] !== null,
       ),
     ),
   );

@@ -11,6 +11,7 @@ import {
   INTEGRATION_STATE_LABELS,
   type Integration,
   type IntegrationState,
+  integrationNotAvailable,
 } from '@tay/contract';
 import { useConnect, useDisconnect, useSyncNow } from '../api/integrations-api';
 import { runCounts } from '../integration-words';
@@ -167,6 +168,11 @@ export function IntegrationCard({ integration, canManage, returnError, onDismiss
             {returnError}
           </Alert>
         )}
+        {!integration.available && (
+          <Alert color="gray" icon={<IconAlertTriangle size={18} />} title={`${labels.name} is not available`}>
+            {integrationNotAvailable(provider)}
+          </Alert>
+        )}
         {state === 'needs_reconnect' && (
           <Alert color="red" variant="outline" icon={<IconAlertTriangle size={18} />} title={`${labels.name} needs reconnecting`}>
             <Stack gap="xs" align="flex-start">
@@ -186,7 +192,7 @@ export function IntegrationCard({ integration, canManage, returnError, onDismiss
 
         {canManage && (
           <Group gap="sm">
-            {state === 'not_connected' && connectButton('Connect')}
+            {state === 'not_connected' && integration.available && connectButton('Connect')}
             {state === 'connected' && (
               <Button variant="light" leftSection={<IconRefresh size={16} />} loading={sync.isPending || syncing} onClick={startSync}>
                 Sync now

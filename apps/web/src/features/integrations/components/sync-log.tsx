@@ -16,7 +16,7 @@ import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { downloadSyncLogCsv, useSyncLog, type SyncLogFilters } from '../api/integrations-api';
 
-const OUTCOME_COLORS: Record<SyncOutcome, string> = { created: 'teal', updated: 'blue', failed: 'red', info: 'gray' };
+const OUTCOME_COLORS: Record<SyncOutcome, string> = { created: 'teal', updated: 'blue', voided: 'orange', failed: 'red', info: 'gray' };
 
 /** The log's filters, read from the URL (`recordType`, `outcome`); anything else there is ignored. */
 export function logFilters(get: (key: string) => string | undefined): SyncLogFilters {

@@ -18,6 +18,7 @@ const PAGE = '/business/setup/integrations';
 function integration(over: Partial<Integration> = {}): Integration {
   return {
     provider: 'quickbooks',
+    available: true,
     state: 'not_connected',
     companyName: null,
     accountId: null,
@@ -108,6 +109,15 @@ describe('the integration cards', () => {
     expect(within(freshbooks).getByRole('button', { name: 'Sync now' })).toBeEnabled();
     expect(within(freshbooks).getByRole('button', { name: 'Disconnect' })).toBeInTheDocument();
     expect(within(freshbooks).queryByRole('button', { name: 'Connect' })).not.toBeInTheDocument();
+  });
+
+  it('a provider this server does not offer says so and has no Connect', async () => {
+    fake.on('GET', API, ok([integration({ provider: 'quickbooks', available: false }), integration({ provider: 'freshbooks' })]));
+    open();
+    const quickbooks = await card('QuickBooks Online');
+    expect(within(quickbooks).getByText('QuickBooks Online is not available on this server yet. Contact Tay support.')).toBeInTheDocument();
+    expect(within(quickbooks).queryByRole('button', { name: 'Connect' })).not.toBeInTheDocument();
+    expect(within(await card('FreshBooks')).getByRole('button', { name: 'Connect' })).toBeInTheDocument();
   });
 
   it('says a card needs reconnecting, why, and offers Reconnect instead of Sync now', async () => {
