@@ -120,6 +120,11 @@ export interface AccountingProvider {
    * A payment the provider no longer has is not an error.
    */
   voidPayment(session: ProviderSession, existing: RemoteRef): Promise<void>;
+  /**
+   * Takes back an invoice pushed earlier that was then withdrawn, cancelled or rejected in Tay: it is
+   * no longer owed. QuickBooks voids it (kept, at zero); FreshBooks marks it deleted.
+   */
+  voidInvoice(session: ProviderSession, existing: RemoteRef): Promise<void>;
 }
 
 /** The provider refused the token or the grant (401, `invalid_grant`): the integration needs reconnecting. */

@@ -6,6 +6,7 @@ import {
   IntegrationCallbackParams,
   IntegrationCallbackQuery,
   integrationEndpoints as e,
+  OAUTH_STATE_TTL_SECONDS,
   type IntegrationProvider,
 } from '@tay/contract';
 import type { ProviderSettings } from '../accounting/port';
@@ -45,9 +46,11 @@ export const integrationRoutes: FastifyPluginAsync<IntegrationRoutesOptions> = a
   const mount = endpointMounter(app, options.db);
 
   mount(e.list, async ({ business }) => success(await listIntegrations(deps, business.id)));
-  mount(e.connect, async ({ business, params, session }) =>
-    success(await startConnect(deps, { businessId: business.id, provider: params.provider, userId: session.user.id })),
-  );
+  mount(e.connect, async ({ business, params, session, reply }) => {
+    const { url, browserKey } = await startConnect(deps, { businessId: business.id, provider: params.provider, userId: session.user.id });
+    reply.header('set-cookie', browserCookie(params.provider, browserKey, OAUTH_STATE_TTL_SECONDS, options.publicUrl));
+    return success({ url });
+  });
   mount(e.sync, async ({ business, params, reply }) => {
     reply.status(202);
     return success(await requestSync(deps, business.id, params.provider));
@@ -63,6 +66,25 @@ export const integrationRoutes: FastifyPluginAsync<IntegrationRoutesOptions> = a
   await app.register(callbackRoute, { deps });
 };
 
+/**
+ * The one-use cookie that binds an OAuth state to the browser that pressed Connect: HttpOnly, sent
+ * only to the callback's path, and on the provider's top-level redirect back (SameSite=Lax).
+ */
+const cookieName = (provider: IntegrationProvider) => `tay_oauth_${provider}`;
+
+function browserCookie(provider: IntegrationProvider, value: string, maxAgeSeconds: number, publicUrl: string): string {
+  const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
+  return `${cookieName(provider)}=${value}; Path=/api/integrations/${provider}/callback; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+function cookieOf(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=') || undefined;
+  }
+  return undefined;
+}
+
 /** Where the provider sends the browser back: always a redirect to the integrations page, saying what happened. */
 const callbackRoute: FastifyPluginAsyncZod<{ deps: IntegrationDeps }> = async (app, { deps }) => {
   app.get(
@@ -73,8 +95,13 @@ const callbackRoute: FastifyPluginAsyncZod<{ deps: IntegrationDeps }> = async (a
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
-      const location = await completeConnect(deps, request.params.provider, request.query);
-      return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(location, 303);
+      const provider = request.params.provider;
+      const location = await completeConnect(deps, provider, request.query, cookieOf(request.headers.cookie, cookieName(provider)));
+      return reply
+        .header('set-cookie', browserCookie(provider, '', 0, deps.publicUrl))
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .redirect(location, 303);
     },
   );
 };

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTEGRATION_MESSAGES, type SyncLogEntry } from '@tay/contract';
 import { integrationTokenBox, tokenContext } from '../../src/domain/integrations/deps';
 import { startConnect } from '../../src/domain/integrations/connect';
-import { sweepIntegrations } from '../../src/domain/integrations/sync';
+import { runSync, sweepIntegrations, type SyncJob } from '../../src/domain/integrations/sync';
+import { accountingProviders } from '../../src/accounting/providers';
+import type { IntegrationDeps } from '../../src/domain/integrations/deps';
 import { listIntegrations } from '../../src/domain/integrations/view';
 import { invoiceEmail, invoicesApi } from '../invoices/invoice-api';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
@@ -79,14 +81,14 @@ describe('QuickBooks Online through its stand-in', () => {
   it('starts not connected, and connects through the consent page with a one-use state', async () => {
     expect((await integrationOf(t, biz, 'quickbooks')).state).toBe('not_connected');
     first = await paidInvoice('ada@customers.example', 'Ada Lovelace');
-    const { location, callback } = await connectThroughConsent(t, biz, 'quickbooks', 'Books of Acme');
+    const { location, callback, cookie } = await connectThroughConsent(t, biz, 'quickbooks', 'Books of Acme');
     expect(location.pathname).toBe('/business/setup/integrations');
     expect(Object.fromEntries(location.searchParams)).toEqual({ provider: 'quickbooks', connected: '1' });
     expect(callback.searchParams.get('realmId')).toBeTruthy();
 
     // The same state a second time is refused: it was used.
-    const again = await fetch(callback, { redirect: 'manual' });
-    expect(new URL(again.headers.get('location')!, 'http://x').searchParams.get('error')).toBe(INTEGRATION_MESSAGES.invalidState);
+    const again = await fetch(callback, { redirect: 'manual', headers: { cookie } });
+    expect(new URL(again.headers.get('location')!, 'http://x').searchParams.get('error')).toBe('invalid_state');
 
     const connected = await settled(t, biz, 'quickbooks');
     expect(connected).toMatchObject({ state: 'connected', companyName: 'Books of Acme', connectedBy: expect.any(String) });
@@ -161,6 +163,32 @@ describe('QuickBooks Online through its stand-in', () => {
     // Fixed at the provider: Sync now tries the failed one again.
     await standIn(t, 'quickbooks').switches({ accountId, failRecord: null });
     expect(await syncNow(t, biz, 'quickbooks')).toMatchObject({ lastSyncPushed: 1, lastSyncFailed: 0, errors: 0 });
+  });
+
+  it('Sync now retries each earlier failure once, however many runs it takes: a record refused again is not retried by its follow-on runs', async () => {
+    await standIn(t, 'quickbooks').switches({ accountId, failRecord: { match: 'Loop Refused', message: 'Business Validation Error: refused every time' } });
+    for (const n of [1, 2, 3]) await insertPayer(db(), biz.businessId, { email: `loop${n}@customers.example`, displayName: `Loop Refused ${n}` });
+    await syncNow(t, biz, 'quickbooks'); // three failures on record
+    const sent: SyncJob[] = [];
+    const deps = {
+      db: db(),
+      providers: accountingProviders(t.runtime.config.accounting),
+      box: integrationTokenBox([t.runtime.config.authSecret]),
+      publicUrl: t.runtime.config.publicUrl,
+      jobs: { send: async (_name: string, data: unknown) => (sent.push(data as SyncJob), null) },
+    } as unknown as IntegrationDeps;
+    // Two records per run: the first run retries two of the three, which fail again.
+    await runSync(deps, { businessId: biz.businessId, provider: 'quickbooks', manual: true }, { recordsPerRun: 2 });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.retryFailedBefore).toBeDefined();
+    // Its follow-on retries the third only, and ends: the two that failed in this sync are not picked up again.
+    await runSync(deps, sent[0]!, { recordsPerRun: 2 });
+    expect(sent).toHaveLength(1);
+    const done = await integrationOf(t, biz, 'quickbooks');
+    expect(done).toMatchObject({ syncState: 'idle', lastSyncFailed: 3 });
+    // Fixed at the provider, they all go on the next Sync now.
+    await standIn(t, 'quickbooks').switches({ accountId, failRecord: null });
+    expect(await syncNow(t, biz, 'quickbooks')).toMatchObject({ lastSyncPushed: 3, lastSyncFailed: 0, errors: 0 });
   });
 
   it('backs off when QuickBooks answers 429 and resumes by itself after Retry-After', async () => {
@@ -254,17 +282,55 @@ describe('QuickBooks Online through its stand-in', () => {
     expect(await log('quickbooks', '&outcome=voided')).toHaveLength(1);
   });
 
+  it('an invoice withdrawn after its push is voided at QuickBooks; one withdrawn before is never pushed', async () => {
+    const invoices = invoicesApi(t.app, biz);
+    const payerId = await insertPayer(db(), biz.businessId, { email: 'withdrawn@customers.example', displayName: 'Wanda Withdrawn' });
+    const pushed = await invoices.sent(payerId);
+    await syncNow(t, biz, 'quickbooks');
+    const before = await standIn(t, 'quickbooks').records(accountId, 'invoice');
+    expect(before).toHaveLength(2);
+
+    expect((await invoices.command(pushed.invoiceId, 'withdraw')).statusCode).toBe(200);
+    const never = await invoices.sent(payerId);
+    expect((await invoices.command(never.invoiceId, 'withdraw')).statusCode).toBe(200);
+    expect(await syncNow(t, biz, 'quickbooks')).toMatchObject({ lastSyncFailed: 0 });
+
+    const after = await standIn(t, 'quickbooks').records(accountId, 'invoice');
+    expect(after).toHaveLength(2);
+    const voided = after.find((r) => JSON.stringify(r).includes(pushed.number))!;
+    expect(JSON.stringify(voided)).toContain('"TotalAmt":0');
+    expect(JSON.stringify(voided)).toContain('Voided');
+    expect(JSON.stringify(after)).not.toContain(never.number);
+    const [entry] = await log('quickbooks', '&outcome=voided&recordType=invoice');
+    expect(entry).toMatchObject({ recordLabel: `Invoice ${pushed.number}` });
+    expect(entry!.message).toContain('Withdrawn in Tay');
+  });
+
+  it('a consent link forwarded to someone else connects nothing: the callback must come back to the browser that pressed Connect', async () => {
+    // The owner presses Connect, and the consent link reaches another person, who approves their own company.
+    const forwarded = await consentRedirect(t, biz, 'quickbooks', 'Someone Else’s Books');
+    const elsewhere = await fetch(forwarded.callback, { redirect: 'manual' });
+    expect(new URL(elsewhere.headers.get('location')!, 'http://x').searchParams.get('error')).toBe('invalid_state');
+    // A cookie of another Connect does not do either.
+    const mine = await consentRedirect(t, biz, 'quickbooks', 'Someone Else’s Books');
+    const wrongCookie = await fetch(mine.callback, { redirect: 'manual', headers: { cookie: forwarded.cookie } });
+    expect(new URL(wrongCookie.headers.get('location')!, 'http://x').searchParams.get('error')).toBe('invalid_state');
+    expect((await integrationOf(t, biz, 'quickbooks')).companyName).toBe('Books of Acme');
+  });
+
   it('refuses a state it did not make, a cancelled consent, and an expired code', async () => {
     const forged = await fetch(`${t.runtime.config.publicUrl}/api/integrations/quickbooks/callback?code=abc&state=not-ours&realmId=1`, { redirect: 'manual' });
     expect(forged.status).toBe(303);
-    expect(new URL(forged.headers.get('location')!, 'http://x').searchParams.get('error')).toBe('Invalid state in OAuth flow');
+    expect(new URL(forged.headers.get('location')!, 'http://x').searchParams.get('error')).toBe('invalid_state');
 
     const cancelled = await connectThroughConsent(t, biz, 'quickbooks', 'Books of Acme', 'Cancel');
-    expect(cancelled.location.searchParams.get('error')).toBe(INTEGRATION_MESSAGES.denied);
+    expect(cancelled.location.searchParams.get('error')).toBe('denied');
 
     await standIn(t, 'quickbooks').switches({ accountId, expireCodes: true });
     const expired = await connectThroughConsent(t, biz, 'quickbooks', 'Books of Acme');
-    expect(expired.location.searchParams.get('error')).toBe(INTEGRATION_MESSAGES.codeRejected);
+    expect(expired.location.searchParams.get('error')).toBe('code_rejected');
+    // The provider's own words are in the sync log.
+    expect((await log('quickbooks', '&outcome=failed'))[0]!.message).toContain(INTEGRATION_MESSAGES.codeRejected);
     await standIn(t, 'quickbooks').switches({ accountId, expireCodes: false });
     // A refused reconnect leaves the working connection as it was.
     expect((await integrationOf(t, biz, 'quickbooks')).state).toBe('connected');
@@ -288,8 +354,8 @@ describe('QuickBooks Online through its stand-in', () => {
     expect((await api('GET', '/quickbooks/log', other.token, other.businessId)).json().data.total).toBe(0);
 
     // A state made for another business cannot connect ours: the state alone says whose it is.
-    const theirCallback = await consentRedirect(t, other, 'quickbooks', 'Their Books');
-    const landed = await fetch(theirCallback, { redirect: 'manual' });
+    const theirs2 = await consentRedirect(t, other, 'quickbooks', 'Their Books');
+    const landed = await fetch(theirs2.callback, { redirect: 'manual', headers: { cookie: theirs2.cookie } });
     expect(new URL(landed.headers.get('location')!, 'http://x').searchParams.get('connected')).toBe('1');
     expect((await integrationOf(t, biz, 'quickbooks')).companyName).toBe('Books of Acme');
     expect((await integrationOf(t, other, 'quickbooks')).companyName).toBe('Their Books');

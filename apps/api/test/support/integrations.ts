@@ -15,23 +15,29 @@ export async function connectThroughConsent(
   provider: IntegrationProvider,
   company = 'Sandbox Company',
   decision: 'Connect' | 'Cancel' = 'Connect',
-): Promise<{ location: URL; callback: URL }> {
-  const callback = await consentRedirect(t, biz, provider, company, decision);
-  const back = await fetch(callback, { redirect: 'manual' });
+): Promise<{ location: URL; callback: URL; cookie: string }> {
+  const { callback, cookie } = await consentRedirect(t, biz, provider, company, decision);
+  const back = await fetch(callback, { redirect: 'manual', headers: { cookie } });
   expect(back.status, await back.clone().text()).toBe(303);
-  return { location: new URL(back.headers.get('location')!, t.runtime.config.publicUrl), callback };
+  return { location: new URL(back.headers.get('location')!, t.runtime.config.publicUrl), callback, cookie };
 }
 
-/** Up to the provider's redirect to our callback (not followed): the URL with `code` and `state`. */
+/**
+ * Up to the provider's redirect to our callback (not followed): the URL with `code` and `state`,
+ * and the cookie Connect gave the browser (the callback wants it back: the same browser).
+ */
 export async function consentRedirect(
   t: TestApp,
   biz: Pick<ApprovedBusiness, 'businessId' | 'token'>,
   provider: IntegrationProvider,
   company = 'Sandbox Company',
   decision: 'Connect' | 'Cancel' = 'Connect',
-): Promise<URL> {
+): Promise<{ callback: URL; cookie: string }> {
   const started = await call(t.app, 'POST', `/api/businesses/${biz.businessId}/integrations/${provider}/connect`, biz.token);
   expect(started.statusCode, started.body).toBe(200);
+  const setCookie = String(started.headers['set-cookie'] ?? '');
+  expect(setCookie).toMatch(new RegExp(`^tay_oauth_${provider}=[\\w-]+; Path=/api/integrations/${provider}/callback; HttpOnly; SameSite=Lax`));
+  const cookie = setCookie.split(';')[0]!;
   const consentUrl = new URL(started.json().data.url as string);
   const page = await fetch(consentUrl);
   expect(page.status).toBe(200);
@@ -54,7 +60,7 @@ export async function consentRedirect(
   const decided = await fetch(action, { method: 'POST', body, redirect: 'manual' });
   expect(decided.status, await decided.clone().text()).toBeGreaterThanOrEqual(300);
   expect(decided.status).toBeLessThan(400);
-  return new URL(decided.headers.get('location')!, consentUrl);
+  return { callback: new URL(decided.headers.get('location')!, consentUrl), cookie };
 }
 
 const decode = (html: string) =>

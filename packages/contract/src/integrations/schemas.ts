@@ -131,6 +131,36 @@ export const INTEGRATION_MESSAGES = {
   syncQueued: 'Sync started.',
 } as const;
 
+/**
+ * Why the callback could not connect, as a code in the page's address (`?error=invalid_state`): the
+ * page shows only these words, so a link cannot put other text on it. The provider's own words, when
+ * it gave any, are in the sync log.
+ */
+export const IntegrationCallbackError = z.enum(['invalid_state', 'denied', 'refused', 'code_rejected', 'timed_out', 'unreachable', 'not_available']);
+export type IntegrationCallbackError = z.infer<typeof IntegrationCallbackError>;
+
+export function integrationCallbackMessage(code: string, provider: IntegrationProvider): string {
+  const name = INTEGRATION_PROVIDER_LABELS[provider].name;
+  const known = IntegrationCallbackError.safeParse(code);
+  if (!known.success) return `${name} was not connected. Try Connect again.`;
+  switch (known.data) {
+    case 'invalid_state':
+      return INTEGRATION_MESSAGES.invalidState;
+    case 'denied':
+      return INTEGRATION_MESSAGES.denied;
+    case 'refused':
+      return `${name} refused the connection; its reason is in the sync log.`;
+    case 'code_rejected':
+      return INTEGRATION_MESSAGES.codeRejected;
+    case 'timed_out':
+      return INTEGRATION_MESSAGES.timedOut;
+    case 'unreachable':
+      return `${name} could not be reached: connect again in a few minutes.`;
+    case 'not_available':
+      return integrationNotAvailable(provider);
+  }
+}
+
 /** A provider this server does not offer (production without its credentials): the page and the API say it alike. */
 export const integrationNotAvailable = (provider: IntegrationProvider) =>
   `${INTEGRATION_PROVIDER_LABELS[provider].name} is not available on this server yet. Contact Tay support.`;

@@ -167,6 +167,16 @@ export function createFreshBooksProvider(settings: ProviderSettings): Accounting
     return { remoteId: id, remoteVersion: null };
   }
 
+  /** FreshBooks deletes by visibility (`vis_state: 1`): the payment's invoice is outstanding again, the invoice no longer owed. */
+  async function takeBack(session: ProviderSession, entity: 'payment' | 'invoice', existing: RemoteRef): Promise<void> {
+    try {
+      await push(session, entity, { [entity]: { vis_state: 1 } }, existing);
+    } catch (error) {
+      if (error instanceof ProviderRecordError && /could not be found|not found/i.test(error.message)) return;
+      throw error;
+    }
+  }
+
   return {
     provider: 'freshbooks',
     // FreshBooks' public documentation does not describe PKCE. We send an S256 challenge and its
@@ -214,14 +224,7 @@ export function createFreshBooksProvider(settings: ProviderSettings): Accounting
     pushCustomer: (session, record, existing) => push(session, 'client', clientBody(record), existing),
     pushInvoice: (session, record, existing) => push(session, 'invoice', invoiceBody(record), existing),
     pushPayment: (session, record, existing) => push(session, 'payment', paymentBody(record), existing),
-    async voidPayment(session, existing) {
-      // FreshBooks deletes by visibility: `vis_state: 1` is deleted, and the invoice is outstanding again.
-      try {
-        await push(session, 'payment', { payment: { vis_state: 1 } }, existing);
-      } catch (error) {
-        if (error instanceof ProviderRecordError && /could not be found|not found/i.test(error.message)) return;
-        throw error;
-      }
-    },
+    voidPayment: (session, existing) => takeBack(session, 'payment', existing),
+    voidInvoice: (session, existing) => takeBack(session, 'invoice', existing),
   };
 }

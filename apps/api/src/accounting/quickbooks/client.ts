@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ProviderAuthError,
   ProviderRateLimited,
@@ -188,14 +189,19 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
     localId: string,
     body: Record<string, unknown>,
     existing: RemoteRef | null,
+    check?: (answer: unknown) => void,
   ): Promise<RemoteRef> {
     const path = entity.toLowerCase();
     const action = `${existing ? 'update' : 'create'} of a ${path}`;
-    // QBO's `requestid` makes a create idempotent: a retry after an answer we never stored gets the same record.
-    const create = `${path}?requestid=${encodeURIComponent(`tay-${path}-${localId}`.slice(0, 50))}`;
+    // QBO's `requestid` makes a create idempotent: a retry after an answer we never stored gets the
+    // same record. It names the content too, so a create QBO refused can succeed once the record is fixed.
+    const version = createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 8);
+    const create = `${path}?requestid=${encodeURIComponent(`t${path[0]}-${localId}-${version}`.slice(0, 50))}`;
     const send = async (syncToken: string | null) => {
       const payload = existing ? { ...body, Id: existing.remoteId, SyncToken: syncToken ?? '0', sparse: true } : body;
-      return refOf(await api(session, 'POST', existing ? path : create, action, payload), entity);
+      const answer = await api(session, 'POST', existing ? path : create, action, payload);
+      check?.(answer);
+      return refOf(answer, entity);
     };
     try {
       return await send(existing?.remoteVersion ?? null);
@@ -204,6 +210,28 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
       const current = refOf(await api(session, 'GET', `${path}/${encodeURIComponent(existing.remoteId)}`, `read of a ${path}`), entity);
       try {
         return await send(current.remoteVersion);
+      } catch (again) {
+        throw again instanceof StaleObject ? new ProviderRecordError(again.message) : again;
+      }
+    }
+  }
+
+  /**
+   * QBO's `operation=delete` (a payment: gone, the invoice's balance comes back) or `operation=void`
+   * (an invoice: kept at zero), with the Id and current SyncToken; a record already gone is no error.
+   */
+  async function takeBack(session: ProviderSession, entity: Entity, operation: 'delete' | 'void', existing: RemoteRef): Promise<void> {
+    const path = entity.toLowerCase();
+    const send = (syncToken: string | null) =>
+      api(session, 'POST', `${path}?operation=${operation}`, `${operation} of a ${path}`, { Id: existing.remoteId, SyncToken: syncToken ?? '0' });
+    try {
+      await send(existing.remoteVersion);
+    } catch (error) {
+      if (error instanceof ProviderRecordError && /Object Not Found/i.test(error.message)) return;
+      if (!(error instanceof StaleObject)) throw error;
+      const current = refOf(await api(session, 'GET', `${path}/${encodeURIComponent(existing.remoteId)}`, `read of a ${path}`), entity);
+      try {
+        await send(current.remoteVersion);
       } catch (again) {
         throw again instanceof StaleObject ? new ProviderRecordError(again.message) : again;
       }
@@ -250,25 +278,20 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
       throw failure(answer, 'revoke');
     },
     pushCustomer: (session, record, existing) => push(session, 'Customer', record.localId, customerBody(record), existing),
-    pushInvoice: (session, record, existing) => push(session, 'Invoice', record.localId, invoiceBody(record), existing),
-    pushPayment: (session, record, existing) => push(session, 'Payment', record.localId, paymentBody(record), existing),
-    async voidPayment(session, existing) {
-      // QBO deletes a payment by `operation=delete` with its Id and current SyncToken; the invoice's balance comes back.
-      const remove = (syncToken: string | null) =>
-        api(session, 'POST', 'payment?operation=delete', 'delete of a payment', { Id: existing.remoteId, SyncToken: syncToken ?? '0' });
-      try {
-        await remove(existing.remoteVersion);
-      } catch (error) {
-        if (error instanceof ProviderRecordError && /Object Not Found/i.test(error.message)) return;
-        if (!(error instanceof StaleObject)) throw error;
-        const current = refOf(await api(session, 'GET', `payment/${encodeURIComponent(existing.remoteId)}`, 'read of a payment'), 'Payment');
-        try {
-          await remove(current.remoteVersion);
-        } catch (again) {
-          throw again instanceof StaleObject ? new ProviderRecordError(again.message) : again;
+    pushInvoice: (session, record, existing) =>
+      push(session, 'Invoice', record.localId, invoiceBody(record), existing, (answer) => {
+        // A company with Automated Sales Tax works the tax out itself: its total must still be ours,
+        // or a payment in full would not settle the invoice there.
+        const total = field(answer, 'Invoice', 'TotalAmt');
+        if (typeof total === 'number' && Math.round(total * 100) !== record.totalCents) {
+          throw new ProviderRecordError(
+            `${NAME} worked out a total of ${centsToDecimal(Math.round(total * 100))} for ${record.number}, not ${centsToDecimal(record.totalCents)} as in Tay: check the company's sales tax settings (Automated Sales Tax replaces the tax we send).`,
+          );
         }
-      }
-    },
+      }),
+    pushPayment: (session, record, existing) => push(session, 'Payment', record.localId, paymentBody(record), existing),
+    voidPayment: (session, existing) => takeBack(session, 'Payment', 'delete', existing),
+    voidInvoice: (session, existing) => takeBack(session, 'Invoice', 'void', existing),
   };
 }
 

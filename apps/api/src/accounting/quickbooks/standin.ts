@@ -176,7 +176,24 @@ export const quickBooksStandIn: FastifyPluginAsync<QuickBooksStandInOptions> = a
     }
     const fields = input as Fields;
     const id = text(fields.Id);
-    if ((request.query as { operation?: unknown }).operation === 'delete') {
+    const operation = (request.query as { operation?: unknown }).operation;
+    if (operation === 'void' && type === 'invoice') {
+      const current = id === undefined ? undefined : await findRecord(db, company.id, type, id);
+      if (!current) return validation(reply, { Message: 'Object Not Found', Detail: `Object Not Found : ${entity} ${id ?? '(no Id)'}`, code: '610' });
+      if (text(fields.SyncToken) !== String(current.version)) {
+        return validation(reply, {
+          Message: 'Stale Object Error',
+          Detail: `Stale Object Error : the ${entity} changed since SyncToken ${text(fields.SyncToken) ?? '(none)'}.`,
+          code: '5010',
+        });
+      }
+      // QBO keeps a voided invoice, at zero, with "Voided" in its note.
+      const version = current.version + 1;
+      const body = { ...current.body, TotalAmt: 0, Balance: 0, PrivateNote: 'Voided', SyncToken: String(version) };
+      await saveRecord(db, { companyId: company.id, type, id: current.id, version, body, nameKey: null });
+      return { [entity]: body, time: new Date().toISOString() } as Record<Entity | 'time', unknown>;
+    }
+    if (operation === 'delete') {
       const current = id === undefined ? undefined : await findRecord(db, company.id, type, id);
       if (!current) return validation(reply, { Message: 'Object Not Found', Detail: `Object Not Found : ${entity} ${id ?? '(no Id)'}`, code: '610' });
       if (text(fields.SyncToken) !== String(current.version)) {

@@ -16,6 +16,8 @@ export interface IntegrationsTable {
   refresh_expires_at: Date | null;
   sync_state: Generated<IntegrationSyncState>;
   sync_lease_until: Date | null;
+  /** The run holding the lease (migration 0047). */
+  sync_run: Generated<string | null>;
   last_sync_at: Date | null;
   last_sync_pushed: number | null;
   last_sync_failed: number | null;
@@ -30,6 +32,8 @@ export interface IntegrationOauthStatesTable {
   provider: IntegrationProvider;
   user_id: string;
   code_verifier_sealed: string;
+  /** The hash of the one-use cookie given to the browser that asked (migration 0047). */
+  browser_hash: string | null;
   expires_at: Date;
   created_at: Generated<Date>;
 }
@@ -46,6 +50,8 @@ export interface IntegrationLinksTable {
   pushed_at: Date | null;
   failure: string | null;
   failed_at: Date | null;
+  /** Held back until its customer (an invoice) or invoice (a payment) is at the provider (migration 0047). */
+  waiting_for: Generated<'customer' | 'invoice' | null>;
   /** A returned payment taken back at the provider (migration 0046). */
   voided_at: Generated<Date | null>;
 }

@@ -1,8 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { INTEGRATION_MESSAGES, INTEGRATION_PROVIDER_LABELS, OAUTH_STATE_TTL_SECONDS, OAUTH_WAIT_MS, type IntegrationProvider } from '@tay/contract';
-import { ProviderAuthError, ProviderUnavailable, type Connection } from '../../accounting/port';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
+import {
+  INTEGRATION_MESSAGES,
+  INTEGRATION_PROVIDER_LABELS,
+  integrationCallbackMessage,
+  OAUTH_STATE_TTL_SECONDS,
+  OAUTH_WAIT_MS,
+  type IntegrationCallbackError,
+  type IntegrationProvider,
+} from '@tay/contract';
+import { ProviderUnavailable, type Connection } from '../../accounting/port';
 import { jobDb } from '../../db/executor';
-import { callbackUrl, integrationsPage, notOffered, providerOf, sha256, syncKey, tokenContext, type IntegrationDeps } from './deps';
+import { callbackUrl, integrationsPage, providerOf, sha256, syncKey, tokenContext, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
 
 /**
@@ -13,8 +22,10 @@ import { writeLog } from './log';
 export async function startConnect(
   deps: IntegrationDeps,
   input: { businessId: string; provider: IntegrationProvider; userId: string },
-): Promise<{ url: string }> {
+): Promise<{ url: string; browserKey: string }> {
   const state = randomBytes(32).toString('base64url');
+  // Given to this browser as a cookie: the callback must come back in the same browser.
+  const browserKey = randomBytes(32).toString('base64url');
   const verifier = randomBytes(48).toString('base64url');
   const stateHash = sha256(state);
   const now = Date.now();
@@ -27,11 +38,13 @@ export async function startConnect(
       provider: input.provider,
       user_id: input.userId,
       code_verifier_sealed: deps.box.seal(verifier, `oauth:${stateHash}`),
+      browser_hash: sha256(browserKey),
       expires_at: new Date(now + OAUTH_STATE_TTL_SECONDS * 1000),
     })
     .execute();
   const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
-  return { url: providerOf(deps, input.provider).authorizationUrl({ state, codeChallenge, redirectUri: callbackUrl(deps.publicUrl, input.provider) }) };
+  const url = providerOf(deps, input.provider).authorizationUrl({ state, codeChallenge, redirectUri: callbackUrl(deps.publicUrl, input.provider) });
+  return { url, browserKey };
 }
 
 export interface CallbackQuery {
@@ -44,20 +57,28 @@ export interface CallbackQuery {
 
 /**
  * The provider's redirect back. The browser carries no bearer token here: the state alone says
- * which business and person this is, so it must match one made by {@link startConnect}, unused and
- * unexpired (else "Invalid state in OAuth flow"). The code is swapped for tokens within the
+ * which business and person this is, so it must match one made by {@link startConnect}, unused,
+ * unexpired and back in the browser that asked (its one-use cookie; else "Invalid state in OAuth flow"). The code is swapped for tokens within the
  * 10-second OAuth wait; the tokens are sealed and the first sync queued. Answers where to send
  * the browser: the integrations page, saying what happened.
  */
-export async function completeConnect(deps: IntegrationDeps, provider: IntegrationProvider, query: CallbackQuery): Promise<string> {
+export async function completeConnect(
+  deps: IntegrationDeps,
+  provider: IntegrationProvider,
+  query: CallbackQuery,
+  browserKey: string | undefined,
+): Promise<string> {
   const { db } = deps;
   const name = INTEGRATION_PROVIDER_LABELS[provider].name;
-  if (!query.state) return integrationsPage(provider, { error: INTEGRATION_MESSAGES.invalidState });
+  if (!query.state) return integrationsPage(provider, { error: 'invalid_state' });
   const stateHash = sha256(query.state);
   // Deleting it is what uses it: a second arrival of the same state finds nothing.
   const pending = await db.deleteFrom('integration_oauth_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
-  if (!pending || pending.provider !== provider || pending.expires_at.getTime() < Date.now()) {
-    return integrationsPage(provider, { error: INTEGRATION_MESSAGES.invalidState });
+  // The same browser that pressed Connect: a consent link forwarded to someone else connects nothing (login CSRF).
+  const sameBrowser =
+    pending?.browser_hash != null && browserKey !== undefined && timingSafeEqual(Buffer.from(sha256(browserKey)), Buffer.from(pending.browser_hash));
+  if (!pending || pending.provider !== provider || pending.expires_at.getTime() < Date.now() || !sameBrowser) {
+    return integrationsPage(provider, { error: 'invalid_state' });
   }
   const log = (outcome: 'info' | 'failed', message: string) =>
     writeLog(db, pending.business_id, provider, { direction: 'connection', recordLabel: `Connect to ${name}`, outcome, message });
@@ -70,15 +91,15 @@ export async function completeConnect(deps: IntegrationDeps, provider: Integrati
     .where('business_members.user_id', '=', pending.user_id)
     .select(['business_members.role', 'users.name', 'users.email'])
     .executeTakeFirst();
-  if (!member || member.role !== 'owner') return integrationsPage(provider, { error: INTEGRATION_MESSAGES.invalidState });
+  if (!member || member.role !== 'owner') return integrationsPage(provider, { error: 'invalid_state' });
 
   if (query.error) {
-    const message = query.error === 'access_denied' ? INTEGRATION_MESSAGES.denied : `${name} refused the connection: ${query.error_description ?? query.error}`;
-    await log('failed', message);
-    return integrationsPage(provider, { error: message });
+    const denied = query.error === 'access_denied';
+    await log('failed', denied ? INTEGRATION_MESSAGES.denied : `${name} refused the connection: ${query.error_description ?? query.error}`);
+    return integrationsPage(provider, { error: denied ? 'denied' : 'refused' });
   }
-  if (!query.code) return integrationsPage(provider, { error: INTEGRATION_MESSAGES.codeRejected });
-  if (!deps.providers[provider]) return integrationsPage(provider, { error: notOffered(provider) });
+  if (!query.code) return integrationsPage(provider, { error: 'code_rejected' });
+  if (!deps.providers[provider]) return integrationsPage(provider, { error: 'not_available' });
 
   let connection: Connection;
   try {
@@ -90,16 +111,11 @@ export async function completeConnect(deps: IntegrationDeps, provider: Integrati
       signal: AbortSignal.timeout(OAUTH_WAIT_MS),
     });
   } catch (error) {
-    const message =
-      error instanceof ProviderAuthError
-        ? INTEGRATION_MESSAGES.codeRejected
-        : error instanceof ProviderUnavailable && /abort|timeout|timed out/i.test(error.message)
-          ? INTEGRATION_MESSAGES.timedOut
-          : error instanceof ProviderUnavailable
-            ? `${name} could not be reached: ${error.message}`
-            : INTEGRATION_MESSAGES.codeRejected;
-    await log('failed', message);
-    return integrationsPage(provider, { error: message });
+    const code: IntegrationCallbackError =
+      error instanceof ProviderUnavailable ? (/abort|timeout|timed out/i.test(error.message) ? 'timed_out' : 'unreachable') : 'code_rejected';
+    const detail = error instanceof Error ? ` (${error.message})` : '';
+    await log('failed', `${integrationCallbackMessage(code, provider)}${detail}`);
+    return integrationsPage(provider, { error: code });
   }
 
   const businessId = pending.business_id;
@@ -116,8 +132,6 @@ export async function completeConnect(deps: IntegrationDeps, provider: Integrati
     company_name: connection.companyName,
     connected_at: new Date(),
     connected_by: member.name || member.email,
-    sync_state: 'queued' as const,
-    sync_lease_until: null,
     last_sync_at: null,
     last_sync_pushed: null,
     last_sync_failed: null,
@@ -127,8 +141,16 @@ export async function completeConnect(deps: IntegrationDeps, provider: Integrati
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('integrations')
-      .values({ business_id: businessId, provider, ...connected })
-      .onConflict((oc) => oc.columns(['business_id', 'provider']).doUpdateSet(connected))
+      .values({ business_id: businessId, provider, ...connected, sync_state: 'queued' })
+      .onConflict((oc) =>
+        oc.columns(['business_id', 'provider']).doUpdateSet({
+          ...connected,
+          // A run still going (a reconnect during a sync) keeps its lease; the first sync waits for it.
+          sync_state: sql<
+            'queued' | 'running'
+          >`CASE WHEN integrations.sync_state = 'running' AND integrations.sync_lease_until > now() THEN 'running' ELSE 'queued' END`,
+        }),
+      )
       .execute();
     await deps.jobs.send('integrations.sync', { businessId, provider, manual: true }, { db: jobDb(trx), singletonKey: syncKey(businessId, provider) });
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ErrorCode, integrationNotAvailable, paths, type IntegrationProvider } from '@tay/contract';
+import { ErrorCode, integrationNotAvailable, paths, type IntegrationCallbackError, type IntegrationProvider } from '@tay/contract';
 import type { AccountingProvider } from '../../accounting/port';
 import type { DB } from '../../db/schema';
 import type { Jobs } from '../../jobs/queue';
@@ -41,7 +41,7 @@ export function callbackUrl(publicUrl: string, provider: IntegrationProvider): s
 }
 
 /** The integrations page, with what the callback has to say. */
-export function integrationsPage(provider: IntegrationProvider, outcome: { connected: true } | { error: string }): string {
+export function integrationsPage(provider: IntegrationProvider, outcome: { connected: true } | { error: IntegrationCallbackError }): string {
   const query = new URLSearchParams({ provider, ...('error' in outcome ? { error: outcome.error } : { connected: '1' }) });
   return `${paths.business.setupIntegrations}?${query.toString()}`;
 }

@@ -41,6 +41,8 @@ export async function freshSession(deps: IntegrationDeps, row: IntegrationRow, s
       })
       .where('business_id', '=', businessId)
       .where('provider', '=', provider)
+      // Still the tokens this run refreshed: a reconnect meanwhile brought new ones, which stay.
+      .where('refresh_token_sealed', '=', row.refresh_token_sealed)
       .execute();
     await writeLog(deps.db, businessId, provider, {
       direction: 'connection',
@@ -66,6 +68,8 @@ export async function markNeedsReconnect(deps: IntegrationDeps, row: Integration
     .where('business_id', '=', row.business_id)
     .where('provider', '=', row.provider)
     .where('state', '=', 'connected')
+    // The connection this run used: a reconnect meanwhile is a new one, with tokens that work.
+    .where('connected_at', '=', row.connected_at)
     .execute();
   await writeLog(deps.db, row.business_id, row.provider, {
     direction: 'connection',

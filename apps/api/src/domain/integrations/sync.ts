@@ -13,6 +13,7 @@ import {
 } from '../../accounting/port';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { newId } from '../../lib/ids';
 import { invoiceNumber } from '../payment-requests/request-record';
 import { notOffered, providerOf, sha256, syncKey, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
@@ -21,6 +22,8 @@ import { getIntegration, type IntegrationRow } from './view';
 
 /** Records one run pushes before it hands over to a fresh job (so a job stays short and others get turns). */
 export const RECORDS_PER_RUN = 300;
+/** A run said to be queued this long ago with none running is queued again by the sweep. */
+const QUEUED_STALE_MS = 15 * 60_000;
 /** A run holds its lease this long at most; a run whose process died is taken over after it. */
 const LEASE_MS = 10 * 60_000;
 
@@ -29,6 +32,11 @@ export interface SyncJob {
   provider: IntegrationProvider;
   /** Sync now (or the first sync): records whose last push failed are tried again even if unchanged. */
   manual?: boolean;
+  /**
+   * Of a manual sync: only failures from before it began are retried (ISO time), so a record that
+   * fails again in this sync is not picked up again by its follow-on runs.
+   */
+  retryFailedBefore?: string;
   /** Counts carried from the runs before this one of the same sync. */
   carried?: { pushed: number; failed: number };
 }
@@ -53,9 +61,15 @@ type Link = { remote_id: string | null; remote_version: string | null; pushed_ha
 interface Candidate<R> {
   localId: string;
   label: string;
+  /**
+   * The version of our record read for this push (its `updated_at`, to the millisecond): stored as
+   * the link's `pushed_at`, so an edit made while the run pushes is seen as a change next time.
+   * Null for a payment, which does not change once processed.
+   */
+  sourceUpdatedAt: Date | null;
   link: Link | null;
   /** The record to push, or why it cannot be pushed yet (its payer or invoice is not at the provider). */
-  record: R | { blocked: string };
+  record: R | { blocked: string; waitingFor: 'customer' | 'invoice' };
 }
 
 function linkOf(row: {
@@ -86,7 +100,7 @@ const remoteRef = (id: string | null, version: string | null): RemoteRef | null 
  * push (`updated_at` after `pushed_at`; the content hash then tells a real change), or — on a
  * manual run — failed last time. Oldest first, at most `limit`.
  */
-async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, manual: boolean, limit: number): Promise<Candidate<CustomerRecord>[]> {
+async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefore: Date | null, limit: number): Promise<Candidate<CustomerRecord>[]> {
   const rows = await db
     .selectFrom('payers as p')
     .leftJoin('integration_links as l', (join) =>
@@ -102,12 +116,12 @@ async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, manual: b
       eb.or([
         eb('l.local_id', 'is', null),
         eb('l.pushed_at', 'is', null),
-        eb('p.updated_at', '>', eb.ref('l.pushed_at')),
-        ...(manual ? [eb('l.failure', 'is not', null)] : []),
+        eb(sql`date_trunc('milliseconds', p.updated_at)`, '>', eb.ref('l.pushed_at')),
+        ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
       ]),
     )
     .select(LINK_COLUMNS)
-    .select(['p.id', 'p.display_name', 'p.first_name', 'p.last_name', 'p.company_name', 'p.email', 'p.mobile_number'])
+    .select(['p.id', 'p.display_name', 'p.first_name', 'p.last_name', 'p.company_name', 'p.email', 'p.mobile_number', 'p.updated_at'])
     .orderBy('p.created_at')
     .orderBy('p.id')
     .limit(limit)
@@ -115,6 +129,7 @@ async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, manual: b
   return rows.map((r) => ({
     localId: r.id,
     label: r.display_name,
+    sourceUpdatedAt: r.updated_at,
     link: linkOf(r),
     record: {
       localId: r.id,
@@ -128,7 +143,7 @@ async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, manual: b
   }));
 }
 
-async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, manual: boolean, limit: number): Promise<Candidate<InvoiceRecord>[]> {
+async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefore: Date | null, limit: number): Promise<Candidate<InvoiceRecord>[]> {
   const rows = await db
     .selectFrom('invoices as i')
     .leftJoin('integration_links as l', (join) =>
@@ -148,16 +163,18 @@ async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, manual: bo
         .on('c.record_type', '=', 'customer'),
     )
     .where('i.business_id', '=', row.business_id)
-    // Sent at least once: a draft or a scheduled invoice is not in the books yet.
+    // Sent at least once: a draft or a scheduled invoice is not in the books yet; one no longer owed
+    // is not pushed (and, pushed before, is voided there: `voidWithdrawnInvoices`).
     .where('i.sent_at', 'is not', null)
+    .where('i.state', 'not in', NOT_OWED)
     .where((eb) =>
       eb.or([
         eb('l.local_id', 'is', null),
         eb('l.pushed_at', 'is', null),
-        eb('i.updated_at', '>', eb.ref('l.pushed_at')),
+        eb(sql`date_trunc('milliseconds', i.updated_at)`, '>', eb.ref('l.pushed_at')),
         // Held back for its payer, who has reached the provider since.
-        eb.and([eb('l.failure', 'is not', null), eb('c.pushed_at', '>', eb.ref('l.failed_at')), eb('c.remote_id', 'is not', null)]),
-        ...(manual ? [eb('l.failure', 'is not', null)] : []),
+        eb.and([eb('l.waiting_for', '=', 'customer'), eb('c.remote_id', 'is not', null), eb('c.failure', 'is', null)]),
+        ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
       ]),
     )
     .select(LINK_COLUMNS)
@@ -171,6 +188,7 @@ async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, manual: bo
       'i.items',
       'i.discount_cents',
       'i.tax_cents',
+      'i.updated_at',
       'i.total_cents',
       'c.remote_id as customer_remote_id',
       'c.remote_version as customer_remote_version',
@@ -185,6 +203,7 @@ async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, manual: bo
     return {
       localId: r.id,
       label: `Invoice ${invoiceNumber(r.number)}`,
+      sourceUpdatedAt: r.updated_at,
       link: linkOf(r),
       record: customer
         ? {
@@ -205,13 +224,14 @@ async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, manual: bo
             totalCents: r.total_cents,
           }
         : {
+            waitingFor: 'customer' as const,
             blocked: `Its payer, ${r.payer_display_name}, is not in ${INTEGRATION_PROVIDER_LABELS[row.provider].name} yet${r.customer_failure ? `: ${r.customer_failure}` : '.'}`,
           },
     };
   });
 }
 
-async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, manual: boolean, limit: number): Promise<Candidate<PaymentRecord>[]> {
+async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefore: Date | null, limit: number): Promise<Candidate<PaymentRecord>[]> {
   const rows = await db
     .selectFrom('payments as pm')
     .innerJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'pm.business_id').onRef('r.id', '=', 'pm.request_id'))
@@ -250,8 +270,8 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, manual: bo
         eb('l.local_id', 'is', null),
         eb('l.pushed_at', 'is', null),
         // Held back for its invoice, which has reached the provider since.
-        eb.and([eb('l.failure', 'is not', null), eb('inv.pushed_at', '>', eb.ref('l.failed_at')), eb('inv.remote_id', 'is not', null)]),
-        ...(manual ? [eb('l.failure', 'is not', null)] : []),
+        eb.and([eb('l.waiting_for', '=', 'invoice'), eb('inv.remote_id', 'is not', null), eb('inv.failure', 'is', null)]),
+        ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
       ]),
     )
     .select(LINK_COLUMNS)
@@ -278,13 +298,81 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, manual: bo
     return {
       localId: r.id,
       label,
+      sourceUpdatedAt: null,
       link: linkOf(r),
       record:
         invoice && customer
           ? { localId: r.id, invoice, customer, amountCents: r.amount_cents, date: r.day, method: r.method, reference: label }
-          : { blocked: `${invoiceName} is not in ${INTEGRATION_PROVIDER_LABELS[row.provider].name} yet.` },
+          : { waitingFor: 'invoice' as const, blocked: `${invoiceName} is not in ${INTEGRATION_PROVIDER_LABELS[row.provider].name} yet.` },
     };
   });
+}
+
+/** Invoices no longer owed: withdrawn or cancelled by the business, rejected by the payer. */
+const NOT_OWED = ['Withdrawn', 'Cancelled', 'Rejected'] as const;
+
+/** Invoices pushed earlier and no longer owed since: each is voided at the provider once. */
+async function voidWithdrawnInvoices(
+  deps: IntegrationDeps,
+  row: IntegrationRow,
+  session: ProviderSession,
+  retryBefore: Date | null,
+  tally: RunTally,
+  limit: number,
+): Promise<void> {
+  const name = INTEGRATION_PROVIDER_LABELS[row.provider].name;
+  const withdrawn = await deps.db
+    .selectFrom('invoices as i')
+    .innerJoin('integration_links as l', (join) =>
+      join
+        .onRef('l.business_id', '=', 'i.business_id')
+        .onRef('l.local_id', '=', 'i.id')
+        .on('l.provider', '=', row.provider)
+        .on('l.account_id', '=', row.account_id!)
+        .on('l.record_type', '=', 'invoice'),
+    )
+    .where('i.business_id', '=', row.business_id)
+    .where('i.state', 'in', NOT_OWED)
+    .where('l.remote_id', 'is not', null)
+    .where('l.voided_at', 'is', null)
+    .where((eb) => (retryBefore ? eb.or([eb('l.failure', 'is', null), eb('l.failed_at', '<', retryBefore)]) : eb('l.failure', 'is', null)))
+    .select(['i.id', 'i.number', 'i.state', 'l.remote_id', 'l.remote_version'])
+    .orderBy('i.updated_at')
+    .orderBy('i.id')
+    .limit(limit)
+    .execute();
+  for (const invoice of withdrawn) {
+    tally.handled += 1;
+    const entry = {
+      direction: 'push' as const,
+      recordType: 'invoice' as const,
+      recordId: invoice.id,
+      recordLabel: `Invoice ${invoiceNumber(invoice.number)}`,
+      remoteId: invoice.remote_id,
+    };
+    const link = deps.db
+      .updateTable('integration_links')
+      .where('business_id', '=', row.business_id)
+      .where('provider', '=', row.provider)
+      .where('account_id', '=', row.account_id!)
+      .where('record_type', '=', 'invoice')
+      .where('local_id', '=', invoice.id);
+    try {
+      await providerOf(deps, row.provider).voidInvoice(session, { remoteId: invoice.remote_id!, remoteVersion: invoice.remote_version });
+      await link.set({ voided_at: new Date(), failure: null, failed_at: null }).execute();
+      await writeLog(deps.db, row.business_id, row.provider, {
+        ...entry,
+        outcome: 'voided',
+        message: `${invoice.state} in Tay: voided in ${name}, it is no longer owed.`,
+      });
+      tally.pushed += 1;
+    } catch (error) {
+      if (!(error instanceof ProviderRecordError)) throw error;
+      await link.set({ failure: error.message, failed_at: new Date() }).execute();
+      await writeLog(deps.db, row.business_id, row.provider, { ...entry, outcome: 'failed', message: error.message });
+      tally.failed += 1;
+    }
+  }
 }
 
 /**
@@ -296,7 +384,7 @@ async function voidReturned(
   deps: IntegrationDeps,
   row: IntegrationRow,
   session: ProviderSession,
-  manual: boolean,
+  retryBefore: Date | null,
   tally: RunTally,
   limit: number,
 ): Promise<void> {
@@ -316,7 +404,7 @@ async function voidReturned(
     .where('pm.returned_at', 'is not', null)
     .where('l.remote_id', 'is not', null)
     .where('l.voided_at', 'is', null)
-    .where((eb) => (manual ? eb.val(true) : eb('l.failure', 'is', null)))
+    .where((eb) => (retryBefore ? eb.or([eb('l.failure', 'is', null), eb('l.failed_at', '<', retryBefore)]) : eb('l.failure', 'is', null)))
     .select(['pm.id', 'pm.amount_cents', 'pm.failure_reason', 'r.invoice_number', 'l.remote_id', 'l.remote_version'])
     .orderBy('pm.returned_at')
     .orderBy('pm.id')
@@ -363,10 +451,17 @@ async function saveLink(
   row: IntegrationRow,
   type: SyncRecordType,
   localId: string,
-  values: { remote_id?: string | null; remote_version?: string | null; pushed_hash?: string | null; failure: string | null },
+  values: {
+    remote_id?: string | null;
+    remote_version?: string | null;
+    pushed_hash?: string | null;
+    failure: string | null;
+    waiting_for?: 'customer' | 'invoice';
+  },
+  sourceUpdatedAt: Date | null,
 ) {
   const now = new Date();
-  const set = { ...values, pushed_at: now, failed_at: values.failure ? now : null };
+  const set = { waiting_for: null, ...values, pushed_at: sourceUpdatedAt ?? now, failed_at: values.failure ? now : null };
   await db
     .insertInto('integration_links')
     .values({ business_id: row.business_id, provider: row.provider, account_id: row.account_id!, record_type: type, local_id: localId, ...set })
@@ -391,8 +486,8 @@ async function pushAll<R>(
     tally.handled += 1;
     const existing = candidate.link ? remoteRef(candidate.link.remote_id, candidate.link.remote_version) : null;
     if ('blocked' in (candidate.record as object)) {
-      const reason = (candidate.record as { blocked: string }).blocked;
-      await saveLink(deps.db, row, type, candidate.localId, { failure: reason });
+      const { blocked: reason, waitingFor } = candidate.record as { blocked: string; waitingFor: 'customer' | 'invoice' };
+      await saveLink(deps.db, row, type, candidate.localId, { failure: reason, waiting_for: waitingFor }, candidate.sourceUpdatedAt);
       await writeLog(deps.db, row.business_id, row.provider, {
         direction: 'push',
         recordType: type,
@@ -408,22 +503,36 @@ async function pushAll<R>(
     const hash = sha256(JSON.stringify(record));
     if (existing && candidate.link?.pushed_hash === hash && !candidate.link.failure) {
       // Touched but not changed (a payment moved the invoice's amount paid, say): nothing to push.
-      await saveLink(deps.db, row, type, candidate.localId, {
-        remote_id: existing.remoteId,
-        remote_version: existing.remoteVersion,
-        pushed_hash: hash,
-        failure: null,
-      });
+      await saveLink(
+        deps.db,
+        row,
+        type,
+        candidate.localId,
+        {
+          remote_id: existing.remoteId,
+          remote_version: existing.remoteVersion,
+          pushed_hash: hash,
+          failure: null,
+        },
+        candidate.sourceUpdatedAt,
+      );
       continue;
     }
     try {
       const remote = await push(record, existing);
-      await saveLink(deps.db, row, type, candidate.localId, {
-        remote_id: remote.remoteId,
-        remote_version: remote.remoteVersion,
-        pushed_hash: hash,
-        failure: null,
-      });
+      await saveLink(
+        deps.db,
+        row,
+        type,
+        candidate.localId,
+        {
+          remote_id: remote.remoteId,
+          remote_version: remote.remoteVersion,
+          pushed_hash: hash,
+          failure: null,
+        },
+        candidate.sourceUpdatedAt,
+      );
       await writeLog(deps.db, row.business_id, row.provider, {
         direction: 'push',
         recordType: type,
@@ -435,11 +544,18 @@ async function pushAll<R>(
       tally.pushed += 1;
     } catch (error) {
       if (!(error instanceof ProviderRecordError)) throw error;
-      await saveLink(deps.db, row, type, candidate.localId, {
-        remote_id: existing?.remoteId ?? null,
-        remote_version: existing?.remoteVersion ?? null,
-        failure: error.message,
-      });
+      await saveLink(
+        deps.db,
+        row,
+        type,
+        candidate.localId,
+        {
+          remote_id: existing?.remoteId ?? null,
+          remote_version: existing?.remoteVersion ?? null,
+          failure: error.message,
+        },
+        candidate.sourceUpdatedAt,
+      );
       await writeLog(deps.db, row.business_id, row.provider, {
         direction: 'push',
         recordType: type,
@@ -461,21 +577,35 @@ async function pushAll<R>(
  * RECORDS_PER_RUN records, queuing a follow-on run if there is more. No transaction is held while
  * the provider is called (ARCHITECTURE.md §3: the embedded database serves one connection).
  */
-export async function runSync(deps: IntegrationDeps, job: SyncJob): Promise<void> {
+export async function runSync(deps: IntegrationDeps, job: SyncJob, { recordsPerRun = RECORDS_PER_RUN } = {}): Promise<void> {
   const { db } = deps;
   const { businessId, provider } = job;
   const name = INTEGRATION_PROVIDER_LABELS[provider].name;
   const now = new Date();
+  const runId = newId('run');
   const row = await db
     .updateTable('integrations')
-    .set({ sync_state: 'running', sync_lease_until: new Date(now.getTime() + LEASE_MS), updated_at: now })
+    .set({ sync_state: 'running', sync_lease_until: new Date(now.getTime() + LEASE_MS), sync_run: runId, updated_at: now })
     .where('business_id', '=', businessId)
     .where('provider', '=', provider)
     .where('state', '=', 'connected')
     .where((eb) => eb.or([eb('sync_state', '!=', 'running'), eb('sync_lease_until', 'is', null), eb('sync_lease_until', '<', now)]))
     .returningAll()
     .executeTakeFirst();
-  if (!row) return; // not connected any more, or another run holds it (it will see the same records)
+  if (!row) {
+    // Another run holds the lease (a Sync now or a reconnect arrived during it): this one comes back
+    // after it rather than being lost; one that is not connected any more simply ends.
+    const held = await db
+      .selectFrom('integrations')
+      .select('sync_lease_until')
+      .where('business_id', '=', businessId)
+      .where('provider', '=', provider)
+      .where('state', '=', 'connected')
+      .where('sync_state', '=', 'running')
+      .executeTakeFirst();
+    if (held) await deps.jobs.send('integrations.sync', job, { singletonKey: `${syncKey(businessId, provider)}:wait`, startAfter: 30 });
+    return;
+  }
   if (!deps.providers[provider]) {
     // Its credentials were taken out of the configuration: nothing can be pushed until they are back.
     await db
@@ -494,6 +624,7 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob): Promise<void
       .set({
         sync_state: set.sync_state,
         sync_lease_until: null,
+        sync_run: null,
         problem: set.problem,
         updated_at: new Date(),
         ...(set.finished ? { last_sync_at: new Date(), last_sync_pushed: tally.pushed, last_sync_failed: tally.failed } : {}),
@@ -501,24 +632,31 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob): Promise<void
       .where('business_id', '=', businessId)
       .where('provider', '=', provider)
       .where('state', '=', 'connected')
+      // Only the lease this run holds: one that lapsed and was taken over belongs to the next run.
+      .where('sync_run', '=', runId)
       .execute();
 
   const signal = AbortSignal.timeout(LEASE_MS - 60_000);
   const manual = job.manual ?? false;
+  // A manual sync retries the failures from before it began, once each, however many runs it takes.
+  const retryFailedBefore = manual ? (job.retryFailedBefore ?? now.toISOString()) : undefined;
+  const retryBefore = retryFailedBefore ? new Date(retryFailedBefore) : null;
+  const next = { businessId, provider, manual, ...(retryFailedBefore ? { retryFailedBefore } : {}) };
   try {
     const session = await freshSession(deps, row, signal);
     const p = providerOf(deps, provider);
-    const budget = () => RECORDS_PER_RUN - tally.handled;
+    const budget = () => recordsPerRun - tally.handled;
     let more = false;
-    const customers = await customerCandidates(db, row, manual, budget());
+    const customers = await customerCandidates(db, row, retryBefore, budget());
     await pushAll(deps, row, session, 'customer', customers, (r, e) => p.pushCustomer(session, r, e), tally);
     if (budget() > 0) {
-      const invoices = await invoiceCandidates(db, row, manual, budget());
+      const invoices = await invoiceCandidates(db, row, retryBefore, budget());
       await pushAll(deps, row, session, 'invoice', invoices, (r, e) => p.pushInvoice(session, r, e), tally);
       if (budget() > 0) {
-        const payments = await paymentCandidates(db, row, manual, budget());
+        const payments = await paymentCandidates(db, row, retryBefore, budget());
         await pushAll(deps, row, session, 'payment', payments, (r, e) => p.pushPayment(session, r, e), tally);
-        if (budget() > 0) await voidReturned(deps, row, session, manual, tally, budget());
+        if (budget() > 0) await voidReturned(deps, row, session, retryBefore, tally, budget());
+        if (budget() > 0) await voidWithdrawnInvoices(deps, row, session, retryBefore, tally, budget());
         more = budget() <= 0;
       } else more = true;
     } else more = true;
@@ -527,7 +665,7 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob): Promise<void
       await release({ sync_state: 'queued', problem: null, finished: false });
       await deps.jobs.send(
         'integrations.sync',
-        { businessId, provider, manual, carried: { pushed: tally.pushed, failed: tally.failed } },
+        { ...next, carried: { pushed: tally.pushed, failed: tally.failed } },
         { singletonKey: `${syncKey(businessId, provider)}:next` },
       );
     } else {
@@ -551,7 +689,7 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob): Promise<void
       });
       await deps.jobs.send(
         'integrations.sync',
-        { businessId, provider, manual, carried: { pushed: tally.pushed, failed: tally.failed } },
+        { ...next, carried: { pushed: tally.pushed, failed: tally.failed } },
         { singletonKey: `${syncKey(businessId, provider)}:after-429`, startAfter: resumeAt },
       );
       return;
@@ -578,7 +716,14 @@ export async function sweepIntegrations(deps: Pick<IntegrationDeps, 'db' | 'jobs
     .selectFrom('integrations')
     .select(['business_id', 'provider'])
     .where('state', '=', 'connected')
-    .where((eb) => eb.or([eb('sync_state', '=', 'idle'), eb('sync_lease_until', '<', new Date())]))
+    .where((eb) =>
+      eb.or([
+        eb('sync_state', '=', 'idle'),
+        eb('sync_lease_until', '<', new Date()),
+        // Queued, and its job lost (a process that died between saying so and sending it).
+        eb.and([eb('sync_state', '=', 'queued'), eb('updated_at', '<', new Date(Date.now() - QUEUED_STALE_MS))]),
+      ]),
+    )
     .execute();
   for (const d of due) {
     await deps.jobs.send('integrations.sync', { businessId: d.business_id, provider: d.provider }, { singletonKey: syncKey(d.business_id, d.provider) });

@@ -1,23 +1,29 @@
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { INTEGRATION_PROVIDER_LABELS, IntegrationProvider } from '@tay/contract';
+import { INTEGRATION_MESSAGES, INTEGRATION_PROVIDER_LABELS, integrationCallbackMessage, IntegrationProvider } from '@tay/contract';
 
-/** Why a connection did not happen, in the callback's words, for the card of its provider. */
+/** Why a connection did not happen, for the card of its provider. */
 export interface ReturnError {
   provider: IntegrationProvider | null;
   message: string;
 }
 
-/** The parameters the callback adds (`?provider=quickbooks&connected=1`, or `…&error=<words>`). */
+/** The parameters the callback adds (`?provider=quickbooks&connected=1`, or `…&error=<code>`). */
 const RETURN_PARAMS = ['provider', 'connected', 'error'] as const;
 
-/** Longer words than any the callback sends are not ours: they are cut, not shown whole. */
-const MAX_WORDS = 300;
+/**
+ * The words for the callback's error code (`IntegrationCallbackError`): only the contract's own, so
+ * a link someone makes cannot put words of theirs on this page.
+ */
+function messageFor(code: string, provider: IntegrationProvider | null): string {
+  if (provider) return integrationCallbackMessage(code, provider);
+  return code === 'invalid_state' ? INTEGRATION_MESSAGES.invalidState : 'The connection did not complete. Try Connect again.';
+}
 
 /**
  * Back from the provider's consent page through our callback: `connected=1` is said once in a
- * toast, `error` is kept for its provider's card (exactly the words the callback gave), and the
+ * toast, `error` is shown on its provider's card in the contract's words for its code, and the
  * parameters leave the URL (replaced, so Back does not bring them back and a reload says nothing).
  */
 export function useReturnFromProvider(): { error: ReturnError | null; dismiss: () => void } {
@@ -28,11 +34,13 @@ export function useReturnFromProvider(): { error: ReturnError | null; dismiss: (
     return {
       provider: provider.success ? provider.data : null,
       connected: params.get('connected') === '1',
-      error: params.get('error')?.slice(0, MAX_WORDS) || null,
+      error: params.get('error') || null,
       present: RETURN_PARAMS.some((key) => params.has(key)),
     };
   });
-  const [error, setError] = useState<ReturnError | null>(arrival.error ? { provider: arrival.provider, message: arrival.error } : null);
+  const [error, setError] = useState<ReturnError | null>(
+    arrival.error ? { provider: arrival.provider, message: messageFor(arrival.error, arrival.provider) } : null,
+  );
   const handled = useRef(false);
 
   useEffect(() => {

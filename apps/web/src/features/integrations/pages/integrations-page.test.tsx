@@ -246,9 +246,8 @@ describe('back from the provider', () => {
     fake.on('GET', API, ok([integration(), connected()]));
   });
 
-  it('shows the callback’s error words exactly on that provider’s card, and takes them out of the URL', async () => {
-    // As the callback writes it (URLSearchParams: spaces as "+").
-    open(`${PAGE}?${new URLSearchParams({ provider: 'quickbooks', error: 'Invalid state in OAuth flow' }).toString()}`);
+  it('shows the words for the callback’s error code on that provider’s card, and takes them out of the URL', async () => {
+    open(`${PAGE}?${new URLSearchParams({ provider: 'quickbooks', error: 'invalid_state' }).toString()}`);
     const quickbooks = await card('QuickBooks Online');
     const alert = within(quickbooks).getByRole('alert');
     expect(alert).toHaveTextContent('QuickBooks Online was not connected');
@@ -258,6 +257,13 @@ describe('back from the provider', () => {
     expect(screen.queryByText('QuickBooks Online connected')).not.toBeInTheDocument();
     await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
     expect(within(quickbooks).queryByText('Invalid state in OAuth flow')).not.toBeInTheDocument();
+  });
+
+  it('shows only its own words: text someone put in the link is not on the page', async () => {
+    open(`${PAGE}?${new URLSearchParams({ provider: 'freshbooks', error: 'Your account is locked, call 555-0100' }).toString()}`);
+    const freshbooks = await card('FreshBooks');
+    expect(within(freshbooks).getByRole('alert')).toHaveTextContent('FreshBooks was not connected. Try Connect again.');
+    expect(screen.queryByText(/555-0100/)).not.toBeInTheDocument();
   });
 
   it('says once that the provider is connected, and takes the query out of the URL (replaced, not pushed)', async () => {
