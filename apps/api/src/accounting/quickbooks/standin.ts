@@ -177,7 +177,8 @@ export const quickBooksStandIn: FastifyPluginAsync<QuickBooksStandInOptions> = a
     const fields = input as Fields;
     const id = text(fields.Id);
     const operation = (request.query as { operation?: unknown }).operation;
-    if (operation === 'void' && type === 'invoice') {
+    if ((operation === 'void' && type === 'invoice') || operation === 'delete') {
+      // Both name the record by Id and its current SyncToken.
       const current = id === undefined ? undefined : await findRecord(db, company.id, type, id);
       if (!current) return validation(reply, { Message: 'Object Not Found', Detail: `Object Not Found : ${entity} ${id ?? '(no Id)'}`, code: '610' });
       if (text(fields.SyncToken) !== String(current.version)) {
@@ -186,25 +187,16 @@ export const quickBooksStandIn: FastifyPluginAsync<QuickBooksStandInOptions> = a
           Detail: `Stale Object Error : the ${entity} changed since SyncToken ${text(fields.SyncToken) ?? '(none)'}.`,
           code: '5010',
         });
+      }
+      if (operation === 'delete') {
+        await deleteRecord(db, company.id, type, current.id);
+        return { [entity]: { Id: current.id, status: 'Deleted', domain: 'QBO' }, time: new Date().toISOString() } as Record<Entity | 'time', unknown>;
       }
       // QBO keeps a voided invoice, at zero, with "Voided" in its note.
       const version = current.version + 1;
       const body = { ...current.body, TotalAmt: 0, Balance: 0, PrivateNote: 'Voided', SyncToken: String(version) };
       await saveRecord(db, { companyId: company.id, type, id: current.id, version, body, nameKey: null });
       return { [entity]: body, time: new Date().toISOString() } as Record<Entity | 'time', unknown>;
-    }
-    if (operation === 'delete') {
-      const current = id === undefined ? undefined : await findRecord(db, company.id, type, id);
-      if (!current) return validation(reply, { Message: 'Object Not Found', Detail: `Object Not Found : ${entity} ${id ?? '(no Id)'}`, code: '610' });
-      if (text(fields.SyncToken) !== String(current.version)) {
-        return validation(reply, {
-          Message: 'Stale Object Error',
-          Detail: `Stale Object Error : the ${entity} changed since SyncToken ${text(fields.SyncToken) ?? '(none)'}.`,
-          code: '5010',
-        });
-      }
-      await deleteRecord(db, company.id, type, current.id);
-      return { [entity]: { Id: current.id, status: 'Deleted', domain: 'QBO' }, time: new Date().toISOString() } as Record<Entity | 'time', unknown>;
     }
     // A create repeated with the same `requestid` (a retry after a lost answer) gets the first one's record.
     const requestId = id === undefined ? text((request.query as { requestid?: unknown }).requestid) : undefined;

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { formatMoney, INTEGRATION_MESSAGES, INTEGRATION_PROVIDER_LABELS, type IntegrationProvider, type SyncRecordType } from '@tay/contract';
 import {
   ProviderAuthError,
@@ -12,6 +12,7 @@ import {
   type RemoteRef,
 } from '../../accounting/port';
 import type { DB } from '../../db/schema';
+import type { IntegrationLinksTable } from '../../db/schema/integrations';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import { invoiceNumber } from '../payment-requests/request-record';
@@ -311,6 +312,62 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefor
 /** Invoices no longer owed: withdrawn or cancelled by the business, rejected by the payer. */
 const NOT_OWED = ['Withdrawn', 'Cancelled', 'Rejected'] as const;
 
+/** A record pushed earlier that the provider must take back, with what the log says when it has. */
+interface TakeBack {
+  id: string;
+  remoteId: string;
+  remoteVersion: string | null;
+  label: string;
+  done: string;
+}
+
+/**
+ * Takes each record back at the provider once (a payment returned, an invoice no longer owed): its
+ * link is marked `voided_at` and the log says `Voided`; one the provider refuses is logged in its
+ * words and tried again on a manual run.
+ */
+async function takeBackAll(
+  deps: IntegrationDeps,
+  row: IntegrationRow,
+  session: ProviderSession,
+  type: 'invoice' | 'payment',
+  items: TakeBack[],
+  tally: RunTally,
+) {
+  const provider = providerOf(deps, row.provider);
+  for (const item of items) {
+    tally.handled += 1;
+    const entry = { direction: 'push' as const, recordType: type, recordId: item.id, recordLabel: item.label, remoteId: item.remoteId };
+    const link = deps.db
+      .updateTable('integration_links')
+      .where('business_id', '=', row.business_id)
+      .where('provider', '=', row.provider)
+      .where('account_id', '=', row.account_id!)
+      .where('record_type', '=', type)
+      .where('local_id', '=', item.id);
+    const remote = { remoteId: item.remoteId, remoteVersion: item.remoteVersion };
+    try {
+      await (type === 'payment' ? provider.voidPayment(session, remote) : provider.voidInvoice(session, remote));
+      await link.set({ voided_at: new Date(), failure: null, failed_at: null }).execute();
+      await writeLog(deps.db, row.business_id, row.provider, { ...entry, outcome: 'voided', message: item.done });
+      tally.pushed += 1;
+    } catch (error) {
+      if (!(error instanceof ProviderRecordError)) throw error;
+      await link.set({ failure: error.message, failed_at: new Date() }).execute();
+      await writeLog(deps.db, row.business_id, row.provider, { ...entry, outcome: 'failed', message: error.message });
+      tally.failed += 1;
+    }
+  }
+}
+
+/** Pushed, not yet taken back, and not refused since (unless a manual run retries it). */
+const takeBackDue = (retryBefore: Date | null) => (eb: ExpressionBuilder<DB & { l: IntegrationLinksTable }, 'l'>) =>
+  eb.and([
+    eb('l.remote_id', 'is not', null),
+    eb('l.voided_at', 'is', null),
+    retryBefore ? eb.or([eb('l.failure', 'is', null), eb('l.failed_at', '<', retryBefore)]) : eb('l.failure', 'is', null),
+  ]);
+
 /** Invoices pushed earlier and no longer owed since: each is voided at the provider once. */
 async function voidWithdrawnInvoices(
   deps: IntegrationDeps,
@@ -319,7 +376,7 @@ async function voidWithdrawnInvoices(
   retryBefore: Date | null,
   tally: RunTally,
   limit: number,
-): Promise<void> {
+) {
   const name = INTEGRATION_PROVIDER_LABELS[row.provider].name;
   const withdrawn = await deps.db
     .selectFrom('invoices as i')
@@ -333,61 +390,27 @@ async function voidWithdrawnInvoices(
     )
     .where('i.business_id', '=', row.business_id)
     .where('i.state', 'in', NOT_OWED)
-    .where('l.remote_id', 'is not', null)
-    .where('l.voided_at', 'is', null)
-    .where((eb) => (retryBefore ? eb.or([eb('l.failure', 'is', null), eb('l.failed_at', '<', retryBefore)]) : eb('l.failure', 'is', null)))
+    .where(takeBackDue(retryBefore))
     .select(['i.id', 'i.number', 'i.state', 'l.remote_id', 'l.remote_version'])
     .orderBy('i.updated_at')
     .orderBy('i.id')
     .limit(limit)
     .execute();
-  for (const invoice of withdrawn) {
-    tally.handled += 1;
-    const entry = {
-      direction: 'push' as const,
-      recordType: 'invoice' as const,
-      recordId: invoice.id,
-      recordLabel: `Invoice ${invoiceNumber(invoice.number)}`,
-      remoteId: invoice.remote_id,
-    };
-    const link = deps.db
-      .updateTable('integration_links')
-      .where('business_id', '=', row.business_id)
-      .where('provider', '=', row.provider)
-      .where('account_id', '=', row.account_id!)
-      .where('record_type', '=', 'invoice')
-      .where('local_id', '=', invoice.id);
-    try {
-      await providerOf(deps, row.provider).voidInvoice(session, { remoteId: invoice.remote_id!, remoteVersion: invoice.remote_version });
-      await link.set({ voided_at: new Date(), failure: null, failed_at: null }).execute();
-      await writeLog(deps.db, row.business_id, row.provider, {
-        ...entry,
-        outcome: 'voided',
-        message: `${invoice.state} in Tay: voided in ${name}, it is no longer owed.`,
-      });
-      tally.pushed += 1;
-    } catch (error) {
-      if (!(error instanceof ProviderRecordError)) throw error;
-      await link.set({ failure: error.message, failed_at: new Date() }).execute();
-      await writeLog(deps.db, row.business_id, row.provider, { ...entry, outcome: 'failed', message: error.message });
-      tally.failed += 1;
-    }
-  }
+  const items = withdrawn.map((i) => ({
+    id: i.id,
+    remoteId: i.remote_id!,
+    remoteVersion: i.remote_version,
+    label: `Invoice ${invoiceNumber(i.number)}`,
+    done: `${i.state} in Tay: voided in ${name}, it is no longer owed.`,
+  }));
+  await takeBackAll(deps, row, session, 'invoice', items, tally);
 }
 
 /**
  * Payments pushed earlier and returned since (an ACH return, a chargeback): each is taken back at
- * the provider once, so its invoice is open there again, as it is here. One that failed is tried
- * again on a manual run.
+ * the provider once, so its invoice is open there again, as it is here.
  */
-async function voidReturned(
-  deps: IntegrationDeps,
-  row: IntegrationRow,
-  session: ProviderSession,
-  retryBefore: Date | null,
-  tally: RunTally,
-  limit: number,
-): Promise<void> {
+async function voidReturned(deps: IntegrationDeps, row: IntegrationRow, session: ProviderSession, retryBefore: Date | null, tally: RunTally, limit: number) {
   const name = INTEGRATION_PROVIDER_LABELS[row.provider].name;
   const returned = await deps.db
     .selectFrom('payments as pm')
@@ -402,41 +425,20 @@ async function voidReturned(
     )
     .where('pm.business_id', '=', row.business_id)
     .where('pm.returned_at', 'is not', null)
-    .where('l.remote_id', 'is not', null)
-    .where('l.voided_at', 'is', null)
-    .where((eb) => (retryBefore ? eb.or([eb('l.failure', 'is', null), eb('l.failed_at', '<', retryBefore)]) : eb('l.failure', 'is', null)))
+    .where(takeBackDue(retryBefore))
     .select(['pm.id', 'pm.amount_cents', 'pm.failure_reason', 'r.invoice_number', 'l.remote_id', 'l.remote_version'])
     .orderBy('pm.returned_at')
     .orderBy('pm.id')
     .limit(limit)
     .execute();
-  for (const payment of returned) {
-    tally.handled += 1;
-    const label = `Payment of ${formatMoney(payment.amount_cents)} on ${payment.invoice_number === null ? 'its invoice' : `Invoice ${invoiceNumber(payment.invoice_number)}`}`;
-    const link = deps.db
-      .updateTable('integration_links')
-      .where('business_id', '=', row.business_id)
-      .where('provider', '=', row.provider)
-      .where('account_id', '=', row.account_id!)
-      .where('record_type', '=', 'payment')
-      .where('local_id', '=', payment.id);
-    const entry = { direction: 'push' as const, recordType: 'payment' as const, recordId: payment.id, recordLabel: label, remoteId: payment.remote_id };
-    try {
-      await providerOf(deps, row.provider).voidPayment(session, { remoteId: payment.remote_id!, remoteVersion: payment.remote_version });
-      await link.set({ voided_at: new Date(), failure: null, failed_at: null }).execute();
-      await writeLog(deps.db, row.business_id, row.provider, {
-        ...entry,
-        outcome: 'voided',
-        message: `Returned${payment.failure_reason ? ` (${payment.failure_reason})` : ''}: taken back from ${name}, so the invoice is open there again.`,
-      });
-      tally.pushed += 1;
-    } catch (error) {
-      if (!(error instanceof ProviderRecordError)) throw error;
-      await link.set({ failure: error.message, failed_at: new Date() }).execute();
-      await writeLog(deps.db, row.business_id, row.provider, { ...entry, outcome: 'failed', message: error.message });
-      tally.failed += 1;
-    }
-  }
+  const items = returned.map((p) => ({
+    id: p.id,
+    remoteId: p.remote_id!,
+    remoteVersion: p.remote_version,
+    label: `Payment of ${formatMoney(p.amount_cents)} on ${p.invoice_number === null ? 'its invoice' : `Invoice ${invoiceNumber(p.invoice_number)}`}`,
+    done: `Returned${p.failure_reason ? ` (${p.failure_reason})` : ''}: taken back from ${name}, so the invoice is open there again.`,
+  }));
+  await takeBackAll(deps, row, session, 'payment', items, tally);
 }
 
 /** What a run did, and whether it stopped short of the end (more to push: a follow-on run is queued). */
