@@ -96,6 +96,15 @@ const LINK_COLUMNS = [
 
 const remoteRef = (id: string | null, version: string | null): RemoteRef | null => (id ? { remoteId: id, remoteVersion: version } : null);
 
+/**
+ * The join of a record to its link with the connected company: `alias` is the link's alias, `local`
+ * and `business` the record's id and business columns.
+ */
+function linkOn(row: IntegrationRow, type: SyncRecordType, alias: string, local: string, business: string) {
+  const col = (name: string) => sql.ref(`${alias}.${name}`);
+  return sql<boolean>`${col('business_id')} = ${sql.ref(business)} AND ${col('local_id')} = ${sql.ref(local)} AND ${col('provider')} = ${row.provider} AND ${col('account_id')} = ${row.account_id} AND ${col('record_type')} = ${type}`;
+}
+
 /*
  * The candidates of each type: records never pushed to this company, changed since their last
  * push (`updated_at` after `pushed_at`; the content hash then tells a real change), or — on a
@@ -104,14 +113,7 @@ const remoteRef = (id: string | null, version: string | null): RemoteRef | null 
 async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefore: Date | null, limit: number): Promise<Candidate<CustomerRecord>[]> {
   const rows = await db
     .selectFrom('payers as p')
-    .leftJoin('integration_links as l', (join) =>
-      join
-        .onRef('l.business_id', '=', 'p.business_id')
-        .onRef('l.local_id', '=', 'p.id')
-        .on('l.provider', '=', row.provider)
-        .on('l.account_id', '=', row.account_id!)
-        .on('l.record_type', '=', 'customer'),
-    )
+    .leftJoin('integration_links as l', (join) => join.on(linkOn(row, 'customer', 'l', 'p.id', 'p.business_id')))
     .where('p.business_id', '=', row.business_id)
     .where((eb) =>
       eb.or([
@@ -147,22 +149,8 @@ async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefo
 async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefore: Date | null, limit: number): Promise<Candidate<InvoiceRecord>[]> {
   const rows = await db
     .selectFrom('invoices as i')
-    .leftJoin('integration_links as l', (join) =>
-      join
-        .onRef('l.business_id', '=', 'i.business_id')
-        .onRef('l.local_id', '=', 'i.id')
-        .on('l.provider', '=', row.provider)
-        .on('l.account_id', '=', row.account_id!)
-        .on('l.record_type', '=', 'invoice'),
-    )
-    .leftJoin('integration_links as c', (join) =>
-      join
-        .onRef('c.business_id', '=', 'i.business_id')
-        .onRef('c.local_id', '=', 'i.payer_id')
-        .on('c.provider', '=', row.provider)
-        .on('c.account_id', '=', row.account_id!)
-        .on('c.record_type', '=', 'customer'),
-    )
+    .leftJoin('integration_links as l', (join) => join.on(linkOn(row, 'invoice', 'l', 'i.id', 'i.business_id')))
+    .leftJoin('integration_links as c', (join) => join.on(linkOn(row, 'customer', 'c', 'i.payer_id', 'i.business_id')))
     .where('i.business_id', '=', row.business_id)
     // Sent at least once: a draft or a scheduled invoice is not in the books yet; one no longer owed
     // is not pushed (and, pushed before, is voided there: `voidWithdrawnInvoices`).
@@ -237,30 +225,9 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefor
     .selectFrom('payments as pm')
     .innerJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'pm.business_id').onRef('r.id', '=', 'pm.request_id'))
     .innerJoin('businesses as b', 'b.id', 'pm.business_id')
-    .leftJoin('integration_links as l', (join) =>
-      join
-        .onRef('l.business_id', '=', 'pm.business_id')
-        .onRef('l.local_id', '=', 'pm.id')
-        .on('l.provider', '=', row.provider)
-        .on('l.account_id', '=', row.account_id!)
-        .on('l.record_type', '=', 'payment'),
-    )
-    .leftJoin('integration_links as inv', (join) =>
-      join
-        .onRef('inv.business_id', '=', 'r.business_id')
-        .onRef('inv.local_id', '=', 'r.invoice_id')
-        .on('inv.provider', '=', row.provider)
-        .on('inv.account_id', '=', row.account_id!)
-        .on('inv.record_type', '=', 'invoice'),
-    )
-    .leftJoin('integration_links as c', (join) =>
-      join
-        .onRef('c.business_id', '=', 'r.business_id')
-        .onRef('c.local_id', '=', 'r.payer_id')
-        .on('c.provider', '=', row.provider)
-        .on('c.account_id', '=', row.account_id!)
-        .on('c.record_type', '=', 'customer'),
-    )
+    .leftJoin('integration_links as l', (join) => join.on(linkOn(row, 'payment', 'l', 'pm.id', 'pm.business_id')))
+    .leftJoin('integration_links as inv', (join) => join.on(linkOn(row, 'invoice', 'inv', 'r.invoice_id', 'r.business_id')))
+    .leftJoin('integration_links as c', (join) => join.on(linkOn(row, 'customer', 'c', 'r.payer_id', 'r.business_id')))
     .where('pm.business_id', '=', row.business_id)
     .where('r.invoice_id', 'is not', null)
     // Collected money: processed and not returned (a payment returned after its push is taken back: `voidReturned`).
@@ -380,14 +347,7 @@ async function voidWithdrawnInvoices(
   const name = INTEGRATION_PROVIDER_LABELS[row.provider].name;
   const withdrawn = await deps.db
     .selectFrom('invoices as i')
-    .innerJoin('integration_links as l', (join) =>
-      join
-        .onRef('l.business_id', '=', 'i.business_id')
-        .onRef('l.local_id', '=', 'i.id')
-        .on('l.provider', '=', row.provider)
-        .on('l.account_id', '=', row.account_id!)
-        .on('l.record_type', '=', 'invoice'),
-    )
+    .innerJoin('integration_links as l', (join) => join.on(linkOn(row, 'invoice', 'l', 'i.id', 'i.business_id')))
     .where('i.business_id', '=', row.business_id)
     .where('i.state', 'in', NOT_OWED)
     .where(takeBackDue(retryBefore))
@@ -415,14 +375,7 @@ async function voidReturned(deps: IntegrationDeps, row: IntegrationRow, session:
   const returned = await deps.db
     .selectFrom('payments as pm')
     .innerJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'pm.business_id').onRef('r.id', '=', 'pm.request_id'))
-    .innerJoin('integration_links as l', (join) =>
-      join
-        .onRef('l.business_id', '=', 'pm.business_id')
-        .onRef('l.local_id', '=', 'pm.id')
-        .on('l.provider', '=', row.provider)
-        .on('l.account_id', '=', row.account_id!)
-        .on('l.record_type', '=', 'payment'),
-    )
+    .innerJoin('integration_links as l', (join) => join.on(linkOn(row, 'payment', 'l', 'pm.id', 'pm.business_id')))
     .where('pm.business_id', '=', row.business_id)
     .where('pm.returned_at', 'is not', null)
     .where(takeBackDue(retryBefore))
