@@ -341,3 +341,31 @@ export function listRecords(db: StandInDb, companyId: string, type: RecordType):
     .orderBy('id')
     .execute();
 }
+
+/**
+ * The token endpoint's two grants, as both providers take them: `authorization_code` (the code
+ * redeemed, once, for its redirect URI and PKCE verifier) and `refresh_token` (rotated). The
+ * answer's shape is each provider's own.
+ */
+export async function grantTokens(
+  db: StandInDb,
+  provider: IntegrationProvider,
+  clientId: string,
+  body: Record<string, unknown>,
+  lifetimes: Lifetimes,
+): Promise<IssuedTokens | Refusal | { error: 'unsupported_grant_type'; description: string }> {
+  const value = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : undefined);
+  const grantType = value('grant_type');
+  if (grantType === 'authorization_code') {
+    const redeemed = await redeemCode(db, {
+      code: value('code') ?? '',
+      clientId,
+      redirectUri: value('redirect_uri') ?? '',
+      codeVerifier: value('code_verifier') ?? null,
+    });
+    if ('error' in redeemed) return redeemed;
+    return issueTokens(db, redeemed.companyId, redeemed.grantId, lifetimes);
+  }
+  if (grantType === 'refresh_token') return refreshTokens(db, provider, value('refresh_token') ?? '', lifetimes);
+  return { error: 'unsupported_grant_type', description: 'grant_type must be authorization_code or refresh_token.' };
+}

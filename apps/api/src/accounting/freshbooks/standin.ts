@@ -7,10 +7,7 @@ import {
   authorizeApiCall,
   failRecordMessage,
   findRecord,
-  issueTokens,
   nextRecordId,
-  redeemCode,
-  refreshTokens,
   revokeToken,
   sameSecret,
   saveRecord,
@@ -18,6 +15,7 @@ import {
   type Lifetimes,
   type RecordType,
   type StandInDb,
+  grantTokens,
 } from '../standin-store';
 
 /**
@@ -67,23 +65,8 @@ export const freshBooksStandIn: FastifyPluginAsync<FreshBooksStandInOptions> = a
     const body = (request.body ?? {}) as Fields;
     if (!knownClient(body))
       return reply.status(401).send({ error: 'invalid_client', error_description: 'Client authentication failed: unknown client_id or wrong client_secret.' });
-    const grantType = text(body.grant_type);
-    let issued;
-    if (grantType === 'authorization_code') {
-      const redeemed = await redeemCode(db, {
-        code: text(body.code) ?? '',
-        clientId: settings.clientId,
-        redirectUri: text(body.redirect_uri) ?? '',
-        codeVerifier: text(body.code_verifier) ?? null,
-      });
-      if ('error' in redeemed) return reply.status(400).send({ error: redeemed.error, error_description: redeemed.description });
-      issued = await issueTokens(db, redeemed.companyId, redeemed.grantId, LIFETIMES);
-    } else if (grantType === 'refresh_token') {
-      issued = await refreshTokens(db, 'freshbooks', text(body.refresh_token) ?? '', LIFETIMES);
-      if ('error' in issued) return reply.status(400).send({ error: issued.error, error_description: issued.description });
-    } else {
-      return reply.status(400).send({ error: 'unsupported_grant_type', error_description: 'grant_type must be authorization_code or refresh_token.' });
-    }
+    const issued = await grantTokens(db, 'freshbooks', settings.clientId, body, LIFETIMES);
+    if ('error' in issued) return reply.status(400).send({ error: issued.error, error_description: issued.description });
     return {
       access_token: issued.accessToken,
       token_type: 'Bearer',

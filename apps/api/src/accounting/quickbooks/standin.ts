@@ -9,11 +9,8 @@ import {
   deleteRecord,
   findByRequestId,
   findRecord,
-  issueTokens,
   nameKey,
   nextRecordId,
-  redeemCode,
-  refreshTokens,
   revokeToken,
   sameSecret,
   saveRecord,
@@ -21,6 +18,7 @@ import {
   type Lifetimes,
   type RecordType,
   type StandInDb,
+  grantTokens,
 } from '../standin-store';
 
 /**
@@ -78,23 +76,8 @@ export const quickBooksStandIn: FastifyPluginAsync<QuickBooksStandInOptions> = a
   app.post('/oauth2/v1/tokens/bearer', { schema: { hide: true } }, async (request, reply) => {
     if (!basicClient(request, settings)) return reply.status(401).send({ error: 'invalid_client' });
     const body = (request.body ?? {}) as Fields;
-    const grantType = text(body.grant_type);
-    let issued;
-    if (grantType === 'authorization_code') {
-      const redeemed = await redeemCode(db, {
-        code: text(body.code) ?? '',
-        clientId: settings.clientId,
-        redirectUri: text(body.redirect_uri) ?? '',
-        codeVerifier: text(body.code_verifier) ?? null,
-      });
-      if ('error' in redeemed) return reply.status(400).send({ error: redeemed.error, error_description: redeemed.description });
-      issued = await issueTokens(db, redeemed.companyId, redeemed.grantId, LIFETIMES);
-    } else if (grantType === 'refresh_token') {
-      issued = await refreshTokens(db, 'quickbooks', text(body.refresh_token) ?? '', LIFETIMES);
-      if ('error' in issued) return reply.status(400).send({ error: issued.error, error_description: issued.description });
-    } else {
-      return reply.status(400).send({ error: 'unsupported_grant_type' });
-    }
+    const issued = await grantTokens(db, 'quickbooks', settings.clientId, body, LIFETIMES);
+    if ('error' in issued) return reply.status(400).send({ error: issued.error, error_description: issued.description });
     return {
       token_type: 'bearer',
       access_token: issued.accessToken,
