@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { copyFrom } from './lib/copy.mjs';
 import { cpuShare, roundTrip } from './lib/host.mjs';
-import { measure, printTable } from './lib/load.mjs';
+import { loadGenerator, measure, printTable } from './lib/load.mjs';
 import { median } from './lib/ratio.mjs';
 import { startTay } from './lib/server.mjs';
 import { approvedTenant } from './lib/tenant.mjs';
@@ -421,6 +421,8 @@ export async function run() {
     );
     console.log('\nGoals (issue 17)');
     console.table(summary);
+    if (loadGenerator === 'autocannon')
+      console.log('autocannon reports whole milliseconds, so an idle p99 of 1–2 ms makes the health ratios coarse: BENCH_LOADGEN=wrk measures to the microsecond.');
     console.log(
       `Made by the timed batch: ${count(created.requests)} requests, ${count(created.messages)} e-mails in the outbox, ${count(created.events)} timeline events (each with its audit copy). ` +
         `Baseline on ${tay.database}: ${copy.key === 'copy' ? 'COPY FROM STDIN' : 'one INSERT … SELECT from a jsonb parameter (the embedded server takes no COPY data)'}, median of ${BASELINE_ROUNDS}. ` +

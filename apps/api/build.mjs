@@ -1,9 +1,10 @@
-// Bundles the API (with the workspace's @tay/contract) into dist/main.js; npm packages stay external.
+// Bundles the API (with the workspace's @tay/contract) into dist/main.js, and the embedded database's
+// thread into dist/pglite-worker.js beside it (ADR 042); npm packages stay external.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: { main: 'src/main.ts', 'pglite-worker': 'src/db/pglite-worker.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   target: 'node20',

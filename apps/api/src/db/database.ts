@@ -16,7 +16,7 @@ import {
 } from './app-role';
 import { withMigrationLock } from './migrate';
 import { parseTimestamptz } from './parse-timestamptz';
-import { PgliteServer } from './pglite-server';
+import { startEmbeddedThread, type EmbeddedThread } from './embedded-thread';
 import { preparingPool } from './prepared-statements';
 import type { DB } from './schema';
 
@@ -87,7 +87,7 @@ const TWO_URLS = 'Set DATABASE_MIGRATION_URL to the owner\'s URL and DATABASE_UR
 /**
  * Opens the database the configuration names: first as the schema's owner, to migrate and grant
  * the app its privileges, then the app's pool, as a role that cannot change the schema or the
- * record (ADR 022). In the embedded mode PGlite (one backend, one session) runs in this process
+ * record (ADR 022). In the embedded mode PGlite (one backend, one session) runs in this process, on a thread of its own (ADR 042),
  * behind a PostgreSQL wire-protocol socket, so every client — our queries, better-auth, pg-boss —
  * uses the same `pg` driver as against a real server. See docs/decisions/002-embedded-database.md
  * for what that single session implies.
@@ -233,7 +233,7 @@ function fromPool(kind: DatabaseKind, connection: ConnectionSettings, role: stri
 interface Embedded {
   connection: ConnectionSettings;
   /** The server this process runs; null when it attached to another process's. */
-  server: PgliteServer | null;
+  server: EmbeddedThread | null;
   stop: () => Promise<void>;
   /** Set for an in-memory database this process runs. */
   snapshot?: () => Promise<Blob>;
@@ -258,24 +258,23 @@ async function startEmbedded(dataDir: string, from?: Blob): Promise<Embedded> {
     rmSync(socketPath); // left behind by a process that did not shut down cleanly
   }
 
-  const { PGlite } = await import('@electric-sql/pglite');
   if (!inMemory) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const pglite = inMemory ? await PGlite.create(from ? { loadDataDir: from } : {}) : await PGlite.create(dataDir);
-
-  const server = new PgliteServer(pglite);
-  const { port } = await server.listen(useUnixSocket ? { path: socketPath } : { host: '127.0.0.1', port: 0 });
-  const connection: ConnectionSettings = useUnixSocket
-    ? { host: socketDir!, port: 5432, user: 'postgres', database: 'postgres' }
-    : { host: '127.0.0.1', port: port ?? 0, user: 'postgres', database: 'postgres' };
-  return {
-    connection,
-    server,
-    async stop() {
-      await server.close();
-      await pglite.close();
-    },
-    ...(inMemory ? { snapshot: () => pglite.dumpDataDir('none') } : {}),
-  };
+  const thread = await startEmbeddedThread({ dataDir, ...(from ? { from } : {}) });
+  try {
+    const { port } = await thread.listen(useUnixSocket ? { path: socketPath } : { host: '127.0.0.1', port: 0 });
+    const connection: ConnectionSettings = useUnixSocket
+      ? { host: socketDir!, port: 5432, user: 'postgres', database: 'postgres' }
+      : { host: '127.0.0.1', port: port ?? 0, user: 'postgres', database: 'postgres' };
+    return {
+      connection,
+      server: thread,
+      stop: () => thread.stop(),
+      ...(inMemory ? { snapshot: () => thread.snapshot() } : {}),
+    };
+  } catch (error) {
+    await thread.stop();
+    throw error;
+  }
 }
 
 async function answers(connection: ConnectionSettings): Promise<boolean> {

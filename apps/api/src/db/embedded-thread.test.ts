@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmbeddedThread, type EmbeddedThread } from './embedded-thread';
+
+const started: EmbeddedThread[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((thread) => thread.stop()));
+});
+
+async function open(from?: Blob) {
+  const thread = await startEmbeddedThread({ dataDir: 'memory://', ...(from ? { from } : {}) });
+  started.push(thread);
+  const { port } = await thread.listen({ host: '127.0.0.1', port: 0 });
+  const client = new pg.Client({ host: '127.0.0.1', port: port!, user: 'postgres', database: 'postgres' });
+  await client.connect();
+  return { thread, client };
+}
+
+describe('the embedded database on its own thread', () => {
+  it('answers SQL over its socket while the main thread keeps running', async () => {
+    const { client } = await open();
+    // A statement that keeps PGlite busy for 400 ms: on the main thread, no timer could fire.
+    let ticks = 0;
+    let longestGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+      ticks++;
+    }, 10);
+    try {
+      const { rows } = await client.query<{ n: number }>('SELECT pg_sleep(0.4), 42 AS n');
+      expect(rows[0]!.n).toBe(42);
+    } finally {
+      clearInterval(timer);
+      await client.end();
+    }
+    expect(ticks).toBeGreaterThan(10);
+    expect(longestGap).toBeLessThan(200);
+  });
+
+  it('hands over its files, and a new thread opens them', async () => {
+    const first = await open();
+    await first.client.query('CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$from the first$$)');
+    await first.client.end();
+    const files = await first.thread.snapshot();
+    expect(files.size).toBeGreaterThan(0);
+
+    const second = await open(files);
+    const { rows } = await second.client.query<{ v: string }>('SELECT v FROM kept');
+    await second.client.end();
+    expect(rows).toEqual([{ v: 'from the first' }]);
+  });
+
+  it('locks the session to a role that cannot take the superuser back', async () => {
+    const { thread, client } = await open();
+    await client.query('CREATE ROLE locked_app NOLOGIN');
+    await client.end();
+    await thread.lockDown('locked_app');
+    const { port } = await thread.listen({ host: '127.0.0.1', port: 0 });
+    const again = new pg.Client({ host: '127.0.0.1', port: port!, user: 'postgres', database: 'postgres' });
+    await again.connect();
+    try {
+      const { rows } = await again.query<{ who: string }>('SELECT current_user AS who');
+      expect(rows[0]!.who).toBe('locked_app');
+      await expect(again.query('RESET SESSION AUTHORIZATION')).rejects.toThrow();
+    } finally {
+      await again.end();
+    }
+  });
+
+  it('refuses to start on a data directory it cannot open, with the reason', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tay-embedded-'));
+    const file = path.join(dir, 'not-a-directory');
+    writeFileSync(file, 'x');
+    try {
+      await expect(startEmbeddedThread({ dataDir: file })).rejects.toThrow(/not-a-directory|ENOTDIR|EEXIST/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops once, and a second stop does nothing', async () => {
+    const { thread, client } = await open();
+    await client.end();
+    await thread.stop();
+    await thread.stop();
+    started.splice(0);
+  });
+});
