@@ -422,7 +422,9 @@ export async function run() {
     console.log('\nGoals (issue 17)');
     console.table(summary);
     if (loadGenerator === 'autocannon')
-      console.log('autocannon reports whole milliseconds, so an idle p99 of 1–2 ms makes the health ratios coarse: BENCH_LOADGEN=wrk measures to the microsecond.');
+      console.log(
+        'autocannon reports whole milliseconds, so an idle p99 of 1–2 ms makes the health ratios coarse: BENCH_LOADGEN=wrk measures to the microsecond.',
+      );
     console.log(
       `Made by the timed batch: ${count(created.requests)} requests, ${count(created.messages)} e-mails in the outbox, ${count(created.events)} timeline events (each with its audit copy). ` +
         `Baseline on ${tay.database}: ${copy.key === 'copy' ? 'COPY FROM STDIN' : 'one INSERT … SELECT from a jsonb parameter (the embedded server takes no COPY data)'}, median of ${BASELINE_ROUNDS}. ` +
