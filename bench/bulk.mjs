@@ -6,7 +6,8 @@
 //   the same database: `COPY … FROM STDIN` into a table with the CSV's columns (PostgreSQL), and
 //   one `INSERT … SELECT` from a single jsonb parameter into batch_rows (both databases; the
 //   only one on the embedded database, whose server takes no COPY data and whose app role may
-//   create no table). Goal: validation ≤ 5× the COPY.
+//   create no table), and csv-parse reading the file alone in this process (the floor under any
+//   design that reads the file in JavaScript). Goal: validation ≤ 5× the COPY.
 // - submit: the submit request's start → state `Processed` (one request to pay per row, its
 //   timeline, its audit copy and its e-mail in the outbox). Goal on PostgreSQL: 100,000 in under a minute.
 // - GET /api/health at 10 connections while a second batch validates and while it sends, beside
@@ -21,6 +22,7 @@
 // the square of the rows (bench/RESULTS.md, 2026-11-25). BENCH_BULK_STALL=<s> (default 300): how
 // long a run may show no progress before the bench gives up.
 import { performance } from 'node:perf_hooks';
+import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { copyFrom } from './lib/copy.mjs';
 import { cpuShare, roundTrip } from './lib/host.mjs';
@@ -88,6 +90,16 @@ async function baselines(client, tay, businessId, rows, csv) {
     await client.query('DROP TABLE bench_bulk_copy');
     out.push({ name: 'COPY FROM STDIN (csv) into a table of the CSV columns', key: 'copy', ms: median(took), rounds: took });
   }
+  // Reading the file alone, with the CSV library the server uses, in this process: no checks, no
+  // storage. The floor under any design that reads the file in JavaScript before checking it.
+  const parsed = [];
+  for (let round = 0; round < BASELINE_ROUNDS; round++) {
+    const t = performance.now();
+    const records = parse(csv, { bom: true });
+    parsed.push(performance.now() - t);
+    if (records.length !== rows.length + 1) throw new Error(`csv-parse read ${records.length - 1} rows, not ${rows.length}`);
+  }
+  out.push({ name: 'csv-parse of the whole file alone (no checks, no storage)', key: 'parse', ms: median(parsed), rounds: parsed });
   // The rows as the check stores them (fields by key), into batch_rows under a batch of their
   // own, in one statement: what storing costs without reading, checking or chunks.
   const json = JSON.stringify(
@@ -383,7 +395,7 @@ export async function run() {
         '× jsonb': vsJsonb(timed.submit),
         ...timed.sendCpu,
       },
-      ...base.map((b) => ({ step: `baseline: ${b.name}`, s: seconds(b.ms), 'rows/s': rate(b.ms) })),
+      ...base.map((b) => ({ step: `baseline: ${b.name}`, s: seconds(b.ms), 'rows/s': rate(b.ms), '× COPY': b.key === 'copy' ? null : vsCopy(b.ms) })),
       { step: 'store and validate, under the health load', s: seconds(loaded.validate), 'rows/s': rate(loaded.validate) },
       { step: 'submit, under the health load', s: seconds(loaded.submit), 'rows/s': rate(loaded.submit) },
     ];
