@@ -24,3 +24,42 @@ export function useListParams() {
   const pageSize = Number(get('pageSize') ?? 25) || 25;
   return { params, get, update, page, pageSize };
 }
+
+/** What a list page's query hook gives: a page of rows and their total, as TanStack Query holds it. */
+export interface ListQueryResult<T> {
+  data?: { items: T[]; total: number } | undefined;
+  isPending: boolean;
+  isPlaceholderData: boolean;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * The `DataTable` props every plain list page wires the same way from its URL and its query:
+ * rows and total, the page and its size, sort, search, and the loading and error states with a
+ * retry. A page spreads them and adds its columns, filters, export, actions and empty state.
+ */
+export function listTableProps<T>(
+  list: ListQueryResult<T>,
+  query: { sortBy?: string | undefined; sortDirection?: 'asc' | 'desc' | undefined; search?: string | undefined },
+  params: Pick<ReturnType<typeof useListParams>, 'update' | 'page' | 'pageSize'>,
+  defaults: { sortBy: string; sortDirection: 'asc' | 'desc' },
+) {
+  const { update } = params;
+  return {
+    rows: list.data?.items,
+    total: list.data?.total ?? 0,
+    page: params.page,
+    pageSize: params.pageSize,
+    onPageChange: (next: number) => update({ page: next }, false),
+    onPageSizeChange: (size: number) => update({ pageSize: size }),
+    sortBy: query.sortBy ?? defaults.sortBy,
+    sortDirection: query.sortDirection ?? defaults.sortDirection,
+    onSortChange: (by: string, direction: 'asc' | 'desc') => update({ sortBy: by, sortDirection: direction }),
+    search: query.search ?? '',
+    onSearchChange: (search: string) => update({ search }),
+    loading: list.isPending || list.isPlaceholderData,
+    error: list.error,
+    onRetry: () => void list.refetch(),
+  };
+}

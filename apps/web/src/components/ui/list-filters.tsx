@@ -1,5 +1,6 @@
 import { Button } from '@mantine/core';
 import { IconFilterOff } from '@tabler/icons-react';
+import { notifications } from '@mantine/notifications';
 
 /** At the end of a list's filters, once any is set: back to the whole list. */
 export function ClearFiltersButton({ onClick }: { onClick: () => void }) {
@@ -21,4 +22,9 @@ export function noMatches(title: string, description: string, onClear: () => voi
       </Button>
     ),
   };
+}
+
+/** A list's CSV download started from its Download button: a failure is a toast saying why. */
+export function exportCsv(download: Promise<unknown>): void {
+  void download.catch((error: Error) => notifications.show({ color: 'red', title: 'Export failed', message: error.message }));
 }

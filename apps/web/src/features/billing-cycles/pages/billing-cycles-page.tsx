@@ -18,9 +18,9 @@ import {
   type BillingRun,
 } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
+import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
-import { useListParams } from '../../../lib/list-params';
+import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
@@ -277,18 +277,8 @@ export function BillingCyclesPage() {
       <DataTable
         caption="Billing cycles"
         columns={columns}
-        rows={list.data?.items}
+        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
         rowKey={(c) => c.cycleId}
-        total={list.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(next) => update({ page: next }, false)}
-        onPageSizeChange={(size) => update({ pageSize: size })}
-        sortBy={query.sortBy ?? 'createdAt'}
-        sortDirection={query.sortDirection ?? 'desc'}
-        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
-        search={query.search ?? ''}
-        onSearchChange={(search) => update({ search })}
         searchPlaceholder="Cycle name"
         filters={
           <>
@@ -323,16 +313,8 @@ export function BillingCyclesPage() {
             {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
         }
-        onExport={() =>
-          businessId &&
-          void downloadBillingCyclesCsv(businessId, query).catch((error: Error) =>
-            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-          )
-        }
+        onExport={() => businessId && exportCsv(downloadBillingCyclesCsv(businessId, query))}
         actions={actions}
-        loading={list.isPending || list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         empty={
           filtered
             ? noMatches('No billing cycles match', 'Nothing matches the search and filters you chose. Clear them to see every cycle.', clearFilters)

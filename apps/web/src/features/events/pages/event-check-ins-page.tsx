@@ -1,5 +1,4 @@
 import { Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -14,10 +13,11 @@ import {
   type EventCheckInQuery,
 } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
-import { useListParams } from '../../../lib/list-params';
+import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { downloadCheckInsCsv, useEventCheckIns } from '../api/events-api';
+import { exportCsv } from '../../../components/ui/list-filters';
 
 const SORTS = ['checkedInAt', 'name'] as const;
 
@@ -95,28 +95,10 @@ export function EventCheckInsPage({ actions }: EventCheckInsPageProps = {}) {
         <DataTable
           caption="Check-ins"
           columns={columns}
-          rows={list.data?.items}
+          {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'checkedInAt', sortDirection: 'desc' })}
           rowKey={(c) => c.receiverId}
-          total={list.data?.total ?? 0}
-          page={page}
-          pageSize={pageSize}
-          onPageChange={(next) => update({ page: next }, false)}
-          onPageSizeChange={(size) => update({ pageSize: size })}
-          sortBy={query.sortBy ?? 'checkedInAt'}
-          sortDirection={query.sortDirection ?? 'desc'}
-          onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
-          search={query.search ?? ''}
-          onSearchChange={(search) => update({ search })}
           searchPlaceholder="Name or e-mail"
-          onExport={() =>
-            businessId &&
-            void downloadCheckInsCsv(businessId, eventId, query).catch((error: Error) =>
-              notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-            )
-          }
-          loading={list.isPending || list.isPlaceholderData}
-          error={list.error}
-          onRetry={() => void list.refetch()}
+          onExport={() => businessId && exportCsv(downloadCheckInsCsv(businessId, eventId, query))}
           empty={{
             title: 'No check-ins yet',
             description: 'People check in by scanning the event’s QR code with their phone. Download it on the events page.',

@@ -1,5 +1,4 @@
 import { Anchor, Box, Button, MultiSelect, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconFilterOff } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { formatDay, formatMoney, INVOICE_STATE_LABELS, InvoiceState, type InvoiceListItem } from '@tay/contract';
@@ -13,6 +12,7 @@ import { downloadInvoicesCsv, useInvoiceList } from '../api/invoices-api';
 import { hasInvoiceFilters, INVOICE_FILTER_PARAMS, invoiceQueryFromParams } from '../invoices-query';
 import { DANGEROUS_ACTIONS, INVOICE_ACTION_LABELS, permittedInvoiceActions, useInvoiceActions } from './invoice-actions';
 import { InvoiceStateBadge } from './invoice-state-badge';
+import { exportCsv } from '../../../components/ui/list-filters';
 
 /** Every state, and "Overdue": the open invoices past their due date. */
 const STATUS_OPTIONS = [...InvoiceState.options.map((s) => ({ value: s, label: INVOICE_STATE_LABELS[s] })), { value: 'Overdue', label: 'Overdue' }];
@@ -142,12 +142,7 @@ export function InvoicesTable({ caption }: { caption: string }) {
       onSearchChange={(search) => update({ search })}
       searchPlaceholder="Invoice number or payer"
       filters={filters}
-      onExport={() =>
-        businessId &&
-        void downloadInvoicesCsv(businessId, query).catch((error: Error) =>
-          notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-        )
-      }
+      onExport={() => businessId && exportCsv(downloadInvoicesCsv(businessId, query))}
       actions={actions}
       loading={list.isPending || list.isPlaceholderData}
       error={list.error}

@@ -14,6 +14,7 @@ import { downloadPayersCsv, usePayerCommand, usePayerList, type PayerCommand } f
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
 import { RequestCount } from '../components/request-count';
 import { PayersPageHeader } from '../components/payers-page-header';
+import { exportCsv } from '../../../components/ui/list-filters';
 
 const SORTS = ['name', 'email', 'createdAt', 'status'] as const;
 
@@ -183,12 +184,7 @@ export function PayersPage() {
             />
           </>
         }
-        onExport={() =>
-          businessId &&
-          void downloadPayersCsv(businessId, query).catch((error: Error) =>
-            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-          )
-        }
+        onExport={() => businessId && exportCsv(downloadPayersCsv(businessId, query))}
         actions={actions}
         loading={list.isPending || list.isPlaceholderData}
         error={list.error}

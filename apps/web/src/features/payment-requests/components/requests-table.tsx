@@ -21,6 +21,7 @@ import { InvoiceBadge } from './invoice-badge';
 import { QrCodeBadge } from './qr-code-badge';
 import { RequestDetailDrawer } from './request-detail';
 import { DayFilterChips } from './day-filter-chips';
+import { exportCsv } from '../../../components/ui/list-filters';
 
 const HISTORY_STATES = RequestState.options.filter((s) => s !== 'Draft');
 
@@ -349,12 +350,7 @@ export function RequestsTable({
         onSearchChange={(search) => update({ search })}
         searchPlaceholder={payer ? 'TRX number' : 'Payer name, e-mail or TRX number'}
         filters={filters}
-        onExport={() =>
-          businessId &&
-          void downloadRequestsCsv(businessId, query).catch((error: Error) =>
-            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-          )
-        }
+        onExport={() => businessId && exportCsv(downloadRequestsCsv(businessId, query))}
         actions={actions}
         loading={list.isPending || list.isPlaceholderData}
         error={list.error}

@@ -1,11 +1,10 @@
 import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatDate, formatMoney, paths, PAYOUT_STATE_LABELS, PayoutState, type Payout, type PayoutListQuery } from '@tay/contract';
-import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
+import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { useListParams } from '../../../lib/list-params';
+import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { downloadPayoutsCsv, usePayoutList, usePayoutSettings } from '../api/payouts-api';
@@ -96,18 +95,8 @@ export function PayoutsTransactionsPage() {
       <DataTable
         caption="Payouts"
         columns={columns}
-        rows={list.data?.items}
+        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
         rowKey={(p) => p.payoutId}
-        total={list.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(next) => update({ page: next }, false)}
-        onPageSizeChange={(size) => update({ pageSize: size })}
-        sortBy={query.sortBy ?? 'createdAt'}
-        sortDirection={query.sortDirection ?? 'desc'}
-        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
-        search={query.search ?? ''}
-        onSearchChange={(search) => update({ search })}
         searchPlaceholder="Receiver, e-mail or PAY-number"
         filters={
           <>
@@ -125,16 +114,8 @@ export function PayoutsTransactionsPage() {
             {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
         }
-        onExport={() =>
-          businessId &&
-          void downloadPayoutsCsv(businessId, query).catch((error: Error) =>
-            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-          )
-        }
+        onExport={() => businessId && exportCsv(downloadPayoutsCsv(businessId, query))}
         actions={actions}
-        loading={list.isPending || list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         onRowClick={(p) => update({ payoutId: p.payoutId }, false)}
         empty={
           filtered

@@ -18,7 +18,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
-import { useListParams } from '../../../lib/list-params';
+import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { useEnroll, useEnrollCandidates, useProgram } from '../api/programs-api';
@@ -263,18 +263,8 @@ function EnrollForm({ program }: { program: Program }) {
       <DataTable
         caption="Students to enroll"
         columns={columns}
-        rows={candidates.data?.items}
+        {...listTableProps(candidates, query, { update, page, pageSize }, { sortBy: 'name', sortDirection: 'asc' })}
         rowKey={(c) => c.studentId}
-        total={candidates.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(next) => update({ page: next }, false)}
-        onPageSizeChange={(size) => update({ pageSize: size })}
-        sortBy={query.sortBy ?? 'name'}
-        sortDirection={query.sortDirection ?? 'asc'}
-        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
-        search={query.search ?? ''}
-        onSearchChange={(search) => update({ search })}
         searchPlaceholder="Name, student id or grade"
         filters={
           <>
@@ -290,9 +280,6 @@ function EnrollForm({ program }: { program: Program }) {
             {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
         }
-        loading={candidates.isPending || candidates.isPlaceholderData}
-        error={candidates.error}
-        onRetry={() => void candidates.refetch()}
         empty={
           filtered
             ? noMatches('No students match', 'Nothing matches the search and grade you chose. Clear them to see every student.', clearFilters)

@@ -1,5 +1,4 @@
 import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -14,11 +13,11 @@ import {
   type EnrollmentListQuery,
 } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
+import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
-import { useListParams } from '../../../lib/list-params';
+import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
@@ -142,18 +141,8 @@ export function ProgramStudentsPage() {
       <DataTable
         caption={`Students of ${p.name}`}
         columns={columns}
-        rows={list.data?.items}
+        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'name', sortDirection: 'asc' })}
         rowKey={(e) => e.enrollmentId}
-        total={list.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(next) => update({ page: next }, false)}
-        onPageSizeChange={(size) => update({ pageSize: size })}
-        sortBy={query.sortBy ?? 'name'}
-        sortDirection={query.sortDirection ?? 'asc'}
-        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
-        search={query.search ?? ''}
-        onSearchChange={(search) => update({ search })}
         searchPlaceholder="Name, student id, grade or guardian e-mail"
         filters={
           <>
@@ -169,16 +158,8 @@ export function ProgramStudentsPage() {
             {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
         }
-        onExport={() =>
-          businessId &&
-          void downloadEnrollmentsCsv(businessId, p.programId, query).catch((error: Error) =>
-            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-          )
-        }
+        onExport={() => businessId && exportCsv(downloadEnrollmentsCsv(businessId, p.programId, query))}
         actions={actions}
-        loading={list.isPending || list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         empty={
           filtered
             ? noMatches('No students match', 'Nothing matches the search and filters you chose. Clear them to see every student of the program.', clearFilters)

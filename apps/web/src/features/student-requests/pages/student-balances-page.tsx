@@ -1,5 +1,4 @@
 import { Button, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconFilterOff } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { formatMoney, getHref, paths, type StudentBalance, type StudentBalancesQuery } from '@tay/contract';
@@ -10,6 +9,7 @@ import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { downloadStudentBalancesCsv, useStudentBalances, useStudentOptions } from '../api/student-requests-api';
+import { exportCsv } from '../../../components/ui/list-filters';
 
 const SORTS = ['name', 'studentNumber', 'grade', 'billed', 'paid', 'outstanding'] as const;
 const FILTERS = ['search', 'grade', 'period'] as const;
@@ -148,12 +148,7 @@ export function StudentBalancesPage() {
         onSearchChange={(search) => update({ search })}
         searchPlaceholder="Student name or student id"
         filters={filters}
-        onExport={() =>
-          businessId &&
-          void downloadStudentBalancesCsv(businessId, query).catch((error: Error) =>
-            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-          )
-        }
+        onExport={() => businessId && exportCsv(downloadStudentBalancesCsv(businessId, query))}
         actions={actions}
         loading={list.isPending || list.isPlaceholderData}
         error={list.error}

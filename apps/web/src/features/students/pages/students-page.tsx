@@ -1,13 +1,12 @@
 import { Anchor, Badge, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconPlus, IconUpload } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDate, formatDay, paths, STUDENT_STATUS_LABELS, StudentSortBy, StudentStatus, type Student, type StudentListQuery } from '@tay/contract';
-import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
+import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
-import { useListParams } from '../../../lib/list-params';
+import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
@@ -145,18 +144,8 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
       <DataTable
         caption="Students"
         columns={columns}
-        rows={list.data?.items}
+        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
         rowKey={(s) => s.studentId}
-        total={list.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(next) => update({ page: next }, false)}
-        onPageSizeChange={(size) => update({ pageSize: size })}
-        sortBy={query.sortBy ?? 'createdAt'}
-        sortDirection={query.sortDirection ?? 'desc'}
-        onSortChange={(by, direction) => update({ sortBy: by, sortDirection: direction })}
-        search={query.search ?? ''}
-        onSearchChange={(search) => update({ search })}
         searchPlaceholder="Name, student id or guardian e-mail"
         filters={
           <>
@@ -192,16 +181,8 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
             {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
         }
-        onExport={() =>
-          businessId &&
-          void downloadStudentsCsv(businessId, query).catch((error: Error) =>
-            notifications.show({ color: 'red', title: 'Export failed', message: error.message }),
-          )
-        }
+        onExport={() => businessId && exportCsv(downloadStudentsCsv(businessId, query))}
         actions={actions}
-        loading={list.isPending || list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         empty={
           filtered
             ? noMatches('No students match', 'Nothing matches the search and filters you chose. Clear them to see every student.', clearFilters)

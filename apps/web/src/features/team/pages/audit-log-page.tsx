@@ -1,11 +1,11 @@
 import { Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { AUDIT_KIND_LABELS, AUDIT_KINDS, formatDateTime, type AuditEntry, type AuditKind, type AuditQuery } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { downloadAuditCsv, useAudit, useAuditActors } from '../api/team-api';
+import { exportCsv } from '../../../components/ui/list-filters';
 
 const shown = (value: unknown): string => {
   if (value === null || value === undefined || value === '') return '(empty)';
@@ -121,10 +121,7 @@ export function AuditLogPage() {
             <TextInput label="To" type="date" value={query.to ?? ''} onChange={(e) => update({ to: e.currentTarget.value })} />
           </>
         }
-        onExport={() =>
-          businessId &&
-          void downloadAuditCsv(businessId, query).catch((error: Error) => notifications.show({ color: 'red', title: 'Export failed', message: error.message }))
-        }
+        onExport={() => businessId && exportCsv(downloadAuditCsv(businessId, query))}
         loading={audit.isPending || audit.isPlaceholderData}
         error={audit.error}
         onRetry={() => void audit.refetch()}
