@@ -55,3 +55,9 @@ export async function purgeExpiredRateLimits(db: Executor): Promise<number> {
   const result = await db.deleteFrom('rate_limits').where('window_ends_at', '<', new Date()).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** "Try again in 1 minute" / "Try again in 7 minutes": when a refused attempt may come back. */
+export function tryAgainIn(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}

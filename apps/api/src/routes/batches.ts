@@ -22,7 +22,10 @@ export interface BatchRoutesOptions {
 
 const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
 const CSV_ONLY = 'Send the file as CSV (Content-Type: text/csv), the way a spreadsheet exports it.';
-const answer = (reply: FastifyReply, result: { status: number; body: unknown }) => reply.status(result.status).send(result.body);
+const answer = (reply: FastifyReply, result: { status: number; body: unknown; replayed?: boolean }) => {
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.status(result.status).send(result.body);
+};
 
 /** The content types a browser or a script sends a .csv file with (Windows says Excel). */
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'text/comma-separated-values', 'application/octet-stream'];
@@ -129,9 +132,9 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
       reply,
       await withIdempotency({
         db,
-        scope: `business:${business.id}:submit-batch:${params.batchId}`,
+        scope: `business:${business.id}:submit-batch`,
         key: request.headers['idempotency-key'] as string | undefined,
-        request: body,
+        request: { batchId: params.batchId, ...body },
         run: async () => ({ status: 202, body: success(await submitBatch({ db, jobs, business, batchId: params.batchId, user: acting(session), body })) }),
       }),
     ),

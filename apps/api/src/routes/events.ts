@@ -19,7 +19,7 @@ import {
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
 import { AppError } from '../lib/app-error';
-import { consumeRateLimit } from '../lib/rate-limiter';
+import { consumeRateLimit, tryAgainIn } from '../lib/rate-limiter';
 import type { Mailer } from '../mail/mailer';
 import type { AuthSession } from '../plugins/authenticate';
 
@@ -83,10 +83,7 @@ export const checkInRoutes: FastifyPluginAsync<{ db: Kysely<DB>; mailer: Pick<Ma
     const attempt = await consumeRateLimit(db, `check-in:${event.id}:${request.ip}`, CHECK_IN_ATTEMPTS);
     if (!attempt.allowed) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
-      throw new AppError(
-        ErrorCode.RateLimited,
-        `Too many check-ins from your device. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes, or ask the organiser.`,
-      );
+      throw new AppError(ErrorCode.RateLimited, `Too many check-ins from your device. ${tryAgainIn(attempt.retryAfterSeconds)}, or ask the organiser.`);
     }
     reply.header('cache-control', 'no-store');
     return success(await checkIn(db, { token: params.token, body, mailer, publicUrl, ip: request.ip }));

@@ -21,9 +21,9 @@ export const patientStatementRoutes: FastifyPluginAsync<{ ctx: RequestContext; d
   mount(e.create, async ({ business, session, params, body, request, reply }) => {
     const result = await withIdempotency({
       db,
-      scope: `business:${business.id}:create-patient-statement:${params.clientId}`,
+      scope: `business:${business.id}:create-patient-statement`,
       key: request.headers['idempotency-key'] as string | undefined,
-      request: body,
+      request: { clientId: params.clientId, ...body },
       run: async () => ({
         status: 201,
         body: success(await createPatientStatement(ctx, { business, user: acting(session), patientId: params.clientId, body })),

@@ -91,9 +91,9 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
       reply,
       await withIdempotency({
         db,
-        scope: `business:${business.id}:update-request:${params.requestId}`,
+        scope: `business:${business.id}:update-request`,
         key: request.headers['idempotency-key'] as string | undefined,
-        request: body,
+        request: { requestId: params.requestId, ...body },
         run: async () => ({
           status: 200,
           body: success(await updateRequest(ctx, { business, requestId: params.requestId, user: acting(session), body })),

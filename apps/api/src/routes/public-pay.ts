@@ -1,18 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
-import { payerPageEndpoints as e, type PaymentOutcome } from '@tay/contract';
+import { ErrorCode, payerPageEndpoints as e, type PaymentOutcome } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { getReceipt } from '../domain/payments/get-receipt';
 import { payRequest } from '../domain/payments/pay-request';
 import { resumePayment } from '../domain/payments/resume-payment';
 import type { PaymentDeps } from '../domain/payments/apply-charge-result';
-import { declineRequest, findByPayToken, getPayPage } from '../domain/payment-requests/public-pay-page';
+import { declineRequest, findByPayToken, getPayPage, PAY_LINK_ATTEMPTS } from '../domain/payment-requests/public-pay-page';
+import { QR_PAY_ATTEMPTS } from '../domain/qr-codes/qr-payments';
 import { selectInvoice } from '../domain/invoices/invoice-record';
 import { invoicePdf, invoicePdfName } from '../domain/invoices/invoice-document';
 import { payLink } from '../domain/payment-requests/request-record';
 import { endpointMounter, success } from '../http/mount';
 import { AppError } from '../lib/app-error';
 import { withIdempotency } from '../lib/idempotency';
+import { consumeRateLimit, tryAgainIn } from '../lib/rate-limiter';
 
 /** The payer's side (no sign-in): `/api/public/pay/:token…`, reached from the link in the e-mail. */
 export const publicPayRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omit<PaymentDeps, 'log'>; publicUrl: string }> = async (
@@ -29,6 +31,20 @@ export const publicPayRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omi
 
   mount(e.pay, async ({ params, body, request, reply }) => {
     const { row } = await findByPayToken(db, params.token);
+    // Card testing: a pay link takes a few tries per device. A walk-in request made through a QR
+    // code counts against its code's tries, so its link is no way around the code's limit.
+    const attempt = await consumeRateLimit(
+      db,
+      row.qr_code_id ? `qr-pay:${row.qr_code_id}:${request.ip}` : `pay-link:${row.id}:${request.ip}`,
+      row.qr_code_id ? QR_PAY_ATTEMPTS : PAY_LINK_ATTEMPTS,
+    );
+    if (!attempt.allowed) {
+      reply.header('retry-after', String(attempt.retryAfterSeconds));
+      throw new AppError(
+        ErrorCode.RateLimited,
+        `Too many payment attempts on this link from your device. ${tryAgainIn(attempt.retryAfterSeconds)}, or ask the business for help.`,
+      );
+    }
     const deps = { ...payments, log: request.log };
     const paid = (data: PaymentOutcome) => ({ status: 201, body: { status: 'Success' as const, data } });
     const result = await withIdempotency({

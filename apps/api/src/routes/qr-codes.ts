@@ -12,7 +12,7 @@ import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
 import { AppError } from '../lib/app-error';
 import { withIdempotency } from '../lib/idempotency';
-import { consumeRateLimit } from '../lib/rate-limiter';
+import { consumeRateLimit, tryAgainIn } from '../lib/rate-limiter';
 import type { AuthSession } from '../plugins/authenticate';
 
 const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
@@ -88,7 +88,7 @@ export const publicQrRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omit
       reply.header('retry-after', String(attempt.retryAfterSeconds));
       throw new AppError(
         ErrorCode.RateLimited,
-        `Too many payment attempts through this code from your device. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes, or ask the business for help.`,
+        `Too many payment attempts through this code from your device. ${tryAgainIn(attempt.retryAfterSeconds)}, or ask the business for help.`,
       );
     }
     const deps = { ...payments, log: request.log };

@@ -18,7 +18,7 @@ import {
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
 import { AppError } from '../lib/app-error';
-import { consumeRateLimit } from '../lib/rate-limiter';
+import { consumeRateLimit, tryAgainIn } from '../lib/rate-limiter';
 import type { Mailer } from '../mail/mailer';
 import type { AuthSession } from '../plugins/authenticate';
 
@@ -68,7 +68,7 @@ export const publicReceiverRoutes: FastifyPluginAsync<{ db: Kysely<DB>; authSecr
     const attempt = await consumeRateLimit(db, `receiver-link:${hashLinkToken(token).slice(0, 32)}:${ip}`, RECEIVER_LINK_ATTEMPTS);
     if (!attempt.allowed) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
-      throw new AppError(ErrorCode.RateLimited, `Too many tries from your device. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes.`);
+      throw new AppError(ErrorCode.RateLimited, `Too many tries from your device. ${tryAgainIn(attempt.retryAfterSeconds)}.`);
     }
     reply.header('cache-control', 'no-store');
   }

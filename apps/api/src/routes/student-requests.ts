@@ -23,9 +23,9 @@ export const studentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
   mount(e.create, async ({ business, session, params, body, request, reply }) => {
     const result = await withIdempotency({
       db,
-      scope: `business:${business.id}:create-student-request:${params.studentId}`,
+      scope: `business:${business.id}:create-student-request`,
       key: request.headers['idempotency-key'] as string | undefined,
-      request: body,
+      request: { studentId: params.studentId, ...body },
       run: async () => ({
         status: 201,
         body: success(await createStudentRequest(ctx, { business, user: acting(session), studentId: params.studentId, body })),

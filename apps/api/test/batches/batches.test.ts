@@ -123,6 +123,37 @@ describe('a whole run', () => {
   });
 });
 
+describe('the Idempotency-Key of a submit', () => {
+  it('is refused on another batch, so a copied key cannot send a second file', async () => {
+    const due = inDays(10);
+    const csv = `Email,Amount,Reference,Due date\nana@payers.example,42,KEY-1,${due}\n`;
+    const columns = { email: 'Email', amount: 'Amount', reference: 'Reference', dueDate: 'Due date' };
+    const first = await uploaded(csv, 'first.csv');
+    await mapAndCheck(first.batchId, { payer: 'existing', columns });
+    const second = await uploaded(csv, 'second.csv');
+    await mapAndCheck(second.batchId, { payer: 'existing', columns });
+    const submit = (batchId: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${base()}/${batchId}/submit`,
+        payload: { mode: 'send' },
+        headers: { authorization: `Bearer ${acme.token}`, 'idempotency-key': 'one-key-for-two-batches' },
+      });
+    expect((await submit(first.batchId)).statusCode).toBe(202);
+    const reused = await submit(second.batchId);
+    expect(reused.statusCode, reused.body).toBe(422);
+    expect((await batch(second.batchId)).state).toBe('Draft');
+    // The same key on the same batch is the same submit: answered again, sent once.
+    const again = await submit(first.batchId);
+    expect(again.statusCode).toBe(202);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    await eventually(async () => (await batch(first.batchId)).phase === 'done', 30_000);
+    const made = async (batchId: string) =>
+      (await get(t.app, `/api/businesses/${acme.businessId}/payment-requests?batchId=${batchId}`, acme.token)).json().data.total;
+    expect([await made(first.batchId), await made(second.batchId)]).toEqual([1, 0]);
+  });
+});
+
 describe('a row sent by text message', () => {
   it("texts the request's TRX- reference and its link to the payer's mobile", async () => {
     const payerId = await insertPayer(db(), acme.businessId, { email: 'tex@payers.example', displayName: 'Tex Payer' });

@@ -325,6 +325,25 @@ describe('what the pay page refuses', () => {
     expect((await requestRow(db(), requestId)).state).toBe(state);
   });
 
+  it('an eleventh payment attempt on one link from one device within ten minutes (card testing) is refused, with when to try again', async () => {
+    const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 2_000 });
+    for (let i = 0; i < 10; i++) {
+      const declined = await pay(t.app, payToken, { method: 'card', processorToken: await card(CARDS.declined), amountCents: 2_000 });
+      expect(declined.statusCode, declined.body).toBe(201);
+    }
+    const refused = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 2_000 });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(errorOf(refused).message).toMatch(
+      /^Too many payment attempts on this link from your device\. Try again in \d+ minutes?, or ask the business for help\.$/,
+    );
+    const payments = await db().selectFrom('payments').select('state').where('request_id', '=', requestId).execute();
+    expect(payments.map((p) => p.state)).toEqual(Array(10).fill('Rejected'));
+    // Another link is another count.
+    const other = await insertRequest(db(), biz.businessId, payerId, { amountCents: 2_000 });
+    expect((await pay(t.app, other.payToken, { method: 'card', processorToken: await card(), amountCents: 2_000 })).statusCode).toBe(201);
+  });
+
   it('a Sent request past its expiry date takes no money even before the expiry job runs', async () => {
     const { payToken } = await insertRequest(db(), biz.businessId, payerId, { expiresOn: dayIn(-1) });
     const res = await pay(t.app, payToken, { method: 'card', processorToken: await card(), amountCents: 12_500 });

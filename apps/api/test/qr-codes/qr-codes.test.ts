@@ -385,6 +385,27 @@ describe("the payer's page", () => {
     expect(await db().selectFrom('payment_requests').select('id').where('qr_code_id', '=', code.qrId).execute()).toHaveLength(0);
   });
 
+  it("the pay link of a request made through a code shares the code's count, so it is no way around the limit", async () => {
+    const code = await create({ label: 'Tip jar', askName: 'off', askEmail: 'off' });
+    const first = await payQr(tokenOf(code), { method: 'card', processorToken: await card(CARDS.declined), amountCents: 100 });
+    expect(first.statusCode, first.body).toBe(201);
+    const link = `/api/public/pay/${first.json().data.payToken}/payments`;
+    const viaLink = () =>
+      card(CARDS.declined).then((processorToken) =>
+        t.app.inject({
+          method: 'POST',
+          url: link,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({ method: 'card', processorToken, amountCents: 100 }),
+        }),
+      );
+    for (let i = 0; i < 9; i++) expect((await viaLink()).statusCode).toBe(201);
+    const refused = await viaLink();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().errorDetails.message).toMatch(/Too many payment attempts/);
+    expect((await payQr(tokenOf(code), { method: 'card', processorToken: await card(), amountCents: 100 })).statusCode).toBe(429);
+  });
+
   it('a Disabled or expired code says so and takes no money; a business no longer Approved takes none either', async () => {
     const code = await create({ label: 'Closed' });
     await call(t.app, 'POST', `${base()}/${code.qrId}/disable`, biz.token);

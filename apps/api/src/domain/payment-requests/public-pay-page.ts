@@ -18,6 +18,13 @@ export interface PayContext {
 }
 
 /** The request behind a payer link; 404 for an unknown or replaced link (a withdrawn request's link says so on the page). */
+/**
+ * Payment attempts one device may make on one pay link in ten minutes. A payer who mistypes a card
+ * a few times is well inside it; a stolen-card tester is not. (A QR code's walk-in requests use
+ * the code's own count, `QR_PAY_ATTEMPTS`.)
+ */
+export const PAY_LINK_ATTEMPTS = { max: 10, windowSeconds: 600 } as const;
+
 export async function findByPayToken(db: Kysely<DB>, token: string): Promise<PayContext> {
   if (!/^[\w-]{20,100}$/.test(token)) throw notFound();
   const row = await db.selectFrom('payment_requests').selectAll().where('pay_token_hash', '=', payTokenHash(token)).executeTakeFirst();
