@@ -1,4 +1,5 @@
 import { Grid, SegmentedControl, TextInput } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { FieldErrors } from '@tay/contract';
 import { toE164 } from '../../lib/phone';
 import { PayerPicker, type PickedPayer } from './payer-picker';
@@ -56,6 +57,15 @@ interface PayerChoiceFieldsProps {
   mobileLabel?: string;
 }
 
+/** Below the small breakpoint (a phone) the two options are stacked: side by side they are cut off. */
+const PHONE = '(max-width: 47.99em)';
+
+/** A two-option switch's layout: across the form's width, its options one above the other on a phone. */
+export function useSwitchLayout(): { fullWidth: true; orientation: 'vertical' | 'horizontal' } {
+  const phone = useMediaQuery(PHONE, undefined, { getInitialValueInEffect: false });
+  return { fullWidth: true, orientation: phone ? 'vertical' : 'horizontal' };
+}
+
 /** The switch between one of the business's payers and a new one, and the fields of each. */
 export function PayerChoiceFields({
   value,
@@ -71,9 +81,10 @@ export function PayerChoiceFields({
   mobileLabel = `${who}: mobile number`,
 }: PayerChoiceFieldsProps) {
   const set = (changes: Partial<PayerChoice>) => onChange({ ...value, ...changes });
+  const layout = useSwitchLayout();
   return (
     <>
-      <SegmentedControl aria-label={modeLabel} value={value.mode} onChange={(mode) => set({ mode: mode as PayerChoice['mode'] })} data={options} />
+      <SegmentedControl {...layout} aria-label={modeLabel} value={value.mode} onChange={(mode) => set({ mode: mode as PayerChoice['mode'] })} data={options} />
       {value.mode === 'existing' ? (
         <PayerPicker label={`${who}: payer`} value={value.picked} onChange={(picked) => set({ picked })} error={error('payerId')} />
       ) : (

@@ -43,3 +43,13 @@ describe('FileDrop', () => {
     expect(onFile).not.toHaveBeenCalled();
   });
 });
+
+describe('FileDrop on a narrow screen', () => {
+  it('hides the file input in a 1 px box placed against the drop area, so it adds no width to the page', () => {
+    renderDrop(vi.fn());
+    const input = screen.getByLabelText('Drop a CSV file here');
+    expect(input).toHaveStyle({ position: 'absolute', width: '1px', height: '1px', overflow: 'hidden' });
+    expect(input.parentElement).toBe(screen.getByText('Drop a CSV file here').closest('label'));
+    expect(input.parentElement).toHaveStyle({ position: 'relative' });
+  });
+});

@@ -1,6 +1,27 @@
-import { Group, Paper, Text, VisuallyHidden } from '@mantine/core';
+import { Group, Paper, Text } from '@mantine/core';
 import { IconFileTypeCsv, IconUpload } from '@tabler/icons-react';
-import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react';
+
+/**
+ * The file input hidden by its own box. Wrapped in Mantine's VisuallyHidden instead, it kept its
+ * natural width (about 350 px) and made upload pages wider than a phone's screen; sized 1 px
+ * itself and placed against the drop area (`position: relative`), it takes no room, and the
+ * keyboard and screen readers still reach it.
+ */
+const HIDDEN_INPUT: CSSProperties = {
+  position: 'absolute',
+  top: 0,
+  left: 0,
+  width: 1,
+  height: 1,
+  padding: 0,
+  margin: -1,
+  border: 0,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  clipPath: 'inset(50%)',
+  whiteSpace: 'nowrap',
+};
 
 /**
  * A place to drop a file or click to choose one. The file input itself is what the keyboard and
@@ -53,6 +74,7 @@ export function FileDrop({
       }}
       style={{
         display: 'block',
+        position: 'relative',
         cursor: disabled ? 'not-allowed' : 'pointer',
         opacity: disabled ? 0.6 : 1,
         borderStyle: 'dashed',
@@ -62,23 +84,22 @@ export function FileDrop({
       }}
       data-dragging={over || undefined}
     >
-      <VisuallyHidden>
-        <input
-          ref={input}
-          id={id}
-          type="file"
-          accept={accept}
-          disabled={disabled}
-          aria-label={label}
-          onFocus={() => setFocused(true)}
-          onBlur={() => setFocused(false)}
-          onChange={(event) => {
-            take(event.currentTarget.files);
-            // The same file chosen again (after fixing it) is a new choice.
-            event.currentTarget.value = '';
-          }}
-        />
-      </VisuallyHidden>
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        accept={accept}
+        disabled={disabled}
+        aria-label={label}
+        style={HIDDEN_INPUT}
+        onFocus={() => setFocused(true)}
+        onBlur={() => setFocused(false)}
+        onChange={(event) => {
+          take(event.currentTarget.files);
+          // The same file chosen again (after fixing it) is a new choice.
+          event.currentTarget.value = '';
+        }}
+      />
       <Group justify="center" gap="lg" mih={120}>
         {over ? (
           <IconUpload size={48} color="var(--mantine-color-blue-6)" aria-hidden="true" />

@@ -171,3 +171,25 @@ describe('the patient form', () => {
     expect(await screen.findByText('We could not load this patient')).toBeInTheDocument();
   });
 });
+
+describe('the patient form on a phone', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const switches = () => [screen.getByLabelText('Who pays for the patient'), screen.getByLabelText('An existing payer or a new one')];
+
+  it('stacks the options of both guarantor switches across the width, so none is cut off', async () => {
+    const real = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({ ...real(query), matches: query === '(max-width: 47.99em)' }));
+    open(ADD);
+    await screen.findByRole('button', { name: 'Add patient' });
+    for (const control of switches()) {
+      expect(control).toHaveAttribute('data-orientation', 'vertical');
+      expect(control).toHaveAttribute('data-full-width', 'true');
+    }
+  });
+
+  it('keeps them side by side on a wider screen', async () => {
+    open(ADD);
+    await screen.findByRole('button', { name: 'Add patient' });
+    for (const control of switches()) expect(control).toHaveAttribute('data-orientation', 'horizontal');
+  });
+});

@@ -15,7 +15,7 @@ import {
   type GuarantorRelationship,
   type Patient,
 } from '@tay/contract';
-import { PayerChoiceFields, payerChoice, payerChoiceBody, type PayerChoice } from '../../../components/payers/payer-choice';
+import { PayerChoiceFields, payerChoice, payerChoiceBody, useSwitchLayout, type PayerChoice } from '../../../components/payers/payer-choice';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
@@ -97,6 +97,7 @@ function toBody(draft: Draft): { body: PatientInput; errors: FieldErrors } {
 
 function GuarantorFields({ draft, errors, set }: { draft: Draft; errors: FieldErrors; set: (changes: Partial<Draft>) => void }) {
   const self = draft.payer === 'self';
+  const layout = useSwitchLayout();
   return (
     <Paper withBorder radius="md" p="md" role="group" aria-labelledby="guarantor-title">
       <Stack gap="sm">
@@ -109,6 +110,7 @@ function GuarantorFields({ draft, errors, set }: { draft: Draft; errors: FieldEr
           </Text>
         </div>
         <SegmentedControl
+          {...layout}
           aria-label="Who pays for the patient"
           value={draft.payer}
           onChange={(payer) => set({ payer: payer as Payer })}

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Select, Stack, Text, Textarea, TextInput, Title }
 import { notifications } from '@mantine/notifications';
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { formatMoney, parseMoney, paths, type PayoutDetail, type Receiver } from '@tay/contract';
+import { formatMoney, MAX_AMOUNT_CENTS, parseMoney, paths, type PayoutDetail, type Receiver } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -26,6 +26,21 @@ export function receiverOptions(receivers: readonly Receiver[]) {
     const name = `${r.firstName} ${r.lastName} (${r.email})`;
     return { value: r.receiverId, label: why ? `${name} — ${why}` : name, disabled: why !== null };
   });
+}
+
+/**
+ * What is wrong with the amount as typed, or null. Text that cannot be read as money ("0.005",
+ * "1e3", "12,50") is named as such, in the bulk upload's words; only an amount that reads as
+ * $0.00 or less is asked to be above it.
+ */
+export function amountProblem(text: string): string | null {
+  const typed = text.trim();
+  if (!typed) return 'Enter the amount to pay.';
+  const cents = parseMoney(typed);
+  if (cents === null) return `"${typed}" is not an amount. Write it like 125.50 or $1,234.50.`;
+  if (cents <= 0) return 'Enter an amount above $0.00.';
+  if (cents > MAX_AMOUNT_CENTS) return 'The amount is above the $10,000,000.00 limit.';
+  return null;
 }
 
 interface Errors {
@@ -80,7 +95,8 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
   const check = (): boolean => {
     const next: Errors = {};
     if (!receiverId) next.receiverId = 'Choose the receiver to pay.';
-    if (amountCents === null || amountCents <= 0) next.amountCents = 'Enter an amount above $0.00.';
+    const amountError = amountProblem(amount);
+    if (amountError) next.amountCents = amountError;
     setErrors(next);
     return Object.keys(next).length === 0;
   };

@@ -58,35 +58,39 @@ export function PayoutsDashboardPage() {
       {s.recent.length === 0 ? (
         <Text c="dimmed">No payouts yet. Make one with New payout, or upload a file of them.</Text>
       ) : (
-        <Table striped highlightOnHover>
-          <Table.Caption>Recent payouts</Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Reference</Table.Th>
-              <Table.Th>Receiver</Table.Th>
-              <Table.Th ta="right">Amount</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Created</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {s.recent.map((p) => (
-              <Table.Tr key={p.payoutId}>
-                <Table.Td>
-                  <Anchor component={Link} to={payoutTransactionsHref({ payoutId: p.payoutId })}>
-                    {p.reference}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{p.receiverName}</Table.Td>
-                <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
-                <Table.Td>
-                  <PayoutStateBadge state={p.state} />
-                </Table.Td>
-                <Table.Td>{formatDate(p.createdAt)}</Table.Td>
+        // Wider than a phone: it scrolls sideways on its own, so the page keeps the screen's width
+        // and the status badges are not squeezed into "SU…".
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped highlightOnHover>
+            <Table.Caption>Recent payouts</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Reference</Table.Th>
+                <Table.Th>Receiver</Table.Th>
+                <Table.Th ta="right">Amount</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Created</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {s.recent.map((p) => (
+                <Table.Tr key={p.payoutId}>
+                  <Table.Td>
+                    <Anchor component={Link} to={payoutTransactionsHref({ payoutId: p.payoutId })}>
+                      {p.reference}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{p.receiverName}</Table.Td>
+                  <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
+                  <Table.Td>
+                    <PayoutStateBadge state={p.state} />
+                  </Table.Td>
+                  <Table.Td>{formatDate(p.createdAt)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
     </Stack>
   );

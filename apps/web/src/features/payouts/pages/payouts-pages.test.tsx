@@ -4,8 +4,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Payout, PayoutSummary, Receiver } from '@tay/contract';
 import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
 import { PayoutsDashboardPage } from './payouts-dashboard-page';
-import { receiverOptions } from './payout-form-page';
-import { groupForReview, PayoutsReviewPage } from './payouts-review-page';
+import { amountProblem, PayoutFormPage, receiverOptions } from './payout-form-page';
+import { groupForReview, isOwnSubmission, PayoutsReviewPage } from './payouts-review-page';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -77,7 +77,46 @@ describe('the receiver typeahead', () => {
   });
 });
 
+describe('the payout amount', () => {
+  it('says an amount it cannot read is not an amount, and asks only a readable one of $0.00 or less to be above it', () => {
+    for (const text of ['0.005', '1e3', '12,50', '1,000.999', 'ten', '-5']) {
+      expect(amountProblem(text)).toBe(`"${text}" is not an amount. Write it like 125.50 or $1,234.50.`);
+    }
+    expect(amountProblem('0')).toBe('Enter an amount above $0.00.');
+    expect(amountProblem('$0.00')).toBe('Enter an amount above $0.00.');
+    expect(amountProblem('  ')).toBe('Enter the amount to pay.');
+    expect(amountProblem('10000000.01')).toBe('The amount is above the $10,000,000.00 limit.');
+    expect(amountProblem('1,000.99')).toBeNull();
+    expect(amountProblem('$12')).toBeNull();
+  });
+
+  it('shows that on the form, and sends nothing', async () => {
+    const fake = new FakeApi();
+    fake.install();
+    fake.on('GET', `${API}/payout-settings`, ok({ approvalRequired: false, feeCents: 25 }));
+    renderAt('/business/payouts/payment/request', { '/business/payouts/payment/request': <PayoutFormPage /> });
+    const u = userEvent.setup();
+    await u.type(await screen.findByLabelText(/^Amount/), '12,50');
+    await u.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('"12,50" is not an amount. Write it like 125.50 or $1,234.50.')).toBeInTheDocument();
+    expect(screen.queryByText('Enter an amount above $0.00.')).toBeNull();
+    await u.clear(screen.getByLabelText(/^Amount/));
+    await u.type(screen.getByLabelText(/^Amount/), '0.00');
+    await u.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Enter an amount above $0.00.')).toBeInTheDocument();
+    expect(fake.calls.filter((c) => c.method !== 'GET')).toHaveLength(0);
+  });
+});
+
 describe('the approval queue', () => {
+  it('knows whom the server refuses a decision: the submitter, when a second approver is required', () => {
+    const mine = payout({ submittedBy: 'Owner@Biz.example' });
+    expect(isOwnSubmission(mine, 'owner@biz.example', true)).toBe(true);
+    expect(isOwnSubmission(mine, 'owner@biz.example', false)).toBe(false);
+    expect(isOwnSubmission(mine, 'admin@biz.example', true)).toBe(false);
+    expect(isOwnSubmission(payout({ submittedBy: null }), 'owner@biz.example', true)).toBe(false);
+  });
+
   it('groups batch payouts by batch and keeps single ones apart', () => {
     const grouped = groupForReview([
       payout({ payoutId: '1' }),
@@ -116,6 +155,8 @@ describe('the payouts dashboard', () => {
     expect(screen.getByText('$25.25')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Review the 2 payouts waiting for approval' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'PAY-1000' })).toBeInTheDocument();
+    // On a phone the table scrolls inside its own box rather than widening the page.
+    expect(screen.getByRole('table', { name: 'Recent payouts' }).closest('.mantine-TableScrollContainer-scrollContainer')).not.toBeNull();
     expect(await screen.findByText('Payout approvals')).toBeInTheDocument();
     const toggle = screen.getByText('Require a second person to approve payouts');
     await userEvent.click(toggle);
@@ -149,5 +190,47 @@ describe('the approval queue page', () => {
     expect(await screen.findByText('Approving needs $23.70 more than the available balance of $100.00.')).toBeInTheDocument();
     const call = fake.callsTo('POST', `${API}/payouts/pout_1/approve`)[0]!;
     expect(Object.keys(call.headers).map((h) => h.toLowerCase())).toContain('idempotency-key');
+  });
+  const queue = (items: Payout[], approvalRequired: boolean) => {
+    fake.on('GET', `${API}/payouts`, ok({ items, page: 1, pageSize: 100, total: items.length, totals: { count: items.length, amountCents: 0, feeCents: 0 } }));
+    fake.on('GET', `${API}/balances`, ok({ pendingCents: 0, availableCents: 1_000_000, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 }));
+    fake.on('GET', `${API}/payout-settings`, ok({ approvalRequired, feeCents: 25 }));
+    renderAt('/business/payouts/payment/request/payoutsreview', { '/business/payouts/payment/request/payoutsreview': <PayoutsReviewPage /> });
+  };
+  const waiting = (over: Partial<Payout>) =>
+    payout({ state: 'Submitted', feeCents: 0, actions: ['Approve', 'Reject', 'Cancel', 'Copy'], approvedBy: null, processedAt: null, ...over });
+
+  it('keeps each table in a sideways scroll container, so a phone reaches the Approve and Reject of the last column', async () => {
+    queue([waiting({ payoutId: 'p1', submittedBy: 'someone@biz.example' }), waiting({ payoutId: 'p2', reference: 'PAY-1001', batchId: 'b1' })], false);
+    const tables = await screen.findAllByRole('table');
+    expect(tables).toHaveLength(2);
+    for (const table of tables) expect(table.closest('.mantine-TableScrollContainer-scrollContainer')).not.toBeNull();
+    expect(screen.getByRole('button', { name: 'Approve' }).closest('.mantine-TableScrollContainer-scrollContainer')).not.toBeNull();
+  });
+
+  it('offers no approval to whoever submitted the payout or the batch when a second approver is required, and says why', async () => {
+    queue(
+      [
+        waiting({ payoutId: 'p1', submittedBy: 'owner@biz.example' }),
+        waiting({ payoutId: 'p2', reference: 'PAY-1001', submittedBy: 'other@biz.example' }),
+        waiting({ payoutId: 'p3', reference: 'PAY-1002', batchId: 'b1', submittedBy: 'owner@biz.example' }),
+      ],
+      true,
+    );
+    expect(await screen.findByText('You submitted this payout; another person must approve it.')).toBeInTheDocument();
+    const mine = screen.getByText('PAY-1000').closest('tr')!;
+    expect(within(mine).queryByRole('button')).toBeNull();
+    const theirs = screen.getByText('PAY-1001').closest('tr')!;
+    expect(within(theirs).getByRole('button', { name: 'Approve' })).toBeInTheDocument();
+    expect(screen.getByText('You submitted this batch; another person must approve it.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve batch' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reject batch' })).toBeNull();
+  });
+
+  it('lets the submitter approve when the business needs no second approver', async () => {
+    queue([waiting({ payoutId: 'p1', submittedBy: 'owner@biz.example' }), waiting({ payoutId: 'p3', reference: 'PAY-1002', batchId: 'b1' })], false);
+    expect(await screen.findByRole('button', { name: 'Approve' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Approve batch' })).toBeInTheDocument();
+    expect(screen.queryByText('You submitted this payout; another person must approve it.')).toBeNull();
   });
 });

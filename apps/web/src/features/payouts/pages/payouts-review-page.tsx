@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { formatDay, formatMoney, type Payout } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { newIdempotencyKey, useAvailableBalance, useBatchDecision, usePayoutList, usePayoutSettings } from '../api/payouts-api';
 import { PAYOUT_ACTION_LABELS, permittedPayoutActions, usePayoutActions } from '../components/payout-actions';
@@ -22,6 +23,17 @@ export function groupForReview(payouts: readonly Payout[]): { singles: Payout[];
   };
 }
 
+/**
+ * Whether the server will refuse this person's decision on the payout: with a second approver
+ * required, whoever submitted it can neither approve nor reject it (403). The payout names its
+ * submitter by e-mail; it carries no creator.
+ */
+export function isOwnSubmission(payout: Pick<Payout, 'submittedBy'>, email: string | undefined, approvalRequired: boolean): boolean {
+  return approvalRequired && !!email && !!payout.submittedBy && payout.submittedBy.toLowerCase() === email.toLowerCase();
+}
+
+export const OWN_SUBMISSION_NOTE = 'You submitted this payout; another person must approve it.';
+
 /** /business/payouts/payment/request/payoutsreview: the approval queue, with its totals against the available balance. */
 export function PayoutsReviewPage() {
   useDocumentTitle('Approve payouts');
@@ -30,6 +42,9 @@ export function PayoutsReviewPage() {
   const settings = usePayoutSettings();
   const fee = settings.data?.feeCents ?? 0;
   const { run, modals, canApprove } = usePayoutActions(fee);
+  const email = useSession().user?.email;
+  const approvalRequired = settings.data?.approvalRequired ?? false;
+  const own = (p: Payout) => isOwnSubmission(p, email, approvalRequired);
   const decision = useBatchDecision();
   const [rejectingBatch, setRejectingBatch] = useState<string | null>(null);
   const [reason, setReason] = useState('');
@@ -53,49 +68,58 @@ export function PayoutsReviewPage() {
     }
   };
 
+  // A phone is narrower than these columns: the table scrolls sideways inside its card, so the
+  // last column's Approve and Reject stay reachable instead of being cut off by the card's edge.
   const rows = (items: Payout[]) => (
-    <Table>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Reference</Table.Th>
-          <Table.Th>Receiver</Table.Th>
-          <Table.Th ta="right">Amount</Table.Th>
-          <Table.Th>Pay on</Table.Th>
-          <Table.Th>Submitted by</Table.Th>
-          <Table.Th />
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {items.map((p) => (
-          <Table.Tr key={p.payoutId}>
-            <Table.Td>{p.reference}</Table.Td>
-            <Table.Td>{p.receiverName}</Table.Td>
-            <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
-            <Table.Td>{p.payOn ? formatDay(p.payOn) : 'Once approved'}</Table.Td>
-            <Table.Td>{p.submittedBy ?? '—'}</Table.Td>
-            <Table.Td>
-              {!p.batchId && (
-                <Group gap="xs" justify="flex-end">
-                  {permittedPayoutActions(p.actions, true, canApprove)
-                    .filter((a) => a === 'Approve' || a === 'Reject')
-                    .map((a) => (
-                      <Button
-                        key={a}
-                        size="xs"
-                        variant={a === 'Approve' ? 'filled' : 'default'}
-                        color={a === 'Reject' ? 'red' : undefined}
-                        onClick={() => run(a, p)}
-                      >
-                        {PAYOUT_ACTION_LABELS[a]}
-                      </Button>
-                    ))}
-                </Group>
-              )}
-            </Table.Td>
+    <Table.ScrollContainer minWidth={640}>
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Reference</Table.Th>
+            <Table.Th>Receiver</Table.Th>
+            <Table.Th ta="right">Amount</Table.Th>
+            <Table.Th>Pay on</Table.Th>
+            <Table.Th>Submitted by</Table.Th>
+            <Table.Th />
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((p) => (
+            <Table.Tr key={p.payoutId}>
+              <Table.Td>{p.reference}</Table.Td>
+              <Table.Td>{p.receiverName}</Table.Td>
+              <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
+              <Table.Td>{p.payOn ? formatDay(p.payOn) : 'Once approved'}</Table.Td>
+              <Table.Td>{p.submittedBy ?? '—'}</Table.Td>
+              <Table.Td>
+                {!p.batchId &&
+                  (canApprove && own(p) ? (
+                    <Text size="sm" c="dimmed" ta="right">
+                      {OWN_SUBMISSION_NOTE}
+                    </Text>
+                  ) : (
+                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                      {permittedPayoutActions(p.actions, true, canApprove)
+                        .filter((a) => a === 'Approve' || a === 'Reject')
+                        .map((a) => (
+                          <Button
+                            key={a}
+                            size="xs"
+                            variant={a === 'Approve' ? 'filled' : 'default'}
+                            color={a === 'Reject' ? 'red' : undefined}
+                            onClick={() => run(a, p)}
+                          >
+                            {PAYOUT_ACTION_LABELS[a]}
+                          </Button>
+                        ))}
+                    </Group>
+                  ))}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 
   return (
@@ -127,7 +151,12 @@ export function PayoutsReviewPage() {
             <Text fw={600}>
               Batch {b.batchId}: {b.payouts.length} payouts, {formatMoney(b.totalCents + b.payouts.length * fee)} with fees
             </Text>
-            {canApprove && (
+            {canApprove && b.payouts.some(own) && (
+              <Text size="sm" c="dimmed">
+                You submitted this batch; another person must approve it.
+              </Text>
+            )}
+            {canApprove && !b.payouts.some(own) && (
               <Group gap="xs">
                 <Button size="xs" loading={decision.isPending} onClick={() => void decide(b.batchId, true)}>
                   Approve batch
