@@ -257,3 +257,10 @@ async function letGo(held: Held) {
     .set({ lease_expires_at: sql<Date>`now()` })
     .execute();
 }
+
+/**
+ * The one key space of a business's send and resend commands, for requests and invoices alike:
+ * the stored request names the command and the record, so a key reused on another record or
+ * another command is refused (422) instead of sending a second time.
+ */
+export const sendCommandScope = (businessId: string) => `business:${businessId}:send-command`;

@@ -10,7 +10,7 @@ import { createInvoice, deleteInvoiceDraft, selectInvoice, updateInvoice } from 
 import type { RequestContext } from '../domain/payment-requests/request-context';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
-import { withIdempotency } from '../lib/idempotency';
+import { sendCommandScope, withIdempotency } from '../lib/idempotency';
 import type { AuthSession } from '../plugins/authenticate';
 
 const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
@@ -51,7 +51,7 @@ export const invoiceRoutes: FastifyPluginAsync<{ ctx: RequestContext; db: Kysely
       reply,
       await withIdempotency({
         db,
-        scope: `business:${business.id}:invoice-command`,
+        scope: sendCommandScope(business.id),
         key: request.headers['idempotency-key'] as string | undefined,
         request: { command: 'send', invoiceId: params.invoiceId, sendAt: body.sendAt ?? null },
         run: async () => ({
@@ -74,7 +74,7 @@ export const invoiceRoutes: FastifyPluginAsync<{ ctx: RequestContext; db: Kysely
         reply,
         await withIdempotency({
           db,
-          scope: `business:${business.id}:invoice-command`,
+          scope: sendCommandScope(business.id),
           key: request.headers['idempotency-key'] as string | undefined,
           request: { command, invoiceId: params.invoiceId },
           run,

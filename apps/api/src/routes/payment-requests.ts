@@ -14,7 +14,7 @@ import { getRequestReceipt } from '../domain/payments/get-request-receipt';
 import { renderReceiptPdf } from '../domain/payments/render-receipt-pdf';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
-import { withIdempotency } from '../lib/idempotency';
+import { sendCommandScope, withIdempotency } from '../lib/idempotency';
 import { bearerOf, type AuthSession } from '../plugins/authenticate';
 
 const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
@@ -128,7 +128,7 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
         reply,
         await withIdempotency({
           db,
-          scope: `business:${business.id}:request-command`,
+          scope: sendCommandScope(business.id),
           key: request.headers['idempotency-key'] as string | undefined,
           request: { command, requestId: params.requestId },
           run,

@@ -146,6 +146,12 @@ describe('Idempotency-Key on send and resend', () => {
     const resend = await http('POST', `${api.base}/${draft.invoiceId}/resend`, { token: biz.token, key: 'send-reused-1' });
     expect(resend.status).toBe(422);
     expect(await invoiceSnapshot(db(), draft.invoiceId)).toEqual(mine);
+
+    // Nor on the invoice's own request: requests and invoices share one space of send keys.
+    const [requestId] = await requestsFor(draft.invoiceId);
+    const viaRequest = await http('POST', `/api/businesses/${biz.businessId}/payment-requests/${requestId}/resend`, { token: biz.token, key: 'send-reused-1' });
+    expect(viaRequest.status).toBe(422);
+    expect(await invoiceSnapshot(db(), draft.invoiceId)).toEqual(mine);
   });
 
   it('resend with the same key twice resends once', async () => {
