@@ -1,6 +1,7 @@
 import { Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { formatMoney, type InvoiceLine } from '@tay/contract';
+import { wrapAnywhere } from '../ui/wrap-anywhere';
 
 /** Below the small breakpoint (a phone): an invoice's lines read as two columns, the item and its amount. */
 const PHONE = '(max-width: 47.99em)';
@@ -36,7 +37,7 @@ export function InvoiceLinesTable({ items, showTax = false, caption = 'Items' }:
         <Table.Tbody>
           {items.map((line, index) => (
             <Table.Tr key={index}>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+              <Table.Td style={wrapAnywhere}>
                 <Text size="sm">{line.description}</Text>
                 <Text size="xs" c="dimmed">
                   {formatQuantity(line.quantity)} × {formatMoney(line.unitPriceCents)}
@@ -66,7 +67,7 @@ export function InvoiceLinesTable({ items, showTax = false, caption = 'Items' }:
       <Table.Tbody>
         {items.map((line, index) => (
           <Table.Tr key={index}>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>{line.description}</Table.Td>
+            <Table.Td style={wrapAnywhere}>{line.description}</Table.Td>
             <Table.Td ta="right">{formatQuantity(line.quantity)}</Table.Td>
             <Table.Td ta="right">{formatMoney(line.unitPriceCents)}</Table.Td>
             {showTax && <Table.Td ta="right">{line.taxRate > 0 ? formatRate(line.taxRate) : '—'}</Table.Td>}

@@ -2,6 +2,7 @@ import { Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { formatDay, formatMoney, type RequestStatement } from '@tay/contract';
 import { ScrollRegion } from '../ui/scroll-region';
+import { wrapAnywhere } from '../ui/wrap-anywhere';
 
 /** Below the small breakpoint (a phone): a statement's lines read as two columns, the service and what the patient owes. */
 const PHONE = '(max-width: 47.99em)';
@@ -27,7 +28,7 @@ export function StatementLines({ statement, caption = 'Statement lines' }: { sta
         <Table.Tbody>
           {statement.lines.map((line, index) => (
             <Table.Tr key={index}>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+              <Table.Td style={wrapAnywhere}>
                 <Text size="sm">{line.description}</Text>
                 <Text size="xs" c="dimmed">
                   {formatDay(line.serviceDate)} · Billed {formatMoney(line.billedCents)} · Insurance paid {formatMoney(line.insurancePaidCents)} · Adjustment{' '}
@@ -71,7 +72,7 @@ export function StatementLines({ statement, caption = 'Statement lines' }: { sta
           {statement.lines.map((line, index) => (
             <Table.Tr key={index}>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDay(line.serviceDate)}</Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{line.description}</Table.Td>
+              <Table.Td style={wrapAnywhere}>{line.description}</Table.Td>
               <Table.Td ta="right">{formatMoney(line.billedCents)}</Table.Td>
               <Table.Td ta="right">{formatMoney(line.insurancePaidCents)}</Table.Td>
               <Table.Td ta="right">{formatMoney(line.adjustmentCents)}</Table.Td>

@@ -1,6 +1,7 @@
 import { Avatar, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconBuildingStore } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { wrapAnywhere } from '../ui/wrap-anywhere';
 
 /**
  * The business at the top of a page for someone who is not a member (a payer paying, a receiver
@@ -12,7 +13,7 @@ export function PublicBusinessHeader({ name, logoUrl, children }: { name: string
       <Avatar src={logoUrl} alt={`${name} logo`} size={48} radius="md" color="blue">
         <IconBuildingStore size={24} aria-hidden="true" />
       </Avatar>
-      <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+      <div style={{ ...wrapAnywhere, minWidth: 0 }}>
         <Text fw={700}>{name}</Text>
         {children && (
           <Text size="sm" c="dimmed">

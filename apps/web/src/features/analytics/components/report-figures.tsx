@@ -1,6 +1,7 @@
 import { Anchor, Card, SimpleGrid, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { formatMoney, type ReportFigures as Figures } from '@tay/contract';
+import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { historyHref, type HistoryDays } from '../report-dates';
 
 /** The states whose requests still owe something: what *outstanding* adds up (ADR 039). */
@@ -64,7 +65,7 @@ export function ReportFigures({ figures, range }: { figures: Figures; range: { f
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
             {card.label}
           </Text>
-          <Text fz={22} fw={700} mt={4} style={{ overflowWrap: 'anywhere' }}>
+          <Text fz={22} fw={700} mt={4} style={wrapAnywhere}>
             {formatMoney(card.cents)}
           </Text>
           <Text size="xs" c="dimmed">

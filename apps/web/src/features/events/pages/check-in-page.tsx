@@ -6,6 +6,7 @@ import { formatDay, type CheckInOutcome, type FieldErrors, type PublicCheckInPag
 import { PublicBusinessHeader, PublicProblem } from '../../../components/public/public-page-parts';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCheckIn, useCheckInPage } from '../api/events-api';
@@ -32,7 +33,7 @@ function CheckInView({ token, data }: { token: string; data: PublicCheckInPage }
           <PublicBusinessHeader name={data.businessName} logoUrl={data.businessLogoUrl}>
             event check-in
           </PublicBusinessHeader>
-          <Title order={1} fz={28} style={{ overflowWrap: 'anywhere' }}>
+          <Title order={1} fz={28} style={wrapAnywhere}>
             {data.eventName}
           </Title>
           <Text c="dimmed">

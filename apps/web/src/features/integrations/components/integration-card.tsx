@@ -13,6 +13,7 @@ import {
   type IntegrationState,
   integrationNotAvailable,
 } from '@tay/contract';
+import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { useConnect, useDisconnect, useSyncNow } from '../api/integrations-api';
 import { runCounts } from '../integration-words';
 import { goToProvider } from '../leave-for-provider';
@@ -26,7 +27,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
         {label}
       </Text>
       {/* A long company name or e-mail address wraps instead of widening a phone's page. */}
-      <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
+      <Text component="dd" size="sm" m={0} style={wrapAnywhere}>
         {children}
       </Text>
     </div>

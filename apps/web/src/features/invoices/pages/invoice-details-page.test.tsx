@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { INVOICE_TIMELINE_LABELS, type InvoiceTimelineEvent } from '@tay/contract';
 import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
 import { invoice, invoiceDetail } from '../../../test/fixtures';
+import { wrapsAnywhere } from '../../../test/text-wrap';
 import { InvoiceDetailsPage } from './invoice-details-page';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -217,5 +218,34 @@ describe('an invoice’s details', () => {
     renderAt(`${DETAILS}?invoiceid=${detail.invoiceId}`, { [DETAILS]: <InvoiceDetailsPage /> }, { business: { role: 'viewer' } });
     await screen.findByRole('heading', { level: 1, name: `Invoice ${detail.number}` });
     expect(actionNames()).toEqual(['Download PDF']);
+  });
+});
+
+describe('an invoice’s details on a phone (390 px)', () => {
+  it('breaks the long text a person typed: the payer’s name and e-mail, the memo with its link, the footer, a timeline entry', async () => {
+    const surname = 'Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswessenschafewarenwohlgepflege';
+    const email = `${'pat.'.repeat(20)}payer@harbor-music-and-arts-academy.example`;
+    const url = `https://harbor.example/terms/${'x'.repeat(200)}`;
+    const base = sentInvoice();
+    const detail = {
+      ...base,
+      payerName: `Pat ${surname}`,
+      payerEmail: email,
+      memo: `May lessons\n${url}`,
+      footer: `Questions: ${email}`,
+      timeline: [{ at: '2026-05-01T10:00:00.000Z', actor: email, event: 'create' as const, detail: `Noted: ${url}` }],
+    };
+    fake.on('GET', `${API}/${detail.invoiceId}`, ok(detail));
+    open(detail.invoiceId);
+    const doc = await screen.findByRole('article', { name: `Invoice ${detail.number} as the payer sees it` });
+    expect(wrapsAnywhere(within(doc).getByText(`Pat ${surname}`))).toBe(true);
+    expect(wrapsAnywhere(within(doc).getByText(email))).toBe(true);
+    const memo = within(doc).getByText(url, { exact: false });
+    expect(memo).toHaveStyle({ overflowWrap: 'anywhere', whiteSpace: 'pre-line' });
+    expect(within(doc).getByText(`Questions: ${email}`)).toHaveStyle({ overflowWrap: 'anywhere' });
+    // The line under the heading names the payer too.
+    expect(wrapsAnywhere(screen.getByText(new RegExp(`^Pat ${surname} · \\$62\\.66`)))).toBe(true);
+    expect(wrapsAnywhere(screen.getByText(`Noted: ${url}`))).toBe(true);
+    expect(wrapsAnywhere(screen.getByText(new RegExp(`· ${email.replace(/\./g, '\\.')}$`)))).toBe(true);
   });
 });

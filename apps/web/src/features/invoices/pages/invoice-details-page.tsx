@@ -17,6 +17,7 @@ import {
 import { InvoiceLinesTable, InvoiceTotals } from '../../../components/invoices/invoice-lines';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { invoicePaths } from '../../../lib/invoice-paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -79,7 +80,7 @@ export function InvoiceDetailsPage() {
     <Stack gap="lg" maw={1000}>
       {back}
       <Group justify="space-between" align="flex-start">
-        <div>
+        <div style={wrapAnywhere}>
           <Group gap="sm" align="center">
             <Title order={1}>Invoice {inv.number}</Title>
             <InvoiceStateBadge state={inv.invoiceState} overdue={inv.overdue} />
@@ -145,10 +146,14 @@ export function InvoiceDetailsPage() {
           <Timeline active={inv.timeline.length - 1} bulletSize={18} lineWidth={2}>
             {inv.timeline.map((e, index) => (
               <Timeline.Item key={`${e.at}-${index}`} title={eventLabel(e.event)}>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" style={wrapAnywhere}>
                   {formatDateTime(e.at)} · {e.actor}
                 </Text>
-                {e.detail && <Text size="sm">{e.detail}</Text>}
+                {e.detail && (
+                  <Text size="sm" style={wrapAnywhere}>
+                    {e.detail}
+                  </Text>
+                )}
               </Timeline.Item>
             ))}
           </Timeline>
@@ -164,7 +169,8 @@ function InvoiceDocument({ invoice: inv }: { invoice: InvoiceDetail }) {
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }} component="article" aria-label={`Invoice ${inv.number} as the payer sees it`}>
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
-          <div>
+          {/* Who bills whom: names and an e-mail as long as they were typed. */}
+          <div style={wrapAnywhere}>
             <Text fw={700} fz="lg">
               {inv.businessName}
             </Text>
@@ -172,7 +178,7 @@ function InvoiceDocument({ invoice: inv }: { invoice: InvoiceDetail }) {
               Bill to
             </Text>
             <Text size="sm">{inv.payerName}</Text>
-            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            <Text size="sm" c="dimmed">
               {inv.payerEmail}
             </Text>
           </div>
@@ -216,13 +222,13 @@ function InvoiceDocument({ invoice: inv }: { invoice: InvoiceDetail }) {
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               Memo
             </Text>
-            <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+            <Text size="sm" style={{ ...wrapAnywhere, whiteSpace: 'pre-line' }}>
               {inv.memo}
             </Text>
           </div>
         )}
         {inv.footer && (
-          <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
+          <Text size="xs" c="dimmed" style={{ ...wrapAnywhere, whiteSpace: 'pre-line' }}>
             {inv.footer}
           </Text>
         )}
@@ -278,7 +284,7 @@ function InvoiceFacts({ invoice: inv }: { invoice: InvoiceDetail }) {
           <Text size="sm" fw={600}>
             Pay link
           </Text>
-          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          <Text size="xs" c="dimmed" style={wrapAnywhere}>
             {inv.payLink}
           </Text>
           <CopyButton value={inv.payLink}>

@@ -2,6 +2,7 @@ import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { formatDay, type PayerInvoice } from '@tay/contract';
 import { InvoiceLinesTable, InvoiceTotals } from '../../../components/invoices/invoice-lines';
+import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 
 /**
  * The invoice a payment request collects, as its payer reads it above the payment form: its
@@ -27,12 +28,12 @@ export function PayInvoice({ invoice, memo, token }: { invoice: PayerInvoice; me
           </div>
         </Group>
         {invoice.memo && invoice.memo !== memo && (
-          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+          <Text size="sm" style={{ ...wrapAnywhere, whiteSpace: 'pre-line' }}>
             {invoice.memo}
           </Text>
         )}
         {invoice.footer && (
-          <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
+          <Text size="xs" c="dimmed" style={{ ...wrapAnywhere, whiteSpace: 'pre-line' }}>
             {invoice.footer}
           </Text>
         )}

@@ -1,10 +1,22 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { forwardRef, useImperativeHandle } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublicPayPage } from '@tay/contract';
 import { FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { wrapsAnywhere } from '../../../test/text-wrap';
+import type { CardFieldHandle } from '../components/card-field';
 import { PayPage } from './pay-page';
 
 vi.setConfig({ testTimeout: 30_000 });
+
+// The processor's card field is an iframe of its own (e2e/card-field.test.ts); here it hands out a token.
+vi.mock('../components/card-field', () => ({
+  CardField: forwardRef<CardFieldHandle>(function FakeCardField(_props, ref) {
+    useImperativeHandle(ref, () => ({ tokenize: () => Promise.resolve({ token: 'tok_visa0000000001', label: 'Visa •••• 4242' }) }));
+    return <div>Card details</div>;
+  }),
+}));
 
 function page(over: Partial<PublicPayPage>): PublicPayPage {
   return {
@@ -237,5 +249,72 @@ describe('the pay page of a patient’s statement', () => {
     expect(within(total as HTMLElement).getByText('$5.00')).toBeInTheDocument();
     expect(within(total as HTMLElement).getByText('$135.00')).toBeInTheDocument();
     expect(screen.getByText(/Payment plan: you may pay part of it now/)).toBeInTheDocument();
+  });
+});
+
+describe('long text on a phone', () => {
+  const url = `https://harbor.example/terms/${'x'.repeat(200)}`;
+  const email = `${'pat.'.repeat(20)}payer@harbor-music-and-arts-academy.example`;
+
+  it('breaks a memo with a long link, and keeps its line breaks', async () => {
+    open(page({ memo: `Spring term\n${url}` }));
+    const memo = await screen.findByText(url, { exact: false });
+    expect(memo).toHaveStyle({ overflowWrap: 'anywhere', whiteSpace: 'pre-line' });
+  });
+
+  it('breaks a long student or patient line, and the payer’s name in the header', async () => {
+    const surname = 'Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswessenschafewarenwohlgepflegeundsorgfaltigkeitbeschutzen';
+    open(page({ payerName: `Pat ${surname}`, forStudent: `For Mia ${surname} — Piano, December 2026`, forPatient: `Statement for ${surname}` }));
+    expect(wrapsAnywhere(await screen.findByText(`For Mia ${surname} — Piano, December 2026`))).toBe(true);
+    expect(wrapsAnywhere(screen.getByText(`Statement for ${surname}`))).toBe(true);
+    expect(wrapsAnywhere(screen.getByText(new RegExp(`requests a payment from Pat ${surname}`)))).toBe(true);
+  });
+
+  it('breaks an invoice’s memo and footer', async () => {
+    const invoice: NonNullable<PublicPayPage['invoice']> = {
+      number: 'INV-0002',
+      issueDate: '2026-05-01',
+      dueDate: '2026-05-31',
+      items: [{ description: 'Lessons', quantity: 1, unitPriceCents: 5_000, taxRate: 0, amountCents: 5_000, discountCents: 0, taxCents: 0 }],
+      subtotalCents: 5_000,
+      discountCents: 0,
+      taxCents: 0,
+      totalCents: 5_000,
+      memo: `See ${url}`,
+      footer: `Questions: ${email}`,
+    };
+    open(page({ amountCents: 5_000, remainingCents: 5_000, memo: '', invoice }));
+    const section = await screen.findByRole('region', { name: 'Invoice INV-0002' });
+    expect(within(section).getByText(`See ${url}`)).toHaveStyle({ overflowWrap: 'anywhere' });
+    expect(within(section).getByText(`Questions: ${email}`)).toHaveStyle({ overflowWrap: 'anywhere' });
+  });
+});
+
+describe('a part payment’s amount', () => {
+  const partial = () => open(page({ allowPartial: true }));
+
+  async function payWith(text: string) {
+    const u = userEvent.setup();
+    partial();
+    const amount = await screen.findByRole('textbox', { name: 'Amount to pay (USD)' });
+    await u.clear(amount);
+    if (text) await u.type(amount, text);
+    await u.click(screen.getByRole('button', { name: /^Pay/ }));
+    return amount;
+  }
+
+  it.each([
+    ['1.005', 'Enter an amount in dollars and cents, such as 12.40.'],
+    ['twelve', 'Enter an amount in dollars and cents, such as 12.40.'],
+    ['', 'Enter the amount to pay.'],
+    ['0', 'Enter an amount above $0.00.'],
+    ['0.00', 'Enter an amount above $0.00.'],
+    ['125.01', 'You can pay at most $125.00.'],
+  ])('%j is refused with "%s", and nothing is sent', async (text, message) => {
+    const amount = await payWith(text);
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(amount).toHaveAttribute('aria-invalid', 'true');
+    expect(amount).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(fake.callsTo('POST', /\/api\/public\/pay\//)).toHaveLength(0);
   });
 });

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from
 import { IconAlertCircle, IconBuildingBank, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatDay, formatMoney, parseMoney, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
+import { formatDay, formatMoney, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDecline, usePay, usePayPage } from '../api/pay-api';
@@ -12,6 +12,8 @@ import { PayInvoice } from '../components/pay-invoice';
 import { PaymentForm } from '../components/payment-form';
 import { payHeadline } from '../pay-headline';
 import { MoneyInput } from '../../../components/ui/money-input';
+import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
+import { readTypedAmount } from '../qr-amount';
 import { StatementLines } from '../../../components/payments/statement-lines';
 
 /** /pay/:token — the hosted payment page: no sign-in, reached from the link in the e-mail. */
@@ -40,9 +42,17 @@ function Summary({ data }: { data: PublicPayPage }) {
           {headline.caption}
         </Text>
       )}
-      {data.forStudent && <Text fw={500}>{data.forStudent}</Text>}
-      {data.forPatient && <Text fw={500}>{data.forPatient}</Text>}
-      {data.memo && <Text>{data.memo}</Text>}
+      {data.forStudent && (
+        <Text fw={500} style={wrapAnywhere}>
+          {data.forStudent}
+        </Text>
+      )}
+      {data.forPatient && (
+        <Text fw={500} style={wrapAnywhere}>
+          {data.forPatient}
+        </Text>
+      )}
+      {data.memo && <Text style={{ ...wrapAnywhere, whiteSpace: 'pre-line' }}>{data.memo}</Text>}
       <Text size="sm" c="dimmed">
         Due {formatDay(data.dueDate)}
         {data.allowPartial ? (data.statement ? ' · Payment plan: you may pay part of it now and the rest later' : ' · You may pay part of it now') : ''}
@@ -160,12 +170,16 @@ function PayForm({ token, data, onOutcome }: { token: string; data: PublicPayPag
   const pay = usePay(token);
   const decline = useDecline(token);
 
-  const cents = data.allowPartial ? parseMoney(amount) : data.remainingCents;
+  // What the payer typed, read as the QR page reads it: nothing or unreadable text ("1.005",
+  // "twelve") is told how to write an amount, not that it is too small.
+  const typed = data.allowPartial ? readTypedAmount(amount) : { cents: data.remainingCents };
+  const cents = 'cents' in typed ? typed.cents : null;
 
   const prepare = () => {
     let error: string | null = null;
-    if (cents === null || cents <= 0) error = 'Enter an amount above $0.00.';
-    else if (cents > data.remainingCents) error = `You can pay at most ${formatMoney(data.remainingCents)}.`;
+    if ('error' in typed) error = typed.error;
+    else if (typed.cents <= 0) error = 'Enter an amount above $0.00.';
+    else if (typed.cents > data.remainingCents) error = `You can pay at most ${formatMoney(data.remainingCents)}.`;
     setAmountError(error);
     return error === null && cents !== null ? { amountCents: cents } : null;
   };

@@ -13,6 +13,7 @@ import { PublicBusinessHeader as BusinessHeader, PublicProblem as PayProblem } f
 import { PaymentForm } from '../components/payment-form';
 import { checkQrAmount, qrAmountHelp } from '../qr-amount';
 import { MoneyInput } from '../../../components/ui/money-input';
+import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 
 /** /pay/qr/:code — what a printed QR code opens: no sign-in; each payment makes a request of its own. */
 export function QrPayPage() {
@@ -49,10 +50,10 @@ function QrView({ code, data }: { code: string; data: PublicQrPage }) {
           <BusinessHeader name={data.businessName} logoUrl={data.businessLogoUrl}>
             asks for a payment by QR code
           </BusinessHeader>
-          <Title order={1} fz={28} style={{ overflowWrap: 'anywhere' }}>
+          <Title order={1} fz={28} style={wrapAnywhere}>
             {data.label}
           </Title>
-          {data.memo && <Text style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>{data.memo}</Text>}
+          {data.memo && <Text style={{ ...wrapAnywhere, whiteSpace: 'pre-line' }}>{data.memo}</Text>}
           {payable && data.amountMode === 'fixed' && data.amountCents !== null && (
             <div>
               <Text size="sm" c="dimmed">

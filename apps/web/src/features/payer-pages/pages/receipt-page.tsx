@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { formatDateTime, formatMoney } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useReceipt } from '../api/pay-api';
 
@@ -17,11 +18,11 @@ export function ReceiptPage() {
     return <LoadError title="This receipt could not be loaded" error={receipt.error} onRetry={() => void receipt.refetch()} />;
   const r = receipt.data;
   return (
-    <Paper withBorder p="xl" radius="md">
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
       <Stack gap="md">
-        <Group>
+        <Group wrap="nowrap">
           <IconCircleCheck size={32} color="var(--mantine-color-teal-6)" aria-hidden="true" />
-          <div>
+          <div style={{ ...wrapAnywhere, minWidth: 0, flex: 1 }}>
             <Title order={1} fz="xl">
               Receipt
             </Title>
@@ -30,10 +31,11 @@ export function ReceiptPage() {
             </Text>
           </div>
         </Group>
+        {/* On a phone (and on paper) the labels take a narrower column, so the values have room. */}
         <Table variant="vertical" withTableBorder>
           <Table.Tbody>
             <Table.Tr>
-              <Table.Th w={180}>Amount paid</Table.Th>
+              <Table.Th w={{ base: 120, sm: 180 }}>Amount paid</Table.Th>
               <Table.Td>{formatMoney(r.amountCents)}</Table.Td>
             </Table.Tr>
             <Table.Tr>
@@ -58,7 +60,9 @@ export function ReceiptPage() {
             </Table.Tr>
             <Table.Tr>
               <Table.Th>Receipt number</Table.Th>
-              <Table.Td ff="monospace">{r.paymentId}</Table.Td>
+              <Table.Td ff="monospace" style={wrapAnywhere}>
+                {r.paymentId}
+              </Table.Td>
             </Table.Tr>
           </Table.Tbody>
         </Table>

@@ -162,6 +162,8 @@ export function ImportPayersPage() {
                 onChange={(chosen) => void choose(chosen)}
                 disabled={!access.allowed}
                 clearable
+                // The × alone is an icon: a screen reader needs its name.
+                clearButtonProps={{ 'aria-label': 'Remove the file' }}
                 w={{ base: '100%', sm: 480 }}
               />
             </div>

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_TIMELINE_EVENTS } from '@tay/contract';
 import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
 import { business, detail, qrPayment, request } from '../../../test/fixtures';
+import { wrapsAnywhere } from '../../../test/text-wrap';
 import { RequestDetailDrawer } from './request-detail';
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
@@ -304,5 +305,44 @@ describe('a patient’s statement (the healthcare template)', () => {
     await within(dialog).findByRole('heading', { name: '$125.00' });
     expect(within(dialog).queryByLabelText('Patient')).toBeNull();
     expect(within(dialog).queryByRole('table', { name: 'Statement lines' })).toBeNull();
+  });
+});
+
+describe('long text in the drawer on a phone (390 px)', () => {
+  it('breaks the payer’s name and e-mail, the memo with its link, the reference, the payer’s note and a timeline entry', async () => {
+    const surname = 'Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswessenschafewarenwohlgepflege';
+    const email = `${'pat.'.repeat(20)}payer@harbor-music-and-arts-academy.example`;
+    const url = `https://harbor.example/terms/${'x'.repeat(200)}`;
+    const r = request({
+      transactionState: 'Sent',
+      payerId: 'pyr_long',
+      payerName: `Pat ${surname}`,
+      payerEmail: email,
+      memo: `Spring term\n${url}`,
+      reference: 'R'.repeat(64),
+    });
+    fake.on(
+      'GET',
+      `${LIST}/${r.transactionId}`,
+      ok(
+        detail(r, {
+          payerNote: `Table ${'4'.repeat(120)}`,
+          timeline: [{ at: '2026-05-01T10:00:00.000Z', actor: email, event: 'create', fromState: null, toState: null, detail: `Noted: ${url}` }],
+        }),
+      ),
+    );
+    renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
+    const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
+    const name = await within(dialog).findByRole('link', { name: `Pat ${surname}` });
+    expect(name.parentElement).toHaveTextContent(`Pat ${surname} · ${email}`);
+    expect(wrapsAnywhere(name.parentElement)).toBe(true);
+    const memo = within(dialog).getByText(url, { exact: false, selector: 'td' });
+    expect(memo).toHaveStyle({ overflowWrap: 'anywhere', whiteSpace: 'pre-line' });
+    expect(within(dialog).getByText('R'.repeat(64))).toHaveStyle({ overflowWrap: 'anywhere' });
+    expect(within(dialog).getByText(`Table ${'4'.repeat(120)}`)).toHaveStyle({ overflowWrap: 'anywhere' });
+    expect(wrapsAnywhere(within(dialog).getByText(`Noted: ${url}`))).toBe(true);
+    const actor = within(dialog).getByText(`Noted: ${url}`).previousElementSibling;
+    expect(actor).toHaveTextContent(email);
+    expect(wrapsAnywhere(actor)).toBe(true);
   });
 });

@@ -17,6 +17,7 @@ import {
 } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { useWriteAccess } from '../../../lib/write-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
 import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
@@ -86,7 +87,8 @@ export function RequestDetailDrawer({
       ) : (
         <Stack gap="md">
           <Group justify="space-between">
-            <div>
+            {/* The payer's name and e-mail, a code's label, a student's name: as long as they were typed. */}
+            <div style={wrapAnywhere}>
               <Title order={2} fz="xl">
                 {formatMoney(r.amountCents)}
               </Title>
@@ -126,7 +128,7 @@ export function RequestDetailDrawer({
           </Group>
           {/* A patient's statement (the healthcare template, ADR 037): whose, and its lines. */}
           {r.clientId && (
-            <Text size="sm" aria-label="Patient">
+            <Text size="sm" aria-label="Patient" style={wrapAnywhere}>
               Statement for{' '}
               <Anchor component={Link} to={getHref(paths.payments.history, undefined, { clientId: r.clientId, clientName: r.patientName ?? undefined })}>
                 {r.patientName}
@@ -197,19 +199,19 @@ export function RequestDetailDrawer({
               {r.payerNote && (
                 <Table.Tr>
                   <Table.Th>Payer’s note</Table.Th>
-                  <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{r.payerNote}</Table.Td>
+                  <Table.Td style={{ ...wrapAnywhere, whiteSpace: 'pre-wrap' }}>{r.payerNote}</Table.Td>
                 </Table.Tr>
               )}
               {r.memo && (
                 <Table.Tr>
                   <Table.Th>Memo</Table.Th>
-                  <Table.Td>{r.memo}</Table.Td>
+                  <Table.Td style={{ ...wrapAnywhere, whiteSpace: 'pre-line' }}>{r.memo}</Table.Td>
                 </Table.Tr>
               )}
               {r.reference && (
                 <Table.Tr>
                   <Table.Th>Your reference</Table.Th>
-                  <Table.Td>{r.reference}</Table.Td>
+                  <Table.Td style={wrapAnywhere}>{r.reference}</Table.Td>
                 </Table.Tr>
               )}
               {r.invoiceId && r.invoiceNumber && (
@@ -225,7 +227,7 @@ export function RequestDetailDrawer({
               {r.batch && (
                 <Table.Tr>
                   <Table.Th>Bulk batch</Table.Th>
-                  <Table.Td>
+                  <Table.Td style={wrapAnywhere}>
                     <Anchor component={Link} to={`${paths.payments.bulkReview}?batchId=${encodeURIComponent(r.batch.batchId)}`}>
                       {r.batch.fileName}
                     </Anchor>
@@ -272,11 +274,15 @@ export function RequestDetailDrawer({
           <Timeline active={r.timeline.length - 1} bulletSize={18} lineWidth={2}>
             {r.timeline.map((e, index) => (
               <Timeline.Item key={`${e.at}-${index}`} title={eventLabel(e.event)}>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" style={wrapAnywhere}>
                   {formatDateTime(e.at)} · {e.actor}
                   {e.toState && e.fromState !== e.toState ? ` · ${e.fromState ?? '—'} → ${e.toState as RequestState}` : ''}
                 </Text>
-                {e.detail && <Text size="sm">{e.detail}</Text>}
+                {e.detail && (
+                  <Text size="sm" style={wrapAnywhere}>
+                    {e.detail}
+                  </Text>
+                )}
               </Timeline.Item>
             ))}
           </Timeline>
