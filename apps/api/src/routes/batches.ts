@@ -92,7 +92,9 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
 
   mount(e.get, async ({ business, params }) => success(await batchOf(db, business.id, params.batchId)));
 
-  mount(e.map, async ({ business, params, body }) => success(await mapBatch({ db, jobs, business, batchId: params.batchId, mapping: body.mapping })));
+  mount(e.map, async ({ business, session, params, body }) =>
+    success(await mapBatch({ db, jobs, business, batchId: params.batchId, mapping: body.mapping, actor: acting(session) })),
+  );
 
   mount(e.discard, async ({ business, session, params, reply }) => {
     await discardBatch({ db, business, batchId: params.batchId, actor: acting(session) });
@@ -113,11 +115,13 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
     return sendCsv(reply, errorRowsCsv(db, business.id, params.batchId), `${name}-errors.csv`);
   });
 
-  mount(e.fixRow, async ({ business, params, body }) =>
-    success(await fixRow({ db, business, batchId: params.batchId, line: params.row, fields: body.fields })),
+  mount(e.fixRow, async ({ business, session, params, body }) =>
+    success(await fixRow({ db, business, batchId: params.batchId, line: params.row, fields: body.fields, actor: acting(session) })),
   );
 
-  mount(e.dropRow, async ({ business, params }) => success(await dropRow({ db, business, batchId: params.batchId, line: params.row })));
+  mount(e.dropRow, async ({ business, session, params }) =>
+    success(await dropRow({ db, business, batchId: params.batchId, line: params.row, actor: acting(session) })),
+  );
 
   mount(e.unschedule, async ({ business, session, params }) =>
     success(await unscheduleBatch({ db, business, batchId: params.batchId, user: acting(session) })),

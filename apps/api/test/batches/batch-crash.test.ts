@@ -236,7 +236,7 @@ describe('the check of the rows is killed in the middle', () => {
     const up = await api.uploaded(lines.join('\n'));
     const business = (await businessForJob(db(), acme.businessId))!;
     const mapping = { payer: 'existing' as const, columns: { email: 'Email', amount: 'Amount', dueDate: 'Due date', reference: 'Reference' } };
-    await mapBatch({ db: db(), jobs: { send: async () => null }, business, batchId: up.batchId, mapping });
+    await mapBatch({ db: db(), jobs: { send: async () => null }, business, batchId: up.batchId, mapping, actor: { userId: 'usr_crash', email: acme.email } });
     const { mapping_version: version } = await db().selectFrom('batches').select('mapping_version').where('id', '=', up.batchId).executeTakeFirstOrThrow();
 
     // Killed as it stores the second chunk of rows.

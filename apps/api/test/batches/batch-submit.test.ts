@@ -384,7 +384,7 @@ describe('the audit log', () => {
     const { batch } = await checkedBatch(2, { invalid: 1, fileName: 'audited.csv' });
     await api.sent(batch.batchId);
     const entries = (await audit()).filter((e) => e.details.batchId === batch.batchId);
-    expect(entries.map((e) => e.action).sort()).toEqual(['batch.submitted', 'batch.uploaded']);
+    expect(entries.map((e) => e.action).sort()).toEqual(['batch.mapped', 'batch.submitted', 'batch.uploaded']);
     expect(entries.find((e) => e.action === 'batch.uploaded')).toMatchObject({
       actor: 'submit-owner@example.com',
       summary: 'Uploaded audited.csv (3 rows) for a bulk request',

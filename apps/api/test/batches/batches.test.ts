@@ -154,6 +154,51 @@ describe('the Idempotency-Key of a submit', () => {
   });
 });
 
+describe('the audit trail of a batch', () => {
+  it('says who chose the columns, fixed and dropped rows, and which payers the file added, in each payer’s history', async () => {
+    const due = inDays(10);
+    const csv = [
+      'First,Last,Email,Amount,Reference,Due date',
+      `Noa,Fresh,noa.fresh@payers.example,30,AU-1,${due}`,
+      `Ivo,Fresh,ivo.fresh@payers.example,abc,AU-2,${due}`,
+      `Ola,Fresh,ola.fresh@payers.example,12,AU-3,${due}`,
+    ].join('\n');
+    const up = await uploaded(csv, 'audited.csv');
+    await mapAndCheck(up.batchId, {
+      payer: 'create',
+      columns: { firstName: 'First', lastName: 'Last', email: 'Email', amount: 'Amount', reference: 'Reference', dueDate: 'Due date' },
+    });
+    expect((await request(t.app, 'PATCH', `${base()}/${up.batchId}/rows/3`, acme.token, { fields: { amount: '45.00' } })).statusCode).toBe(200);
+    expect((await request(t.app, 'DELETE', `${base()}/${up.batchId}/rows/4`, acme.token)).statusCode).toBe(200);
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/${up.batchId}/submit`,
+      payload: { mode: 'send' },
+      headers: { authorization: `Bearer ${acme.token}`, 'idempotency-key': `audit-${up.batchId}` },
+    });
+    expect(submitted.statusCode, submitted.body).toBe(202);
+    await eventually(async () => (await batch(up.batchId)).phase === 'done', 30_000);
+
+    const log = await get(t.app, `/api/businesses/${acme.businessId}/audit?pageSize=100`, acme.token);
+    const entries = (log.json().data.items as { action: string; actor: string; summary: string }[]).filter((e) => e.summary.includes('audited.csv'));
+    expect(entries.map((e) => [e.action, e.summary])).toEqual([
+      ['payers.imported', 'Added 2 payers from the bulk batch audited.csv'],
+      ['batch.submitted', expect.stringContaining('audited.csv')],
+      ['batch.row_dropped', 'Dropped line 4 of the bulk batch audited.csv'],
+      ['batch.row_fixed', 'Fixed line 3 of the bulk batch audited.csv (amount)'],
+      ['batch.mapped', 'Chose the columns of the bulk batch audited.csv and checked its rows again'],
+      ['batch.uploaded', expect.stringContaining('audited.csv')],
+    ]);
+    expect(entries.every((e) => e.actor === acme.email)).toBe(true);
+
+    const payer = await db().selectFrom('payers').select('id').where('email', '=', 'noa.fresh@payers.example').executeTakeFirstOrThrow();
+    const history = await get(t.app, `/api/businesses/${acme.businessId}/payers/${payer.id}/history`, acme.token);
+    expect(history.json().data.items.map((i: { action: string; actor: string }) => [i.action, i.actor])).toEqual([['imported', acme.email]]);
+    // The dropped row's payer was never made.
+    expect(await db().selectFrom('payers').select('id').where('email', '=', 'ola.fresh@payers.example').executeTakeFirst()).toBeUndefined();
+  });
+});
+
 describe('a row sent by text message', () => {
   it("texts the request's TRX- reference and its link to the payer's mobile", async () => {
     const payerId = await insertPayer(db(), acme.businessId, { email: 'tex@payers.example', displayName: 'Tex Payer' });

@@ -6,7 +6,7 @@ import { applyPayoutEvent, sendApprovedPayout } from '../../src/domain/payouts/s
 import { authSecretsOf } from '../../src/lib/secret-box';
 import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';
 import { assertLedgerInvariants } from '../support/ledger';
-import { addMember, enablePayouts, fund, insertReceiver } from '../support/payouts';
+import { addMember, enablePayouts, fund, insertPayoutBatch, insertReceiver } from '../support/payouts';
 import { call } from '../support/requests';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 
@@ -250,7 +250,7 @@ describe('approval and the ledger', () => {
     await setApproval(true, b);
     const receiverId = await insertReceiver(t.runtime, b.businessId);
     await fund(db(), b.businessId, 2_000);
-    const batchId = 'bat_test1';
+    const batchId = await insertPayoutBatch(db(), b.businessId);
     for (const amount of [800, 800]) {
       const made = await draft(receiverId, amount, b);
       await db().updateTable('payouts').set({ batch_id: batchId }).where('id', '=', made.payoutId).execute();
@@ -271,7 +271,7 @@ describe('approval and the ledger', () => {
     expect(await available(b)).toBe(3_000 - 3 * (800 + FEE));
     expect((await call(t.app, 'POST', `${base(b)}/reject-batch`, admin, { batchId, reason: 'No' })).statusCode).toBe(409);
 
-    const other = 'bat_test2';
+    const other = await insertPayoutBatch(db(), b.businessId);
     const made = await draft(receiverId, 100, b);
     await db().updateTable('payouts').set({ batch_id: other }).where('id', '=', made.payoutId).execute();
     await call(t.app, 'POST', `${base(b)}/${made.payoutId}/submit`, b.token);

@@ -226,6 +226,7 @@ describe('managing receivers', () => {
       .values({
         business_id: biz.businessId,
         id: newId('po'),
+        number: 1000,
         receiver_id: paid.receiverId,
         receiver_name: `${paid.firstName} ${paid.lastName}`,
         receiver_email: paid.email,

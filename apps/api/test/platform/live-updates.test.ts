@@ -110,6 +110,7 @@ describe('GET /api/businesses/:id/changes', () => {
       .values({
         business_id: biz.businessId,
         id: payoutId,
+        number: 1000,
         receiver_id: receiverId,
         receiver_name: 'Live Receiver',
         receiver_email: 'live-receiver@example.com',

@@ -36,7 +36,7 @@ export const BANK = {
 /** A 1×1 PNG. */
 export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-export function request(app: FastifyInstance, method: 'GET' | 'POST' | 'PATCH', url: string, token?: string, payload?: unknown) {
+export function request(app: FastifyInstance, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, payload?: unknown) {
   return app.inject({
     method,
     url,

@@ -62,7 +62,8 @@ export interface EventCheckInsTable {
 export interface PayoutsTable {
   business_id: string;
   id: string;
-  number: Generated<number>;
+  /** Per business (`business_counters` 'payout'), from 1000. */
+  number: number;
   receiver_id: string;
   receiver_name: string;
   receiver_email: string;
@@ -80,10 +81,14 @@ export interface PayoutsTable {
   created_by: string | null;
   submitted_by: string | null;
   submitted_at: Date | null;
+  /** Submitted while the business required a second approver: its submitter and creator never approve it. */
+  second_approver_required: Generated<boolean>;
   approved_by: string | null;
   approved_at: Date | null;
   processed_at: Date | null;
   finished_at: Date | null;
+  /** When the sending job first went to the processor. */
+  send_started_at: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

@@ -56,12 +56,14 @@ export async function mapBatch({
   business,
   batchId,
   mapping,
+  actor,
 }: {
   db: Kysely<DB>;
   jobs: Pick<Jobs, 'send'>;
   business: ScopedBusiness;
   batchId: string;
   mapping: BatchMapping;
+  actor: BatchActor;
 }): Promise<Batch> {
   return db.transaction().execute(async (trx) => {
     const batch = await lockBatch(trx, business.id, batchId);
@@ -90,6 +92,7 @@ export async function mapBatch({
       .returningAll()
       .executeTakeFirstOrThrow();
     await jobs.send('batches.check', { businessId: business.id, batchId, version: row.mapping_version }, { db: jobDb(trx) });
+    await recordBatchEvent(trx, business.id, actor, 'batch.mapped', { batchId, fileName: batch.file_name, payer: mapping.payer, columns });
     return toBatch(row, await duplicateOf(trx, row));
   });
 }
@@ -277,12 +280,14 @@ export async function fixRow({
   batchId,
   line,
   fields,
+  actor,
 }: {
   db: Kysely<DB>;
   business: ScopedBusiness;
   batchId: string;
   line: number;
   fields: Record<string, string>;
+  actor: BatchActor;
 }): Promise<{ row: BatchRow; batch: Batch }> {
   return db.transaction().execute(async (trx) => {
     const batch = await reviewable(trx, business.id, batchId, 'its rows cannot change');
@@ -304,6 +309,9 @@ export async function fixRow({
     }
     const merged: RowFields = { ...current.fields };
     for (const [key, value] of Object.entries(fields)) merged[key] = value.trim();
+    // The fields by name only: a row may hold a patient's details, which the audit trail never copies.
+    const changed = Object.keys(fields).filter((key) => (current.fields[key] ?? '') !== merged[key]);
+    await recordBatchEvent(trx, business.id, actor, 'batch.row_fixed', { batchId, fileName: batch.file_name, line, fields: changed });
     const [outcome] = await def.checkRows(trx, business, batch.mapping, [{ line, fields: merged }]);
     await storeRows(trx, business.id, batchId, [stored(line, merged, outcome!, {})]);
     await markRepeats(trx, business.id, batchId);
@@ -320,9 +328,21 @@ export async function fixRow({
 }
 
 /** DELETE …/rows/:row: the row is left out of the batch. */
-export async function dropRow({ db, business, batchId, line }: { db: Kysely<DB>; business: ScopedBusiness; batchId: string; line: number }): Promise<Batch> {
+export async function dropRow({
+  db,
+  business,
+  batchId,
+  line,
+  actor,
+}: {
+  db: Kysely<DB>;
+  business: ScopedBusiness;
+  batchId: string;
+  line: number;
+  actor: BatchActor;
+}): Promise<Batch> {
   return db.transaction().execute(async (trx) => {
-    await reviewable(trx, business.id, batchId, 'its rows cannot change');
+    const batch = await reviewable(trx, business.id, batchId, 'its rows cannot change');
     const dropped = await trx
       .deleteFrom('batch_rows')
       .where('business_id', '=', business.id)
@@ -330,6 +350,7 @@ export async function dropRow({ db, business, batchId, line }: { db: Kysely<DB>;
       .where('line', '=', line)
       .executeTakeFirst();
     if (Number(dropped.numDeletedRows) === 0) throw AppError.notFound('Row');
+    await recordBatchEvent(trx, business.id, actor, 'batch.row_dropped', { batchId, fileName: batch.file_name, line });
     await markRepeats(trx, business.id, batchId);
     await recount(trx, business.id, batchId);
     return batchOf(trx, business.id, batchId);

@@ -84,5 +84,6 @@ export async function payCheckedIn({
     business,
     batchId: uploaded.batchId,
     mapping: { payer: 'existing', columns: { email: 'Email', amount: 'Amount', memo: 'Memo' } },
+    actor: user,
   });
 }

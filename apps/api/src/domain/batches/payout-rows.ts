@@ -7,6 +7,7 @@ import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../businesses/audit';
 import type { RequestContext } from '../payment-requests/request-context';
 import { approvePayouts } from '../payouts/approve-payouts';
+import { takePayoutNumbers } from '../payouts/payout-record';
 import {
   mappingCheck,
   type BatchKindDefinition,
@@ -213,12 +214,17 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   }
   const now = new Date();
   const made = payable.map((r) => ({ ...r, id: newId('pout') }));
+  // The chunk's PAY- numbers in one step, this business's own; and whether a second person must
+  // approve them, which they keep whatever the setting says later.
+  const first = await takePayoutNumbers(trx, business.id, made.length);
+  const settings = await trx.selectFrom('businesses').select('payout_approval_required').where('id', '=', business.id).executeTakeFirstOrThrow();
   await trx
     .insertInto('payouts')
     .values(
-      made.map((m) => ({
+      made.map((m, i) => ({
         business_id: business.id,
         id: m.id,
+        number: first + i,
         receiver_id: m.receiver.id,
         receiver_name: nameOf(m.receiver),
         receiver_email: m.receiver.email,
@@ -231,6 +237,7 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
         created_by: user.userId,
         submitted_by: user.email,
         submitted_at: now,
+        second_approver_required: Boolean(settings.payout_approval_required),
         created_at: now,
         updated_at: now,
       })),

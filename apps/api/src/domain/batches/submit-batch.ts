@@ -4,6 +4,7 @@ import { jobDb, type Executor } from '../../db/executor';
 import type { DB } from '../../db/schema';
 import type { Jobs } from '../../jobs/queue';
 import { AppError } from '../../lib/app-error';
+import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { RequestContext } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
@@ -267,10 +268,29 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
   if (deps && def.afterSend && business.state === 'Approved') await def.afterSend(ctx, deps, business, batchId, user);
   await db.transaction().execute(async (trx) => {
     await recount(trx, businessId, batchId);
-    await sql`
+    const finished = await sql`
       UPDATE batches SET phase = 'done', state = CASE WHEN failed_count > 0 THEN 'Error' ELSE 'Processed' END,
         processed_at = now(), heartbeat_at = NULL, updated_at = now()
-      WHERE business_id = ${businessId} AND id = ${batchId} AND phase = 'sending'`.execute(trx);
+      WHERE business_id = ${businessId} AND id = ${batchId} AND phase = 'sending'
+      RETURNING id`.execute(trx);
+    // The payers the file added (a bulk request's new payers, a student file's guardians): one
+    // entry in the audit trail, as an import of payers has, which each payer's history shows.
+    // Once, by the run that finishes the batch.
+    if (finished.rows.length === 0) return;
+    const added = await trx
+      .selectFrom('payers')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('business_id', '=', businessId)
+      .where('import_batch_id', '=', batchId)
+      .executeTakeFirstOrThrow();
+    if (Number(added.n) > 0) {
+      await recordEvent(trx, {
+        businessId,
+        actor: { userId: user.userId, label: user.email },
+        action: 'payers.imported',
+        details: { batchId, fileName: batch.file_name, added: Number(added.n) },
+      });
+    }
   });
 }
 

@@ -9,7 +9,7 @@ import type { ScopedBusiness } from '../businesses/business-scope';
 import { ensureAccounts, postPayoutReserved } from '../ledger/post';
 import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
-import { auditActor, movePayout, type PayoutRow } from './payout-record';
+import { auditActor, movePayout, receiverBlocksApproval, type PayoutRow } from './payout-record';
 
 /** What approving needs besides the database: the job queue (sending) and the fee per payout. */
 export interface PayoutDeps {
@@ -41,8 +41,12 @@ export async function lockAvailable(trx: Transaction<DB>, businessId: string): P
  * available balance, refuses (409 INSUFFICIENT_BALANCE, naming the shortfall) when amount + fee of
  * them all exceed it; otherwise reserves each (`payout_reserved`), marks it Approved with its fee,
  * and queues its sending — all in one transaction. `db` may be the caller's transaction (the bulk
- * engine's). With `selfApproval: 'refuse'` (the business requires a second approver) a payout the
- * actor submitted is refused, 403.
+ * engine's). A payout that needs a second person — submitted while the business required one
+ * (`second_approver_required`, kept whatever the setting says later), or `selfApproval: 'refuse'`
+ * (the business requires one now) — is refused (403) to whoever submitted or created it. A payout
+ * whose receiver was disabled (or has no bank account) since it was submitted is refused (409),
+ * naming the receiver; the receivers are held (FOR SHARE) until the approval commits. `what` says
+ * what the approver may reject instead: the payout, or its batch.
  */
 export async function approvePayouts(
   db: Kysely<DB>,
@@ -50,9 +54,10 @@ export async function approvePayouts(
   business: Pick<ScopedBusiness, 'id' | 'timeZone'>,
   payoutIds: readonly string[],
   actor: ActingUser,
-  options: { selfApproval?: 'refuse' | 'allow'; detail?: string } = {},
+  options: { selfApproval?: 'refuse' | 'allow'; detail?: string; what?: 'payout' | 'batch' } = {},
 ): Promise<PayoutRow[]> {
   if (payoutIds.length === 0) return [];
+  const what = options.what ?? 'payout';
   return inTransaction(db, async (trx) => {
     const available = await lockAvailable(trx, business.id);
     const rows = await trx
@@ -71,12 +76,34 @@ export async function approvePayouts(
           `${payoutReference(Number(row.number))} is ${row.state}, so it cannot be approved; only a Submitted payout can.`,
         );
       }
-      if (options.selfApproval === 'refuse' && row.submitted_by && row.submitted_by.toLowerCase() === actor.email.toLowerCase()) {
+      if (options.selfApproval !== 'refuse' && !row.second_approver_required) continue;
+      if (row.submitted_by && row.submitted_by.toLowerCase() === actor.email.toLowerCase()) {
         throw new AppError(
           ErrorCode.Forbidden,
           `You submitted ${payoutReference(Number(row.number))}, so another owner or admin must approve it: this business requires a second person to approve payouts.`,
         );
       }
+      if (row.created_by && row.created_by === actor.userId) {
+        throw new AppError(
+          ErrorCode.Forbidden,
+          what === 'batch'
+            ? `You created ${payoutReference(Number(row.number))} in this batch; another person must approve it.`
+            : 'You created this payout; another person must approve it.',
+        );
+      }
+    }
+    const receivers = await trx
+      .selectFrom('receivers')
+      .select(['id', 'first_name', 'last_name', 'status', 'verification'])
+      .where('business_id', '=', business.id)
+      .where('id', 'in', [...new Set(rows.map((r) => r.receiver_id))])
+      .orderBy('id')
+      .forShare()
+      .execute();
+    const receiverById = new Map(receivers.map((r) => [r.id, r]));
+    for (const row of rows) {
+      const blocked = receiverBlocksApproval(receiverById.get(row.receiver_id), what);
+      if (blocked) throw new AppError(ErrorCode.Conflict, blocked);
     }
     const fee = deps.payoutFeeCents;
     const needed = rows.reduce((sum, r) => sum + Number(r.amount_cents) + fee, 0);

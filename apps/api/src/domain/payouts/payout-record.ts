@@ -141,6 +141,47 @@ export async function movePayout(
   return updated;
 }
 
+/** A business's first payout is PAY-1000. */
+export const FIRST_PAYOUT_NUMBER = 1000;
+
+/**
+ * Takes the business's next `count` PAY- numbers and returns the first. The counter row stays
+ * locked until the caller's transaction commits, so the numbers are gap-free within a commit and
+ * count this business's payouts only (as the requests' TRX- numbers do).
+ */
+export async function takePayoutNumbers(db: Executor, businessId: string, count: number): Promise<number> {
+  const { rows } = await sql<{ value: string | number }>`
+    INSERT INTO business_counters (business_id, name, value) VALUES (${businessId}, 'payout', ${FIRST_PAYOUT_NUMBER - 1 + count})
+    ON CONFLICT (business_id, name) DO UPDATE SET value = business_counters.value + ${count}
+    RETURNING value`.execute(db);
+  return Number(rows[0]!.value) - count + 1;
+}
+
+/**
+ * Why a waiting payout to this receiver cannot be approved now (409), or null: the receiver was
+ * disabled, or has no bank account, after it was submitted. `what` is what the approver would
+ * reject instead: the payout, or its whole batch.
+ */
+export function receiverBlocksApproval(
+  r: Pick<ReceiverRow, 'first_name' | 'last_name' | 'status' | 'verification'> | undefined,
+  what: 'payout' | 'batch',
+): string | null {
+  if (!r) return `The receiver of this ${what} no longer exists; reject this ${what}.`;
+  const name = `${r.first_name} ${r.last_name}`;
+  if (r.status !== 'active') return `${name} is disabled; enable them first, or reject this ${what}.`;
+  if (r.verification !== 'verified')
+    return `${name} has not entered their bank account yet, so they cannot be paid. Send them the link again from Manage Receivers, or reject this ${what}.`;
+  return null;
+}
+
+/** Why the sending job will not send an approved payout to this receiver (it fails instead), or null. */
+export function receiverBlocksSending(r: Pick<ReceiverRow, 'first_name' | 'last_name' | 'status' | 'verification'>): string | null {
+  const name = `${r.first_name} ${r.last_name}`;
+  if (r.status !== 'active') return `${name} was disabled after this payout was approved, so it was not sent. Enable them, then copy this payout to pay them.`;
+  if (r.verification !== 'verified') return `${name} has no bank account on file, so this payout was not sent. Send them the link again from Manage Receivers.`;
+  return null;
+}
+
 /** Why a receiver cannot be paid now, or null (the bulk engine's words: `unpayableReason`). */
 export function receiverProblem(r: Pick<ReceiverRow, 'first_name' | 'last_name' | 'status' | 'verification'> | undefined): string | null {
   if (!r) return 'Choose a receiver of this business.';

@@ -24,7 +24,17 @@ import { getBalances } from '../ledger/get-balances';
 import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
 import { approvePayouts, inTransaction, lockAvailable, type PayoutDeps } from './approve-payouts';
-import { auditActor, movePayout, receiverProblem, recordPayoutEvent, selectPayout, toPayout, toPayoutDetail, type PayoutRow } from './payout-record';
+import {
+  auditActor,
+  movePayout,
+  receiverProblem,
+  recordPayoutEvent,
+  selectPayout,
+  takePayoutNumbers,
+  toPayout,
+  toPayoutDetail,
+  type PayoutRow,
+} from './payout-record';
 
 export interface PayoutContext extends PayoutDeps {
   db: Kysely<DB>;
@@ -70,6 +80,7 @@ export async function createPayouts(
 ): Promise<PayoutRow[]> {
   return inTransaction(db, async (trx) => {
     const made: PayoutRow[] = [];
+    const needsApproval = items.some((i) => i.state === 'Submitted') && (await approvalRequired(trx, business.id));
     for (const item of items) {
       const receiver = await payableReceiver(trx, business.id, item.receiverId);
       const now = new Date();
@@ -79,6 +90,7 @@ export async function createPayouts(
         .values({
           business_id: business.id,
           id: newId('pout'),
+          number: await takePayoutNumbers(trx, business.id, 1),
           receiver_id: receiver.id,
           receiver_name: `${receiver.first_name} ${receiver.last_name}`,
           receiver_email: receiver.email,
@@ -89,7 +101,7 @@ export async function createPayouts(
           batch_id: item.batchId ?? null,
           event_id: item.eventId ?? null,
           created_by: user.userId,
-          ...(state === 'Submitted' ? { submitted_by: user.email, submitted_at: now } : {}),
+          ...(state === 'Submitted' ? { submitted_by: user.email, submitted_at: now, second_approver_required: needsApproval } : {}),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -213,7 +225,8 @@ export async function submitPayout(db: Kysely<DB>, deps: PayoutDeps, business: B
       trx,
       current,
       'Submitted',
-      { submitted_by: user.email, submitted_at: new Date() },
+      // Submitted under the rule, it keeps the rule: turning it off later lets no one approve their own.
+      { submitted_by: user.email, submitted_at: new Date(), second_approver_required: needsApproval },
       { event: 'submit', detail: null, actor: user.email },
     );
     await recordEvent(trx, {
@@ -248,8 +261,20 @@ export async function approveOne(
   });
 }
 
-/** A batch's Submitted payouts (the bulk engine's), all or none. */
+/**
+ * A batch's Submitted payouts (the bulk engine's), all or none. Another business's batch, or none
+ * at all, is not found (404) like any other id; 409 is for a batch of this business with nothing
+ * waiting.
+ */
 async function batchPayouts(trx: Transaction<DB>, businessId: string, batchId: string): Promise<PayoutRow[]> {
+  const batch = await trx
+    .selectFrom('batches')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('id', '=', batchId)
+    .where('kind', '=', 'payouts')
+    .executeTakeFirst();
+  if (!batch) throw AppError.notFound('Batch');
   const rows = await trx
     .selectFrom('payouts')
     .selectAll()
@@ -275,7 +300,7 @@ export async function approveBatch(
       business,
       rows.map((r) => r.id),
       user,
-      { selfApproval, detail: `Approved with bulk batch ${batchId}.` },
+      { selfApproval, detail: `Approved with bulk batch ${batchId}.`, what: 'batch' },
     );
     return approved.map(toPayout);
   });

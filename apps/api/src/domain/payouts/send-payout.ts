@@ -6,7 +6,7 @@ import type { PaymentProcessor, PayoutProcessorEvent, PayoutResult } from '../..
 import { recordEvent } from '../businesses/audit';
 import { postPayoutProcessed, postPayoutReleased, postPayoutReturned } from '../ledger/post';
 import { receiverAccountContext } from '../receivers/account-context';
-import { movePayout, PROCESSOR_PAYOUT_ACTOR, recordPayoutEvent, type PayoutRow } from './payout-record';
+import { movePayout, PROCESSOR_PAYOUT_ACTOR, receiverBlocksSending, recordPayoutEvent, type PayoutRow } from './payout-record';
 
 export interface SendPayoutDeps {
   db: Kysely<DB>;
@@ -45,12 +45,40 @@ async function fail(trx: Transaction<DB>, row: PayoutRow, reason: string): Promi
  * key is the payout id, so a retry after a crash (between the call and recording its answer) gets
  * the first answer back and pays nothing twice. A payout already sent, or no longer Approved, is
  * left alone. A refusal at once releases the reservation (Error).
+ *
+ * Before its first call to the processor it checks the receiver again: one disabled (or without a
+ * bank account) since the approval is not paid — the payout fails with that reason and the money
+ * goes back to available. That check and `send_started_at` are one transaction holding the
+ * receiver, so a receiver disabled after it is a payout already on its way; and a retry once
+ * `send_started_at` is set asks the processor again instead, since the first call may have paid.
  */
 export async function sendApprovedPayout(deps: SendPayoutDeps, { businessId, payoutId }: { businessId: string; payoutId: string }): Promise<string> {
   const { db } = deps;
   const row = await db.selectFrom('payouts').selectAll().where('business_id', '=', businessId).where('id', '=', payoutId).executeTakeFirst();
   if (!row) return 'not-found';
   if (row.state !== 'Approved' || row.processor_payout_id) return 'already-done';
+  if (!row.send_started_at) {
+    const checked = await db.transaction().execute(async (trx) => {
+      const locked = await lockPayout(trx, businessId, payoutId);
+      if (!locked || locked.state !== 'Approved' || locked.processor_payout_id) return 'already-done' as const;
+      if (locked.send_started_at) return 'send' as const;
+      const current = await trx
+        .selectFrom('receivers')
+        .select(['first_name', 'last_name', 'status', 'verification'])
+        .where('business_id', '=', businessId)
+        .where('id', '=', locked.receiver_id)
+        .forShare()
+        .executeTakeFirst();
+      const blocked = current ? receiverBlocksSending(current) : null;
+      if (blocked) {
+        await fail(trx, locked, blocked);
+        return 'failed' as const;
+      }
+      await trx.updateTable('payouts').set({ send_started_at: new Date() }).where('business_id', '=', businessId).where('id', '=', payoutId).execute();
+      return 'send' as const;
+    });
+    if (checked !== 'send') return checked;
+  }
   const receiver = await db.selectFrom('receivers').selectAll().where('business_id', '=', businessId).where('id', '=', row.receiver_id).executeTakeFirst();
 
   let result: PayoutResult;

@@ -61,6 +61,18 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
       return `Withdrew the invitation of ${who}`;
     case 'batch.uploaded':
       return `Uploaded ${text(details.fileName)} (${text(details.rows)} rows) for a bulk ${details.kind === 'payouts' ? 'payout' : 'request'}`;
+    case 'batch.mapped':
+      return `Chose the columns of the bulk batch ${text(details.fileName)} and checked its rows again`;
+    case 'batch.row_fixed': {
+      const fields = Array.isArray(details.fields) ? (details.fields as string[]) : [];
+      return `Fixed line ${text(details.line)} of the bulk batch ${text(details.fileName)}${fields.length > 0 ? ` (${fields.join(', ')})` : ''}`;
+    }
+    case 'batch.row_dropped':
+      return `Dropped line ${text(details.line)} of the bulk batch ${text(details.fileName)}`;
+    case 'payers.imported':
+      return details.fileName
+        ? `Added ${text(details.added)} payers from the bulk batch ${text(details.fileName)}`
+        : `Imported payers: ${text(details.added)} added, ${text(details.skipped)} skipped`;
     case 'batch.approval_waiting':
       return `Bulk payouts of batch ${text(details.batchId)} wait for approval: ${text(details.reason)}`;
     case 'batch.discarded':
