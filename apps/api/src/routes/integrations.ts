@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { userActor } from '../domain/businesses/audit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import {
@@ -56,7 +57,14 @@ export const integrationRoutes: FastifyPluginAsync<IntegrationRoutesOptions> = a
     return success(await requestSync(deps, business.id, params.provider));
   });
   mount(e.disconnect, async ({ business, params, session }) =>
-    success(await disconnect(deps, { businessId: business.id, provider: params.provider, actor: session.user.name || session.user.email })),
+    success(
+      await disconnect(deps, {
+        businessId: business.id,
+        provider: params.provider,
+        actor: session.user.name || session.user.email,
+        audit: userActor(session.user),
+      }),
+    ),
   );
   mount(e.log, async ({ business, params, query }) => success(await listLog(options.db, business.id, params.provider, query)));
   mount(e.logCsv, async ({ business, params, query, reply }) =>

@@ -378,6 +378,17 @@ describe('QuickBooks Online through its stand-in', () => {
     expect(entries[0]!.message).toContain('revoked');
     expect(entries.filter((e) => e.outcome === 'created').length).toBeGreaterThanOrEqual(3);
     expect((await api('POST', '/quickbooks/sync')).statusCode).toBe(409);
+    // Who connected and who disconnected, in the business's audit trail.
+    const audit = await call(t.app, 'GET', `/api/businesses/${biz.businessId}/audit?pageSize=100`, biz.token);
+    const audited = (audit.json().data.items as { action: string; actor: string; summary: string }[]).filter((e) => e.action.startsWith('integration.'));
+    expect(audited[0]).toMatchObject({
+      action: 'integration.disconnected',
+      actor: biz.email,
+      summary: expect.stringMatching(/^Disconnected QuickBooks Online/),
+    });
+    expect(audited.some((e) => e.action === 'integration.connected' && e.actor === biz.email && e.summary.startsWith('Connected QuickBooks Online ('))).toBe(
+      true,
+    );
   });
 });
 

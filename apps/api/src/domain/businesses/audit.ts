@@ -44,6 +44,8 @@ export type BusinessAction =
   | 'member.role_changed'
   | 'member.removed'
   | 'invitation.revoked'
+  | 'integration.connected'
+  | 'integration.disconnected'
   | 'batch.uploaded'
   | 'batch.mapped'
   | 'batch.row_fixed'

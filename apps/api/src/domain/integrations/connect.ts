@@ -11,6 +11,7 @@ import {
 } from '@tay/contract';
 import { ProviderUnavailable, type Connection } from '../../accounting/port';
 import { jobDb } from '../../db/executor';
+import { recordEvent } from '../businesses/audit';
 import { callbackUrl, integrationsPage, providerOf, sha256, syncKey, tokenContext, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
 
@@ -153,6 +154,12 @@ export async function completeConnect(
       )
       .execute();
     await deps.jobs.send('integrations.sync', { businessId, provider, manual: true }, { db: jobDb(trx), singletonKey: syncKey(businessId, provider) });
+    await recordEvent(trx, {
+      businessId,
+      actor: { userId: pending.user_id, label: member.email },
+      action: 'integration.connected',
+      details: { provider, companyName: connection.companyName, accountId: connection.accountId },
+    });
   });
   await log(
     'info',

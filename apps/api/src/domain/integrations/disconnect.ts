@@ -1,4 +1,5 @@
 import { INTEGRATION_PROVIDER_LABELS, type Integration, type IntegrationProvider } from '@tay/contract';
+import { recordEvent, type Actor } from '../businesses/audit';
 import { providerOf, tokenContext, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
 import { getIntegration, integrationRow } from './view';
@@ -12,7 +13,10 @@ const REVOKE_WAIT_MS = 10_000;
  * its records instead of duplicating them. A provider that cannot be reached is noted in the log;
  * the tokens are forgotten all the same (they expire on their own).
  */
-export async function disconnect(deps: IntegrationDeps, input: { businessId: string; provider: IntegrationProvider; actor: string }): Promise<Integration> {
+export async function disconnect(
+  deps: IntegrationDeps,
+  input: { businessId: string; provider: IntegrationProvider; actor: string; audit: Actor },
+): Promise<Integration> {
   const { db } = deps;
   const { businessId, provider } = input;
   const row = await integrationRow(db, businessId, provider);
@@ -29,26 +33,29 @@ export async function disconnect(deps: IntegrationDeps, input: { businessId: str
       note = `Disconnected by ${input.actor}; ${name} did not confirm the revocation (${error instanceof Error ? error.message : 'no answer'}), the tokens were forgotten all the same.`;
     }
   }
-  await db
-    .updateTable('integrations')
-    .set({
-      state: 'not_connected',
-      account_id: null,
-      company_name: null,
-      connected_at: null,
-      connected_by: null,
-      access_token_sealed: null,
-      refresh_token_sealed: null,
-      access_expires_at: null,
-      refresh_expires_at: null,
-      sync_state: 'idle',
-      sync_lease_until: null,
-      problem: null,
-      updated_at: new Date(),
-    })
-    .where('business_id', '=', businessId)
-    .where('provider', '=', provider)
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('integrations')
+      .set({
+        state: 'not_connected',
+        account_id: null,
+        company_name: null,
+        connected_at: null,
+        connected_by: null,
+        access_token_sealed: null,
+        refresh_token_sealed: null,
+        access_expires_at: null,
+        refresh_expires_at: null,
+        sync_state: 'idle',
+        sync_lease_until: null,
+        problem: null,
+        updated_at: new Date(),
+      })
+      .where('business_id', '=', businessId)
+      .where('provider', '=', provider)
+      .execute();
+    await recordEvent(trx, { businessId, actor: input.audit, action: 'integration.disconnected', details: { provider, companyName: row.company_name } });
+  });
   await writeLog(db, businessId, provider, { direction: 'connection', recordLabel: `Disconnect from ${name}`, outcome: 'info', message: note });
   return getIntegration(deps, businessId, provider);
 }

@@ -1,5 +1,16 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { AUDIT_KIND_LABELS, auditKindOf, csvRow, formatDateTime, formatMoney, type AuditEntry, type AuditKind, type AuditQuery } from '@tay/contract';
+import {
+  AUDIT_KIND_LABELS,
+  auditKindOf,
+  csvRow,
+  formatDateTime,
+  formatMoney,
+  INTEGRATION_PROVIDER_LABELS,
+  type AuditEntry,
+  type AuditKind,
+  type AuditQuery,
+  type IntegrationProvider,
+} from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 
@@ -41,6 +52,8 @@ const BUSINESS_SUMMARIES: Record<string, string> = {
   'payers.imported': 'Imported payers',
 };
 
+/** A provider's name as the integrations page shows it. */
+const integrationName = (provider: unknown) => INTEGRATION_PROVIDER_LABELS[provider as IntegrationProvider]?.name ?? text(provider);
 const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
 
 /** One line in words, from the action and what was recorded with it. */
@@ -61,6 +74,10 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
       return `Withdrew the invitation of ${who}`;
     case 'batch.uploaded':
       return `Uploaded ${text(details.fileName)} (${text(details.rows)} rows) for a bulk ${details.kind === 'payouts' ? 'payout' : 'request'}`;
+    case 'integration.connected':
+      return `Connected ${integrationName(details.provider)} (${text(details.companyName)})`;
+    case 'integration.disconnected':
+      return `Disconnected ${integrationName(details.provider)}${details.companyName ? ` (${text(details.companyName)})` : ''}`;
     case 'batch.mapped':
       return `Chose the columns of the bulk batch ${text(details.fileName)} and checked its rows again`;
     case 'batch.row_fixed': {
