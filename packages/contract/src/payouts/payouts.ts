@@ -97,6 +97,10 @@ export const Payout = z.object({
   failureReason: z.string().nullable(),
   submittedBy: z.string().nullable(),
   submittedAt: z.string().nullable(),
+  /** The member who created it (a user id): with a second approver required, they may not approve it either. */
+  createdByUserId: z.string().nullable(),
+  /** Submitted while the business required a second approver: it keeps that rule whatever the setting says now. */
+  secondApproverRequired: z.boolean(),
   approvedBy: z.string().nullable(),
   approvedAt: z.string().nullable(),
   processedAt: z.string().nullable(),

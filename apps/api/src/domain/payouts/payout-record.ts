@@ -37,6 +37,8 @@ export function toPayout(row: PayoutRow): Payout {
     failureReason: row.failure_reason,
     submittedBy: row.submitted_by,
     submittedAt: iso(row.submitted_at),
+    createdByUserId: row.created_by,
+    secondApproverRequired: row.second_approver_required,
     approvedBy: row.approved_by,
     approvedAt: iso(row.approved_at),
     processedAt: iso(row.processed_at),

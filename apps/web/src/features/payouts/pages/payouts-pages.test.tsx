@@ -30,6 +30,8 @@ function payout(over: Partial<Payout> = {}): Payout {
     failureReason: null,
     submittedBy: 'owner@example.com',
     submittedAt: '2026-11-25T10:00:00.000Z',
+    createdByUserId: 'usr_someone',
+    secondApproverRequired: false,
     approvedBy: 'owner@example.com',
     approvedAt: '2026-11-25T10:00:00.000Z',
     processedAt: '2026-11-25T10:01:00.000Z',
@@ -109,12 +111,18 @@ describe('the payout amount', () => {
 });
 
 describe('the approval queue', () => {
-  it('knows whom the server refuses a decision: the submitter, when a second approver is required', () => {
+  it('knows whom the server refuses a decision: the submitter or the creator, while a second approver is required', () => {
+    const owner = { email: 'owner@biz.example', userId: 'usr_owner' };
     const mine = payout({ submittedBy: 'Owner@Biz.example' });
-    expect(isOwnSubmission(mine, 'owner@biz.example', true)).toBe(true);
-    expect(isOwnSubmission(mine, 'owner@biz.example', false)).toBe(false);
-    expect(isOwnSubmission(mine, 'admin@biz.example', true)).toBe(false);
-    expect(isOwnSubmission(payout({ submittedBy: null }), 'owner@biz.example', true)).toBe(false);
+    expect(isOwnSubmission(mine, owner, true)).toBe(true);
+    expect(isOwnSubmission(mine, owner, false)).toBe(false);
+    expect(isOwnSubmission(mine, { email: 'admin@biz.example', userId: 'usr_admin' }, true)).toBe(false);
+    expect(isOwnSubmission(payout({ submittedBy: null }), owner, true)).toBe(false);
+    // Created by the owner, submitted by someone else.
+    const created = payout({ submittedBy: 'member@biz.example', createdByUserId: 'usr_owner' });
+    expect(isOwnSubmission(created, owner, true)).toBe(true);
+    // Submitted under the rule, which was turned off since: the rule still holds for it.
+    expect(isOwnSubmission(payout({ submittedBy: 'owner@biz.example', secondApproverRequired: true }), owner, false)).toBe(true);
   });
 
   it('groups batch payouts by batch and keeps single ones apart', () => {
@@ -217,12 +225,12 @@ describe('the approval queue page', () => {
       ],
       true,
     );
-    expect(await screen.findByText('You submitted this payout; another person must approve it.')).toBeInTheDocument();
+    expect(await screen.findByText('You submitted or created this payout; another person must approve it.')).toBeInTheDocument();
     const mine = screen.getByText('PAY-1000').closest('tr')!;
     expect(within(mine).queryByRole('button')).toBeNull();
     const theirs = screen.getByText('PAY-1001').closest('tr')!;
     expect(within(theirs).getByRole('button', { name: 'Approve' })).toBeInTheDocument();
-    expect(screen.getByText('You submitted this batch; another person must approve it.')).toBeInTheDocument();
+    expect(screen.getByText('You submitted or created payouts in this batch; another person must approve it.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve batch' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Reject batch' })).toBeNull();
   });
@@ -231,6 +239,6 @@ describe('the approval queue page', () => {
     queue([waiting({ payoutId: 'p1', submittedBy: 'owner@biz.example' }), waiting({ payoutId: 'p3', reference: 'PAY-1002', batchId: 'b1' })], false);
     expect(await screen.findByRole('button', { name: 'Approve' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Approve batch' })).toBeInTheDocument();
-    expect(screen.queryByText('You submitted this payout; another person must approve it.')).toBeNull();
+    expect(screen.queryByText('You submitted or created this payout; another person must approve it.')).toBeNull();
   });
 });

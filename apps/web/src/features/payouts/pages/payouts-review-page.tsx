@@ -24,15 +24,22 @@ export function groupForReview(payouts: readonly Payout[]): { singles: Payout[];
 }
 
 /**
- * Whether the server will refuse this person's decision on the payout: with a second approver
- * required, whoever submitted it can neither approve nor reject it (403). The payout names its
- * submitter by e-mail; it carries no creator.
+ * Whether the server will refuse this person's decision on the payout: while a second approver is
+ * required — by the business now, or by the rule the payout was submitted under — whoever
+ * submitted it or created it may not decide it (403).
  */
-export function isOwnSubmission(payout: Pick<Payout, 'submittedBy'>, email: string | undefined, approvalRequired: boolean): boolean {
-  return approvalRequired && !!email && !!payout.submittedBy && payout.submittedBy.toLowerCase() === email.toLowerCase();
+export function isOwnSubmission(
+  payout: Pick<Payout, 'submittedBy' | 'createdByUserId' | 'secondApproverRequired'>,
+  me: { email?: string | undefined; userId?: string | undefined },
+  approvalRequired: boolean,
+): boolean {
+  if (!approvalRequired && !payout.secondApproverRequired) return false;
+  const submitted = !!me.email && !!payout.submittedBy && payout.submittedBy.toLowerCase() === me.email.toLowerCase();
+  const created = !!me.userId && payout.createdByUserId === me.userId;
+  return submitted || created;
 }
 
-export const OWN_SUBMISSION_NOTE = 'You submitted this payout; another person must approve it.';
+export const OWN_SUBMISSION_NOTE = 'You submitted or created this payout; another person must approve it.';
 
 /** /business/payouts/payment/request/payoutsreview: the approval queue, with its totals against the available balance. */
 export function PayoutsReviewPage() {
@@ -42,9 +49,10 @@ export function PayoutsReviewPage() {
   const settings = usePayoutSettings();
   const fee = settings.data?.feeCents ?? 0;
   const { run, modals, canApprove } = usePayoutActions(fee);
-  const email = useSession().user?.email;
+  const { user } = useSession();
+  const me = { email: user?.email, userId: user?.id };
   const approvalRequired = settings.data?.approvalRequired ?? false;
-  const own = (p: Payout) => isOwnSubmission(p, email, approvalRequired);
+  const own = (p: Payout) => isOwnSubmission(p, me, approvalRequired);
   const decision = useBatchDecision();
   const [rejectingBatch, setRejectingBatch] = useState<string | null>(null);
   const [reason, setReason] = useState('');
@@ -153,7 +161,7 @@ export function PayoutsReviewPage() {
             </Text>
             {canApprove && b.payouts.some(own) && (
               <Text size="sm" c="dimmed">
-                You submitted this batch; another person must approve it.
+                You submitted or created payouts in this batch; another person must approve it.
               </Text>
             )}
             {canApprove && !b.payouts.some(own) && (
