@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   batchEndpoints as e,
   errorDetailsOf,
+  payoutEndpoints,
   pathOf,
   type Batch,
   type BatchKind,
@@ -124,3 +125,16 @@ export const useSubmitBatch = () =>
 
 /** "Pay checked-in receivers": the event's unpaid check-ins as a payouts batch, then its review (ADR 035). */
 export const usePayCheckIns = () => useBatchMutation((id, eventId: string) => callForData(e.payCheckIns, { params: { id, eventId } }));
+
+/**
+ * How many payouts a finished bulk payout left waiting for a second approver (ADR 035): read
+ * from the payouts list, filtered to the batch. Only asked for a finished payouts batch.
+ */
+export function useBatchPayoutsWaiting(batchId: string, enabled: boolean): number {
+  const businessId = useBusinessId();
+  const list = useQuery({
+    ...endpointQuery(payoutEndpoints.list, { params: { id: businessId ?? '' }, query: { batchId, state: 'Submitted', pageSize: 1 } }),
+    enabled: Boolean(businessId) && enabled,
+  });
+  return enabled ? (list.data?.total ?? 0) : 0;
+}

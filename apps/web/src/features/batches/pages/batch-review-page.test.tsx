@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Batch, BatchRow } from '@tay/contract';
 import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
-import { REQUEST_BATCH_FLOW } from '../batch-flows';
+import { PAYOUT_BATCH_FLOW, REQUEST_BATCH_FLOW } from '../batch-flows';
 import { BatchReviewPage } from './batch-review-page';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -132,5 +132,40 @@ describe('the batch review page', () => {
     renderAt(`${REVIEW}?batchId=bat_1`, { [REVIEW]: page });
     expect(await screen.findByText('Sending: 500 of 2,000')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Sending: 500 of 2,000' })).toBeInTheDocument();
+  });
+
+  it('a bulk payout whose payouts wait for a second approver says so, not "All sent", and links to the approval queue', async () => {
+    const PAYOUT_REVIEW = '/business/payouts/payment/request/bulkreview';
+    const done = batch({ kind: 'payouts', state: 'Processed', phase: 'done', counts: { rows: 2, valid: 0, invalid: 0, sent: 2, failed: 0 }, sentCents: 300 });
+    fake.on('GET', BATCH, ok(done));
+    fake.on('GET', `${BATCH}/rows`, ok({ items: [], page: 1, pageSize: 25, total: 0 }));
+    fake.on(
+      'GET',
+      `/api/businesses/${BUSINESS_ID}/payouts`,
+      ok({ items: [], page: 1, pageSize: 1, total: 2, totals: { count: 2, amountCents: 300, feeCents: 0 } }),
+    );
+    renderAt(`${PAYOUT_REVIEW}?batchId=bat_1`, { [PAYOUT_REVIEW]: <BatchReviewPage flow={PAYOUT_BATCH_FLOW} /> });
+    expect(await screen.findByText('Waiting for approval')).toBeInTheDocument();
+    expect(screen.getByText(/2 payouts of this batch wait for a second person to approve them: nothing is paid until then\./)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open the approval queue' })).toHaveAttribute('href', '/business/payouts/payment/request/payoutsreview');
+    expect(screen.queryByText('All sent')).toBeNull();
+    const asked = fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payouts`)[0]!;
+    expect(asked.url.searchParams.get('batchId')).toBe('bat_1');
+    expect(asked.url.searchParams.get('state')).toBe('Submitted');
+  });
+
+  it('a bulk payout approved at once reads "All sent"', async () => {
+    const PAYOUT_REVIEW = '/business/payouts/payment/request/bulkreview';
+    const done = batch({ kind: 'payouts', state: 'Processed', phase: 'done', counts: { rows: 2, valid: 0, invalid: 0, sent: 2, failed: 0 }, sentCents: 300 });
+    fake.on('GET', BATCH, ok(done));
+    fake.on('GET', `${BATCH}/rows`, ok({ items: [], page: 1, pageSize: 25, total: 0 }));
+    fake.on(
+      'GET',
+      `/api/businesses/${BUSINESS_ID}/payouts`,
+      ok({ items: [], page: 1, pageSize: 1, total: 0, totals: { count: 0, amountCents: 0, feeCents: 0 } }),
+    );
+    renderAt(`${PAYOUT_REVIEW}?batchId=bat_1`, { [PAYOUT_REVIEW]: <BatchReviewPage flow={PAYOUT_BATCH_FLOW} /> });
+    expect(await screen.findByText('All sent')).toBeInTheDocument();
+    expect(screen.queryByText('Waiting for approval')).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconSend, IconTrash } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { BATCH_FIELDS, BatchRowFilter, formatDateTime, formatMoney, type Batch, type BatchRow, type BatchSubmitBody } from '@tay/contract';
+import { BATCH_FIELDS, BatchRowFilter, formatDateTime, formatMoney, paths, type Batch, type BatchRow, type BatchSubmitBody } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
@@ -17,7 +17,17 @@ import { useWriteAccess } from '../../../lib/write-access';
 import { IntentKeys } from '../../../lib/idempotency-keys';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { zonedInputToIso } from '../../../lib/send-at';
-import { downloadErrorRows, useBatch, useBatchRows, useDiscardBatch, useDropRow, useFixRow, useSubmitBatch, useUnscheduleBatch } from '../api/batches-api';
+import {
+  downloadErrorRows,
+  useBatchPayoutsWaiting,
+  useBatch,
+  useBatchRows,
+  useDiscardBatch,
+  useDropRow,
+  useFixRow,
+  useSubmitBatch,
+  useUnscheduleBatch,
+} from '../api/batches-api';
 import { BatchProgress, BatchStateBadge, RowStatusBadge } from '../components/batch-status';
 import { BatchPageHeader } from '../components/batch-page-header';
 import { FixRowModal } from '../components/fix-row-modal';
@@ -58,6 +68,9 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   const dropRow = useDropRow();
   const discard = useDiscardBatch();
   const unschedule = useUnscheduleBatch();
+  // A bulk payout is made as payouts that may wait for a second approver (ADR 035): until they
+  // are approved nothing is paid, and the page says so rather than "All sent".
+  const waiting = useBatchPayoutsWaiting(batch.batchId, flow.kind === 'payouts' && batch.phase === 'done');
   const [fixing, setFixing] = useState<BatchRow | null>(null);
   const fields = BATCH_FIELDS[batch.kind];
   const inReview = batch.state === 'Draft' && batch.phase === 'validated';
@@ -209,7 +222,17 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
           )}
         </Alert>
       )}
-      {batch.phase === 'done' && (
+      {batch.phase === 'done' && waiting > 0 && (
+        <Alert color="yellow" title="Waiting for approval" role="status">
+          {countOf(waiting, 'payout', 'payouts')} of this batch {waiting === 1 ? 'waits' : 'wait'} for a second person to approve{' '}
+          {waiting === 1 ? 'it' : 'them'}: nothing is paid until then
+          {batch.counts.failed > 0 ? `; ${countOf(batch.counts.failed, 'row', 'rows')} failed, each with its reason below` : ''}.{' '}
+          <Anchor component={Link} to={paths.payouts.review}>
+            Open the approval queue
+          </Anchor>
+        </Alert>
+      )}
+      {batch.phase === 'done' && waiting === 0 && (
         <Alert color={batch.state === 'Error' ? 'red' : 'teal'} title={batch.state === 'Error' ? 'Sent, with failures' : 'All sent'} role="status">
           {countOf(madeCount(batch, 'sent'), flow.madeOne, flow.made)} made{flow.amounts === false ? '' : ` (${formatMoney(batch.sentCents)})`}
           {batch.counts.failed > 0 ? `; ${countOf(batch.counts.failed, 'row', 'rows')} failed, each with its reason below` : ''}.{' '}
