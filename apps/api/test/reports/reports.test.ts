@@ -270,6 +270,34 @@ describe('the billing report agrees with the raw rows', () => {
     expect(accepted.body).toBe(csv.body);
   });
 
+  it('a one-day CSV is the daily page’s table: one row per hour of the business’s day (23 on the spring-forward day), then the total', async () => {
+    const json = await report(biz, 'from=2026-03-08&to=2026-03-08');
+    expect(json.hours).toHaveLength(23);
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/businesses/${biz.businessId}/reports/billing.csv?from=2026-03-08&to=2026-03-08`,
+      headers: { authorization: `Bearer ${biz.token}` },
+    });
+    expect(csv.statusCode, csv.body).toBe(200);
+    const lines = csv.body
+      .replace(/^\ufeff/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines).toHaveLength(1 + 23 + 1);
+    const day = json.buckets[0]!.label;
+    const dollars = (cents: number) => (cents / 100).toFixed(2);
+    expect(lines.slice(1, -1)).toEqual(
+      json.hours.map((h) =>
+        [`"${day} ${h.label}"`, h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', ''].join(','),
+      ),
+    );
+    expect(lines[1]!.startsWith(`"${day} 00:00"`)).toBe(true);
+    expect(lines.some((l) => l.startsWith(`"${day} 02:00"`))).toBe(false);
+    expect(lines.at(-1)!.startsWith('Total,')).toBe(true);
+    const collected = json.hours.reduce((sum, h) => sum + h.collectedCents, 0);
+    expect(collected).toBe(json.totals.collectedCents);
+  });
+
   it('the PDF names the business, the range, the time zone and the totals', async () => {
     const json = await report(biz, 'from=2026-03-01&to=2026-03-31');
     const res = await t.app.inject({

@@ -1,4 +1,4 @@
-import { csvRow, type BillingReport, type ReportFigures } from '@tay/contract';
+import { csvRow, type BillingReport, type ReportFigures, type ReportHour } from '@tay/contract';
 import { billingReport, type BillingReportInput } from './billing-report';
 
 /** The report's table as the page shows it: the period, then each figure (amounts in dollars). */
@@ -29,13 +29,23 @@ function figureCells(f: ReportFigures): (string | number)[] {
   ];
 }
 
-/** One row per day, week or month of the report, then the totals: exactly the table shown. */
+/** An hour of a one-day report: what its table shows (billed and collected); the other figures are the day's only. */
+function hourCells(h: ReportHour): (string | number)[] {
+  return [h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', ''];
+}
+
+/**
+ * Exactly the tables shown, then the totals: one row per day, week or month of the report; a
+ * one-day report (the daily page) is shown by hour, so its rows are its hours ("Nov 27, 2026
+ * 14:00"; 23 or 25 of them on a clock change).
+ */
 export function billingReportCsvText(report: BillingReport): string {
-  const lines = [
-    csvRow(BILLING_CSV_HEADER),
-    ...report.buckets.map((bucket) => csvRow([bucket.label, ...figureCells(bucket)])),
-    csvRow(['Total', ...figureCells(report.totals)]),
-  ];
+  const day = report.from === report.to ? report.buckets[0] : undefined;
+  const rows =
+    day && report.hours.length > 0
+      ? report.hours.map((h) => csvRow([`${day.label} ${h.label}`, ...hourCells(h)]))
+      : report.buckets.map((bucket) => csvRow([bucket.label, ...figureCells(bucket)]));
+  const lines = [csvRow(BILLING_CSV_HEADER), ...rows, csvRow(['Total', ...figureCells(report.totals)])];
   return `\ufeff${lines.map((line) => `${line}\r\n`).join('')}`;
 }
 
