@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { CurrentUser, UserBusinessSummary } from '@tay/contract';
 import { writeIdentityToken } from '../lib/session-token';
 import { currentUserKey, SessionProvider, sessionKey } from '../lib/session';
@@ -39,6 +39,13 @@ type Handler = (call: ApiCall) => Answer | undefined;
 export class FakeApi {
   readonly calls: ApiCall[] = [];
   private handlers: Handler[] = [];
+
+  /** Forgets every handler and call: the state of a new test. */
+  reset(): this {
+    this.calls.length = 0;
+    this.handlers = [];
+    return this;
+  }
 
   on(method: string, path: string | RegExp, answer: Answer | ((call: ApiCall) => Answer)): this {
     this.handlers.unshift((call) => {
@@ -142,4 +149,19 @@ export function renderAt(path: string, routes: Record<string, ReactNode>, option
       </ModalsProvider>
     </MantineProvider>,
   );
+}
+
+/**
+ * The file's FakeApi, fresh for each test: emptied and installed as `fetch` before it, removed
+ * after it. Call it once at the top of a test file.
+ */
+export function fakeApiPerTest(): FakeApi {
+  const fake = new FakeApi();
+  beforeEach(() => {
+    fake.reset().install();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+  return fake;
 }

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../test/page-harness';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../test/page-harness';
 import { business, listOf, request } from '../../test/fixtures';
 import { report } from '../../features/analytics/test-reports';
 import { DailyReportRoute } from './daily-report-route';
@@ -11,16 +11,11 @@ vi.setConfig({ testTimeout: 30_000 });
 const API = `/api/businesses/${BUSINESS_ID}`;
 const DAILY = '/business/analytics/billing/daily';
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', API, ok(business({ businessState: 'Approved' })));
   fake.on('GET', `${API}/reports/billing`, (call) => ok(report({ from: call.url.searchParams.get('from')!, to: call.url.searchParams.get('to')! })));
   fake.on('GET', `${API}/payment-requests`, listOf([request({ referenceNumber: 'TRX-1001' })]));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('the daily report’s requests', () => {

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UserBusinessSummary } from '@tay/contract';
 import { detail, listOf, payer, request } from '../../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../test/page-harness';
 import { PayerTransactionsRoute } from './payer-transactions-route';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -11,15 +11,10 @@ vi.setConfig({ testTimeout: 30_000 });
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const PAGE = '/business/payment/payers/transactions';
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   URL.createObjectURL = vi.fn(() => 'blob:csv');
   URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const pat = payer('Pat Payer', { historyCount: 1, transactionCount: 1 });

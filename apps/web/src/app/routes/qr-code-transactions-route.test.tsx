@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { detail, listOf, qrCode, qrPayment } from '../../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../test/page-harness';
 import { QrCodeTransactionsRoute } from './qr-code-transactions-route';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -10,14 +10,7 @@ vi.setConfig({ testTimeout: 30_000 });
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const PAGE = '/business/payment/qrcode/transactions';
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 const counter = qrCode({ qrId: 'qr_counter', label: 'Front counter', payments: 2, scans: 9 });
 const open = (search = '') => renderAt(`${PAGE}${search}`, { [PAGE]: <QrCodeTransactionsRoute />, '/business/payment/qrcode': <p>QR codes</p> });

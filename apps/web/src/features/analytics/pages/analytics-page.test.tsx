@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { describe, expect, it, vi } from 'vitest';
+import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { EMPTY_FIGURES, overview } from '../test-reports';
 import { AnalyticsPage, changeAgainst, onTimeSentence } from './analytics-page';
 import { BillingReportsPage } from './billing-reports-page';
@@ -10,14 +10,7 @@ vi.setConfig({ testTimeout: 30_000 });
 const OVERVIEW = `/api/businesses/${BUSINESS_ID}/reports/overview`;
 const ROOT = '/business/analytics';
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 const cardOf = (label: string) => screen.getByText(label, { selector: 'p' }).parentElement!;
 

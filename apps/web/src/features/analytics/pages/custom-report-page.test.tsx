@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { REPORT_RANGE_REVERSED, REPORT_RANGE_TOO_LONG } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { business } from '../../../test/fixtures';
 import { addDays, todayIn } from '../report-dates';
 import { bucket, figures, report } from '../test-reports';
@@ -14,16 +14,11 @@ const API = `/api/businesses/${BUSINESS_ID}`;
 const REPORT = `${API}/reports/billing`;
 const CUSTOM = '/business/analytics/billing/custom';
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', API, ok(business({ businessState: 'Approved' })));
   URL.createObjectURL = vi.fn(() => 'blob:report');
   URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const page = (path: string) => renderAt(path, { [CUSTOM]: <CustomReportPage /> });

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { business } from '../../../test/fixtures';
 import { monthOf, todayIn } from '../report-dates';
 import { bucket, EMPTY_FIGURES, figures, report } from '../test-reports';
@@ -13,16 +13,11 @@ const API = `/api/businesses/${BUSINESS_ID}`;
 const REPORT = `${API}/reports/billing`;
 const MONTHLY = '/business/analytics/billing/monthly';
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', API, ok(business({ businessState: 'Approved' })));
   URL.createObjectURL = vi.fn(() => 'blob:report');
   URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const page = (path: string) => renderAt(path, { [MONTHLY]: <MonthlyReportPage /> });

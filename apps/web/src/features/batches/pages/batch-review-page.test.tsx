@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Batch, BatchRow } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { PAYOUT_BATCH_FLOW, REQUEST_BATCH_FLOW } from '../batch-flows';
 import { BatchReviewPage } from './batch-review-page';
 
@@ -59,16 +59,11 @@ const rows: BatchRow[] = [
   },
 ];
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', BATCH, ok(batch()));
   fake.on('GET', `${BATCH}/rows`, ok({ items: rows, page: 1, pageSize: 25, total: 2 }));
   fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, config: { timeZone: 'America/New_York' } }));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const page = <BatchReviewPage flow={REQUEST_BATCH_FLOW} />;

@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Business } from '@tay/contract';
 import { business as fullBusiness } from '../../../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { HomePage } from './home-page';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -10,14 +10,9 @@ vi.setConfig({ testTimeout: 30_000 });
 const BUSINESS = `/api/businesses/${BUSINESS_ID}`;
 const BALANCES = `${BUSINESS}/balances`;
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('PATCH', `${BUSINESS}/update/prepareSubmit`, ok({ ready: true, missing: [] }));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 function business(businessState: Business['businessState']) {

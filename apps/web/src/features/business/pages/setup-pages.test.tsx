@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Business, CurrentUser, MissingItem } from '@tay/contract';
 import { business } from '../../../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { AddBankAccountPage } from './add-bank-account-page';
 import { AddressPage } from './address-page';
 import { ConfigPage } from './config-page';
@@ -23,10 +23,8 @@ const missingBank: MissingItem = {
 };
 const missingEin: MissingItem = { section: 'profile', field: 'ein', message: 'Enter the 9-digit Employer Identification Number (EIN), like 12-3456789.' };
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   // A save re-reads the session and the user, as the header shows the business from them.
   fake.on('GET', '/api/auth/get-session', {
     json: { user: { id: 'usr_1', email: 'owner@biz.example', name: 'owner@biz.example', emailVerified: true, mustChangePassword: false } },
@@ -47,9 +45,6 @@ beforeEach(() => {
       businesses: [],
     } satisfies CurrentUser),
   );
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 /** The business as stored, and what the API says is missing after each save. */

@@ -1,9 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Integration, SyncLogEntry } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { goToProvider } from '../leave-for-provider';
 import { IntegrationsPage } from './integrations-page';
 
@@ -68,10 +68,8 @@ function entry(n: number, over: Partial<SyncLogEntry> = {}): SyncLogEntry {
 
 const logOf = (items: SyncLogEntry[], total = items.length, page = 1) => ok({ items, page, pageSize: 25, total });
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', `${API}/quickbooks/log`, logOf([]));
   fake.on('GET', `${API}/freshbooks/log`, logOf([]));
   vi.mocked(goToProvider).mockClear();
@@ -79,9 +77,6 @@ beforeEach(() => {
   notifications.clean();
   URL.createObjectURL = vi.fn(() => 'blob:csv');
   URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const open = (path = PAGE, business: Parameters<typeof renderAt>[2] = {}) => renderAt(path, { [PAGE]: <IntegrationsPage /> }, business);

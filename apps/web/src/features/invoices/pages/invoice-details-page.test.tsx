@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { INVOICE_TIMELINE_LABELS, type InvoiceTimelineEvent } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { invoice, invoiceDetail } from '../../../test/fixtures';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import { InvoiceDetailsPage } from './invoice-details-page';
@@ -12,15 +12,10 @@ vi.setConfig({ testTimeout: 30_000 });
 const API = `/api/businesses/${BUSINESS_ID}/invoices`;
 const DETAILS = '/business/payment/invoices/details';
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   URL.createObjectURL = vi.fn(() => 'blob:pdf');
   URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const open = (invoiceId: string, extra = '') =>

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Invoice, PayerSuggestion } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { business as businessRecord, invoice, invoiceDetail, payer } from '../../../test/fixtures';
 import { InvoiceFormPage } from './invoice-form-page';
 
@@ -12,16 +12,11 @@ const API = `/api/businesses/${BUSINESS_ID}/invoices`;
 const FORM = '/business/payment/invoices/draft';
 const DETAILS = '/business/payment/invoices/details';
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   business('America/New_York');
   URL.createObjectURL = vi.fn(() => 'blob:pdf');
   URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 /** The business, with the time zone its day and scheduled sends are on. */

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { InvoiceSummary } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { invoice, invoiceListOf } from '../../../test/fixtures';
 import { InvoicesLandingPage } from './invoices-landing-page';
 
@@ -10,14 +10,7 @@ vi.setConfig({ testTimeout: 30_000 });
 const API = `/api/businesses/${BUSINESS_ID}/invoices`;
 const LANDING = '/business/payment/invoices';
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 const SUMMARY: InvoiceSummary = {
   outstandingCount: 3,

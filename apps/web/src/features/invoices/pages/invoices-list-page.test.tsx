@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, FakeApi, renderAt } from '../../../test/page-harness';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUSINESS_ID, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { invoice, invoiceListOf } from '../../../test/fixtures';
 import { InvoicesListPage } from './invoices-list-page';
 
@@ -10,15 +10,10 @@ vi.setConfig({ testTimeout: 30_000 });
 const API = `/api/businesses/${BUSINESS_ID}/invoices`;
 const LIST = '/business/payment/invoices/list';
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   URL.createObjectURL = vi.fn(() => 'blob:csv');
   URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const page = (path = LIST) =>

@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { forwardRef, useImperativeHandle } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PublicPayPage } from '@tay/contract';
-import { FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import type { CardFieldHandle } from '../components/card-field';
 import { PayPage } from './pay-page';
@@ -44,14 +44,7 @@ function page(over: Partial<PublicPayPage>): PublicPayPage {
   };
 }
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 function open(data: PublicPayPage) {
   fake.on('GET', '/api/public/pay/tok_1', ok(data));

@@ -1,8 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { forwardRef, useImperativeHandle } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PublicQrPage, QrPaymentOutcome } from '@tay/contract';
-import { apiError, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import type { CardFieldHandle } from '../components/card-field';
 import { QrPayPage } from './qr-pay-page';
 
@@ -56,14 +56,7 @@ function outcome(over: Partial<QrPaymentOutcome['payment']> = {}, state: QrPayme
 
 const PAY = '/api/public/qr/qr_abc/payments';
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 function open(data: PublicQrPage | null) {
   if (data) fake.on('GET', '/api/public/qr/qr_abc', ok(data));

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PaymentReceipt } from '@tay/contract';
-import { FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import { ReceiptPage } from './receipt-page';
 
@@ -20,14 +20,7 @@ const receipt: PaymentReceipt = {
   remainingCents: 0,
 };
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 /**
  * The rules Mantine writes for an element's responsive style props (`w={{ base, sm }}`): jsdom

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { payer } from '../../../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { PayersPage } from './payers-page';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -10,14 +10,7 @@ vi.setConfig({ testTimeout: 30_000 });
 const LIST = `/api/businesses/${BUSINESS_ID}/payers`;
 const PAYERS = '/business/payment/payers';
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 

@@ -1,21 +1,14 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REQUEST_TIMELINE_EVENTS } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { business, detail, qrPayment, request } from '../../../test/fixtures';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import { RequestDetailDrawer } from './request-detail';
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 /** The drawer of a request whose timeline holds the given entries. */
 async function drawerWith(timeline: { event: string; detail: string | null }[]) {

@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { Outlet, Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EntityType } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { listOf, request } from '../../../test/fixtures';
 import { PaymentsLandingPage } from './payments-landing-page';
 import { TransactionsPage } from './transactions-page';
@@ -14,14 +14,7 @@ vi.setConfig({ testTimeout: 30_000 });
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const BALANCES = `/api/businesses/${BUSINESS_ID}/balances`;
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 const summary = { openCount: 1, openCents: 12_500, paidCount: 0, paidCents: 0, draftCount: 0, scheduledCount: 0, needsAttentionCount: 0 };
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { detail, listOf, qrPayment, request } from '../../../test/fixtures';
 import { TransactionsPage } from './transactions-page';
 
@@ -12,15 +12,10 @@ const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const EXPORT = `${LIST}/export.csv`;
 const HISTORY = '/business/payment/transactions/history';
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   URL.createObjectURL = vi.fn(() => 'blob:csv');
   URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const page = (path = HISTORY) =>

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { qrCode } from '../../../test/fixtures';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { QrCodeFormPage } from './qr-code-form-page';
 
 // Whole pages with typing: slower than a unit test on a busy machine.
@@ -12,14 +12,7 @@ const API = `/api/businesses/${BUSINESS_ID}/qr-codes`;
 const FORM = '/business/payment/qrcode/manage';
 const DOWNLOAD = '/business/payment/qrcode/download';
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const fake = fakeApiPerTest();
 
 const open = (path = FORM) => renderAt(path, { [FORM]: <QrCodeFormPage />, [DOWNLOAD]: <p>Downloads</p> });
 const location = () => screen.getByRole('status', { name: 'Location' }).textContent;

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QrCode } from '@tay/contract';
 import { qrCode } from '../../../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { QrCodesPage } from './qr-codes-page';
 
 // Whole pages with typing, menus and modals: slower than a unit test on a busy machine.
@@ -12,15 +12,10 @@ vi.setConfig({ testTimeout: 30_000 });
 const API = `/api/businesses/${BUSINESS_ID}/qr-codes`;
 const PAGE = '/business/payment/qrcode';
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   URL.createObjectURL = vi.fn(() => 'blob:csv');
   URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const listOf = (items: QrCode[], total = items.length, page = 1, pageSize = 25) => ok({ items, page, pageSize, total });

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TeamMember } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { TeamPage } from './team-page';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -40,14 +40,9 @@ const team = {
   ],
 };
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', MEMBERS, ok(team));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 async function rowMenu(text: string) {
