@@ -168,6 +168,9 @@ describe('the second approver', () => {
     expect(creator.statusCode, creator.body).toBe(403);
     expect(creator.json().errorDetails.message).toBe('You created this payout; another person must approve it.');
     expect(await available(b)).toBe(10_000);
+    // Nor may its submitter reject it: another person reviews it.
+    const rejected = await call(t.app, 'POST', `${base(b)}/${submittedByAdmin.payoutId}/reject`, admin, { reason: 'Changed my mind' });
+    expect(rejected.statusCode, rejected.body).toBe(403);
 
     expect((await approve(b, b.token, submittedByAdmin.payoutId)).statusCode).toBe(200);
     expect((await approve(b, b.token, createdByAdmin.payoutId)).statusCode).toBe(200);

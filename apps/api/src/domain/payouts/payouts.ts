@@ -308,7 +308,7 @@ export async function approveBatch(
 
 async function reject(trx: Transaction<DB>, business: Business, user: ActingUser, row: PayoutRow, reason: string, selfApproval: boolean): Promise<PayoutRow> {
   if (row.state !== 'Submitted') throw new AppError(ErrorCode.Conflict, `${ref(row)} is ${row.state}; only a Submitted payout can be rejected.`);
-  if (selfApproval && row.submitted_by?.toLowerCase() === user.email.toLowerCase()) {
+  if ((selfApproval || row.second_approver_required) && row.submitted_by?.toLowerCase() === user.email.toLowerCase()) {
     throw new AppError(ErrorCode.Forbidden, `You submitted ${ref(row)}, so another owner or admin must review it. Cancel it instead if it should not be paid.`);
   }
   const updated = await movePayout(
