@@ -19,10 +19,11 @@ async function open(from?: Blob) {
   return { thread, client };
 }
 
-describe('the embedded database on its own thread', () => {
+// A new embedded database (PGlite's start) takes seconds while the other test worker is busy.
+describe('the embedded database on its own thread', { timeout: 60_000 }, () => {
   it('answers SQL over its socket while the main thread keeps running', async () => {
     const { client } = await open();
-    // A statement that keeps PGlite busy for 400 ms: on the main thread, no timer could fire.
+    // A statement that keeps PGlite busy for a second: on the main thread, no timer could fire meanwhile.
     let ticks = 0;
     let longestGap = 0;
     let last = performance.now();
@@ -33,14 +34,14 @@ describe('the embedded database on its own thread', () => {
       ticks++;
     }, 10);
     try {
-      const { rows } = await client.query<{ n: number }>('SELECT pg_sleep(0.4), 42 AS n');
+      const { rows } = await client.query<{ n: number }>('SELECT pg_sleep(1), 42 AS n');
       expect(rows[0]!.n).toBe(42);
     } finally {
       clearInterval(timer);
       await client.end();
     }
     expect(ticks).toBeGreaterThan(10);
-    expect(longestGap).toBeLessThan(200);
+    expect(longestGap).toBeLessThan(600);
   });
 
   it('hands over its files, and a new thread opens them', async () => {
