@@ -125,11 +125,13 @@ describe('Idempotency-Key on PATCH (it may send or schedule)', () => {
     expect(errorOf(again).code).toBe('CONFLICT');
   });
 
-  it('keys are per request: the same key on another request is a new intent', async () => {
+  it('keys are one space per business: the same key on another request is refused (422) and changes nothing', async () => {
     const a = await create();
     const b = await create();
     expect((await patch(a.transactionId, body({ mode: 'schedule', sendAt: inHours(5) }), 'shared-key')).json().data.transactionState).toBe('Pending');
-    expect((await patch(b.transactionId, body({ mode: 'schedule', sendAt: inHours(5) }), 'shared-key')).json().data.transactionId).toBe(b.transactionId);
+    const reused = await patch(b.transactionId, body({ mode: 'schedule', sendAt: inHours(5) }), 'shared-key');
+    expect(reused.statusCode, reused.body).toBe(422);
+    expect((await db().selectFrom('payment_requests').select('state').where('id', '=', b.transactionId).executeTakeFirstOrThrow()).state).toBe('Draft');
   });
 
   it('a refusal is stored with its key; once the cause is fixed, a new key sends it', async () => {

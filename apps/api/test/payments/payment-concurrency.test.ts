@@ -36,12 +36,14 @@ async function chargesOf(requestId: string) {
 }
 
 describe('money moves once', () => {
-  it('50 concurrent payments of one request (different keys): one is taken, 49 are refused', async () => {
+  it('50 concurrent payments of one request (different keys, different devices): one is taken, 49 are refused', async () => {
     const { requestId, payToken } = await insertRequest(db(), biz.businessId, payerId, { amountCents: 25_000 });
     const tokens = [];
     for (let i = 0; i < 50; i++) tokens.push(await tokenize(t.app, t.runtime, { card: CARDS.visa }));
     const responses = await Promise.all(
-      tokens.map((processorToken, i) => pay(t.app, payToken, { method: 'card', processorToken, amountCents: 25_000 }, `concurrent-${i}`)),
+      tokens.map((processorToken, i) =>
+        pay(t.app, payToken, { method: 'card', processorToken, amountCents: 25_000 }, `concurrent-${i}`, `198.51.100.${i + 1}`),
+      ),
     );
 
     const statuses = responses.map((r) => r.statusCode);

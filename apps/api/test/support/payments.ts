@@ -89,10 +89,12 @@ export async function tokenize(app: FastifyInstance, runtime: Runtime, instrumen
   return res.json().id as string;
 }
 
-export function pay(app: FastifyInstance, payToken: string, body: Record<string, unknown>, idempotencyKey?: string) {
+/** `from`: the payer's device address (each link takes ten attempts per device in ten minutes). */
+export function pay(app: FastifyInstance, payToken: string, body: Record<string, unknown>, idempotencyKey?: string, from?: string) {
   return app.inject({
     method: 'POST',
     url: `/api/public/pay/${payToken}/payments`,
+    ...(from ? { remoteAddress: from } : {}),
     headers: { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
     payload: JSON.stringify(body),
   });
