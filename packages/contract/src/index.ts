@@ -7,6 +7,7 @@ export * from './common/dates';
 export * from './common/lists';
 export * from './common/csv';
 export * from './common/endpoint';
+export * from './common/money-rules';
 export * from './platform/health';
 export * from './platform/mail';
 export * from './platform/routes';

@@ -12,6 +12,7 @@ import {
   getReceiver,
   listReceivers,
   resendReceiverLink,
+  reviewReceiver,
   setReceiverStatus,
   updateReceiver,
 } from '../domain/receivers/receivers';
@@ -55,6 +56,9 @@ export const receiverRoutes: FastifyPluginAsync<{ db: Kysely<DB>; mailer: Pick<M
   );
   mount(e.resendLink, async ({ business, session, params }) =>
     success(await resendReceiverLink(ctx, { business, user: acting(session), receiverId: params.receiverId })),
+  );
+  mount(e.review, async ({ business, session, params }) =>
+    success(await reviewReceiver(ctx, { business, user: acting(session), receiverId: params.receiverId })),
   );
 };
 

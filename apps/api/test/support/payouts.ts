@@ -26,6 +26,9 @@ export interface ReceiverOptions {
   accountNumber?: string | null;
   status?: 'active' | 'Disabled';
   reference?: string;
+  /** Reviewed by an owner or admin (the default), or not: as a member or a check-in leaves one. */
+  reviewed?: boolean;
+  addedVia?: 'team' | 'check_in';
 }
 
 /** A receiver of the business, written directly, with its account number sealed like the real page seals it. */
@@ -58,6 +61,8 @@ export async function insertReceiver(runtime: Runtime, businessId: string, over:
       link_expires_at: null,
       link_sent_at: null,
       created_by: null,
+      added_via: over.addedVia ?? 'team',
+      reviewed_at: over.reviewed === false ? null : new Date(),
     })
     .execute();
   return id;

@@ -113,6 +113,13 @@ export const REQUEST_BATCH_FIELDS = [
   { key: 'channel', label: 'Channel', hint: 'email or sms (blank: email)', synonyms: ['channel', 'sendby', 'via', 'delivery'] },
 ] as const satisfies readonly BatchField[];
 
+/**
+ * The error key of a payout row left out because no owner or admin has reviewed its receiver yet
+ * (one a member or a check-in added): the review page offers an owner or admin to include it,
+ * which reviews the receiver and checks the row again.
+ */
+export const RECEIVER_REVIEW_ERROR_KEY = 'receiverReview';
+
 /** A payout row (ADR 035): a receiver of the business by e-mail or reference, what to pay them and when. */
 export const PAYOUT_BATCH_FIELDS = [
   {

@@ -1,3 +1,4 @@
+import { MONEY_RULES } from '../common/money-rules';
 import { defineEndpoint } from '../common/endpoint';
 import {
   AddBankAccountBody,
@@ -72,7 +73,7 @@ export const businessEndpoints = {
     path: '/api/businesses/:id/bank-accounts',
     summary: 'Set the settlement bank account (typed numbers or a bank from the directory)',
     tag,
-    access: 'business:owner',
+    access: MONEY_RULES.settlementAccount.access,
     rules: ['editable'],
     params: BusinessIdParams,
     body: AddBankAccountBody,

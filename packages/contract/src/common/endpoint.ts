@@ -27,7 +27,10 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 export const ROLE_LABELS: Record<MemberRole, { label: string; description: string }> = {
   owner: { label: 'Owner', description: 'Everything, including the team, the settlement bank account and integrations.' },
   admin: { label: 'Admin', description: "Everything but the team's owners and the settlement bank account." },
-  member: { label: 'Member', description: 'Adds payers and creates and sends requests to pay; approves nothing.' },
+  member: {
+    label: 'Member',
+    description: 'Adds payers and receivers, creates and sends requests to pay, prepares payouts for an owner or admin; approves nothing.',
+  },
   viewer: { label: 'Viewer', description: 'Reads and exports only.' },
 };
 

@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { EventIdParams } from '../batches/schemas';
 import { BusinessIdParams } from '../businesses/schemas';
-import { boundedDay } from '../common/dates';
+import { boundedDateTime, boundedDay } from '../common/dates';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { MAX_AMOUNT_CENTS } from '../common/money';
 import { QrImageQuery } from '../qr-codes/schemas';
-import { receiverEmail, ReceiverVerification } from './receivers';
+import { ReceiverAddedVia, receiverEmail, ReceiverVerification } from './receivers';
 
 /* --------------------------------------------------------------- events (ADR 035) */
+
+/** The highest cap an event's check-ins may have. */
+export const MAX_CHECK_INS = 100_000;
 
 /** `active` takes check-ins; `Disabled` does not. */
 export const EventStatus = z.enum(['active', 'Disabled']);
@@ -33,6 +36,20 @@ export const EventInput = z.object({
     .positive('Enter an amount above $0.00.')
     .max(MAX_AMOUNT_CENTS, 'The amount is above the $10,000,000.00 limit.'),
   status: EventStatus.default('active'),
+  /** At most this many check-ins (empty: no cap); the page then says the event is full. */
+  maxCheckIns: z
+    .number({ error: 'Enter the most check-ins as a whole number.' })
+    .int('Enter the most check-ins as a whole number.')
+    .min(1, 'Allow at least 1 check-in, or leave it empty for no cap.')
+    .max(MAX_CHECK_INS, `At most ${MAX_CHECK_INS.toLocaleString('en-US')} check-ins.`)
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
+  /** Check-ins close at this time (empty: while the event is active). */
+  checkInsCloseAt: boundedDateTime('Check-ins close')
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
 });
 export type EventInput = z.input<typeof EventInput>;
 export type EventValues = z.output<typeof EventInput>;
@@ -45,6 +62,10 @@ export const PayoutEvent = z.object({
   amountCents: z.number().int(),
   status: EventStatus,
   checkInsCount: z.number().int(),
+  maxCheckIns: z.number().int().nullable(),
+  checkInsCloseAt: z.string().nullable(),
+  /** Check-ins by receivers no owner or admin has reviewed yet ("Pay checked-in receivers" leaves them out until someone does). */
+  unreviewedCheckInsCount: z.number().int().optional(),
   /** What the event's QR code encodes: PUBLIC_URL/checkin/<token>. */
   checkInUrl: z.string(),
   createdAt: z.string(),
@@ -69,6 +90,9 @@ export const EventCheckIn = z.object({
   checkedInAt: z.string(),
   /** The payout that paid this check-in, once one did. */
   payoutId: z.string().nullable(),
+  addedVia: ReceiverAddedVia,
+  /** Whether an owner or admin has reviewed the receiver: one a check-in added is left out of bulk payouts until then. */
+  receiverReviewed: z.boolean(),
 });
 export type EventCheckIn = z.infer<typeof EventCheckIn>;
 
@@ -86,7 +110,8 @@ export type EventCheckInList = z.infer<typeof EventCheckInListResponse>['data'];
 
 /* ------------------------------------------------------ the check-in page */
 
-export const CheckInPageStatus = z.enum(['open', 'disabled', 'unavailable']);
+/** `open`; `disabled` (the business turned the event off); `closed` (past its closing time); `full` (its cap reached); `unavailable` (the business cannot pay out now). */
+export const CheckInPageStatus = z.enum(['open', 'disabled', 'closed', 'full', 'unavailable']);
 export type CheckInPageStatus = z.infer<typeof CheckInPageStatus>;
 
 export const PublicCheckInPage = z.object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BusinessIdParams } from '../businesses/schemas';
 import { boundedDay } from '../common/dates';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
+import { MONEY_RULES } from '../common/money-rules';
 import { okResponse, PageQuery } from '../common/lists';
 import { formatMoney, MAX_AMOUNT_CENTS } from '../common/money';
 import { IdempotencyHeaders } from '../payment-requests/schemas';
@@ -85,6 +86,8 @@ export const Payout = z.object({
   receiverId: z.string(),
   receiverName: z.string(),
   receiverEmail: z.string(),
+  /** Whether an owner or admin has reviewed the receiver (one a member or a check-in added is not, until then): the approval queue flags it. */
+  receiverReviewed: z.boolean(),
   amountCents: z.number().int(),
   /** Fixed at approval; 0 before. */
   feeCents: z.number().int(),
@@ -194,9 +197,11 @@ const notApproved: NotApprovedMessages = {
 const rules = ['approved', 'payoutsEnabled'] as const;
 const read = { tag, access: 'business:read', rules, notApproved } as const;
 const operate = { tag, access: 'business:operate', rules, notApproved } as const;
+/** Approving and rejecting move the money: who may is `MONEY_RULES.approvePayout` (asked again inside the approval's transaction). */
+const approve = { tag, access: MONEY_RULES.approvePayout.access, rules, notApproved } as const;
 const write = { tag, access: 'business:write', rules, notApproved } as const;
 
-const command = (name: 'submit' | 'approve' | 'cancel', summary: string, access: typeof operate | typeof write) =>
+const command = (name: 'submit' | 'approve' | 'cancel', summary: string, access: typeof operate | typeof approve) =>
   defineEndpoint({
     method: 'POST',
     path: `${base}/:payoutId/${name}`,
@@ -276,14 +281,22 @@ export const payoutEndpoints = {
     response: { description: 'Deleted; no body.', contentTypes: [] },
     errors: [404, 409],
   }),
-  submit: command('submit', 'Submit a Draft: approved at once unless the business requires a second approver; honours Idempotency-Key', operate),
-  approve: command('approve', 'Approve a Submitted payout: reserves amount and fee from the available balance; honours Idempotency-Key', write),
+  submit: command(
+    'submit',
+    "Submit a Draft: an owner's or admin's is approved at once unless the business requires a second approver; a member's waits for an owner or admin; honours Idempotency-Key",
+    operate,
+  ),
+  approve: command(
+    'approve',
+    'Approve a Submitted payout (an owner or admin): reserves amount and fee from the available balance; honours Idempotency-Key',
+    approve,
+  ),
   cancel: command('cancel', 'Cancel a Draft or Submitted payout', operate),
   reject: defineEndpoint({
     method: 'POST',
     path: `${base}/:payoutId/reject`,
     summary: 'Reject a Submitted payout, with a reason',
-    ...write,
+    ...approve,
     params: PayoutIdParams,
     body: RejectPayoutBody,
     response: PayoutDetailResponse,
@@ -293,7 +306,7 @@ export const payoutEndpoints = {
     method: 'POST',
     path: `${base}/approve-batch`,
     summary: "Approve all a bulk batch's Submitted payouts, all or none",
-    ...write,
+    ...approve,
     params: BusinessIdParams,
     headers: IdempotencyHeaders,
     body: BatchApprovalBody,
@@ -304,7 +317,7 @@ export const payoutEndpoints = {
     method: 'POST',
     path: `${base}/reject-batch`,
     summary: "Reject all a bulk batch's Submitted payouts, with a reason",
-    ...write,
+    ...approve,
     params: BusinessIdParams,
     body: BatchRejectionBody,
     response: PayoutBatchResponse,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BusinessIdParams } from '../businesses/schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
+import { MONEY_RULES } from '../common/money-rules';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 
 /* ------------------------------------------------------------ receivers (ADR 035) */
@@ -21,12 +22,29 @@ export const RECEIVER_LINK_DAYS = 7;
 
 export const RECEIVER_FIELD_LIMITS = { firstName: 100, lastName: 100, email: 254, reference: 64 } as const;
 
-export const ReceiverAction = z.enum(['Edit', 'Enable', 'Disable', 'Transactions', 'Delete', 'Resend verification']);
+/** How a receiver was added: by the team (Manage Receivers), or by a check-in on an event's page. */
+export const ReceiverAddedVia = z.enum(['team', 'check_in']);
+export type ReceiverAddedVia = z.infer<typeof ReceiverAddedVia>;
+
+/** The flag a receiver not reviewed by an owner or admin carries, by how it was added. */
+export const RECEIVER_REVIEW_LABELS: Record<ReceiverAddedVia, string> = {
+  team: 'Added by a member, not reviewed',
+  check_in: 'New from a check-in, not reviewed',
+};
+
+export const ReceiverAction = z.enum(['Edit', 'Enable', 'Disable', 'Transactions', 'Delete', 'Resend verification', 'Mark reviewed']);
 export type ReceiverAction = z.infer<typeof ReceiverAction>;
 
-/** Row actions: Delete only while no payout names the receiver. */
-export function receiverActions(status: ReceiverStatus, payoutsCount: number): ReceiverAction[] {
-  return ['Edit', status === 'active' ? 'Disable' : 'Enable', 'Transactions', ...(payoutsCount === 0 ? (['Delete'] as const) : []), 'Resend verification'];
+/** Row actions: Delete only while no payout names the receiver; Mark reviewed while no owner or admin has. */
+export function receiverActions(status: ReceiverStatus, payoutsCount: number, reviewed = true): ReceiverAction[] {
+  return [
+    ...(reviewed ? [] : (['Mark reviewed'] as const)),
+    'Edit',
+    status === 'active' ? 'Disable' : 'Enable',
+    'Transactions',
+    ...(payoutsCount === 0 ? (['Delete'] as const) : []),
+    'Resend verification',
+  ];
 }
 
 const requiredName = (label: string, max: number) =>
@@ -84,6 +102,13 @@ export const Receiver = z.object({
   paidCents: z.number().int(),
   linkSentAt: z.string().nullable(),
   createdAt: z.string(),
+  addedVia: ReceiverAddedVia,
+  /**
+   * Whether an owner or admin has seen this receiver: false for one a member or a check-in added,
+   * until an owner or admin marks it reviewed or approves a payout to it. A bulk payout row leaves
+   * out a receiver not reviewed.
+   */
+  reviewed: z.boolean(),
   actions: z.array(ReceiverAction),
 });
 export type Receiver = z.infer<typeof Receiver>;
@@ -91,6 +116,8 @@ export type Receiver = z.infer<typeof Receiver>;
 export const ReceiverListQuery = PageQuery.extend({
   status: ReceiverStatus.optional(),
   verification: ReceiverVerification.optional(),
+  /** `unreviewed`: only the receivers no owner or admin has reviewed yet. */
+  review: z.enum(['unreviewed', 'reviewed']).optional(),
   sortBy: z.enum(['name', 'email', 'createdAt']).default('createdAt'),
 });
 export type ReceiverListQuery = z.input<typeof ReceiverListQuery>;
@@ -231,6 +258,18 @@ export const receiverEndpoints = {
   enable: command('enable', 'Let a Disabled receiver be paid again'),
   disable: command('disable', 'Stop a receiver being paid'),
   resendLink: command('resend-link', 'E-mail the receiver a new secure link; the previous one stops working'),
+  review: defineEndpoint({
+    method: 'POST',
+    path: `${base}/:receiverId/review`,
+    summary: 'Mark a receiver a member or a check-in added as reviewed by an owner or admin, so bulk payouts include them',
+    tag,
+    access: MONEY_RULES.approvePayout.access,
+    rules,
+    notApproved,
+    params: ReceiverIdParams,
+    response: ReceiverResponse,
+    errors: [404, 409],
+  }),
 };
 
 const publicTag = 'Receiver bank account page';

@@ -30,6 +30,11 @@ export interface ReceiversTable {
   paid_count: Generated<number>;
   paid_cents: Generated<number>;
   created_by: string | null;
+  /** How it was added: by the team, or by a check-in on an event's page. */
+  added_via: Generated<'team' | 'check_in'>;
+  /** When an owner or admin reviewed it (null: added by a member or a check-in, not reviewed yet). */
+  reviewed_at: Date | null;
+  reviewed_by: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -46,6 +51,10 @@ export interface EventsTable {
   amount_cents: number;
   status: Generated<ReceiverStatus>;
   check_ins_count: Generated<number>;
+  /** At most this many check-ins (null: no cap). */
+  max_check_ins: number | null;
+  /** Check-ins are refused from this time on (null: while the event is active). */
+  check_ins_close_at: Date | null;
   created_by: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

@@ -1,10 +1,19 @@
-import { MAX_AMOUNT_CENTS, parseAmountCell, parseDateCell, PAYOUT_BATCH_FIELDS, type BatchMapping, type FieldErrors } from '@tay/contract';
+import {
+  MAX_AMOUNT_CENTS,
+  parseAmountCell,
+  parseDateCell,
+  PAYOUT_BATCH_FIELDS,
+  RECEIVER_REVIEW_ERROR_KEY,
+  type BatchMapping,
+  type FieldErrors,
+} from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { todayIn } from '../payment-requests/request-record';
 import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../businesses/audit';
+import { mayNow } from '../businesses/money-rules';
 import type { RequestContext } from '../payment-requests/request-context';
 import { approvePayouts } from '../payouts/approve-payouts';
 import { takePayoutNumbers } from '../payouts/payout-record';
@@ -41,6 +50,8 @@ interface ReceiverMatch {
   reference: string | null;
   status: string;
   verification: string;
+  added_via: 'team' | 'check_in';
+  reviewed_at: Date | null;
 }
 
 const nameOf = (r: Pick<ReceiverMatch, 'first_name' | 'last_name'>) => `${r.first_name} ${r.last_name}`;
@@ -49,7 +60,7 @@ async function receiversOf(db: Executor, businessId: string, emails: string[], r
   if (emails.length === 0 && references.length === 0) return [];
   return db
     .selectFrom('receivers')
-    .select(['id', 'first_name', 'last_name', 'email', 'reference', 'status', 'verification'])
+    .select(['id', 'first_name', 'last_name', 'email', 'reference', 'status', 'verification', 'added_via', 'reviewed_at'])
     .where('business_id', '=', businessId)
     .where((eb) => {
       const any = [];
@@ -60,11 +71,29 @@ async function receiversOf(db: Executor, businessId: string, emails: string[], r
     .execute();
 }
 
-/** Why a receiver cannot be paid now, or null. The single payout's rule and words. */
-export function unpayableReason(r: Pick<ReceiverMatch, 'first_name' | 'last_name' | 'status' | 'verification'>): string | null {
-  if (r.status !== 'active') return `${nameOf(r)} is disabled; enable them first.`;
+/**
+ * Why a receiver cannot be paid by a bulk payout now, or null: the single payout's rule and words,
+ * then the review — a receiver a member or a check-in added (anyone holding an event's link can
+ * check in) is left out until an owner or admin reviews them. Its message is under the row's
+ * `receiverReview` key, so the review page offers to include the row.
+ */
+export function unpayableReason(r: Pick<ReceiverMatch, 'first_name' | 'last_name' | 'status' | 'verification' | 'added_via' | 'reviewed_at'>): {
+  key: 'receiver' | typeof RECEIVER_REVIEW_ERROR_KEY;
+  message: string;
+} | null {
+  if (r.status !== 'active') return { key: 'receiver', message: `${nameOf(r)} is disabled; enable them first.` };
   if (r.verification !== 'verified')
-    return `${nameOf(r)} has not entered their bank account yet, so they cannot be paid. Send them the link again from Manage Receivers.`;
+    return {
+      key: 'receiver',
+      message: `${nameOf(r)} has not entered their bank account yet, so they cannot be paid. Send them the link again from Manage Receivers.`,
+    };
+  if (r.reviewed_at === null) {
+    const how = r.added_via === 'check_in' ? 'checked in as a new receiver' : 'was added by a member';
+    return {
+      key: RECEIVER_REVIEW_ERROR_KEY,
+      message: `${nameOf(r)} ${how} and no owner or admin has reviewed them yet, so this row is left out. An owner or admin can include it.`,
+    };
+  }
   return null;
 }
 
@@ -125,7 +154,7 @@ function checkRow(
   }
   if (receiver) {
     const why = unpayableReason(receiver);
-    if (why) errors[email ? 'email' : 'receiverReference'] = why;
+    if (why) errors[why.key === 'receiver' ? (email ? 'email' : 'receiverReference') : why.key] = why.message;
   }
   const receiverName = receiver ? nameOf(receiver) : null;
   if (Object.keys(errors).length > 0) return { status: 'invalid', errors, amountCents, payerName: receiverName };
@@ -158,7 +187,7 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   const ids = [...new Set(plans.map((p) => p.plan.receiverId))];
   const receivers = await trx
     .selectFrom('receivers')
-    .select(['id', 'first_name', 'last_name', 'email', 'reference', 'status', 'verification'])
+    .select(['id', 'first_name', 'last_name', 'email', 'reference', 'status', 'verification', 'added_via', 'reviewed_at'])
     .where('business_id', '=', business.id)
     .where('id', 'in', ids)
     .execute();
@@ -168,7 +197,7 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   const ready: { line: number; plan: PayoutPlan; receiver: ReceiverMatch }[] = [];
   for (const { line, plan } of plans) {
     const receiver = byId.get(plan.receiverId);
-    const why = receiver ? unpayableReason(receiver) : 'The receiver was deleted after the file was checked.';
+    const why = receiver ? unpayableReason(receiver)?.message : 'The receiver was deleted after the file was checked.';
     if (why) outcomes.push({ line, error: why });
     else if (plan.payOn && plan.payOn < today) outcomes.push({ line, error: 'The pay date is now in the past.' });
     else ready.push({ line, plan, receiver: receiver! });
@@ -295,14 +324,17 @@ const checkMapping = mappingCheck(PAYOUT_BATCH_FIELDS, (has) => {
 });
 
 /**
- * Once every row went, before the batch reads Processed: a business that needs no second approver has its batch approved at once,
- * all or none, as a single payout would be on submit. When the available balance does not cover
- * it all, the payouts stay Submitted in the approval queue (nothing is reserved) and the audit
- * trail says why.
+ * Once every row went, before the batch reads Processed: a batch an owner or admin submitted, in a
+ * business that needs no second approver, is approved at once, all or none, as a single payout
+ * would be on submit. A member's batch waits in the approval queue for an owner or admin
+ * (`MONEY_RULES.approvePayout`, asked again by the approval in its transaction). When the
+ * available balance does not cover it all, the payouts stay Submitted (nothing is reserved) and
+ * the audit trail says why.
  */
 async function afterSend(ctx: RequestContext, deps: BatchRunDeps, business: ScopedBusiness, batchId: string, user: { userId: string; email: string }) {
   const settings = await ctx.db.selectFrom('businesses').select('payout_approval_required').where('id', '=', business.id).executeTakeFirst();
   if (!settings || settings.payout_approval_required) return;
+  if (!(await mayNow(ctx.db, business.id, user.userId, 'approvePayout'))) return;
   const submitted = await ctx.db
     .selectFrom('payouts')
     .select('id')

@@ -9,6 +9,7 @@ import { sandboxBankById, sandboxBankByRoutingNumber } from '../directory/sandbo
 import { assertEditable } from './access';
 import { recordEvent, type Actor } from './audit';
 import { loadBusiness, lockBusinessRow } from './business-record';
+import { requireMoneyRule } from './money-rules';
 
 export const INVALID_ROUTING_NUMBER = 'This routing number is not valid; check the 9 digits on your cheque.';
 /** Name shown for a typed routing number that is not in the bank directory. */
@@ -58,6 +59,8 @@ export async function addBankAccount({
   }
 
   return db.transaction().execute(async (trx) => {
+    // Where the business is paid is an owner's to change (MONEY_RULES), asked with the role this transaction reads.
+    await requireMoneyRule(trx, businessId, actor.userId, 'settlementAccount');
     const row = await lockBusinessRow(trx, businessId);
     assertEditable(row);
     const previous = await trx

@@ -80,6 +80,7 @@ export type BusinessAction =
   | 'receiver.deleted'
   | 'receiver.link_sent'
   | 'receiver.bank_account_set'
+  | 'receiver.reviewed'
   | 'event.created'
   | 'event.updated'
   | 'event.enabled'

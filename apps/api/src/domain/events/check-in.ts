@@ -3,6 +3,7 @@ import { ErrorCode, formatDateTime, formatDay, type CheckInOutcome, type CheckIn
 import type { DB } from '../../db/schema';
 import type { Executor } from '../../db/executor';
 import { AppError } from '../../lib/app-error';
+import { consumeRateLimit, tryAgainIn } from '../../lib/rate-limiter';
 import { newId } from '../../lib/ids';
 import type { Mailer } from '../../mail/mailer';
 import { recordEvent, type Actor } from '../businesses/audit';
@@ -12,6 +13,16 @@ import type { EventRow } from './event-record';
 
 /** Check-ins one device may try at one event in ten minutes. */
 export const CHECK_IN_ATTEMPTS = { max: 20, windowSeconds: 600 } as const;
+
+/**
+ * New receivers check-ins may add in ten minutes: per event (a leaked link cannot fill the
+ * business's receivers), and per source address across every event (a venue's shared network
+ * still checks a crowd in). Check-ins of receivers the business knows are not counted here.
+ */
+export const NEW_RECEIVER_CHECK_INS = {
+  perEvent: { max: 300, windowSeconds: 600 },
+  perSource: { max: 60, windowSeconds: 600 },
+} as const;
 
 /** Who the audit trail names for a receiver the check-in page created. */
 const CHECK_IN_ACTOR = (ip: string | null): Actor => ({ userId: null, label: 'check-in', ip });
@@ -43,12 +54,25 @@ function notFound(): AppError {
 }
 
 /** Whether the event takes check-ins now, and if not, the sentence that says why. */
-export function checkInStatus(event: EventRow, business: CheckInBusiness): { status: CheckInPageStatus; message: string | null } {
+export function checkInStatus(event: EventRow, business: CheckInBusiness, now = new Date()): { status: CheckInPageStatus; message: string | null } {
   if (business.state !== 'Approved' || !business.payout_enabled) {
     return { status: 'unavailable', message: `${business.business_name} cannot take check-ins right now. Ask the organiser.` };
   }
   if (event.status === 'Disabled') return { status: 'disabled', message: `${business.business_name} has closed check-ins for ${event.name}.` };
+  if (event.check_ins_close_at && event.check_ins_close_at.getTime() <= now.getTime()) {
+    return { status: 'closed', message: `Check-ins for ${event.name} closed at ${formatDateTime(event.check_ins_close_at, business.time_zone)}.` };
+  }
+  if (event.max_check_ins !== null && Number(event.check_ins_count) >= event.max_check_ins) {
+    return { status: 'full', message: `${event.name} is full: its ${event.max_check_ins.toLocaleString('en-US')} check-ins are taken. Ask the organiser.` };
+  }
   return { status: 'open', message: null };
+}
+
+function tooManyNew(retryAfterSeconds: number): AppError {
+  return new AppError(
+    ErrorCode.RateLimited,
+    `Too many new people are checking in right now. ${tryAgainIn(retryAfterSeconds)}, or ask the organiser.`,
+  ).withHeader('retry-after', String(retryAfterSeconds));
 }
 
 export async function getCheckInPage(db: Kysely<DB>, token: string): Promise<PublicCheckInPage> {
@@ -84,7 +108,8 @@ export async function checkIn(
     return await db.transaction().execute(async (trx) => {
       const { event, business } = await findByCheckInToken(trx, token);
       const { status, message } = checkInStatus(event, business);
-      if (status !== 'open') throw new AppError(ErrorCode.Conflict, message!);
+      // A full event still answers those who checked in already ("already"), below.
+      if (status !== 'open' && status !== 'full') throw new AppError(ErrorCode.Conflict, message!);
 
       let receiver = await trx
         .selectFrom('receivers')
@@ -99,6 +124,15 @@ export async function checkIn(
         if (!body.lastName) fields.lastName = 'Enter your last name.';
         // 422, not 400: the e-mail is fine; the page then asks for the name it needs.
         if (Object.keys(fields).length > 0) throw new AppError(ErrorCode.UnprocessableEntity, 'We need your name to check you in for the first time.', fields);
+        if (status === 'full') throw new AppError(ErrorCode.Conflict, message!);
+        // Counted in this transaction: a check-in refused later (the event full meanwhile) counts nothing.
+        for (const [key, rule] of [
+          [`check-in-new:event:${event.id}`, NEW_RECEIVER_CHECK_INS.perEvent],
+          [`check-in-new:source:${ip ?? 'unknown'}`, NEW_RECEIVER_CHECK_INS.perSource],
+        ] as const) {
+          const attempt = await consumeRateLimit(trx, key, rule);
+          if (!attempt.allowed) throw tooManyNew(attempt.retryAfterSeconds);
+        }
         const id = newId('rcv');
         await trx
           .insertInto('receivers')
@@ -111,6 +145,9 @@ export async function checkIn(
             mobile: null,
             reference: null,
             created_by: null,
+            // Anyone holding the event's link can check in: an owner or admin reviews them before a bulk payout includes them.
+            added_via: 'check_in',
+            reviewed_at: null,
           })
           .execute();
         await sendReceiverLink(trx, {
@@ -160,12 +197,17 @@ export async function checkIn(
           message: `You are already checked in to ${event.name}: at ${formatDateTime(earlier.checked_in_at, business.time_zone)}.`,
         };
       }
-      await trx
+      // The cap holds under concurrent check-ins: the count moves only while it is under the cap.
+      const counted = await trx
         .updateTable('events')
         .set((eb) => ({ check_ins_count: eb('check_ins_count', '+', 1) }))
         .where('business_id', '=', business.id)
         .where('id', '=', event.id)
-        .execute();
+        .where((eb) => eb.or([eb('max_check_ins', 'is', null), eb('check_ins_count', '<', eb.ref('max_check_ins'))]))
+        .executeTakeFirst();
+      if (Number(counted.numUpdatedRows) === 0) {
+        throw new AppError(ErrorCode.Conflict, checkInStatus({ ...event, check_ins_count: event.max_check_ins ?? 0 }, business).message!);
+      }
       const bankWords = newReceiver
         ? ` We e-mailed you a link to add your bank account, so ${business.business_name} can pay you.`
         : needsBankAccount

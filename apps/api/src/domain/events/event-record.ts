@@ -26,6 +26,8 @@ export function toEvent(row: EventRow, publicUrl: string): PayoutEvent {
     amountCents: Number(row.amount_cents),
     status: row.status,
     checkInsCount: Number(row.check_ins_count),
+    maxCheckIns: row.max_check_ins,
+    checkInsCloseAt: row.check_ins_close_at?.toISOString() ?? null,
     checkInUrl: checkInUrl(publicUrl, row.token),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

@@ -6,6 +6,7 @@ import {
   formatDateTime,
   formatDay,
   formatMoney,
+  RECEIVER_REVIEW_LABELS,
   RECEIVER_VERIFICATION_LABELS,
   type EventCheckIn,
   type EventCheckInQuery,
@@ -32,7 +33,15 @@ type CheckInQuery = ReturnType<typeof EventCheckInQuery.parse>;
 const auditActor = (user: ActingUser): AuditActor => ({ userId: user.userId, label: user.email, ip: user.ip ?? null });
 
 function columnsOf(values: EventValues) {
-  return { name: values.name, event_date: values.eventDate, place: values.place, amount_cents: values.amountCents, status: values.status };
+  return {
+    name: values.name,
+    event_date: values.eventDate,
+    place: values.place,
+    amount_cents: values.amountCents,
+    status: values.status,
+    max_check_ins: values.maxCheckIns,
+    check_ins_close_at: values.checkInsCloseAt ? new Date(values.checkInsCloseAt) : null,
+  };
 }
 
 export async function createEvent(
@@ -187,7 +196,17 @@ function checkInOrder(query: CheckInQuery) {
   return query.sortBy === 'name' ? sql`lower(r.first_name || ' ' || r.last_name) ${dir}, r.id ${dir}` : sql`c.checked_in_at ${dir}, r.id ${dir}`;
 }
 
-const CHECK_IN_COLUMNS = ['c.receiver_id', 'r.first_name', 'r.last_name', 'r.email', 'r.verification', 'c.checked_in_at', 'c.payout_id'] as const;
+const CHECK_IN_COLUMNS = [
+  'c.receiver_id',
+  'r.first_name',
+  'r.last_name',
+  'r.email',
+  'r.verification',
+  'r.added_via',
+  'r.reviewed_at',
+  'c.checked_in_at',
+  'c.payout_id',
+] as const;
 
 function toCheckIn(row: {
   receiver_id: string;
@@ -195,6 +214,8 @@ function toCheckIn(row: {
   last_name: string;
   email: string;
   verification: 'unverified' | 'verified';
+  added_via: 'team' | 'check_in';
+  reviewed_at: Date | null;
   checked_in_at: Date;
   payout_id: string | null;
 }): EventCheckIn {
@@ -205,6 +226,8 @@ function toCheckIn(row: {
     verification: row.verification,
     checkedInAt: row.checked_in_at.toISOString(),
     payoutId: row.payout_id,
+    addedVia: row.added_via,
+    receiverReviewed: row.reviewed_at !== null,
   };
 }
 
@@ -220,7 +243,21 @@ export async function listCheckIns(ctx: EventContext, { business, eventId, query
       .execute(),
     base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { event: toEvent(event, ctx.publicUrl), items: rows.map(toCheckIn), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  const unreviewed = await ctx.db
+    .selectFrom('event_check_ins as c')
+    .innerJoin('receivers as r', (join) => join.onRef('r.business_id', '=', 'c.business_id').onRef('r.id', '=', 'c.receiver_id'))
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('c.business_id', '=', business.id)
+    .where('c.event_id', '=', eventId)
+    .where('r.reviewed_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return {
+    event: { ...toEvent(event, ctx.publicUrl), unreviewedCheckInsCount: Number(unreviewed.n) },
+    items: rows.map(toCheckIn),
+    page: query.page,
+    pageSize: query.pageSize,
+    total: Number(count.n),
+  };
 }
 
 export async function* exportCheckIns(
@@ -229,7 +266,7 @@ export async function* exportCheckIns(
 ): AsyncGenerator<string> {
   const event = await selectEvent(ctx.db, business.id, eventId);
   const rows = await checkInsOf(ctx.db, business.id, eventId, query).select(CHECK_IN_COLUMNS).orderBy(checkInOrder(query)).execute();
-  yield '\ufeff' + csvRow(['Event', 'Receiver', 'E-mail', 'Verification', 'Checked in', 'Payout']) + '\r\n';
+  yield '\ufeff' + csvRow(['Event', 'Receiver', 'E-mail', 'Verification', 'Reviewed', 'Checked in', 'Payout']) + '\r\n';
   for (const row of rows) {
     const c = toCheckIn(row);
     yield (
@@ -238,6 +275,7 @@ export async function* exportCheckIns(
         c.receiverName,
         c.email,
         RECEIVER_VERIFICATION_LABELS[c.verification],
+        c.receiverReviewed ? 'Yes' : RECEIVER_REVIEW_LABELS[c.addedVia],
         formatDateTime(row.checked_in_at, business.timeZone),
         c.payoutId ?? '',
       ]) + '\r\n'

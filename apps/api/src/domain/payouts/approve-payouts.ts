@@ -6,9 +6,11 @@ import type { Jobs } from '../../jobs/queue';
 import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
+import { requireMoneyRule } from '../businesses/money-rules';
 import { ensureAccounts, postPayoutReserved } from '../ledger/post';
 import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
+import { reviewReceivers } from '../receivers/receiver-record';
 import { auditActor, movePayout, receiverBlocksApproval, type PayoutRow } from './payout-record';
 
 /** What approving needs besides the database: the job queue (sending) and the fee per payout. */
@@ -46,7 +48,9 @@ export async function lockAvailable(trx: Transaction<DB>, businessId: string): P
  * (the business requires one now) — is refused (403) to whoever submitted or created it. A payout
  * whose receiver was disabled (or has no bank account) since it was submitted is refused (409),
  * naming the receiver; the receivers are held (FOR SHARE) until the approval commits. `what` says
- * what the approver may reject instead: the payout, or its batch.
+ * what the approver may reject instead: the payout, or its batch. Only an owner or admin approves
+ * (`MONEY_RULES.approvePayout`, their role read in this transaction); approving a payout to a
+ * receiver a member or a check-in added reviews that receiver (the approver saw it flagged).
  */
 export async function approvePayouts(
   db: Kysely<DB>,
@@ -59,6 +63,8 @@ export async function approvePayouts(
   if (payoutIds.length === 0) return [];
   const what = options.what ?? 'payout';
   return inTransaction(db, async (trx) => {
+    // The role first, then the balance: every approval and submit takes the locks in this order.
+    await requireMoneyRule(trx, business.id, actor.userId, 'approvePayout');
     const available = await lockAvailable(trx, business.id);
     const rows = await trx
       .selectFrom('payouts')
@@ -94,7 +100,7 @@ export async function approvePayouts(
     }
     const receivers = await trx
       .selectFrom('receivers')
-      .select(['id', 'first_name', 'last_name', 'status', 'verification'])
+      .select(['id', 'first_name', 'last_name', 'status', 'verification', 'reviewed_at'])
       .where('business_id', '=', business.id)
       .where('id', 'in', [...new Set(rows.map((r) => r.receiver_id))])
       .orderBy('id')
@@ -108,6 +114,14 @@ export async function approvePayouts(
     const fee = deps.payoutFeeCents;
     const needed = rows.reduce((sum, r) => sum + Number(r.amount_cents) + fee, 0);
     if (needed > available) throw new AppError(INSUFFICIENT_BALANCE, shortfallMessage(needed, Math.max(0, available)), undefined, 409);
+
+    await reviewReceivers(
+      trx,
+      business.id,
+      receivers.filter((r) => r.reviewed_at === null).map((r) => r.id),
+      actor,
+      'payout_approved',
+    );
 
     const today = todayIn(business.timeZone);
     const approved: PayoutRow[] = [];

@@ -18,7 +18,16 @@ export const auditActor = (user: ActingUser): Actor => ({ userId: user.userId, l
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toPayout(row: PayoutRow): Payout {
+/** A payout row, with whether its receiver is reviewed when the query read it (`receiverReviewedColumn`). */
+export type PayoutRowRead = PayoutRow & { receiver_reviewed?: boolean | null };
+
+/** The select that reads whether each payout's receiver is reviewed, for lists (the approval queue flags those that are not). */
+export const receiverReviewedColumn =
+  sql<boolean>`(SELECT r.reviewed_at IS NOT NULL FROM receivers r WHERE r.business_id = payouts.business_id AND r.id = payouts.receiver_id)`.as(
+    'receiver_reviewed',
+  );
+
+export function toPayout(row: PayoutRowRead): Payout {
   return {
     payoutId: row.id,
     number: Number(row.number),
@@ -26,6 +35,8 @@ export function toPayout(row: PayoutRow): Payout {
     receiverId: row.receiver_id,
     receiverName: row.receiver_name,
     receiverEmail: row.receiver_email,
+    // Not read (a payout just approved or rejected, whose receiver its approval reviewed): reviewed.
+    receiverReviewed: row.receiver_reviewed ?? true,
     amountCents: Number(row.amount_cents),
     feeCents: Number(row.fee_cents),
     memo: row.memo,
@@ -60,7 +71,7 @@ export async function toPayoutDetail(db: Executor, row: PayoutRow): Promise<Payo
   const [receiver, events] = await Promise.all([
     db
       .selectFrom('receivers')
-      .select(['first_name', 'last_name', 'email', 'bank_name', 'account_number_last4', 'verification', 'status'])
+      .select(['first_name', 'last_name', 'email', 'bank_name', 'account_number_last4', 'verification', 'status', 'reviewed_at'])
       .where('business_id', '=', row.business_id)
       .where('id', '=', row.receiver_id)
       .executeTakeFirst(),
@@ -74,7 +85,7 @@ export async function toPayoutDetail(db: Executor, row: PayoutRow): Promise<Payo
       .execute(),
   ]);
   return {
-    ...toPayout(row),
+    ...toPayout({ ...row, receiver_reviewed: receiver ? receiver.reviewed_at !== null : true }),
     receiver: {
       name: receiver ? `${receiver.first_name} ${receiver.last_name}` : row.receiver_name,
       email: receiver?.email ?? row.receiver_email,

@@ -20,6 +20,7 @@ import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
+import { mayNow, requireMoneyRule } from '../businesses/money-rules';
 import { getBalances } from '../ledger/get-balances';
 import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
@@ -31,6 +32,7 @@ import {
   recordPayoutEvent,
   selectPayout,
   takePayoutNumbers,
+  receiverReviewedColumn,
   toPayout,
   toPayoutDetail,
   type PayoutRow,
@@ -209,14 +211,17 @@ export async function deletePayout(
 }
 
 /**
- * Submits a Draft. Without a second approver (the default) it is approved at once in the same
- * transaction, which reserves the money or refuses for the whole submit. `db` may be a transaction.
+ * Submits a Draft. Submitted by an owner or admin of a business that needs no second approver (the
+ * default), it is approved at once in the same transaction, which reserves the money or refuses
+ * for the whole submit; a member's submit waits, Submitted, for an owner or admin
+ * (`MONEY_RULES.approvePayout`, the role read in this transaction). `db` may be a transaction.
  */
 export async function submitPayout(db: Kysely<DB>, deps: PayoutDeps, business: Business, payoutId: string, user: ActingUser): Promise<PayoutRow> {
   return inTransaction(db, async (trx) => {
     const needsApproval = await approvalRequired(trx, business.id);
+    const approveNow = !needsApproval && (await mayNow(trx, business.id, user.userId, 'approvePayout'));
     // Approval locks the balance first, then the payout: the same order here, so neither waits on the other.
-    if (!needsApproval) await lockAvailable(trx, business.id);
+    if (approveNow) await lockAvailable(trx, business.id);
     const current = await selectPayout(trx, business.id, payoutId, { lock: true });
     if (current.state !== 'Draft') throw new AppError(ErrorCode.Conflict, `${ref(current)} is ${current.state}; only a Draft can be submitted.`);
     await payableReceiver(trx, business.id, current.receiver_id);
@@ -227,7 +232,7 @@ export async function submitPayout(db: Kysely<DB>, deps: PayoutDeps, business: B
       'Submitted',
       // Submitted under the rule, it keeps the rule: turning it off later lets no one approve their own.
       { submitted_by: user.email, submitted_at: new Date(), second_approver_required: needsApproval },
-      { event: 'submit', detail: null, actor: user.email },
+      { event: 'submit', detail: approveNow || needsApproval ? null : 'Waiting for an owner or admin to approve it.', actor: user.email },
     );
     await recordEvent(trx, {
       businessId: business.id,
@@ -235,7 +240,7 @@ export async function submitPayout(db: Kysely<DB>, deps: PayoutDeps, business: B
       action: 'payout.submitted',
       details: { payoutId, amountCents: Number(current.amount_cents) },
     });
-    if (needsApproval) return submitted;
+    if (!approveNow) return submitted;
     const [approved] = await approvePayouts(trx, deps, business, [payoutId], user, {
       detail: 'Approved on submission (this business needs no second approver).',
     });
@@ -307,6 +312,7 @@ export async function approveBatch(
 }
 
 async function reject(trx: Transaction<DB>, business: Business, user: ActingUser, row: PayoutRow, reason: string, selfApproval: boolean): Promise<PayoutRow> {
+  await requireMoneyRule(trx, business.id, user.userId, 'approvePayout');
   if (row.state !== 'Submitted') throw new AppError(ErrorCode.Conflict, `${ref(row)} is ${row.state}; only a Submitted payout can be rejected.`);
   if ((selfApproval || row.second_approver_required) && row.submitted_by?.toLowerCase() === user.email.toLowerCase()) {
     throw new AppError(ErrorCode.Forbidden, `You submitted ${ref(row)}, so another owner or admin must review it. Cancel it instead if it should not be paid.`);
@@ -410,6 +416,7 @@ export async function listPayouts(ctx: PayoutContext, { business, query }: { bus
   const [rows, totals] = await Promise.all([
     base
       .selectAll()
+      .select(receiverReviewedColumn)
       .orderBy(sql`${SORT[query.sortBy]} ${direction}`)
       .orderBy(sql`id ${direction}`)
       .limit(query.pageSize)
@@ -496,7 +503,15 @@ export async function payoutSummary(ctx: PayoutContext, { business }: { business
       .where('business_id', '=', business.id)
       .where('state', '=', 'Submitted')
       .executeTakeFirstOrThrow(),
-    ctx.db.selectFrom('payouts').selectAll().where('business_id', '=', business.id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(10).execute(),
+    ctx.db
+      .selectFrom('payouts')
+      .selectAll()
+      .select(receiverReviewedColumn)
+      .where('business_id', '=', business.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(10)
+      .execute(),
     approvalRequired(ctx.db, business.id),
   ]);
   return {

@@ -5,6 +5,8 @@ import type { Executor } from '../../db/executor';
 import type { ReceiversTable } from '../../db/schema/payouts';
 import { AppError } from '../../lib/app-error';
 import type { Mailer, MailMessage } from '../../mail/mailer';
+import { recordEvent } from '../businesses/audit';
+import type { ActingUser } from '../payment-requests/request-context';
 
 export type ReceiverRow = Selectable<ReceiversTable>;
 
@@ -25,6 +27,8 @@ export const RECEIVER_COLUMNS = [
   'paid_count',
   'paid_cents',
   'link_sent_at',
+  'added_via',
+  'reviewed_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -48,7 +52,9 @@ export function toReceiver(row: ReceiverView, payoutsCount: number): Receiver {
     paidCents: Number(row.paid_cents),
     linkSentAt: row.link_sent_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
-    actions: receiverActions(row.status, payoutsCount),
+    addedVia: row.added_via,
+    reviewed: row.reviewed_at !== null,
+    actions: receiverActions(row.status, payoutsCount, row.reviewed_at !== null),
   };
 }
 
@@ -187,4 +193,36 @@ export function receiverDuplicateFromViolation(error: unknown): AppError | null 
   if (e.constraint === 'receivers_email_key') return duplicateError({ email: DUPLICATE_EMAIL });
   if (e.constraint === 'receivers_reference_key') return duplicateError({ reference: DUPLICATE_REFERENCE });
   return null;
+}
+
+/**
+ * Marks receivers reviewed by an owner or admin (the caller checked the rule), each with its audit
+ * entry: `marked` from Manage Receivers or a batch review, `payout_approved` when approving a payout
+ * to them.
+ */
+export async function reviewReceivers(
+  trx: Executor,
+  businessId: string,
+  receiverIds: readonly string[],
+  actor: ActingUser,
+  via: 'marked' | 'payout_approved',
+): Promise<string[]> {
+  if (receiverIds.length === 0) return [];
+  const reviewed = await trx
+    .updateTable('receivers')
+    .set({ reviewed_at: sql<Date>`now()`, reviewed_by: actor.userId, updated_at: sql<Date>`now()` })
+    .where('business_id', '=', businessId)
+    .where('id', 'in', [...receiverIds])
+    .where('reviewed_at', 'is', null)
+    .returning('id')
+    .execute();
+  for (const { id } of reviewed) {
+    await recordEvent(trx, {
+      businessId,
+      actor: { userId: actor.userId, label: actor.email, ip: actor.ip ?? null },
+      action: 'receiver.reviewed',
+      details: { receiverId: id, via },
+    });
+  }
+  return reviewed.map((r) => r.id);
 }

@@ -4,6 +4,7 @@ import {
   ErrorCode,
   formatDateTime,
   formatMoney,
+  RECEIVER_REVIEW_LABELS,
   RECEIVER_STATUS_LABELS,
   RECEIVER_VERIFICATION_LABELS,
   type Receiver,
@@ -16,6 +17,7 @@ import { newId } from '../../lib/ids';
 import type { Mailer } from '../../mail/mailer';
 import { recordEvent, type Actor as AuditActor } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
+import { mayNow, requireMoneyRule } from '../businesses/money-rules';
 import type { ActingUser } from '../payment-requests/request-context';
 import {
   assertNoDuplicateReceiver,
@@ -23,6 +25,7 @@ import {
   payoutsCountOf,
   RECEIVER_COLUMNS,
   receiverDuplicateFromViolation,
+  reviewReceivers,
   selectReceiver,
   sendReceiverLink,
   toReceiver,
@@ -48,7 +51,11 @@ function columnsOf(values: ReceiverValues) {
   };
 }
 
-/** POST …/receivers: a new, active, unverified receiver, e-mailed the secure link to enter their bank account. */
+/**
+ * POST …/receivers: a new, active, unverified receiver, e-mailed the secure link to enter their
+ * bank account. One an owner or admin adds is reviewed; one a member adds waits for an owner or
+ * admin to review it (`MONEY_RULES.approvePayout`).
+ */
 export async function createReceiver(
   ctx: ReceiverContext,
   { business, user, body }: { business: ScopedBusiness; user: ActingUser; body: ReceiverValues },
@@ -57,9 +64,17 @@ export async function createReceiver(
     return await ctx.db.transaction().execute(async (trx) => {
       await assertNoDuplicateReceiver(trx, { businessId: business.id, email: body.email, reference: body.reference ?? null });
       const id = newId('rcv');
+      const reviewer = await mayNow(trx, business.id, user.userId, 'approvePayout');
       await trx
         .insertInto('receivers')
-        .values({ business_id: business.id, id, ...columnsOf(body), created_by: user.userId })
+        .values({
+          business_id: business.id,
+          id,
+          ...columnsOf(body),
+          created_by: user.userId,
+          reviewed_at: reviewer ? sql<Date>`now()` : null,
+          reviewed_by: reviewer ? user.userId : null,
+        })
         .execute();
       await sendReceiverLink(trx, {
         mailer: ctx.mailer,
@@ -82,7 +97,11 @@ export async function createReceiver(
   }
 }
 
-/** PATCH …/receivers/:receiverId. A new e-mail of a receiver still without an account gets a new link. */
+/**
+ * PATCH …/receivers/:receiverId. A new e-mail of a receiver still without an account gets a new
+ * link. A member who changes the e-mail (who gets the link, so whose bank account is paid) makes
+ * the receiver wait for an owner or admin's review again.
+ */
 export async function updateReceiver(
   ctx: ReceiverContext,
   { business, user, receiverId, body }: { business: ScopedBusiness; user: ActingUser; receiverId: string; body: ReceiverValues },
@@ -91,9 +110,11 @@ export async function updateReceiver(
     return await ctx.db.transaction().execute(async (trx) => {
       const current = await selectReceiver(trx, business.id, receiverId, { lock: true });
       await assertNoDuplicateReceiver(trx, { businessId: business.id, email: body.email, reference: body.reference ?? null, exceptId: receiverId });
+      const emailChanged = current.email.toLowerCase() !== body.email.toLowerCase();
+      const unreview = emailChanged && !(await mayNow(trx, business.id, user.userId, 'approvePayout'));
       await trx
         .updateTable('receivers')
-        .set({ ...columnsOf(body), updated_at: sql<Date>`now()` })
+        .set({ ...columnsOf(body), ...(unreview ? { reviewed_at: null, reviewed_by: null } : {}), updated_at: sql<Date>`now()` })
         .where('business_id', '=', business.id)
         .where('id', '=', receiverId)
         .execute();
@@ -213,11 +234,25 @@ export async function deleteReceiver(
   });
 }
 
+/** POST …/receivers/:receiverId/review: an owner or admin has seen a receiver a member or a check-in added. */
+export async function reviewReceiver(
+  ctx: ReceiverContext,
+  { business, user, receiverId }: { business: ScopedBusiness; user: ActingUser; receiverId: string },
+): Promise<Receiver> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await requireMoneyRule(trx, business.id, user.userId, 'approvePayout');
+    const current = await selectReceiver(trx, business.id, receiverId, { lock: true });
+    if (current.reviewed_at !== null) throw new AppError(ErrorCode.Conflict, `${current.first_name} ${current.last_name} is reviewed already.`);
+    await reviewReceivers(trx, business.id, [receiverId], user, 'marked');
+    return loadReceiver(trx, business.id, receiverId);
+  });
+}
+
 export async function getReceiver(ctx: ReceiverContext, { business, receiverId }: { business: ScopedBusiness; receiverId: string }): Promise<Receiver> {
   return loadReceiver(ctx.db, business.id, receiverId);
 }
 
-function filtered(db: Kysely<DB>, businessId: string, query: Pick<ListQuery, 'search' | 'status' | 'verification'>) {
+function filtered(db: Kysely<DB>, businessId: string, query: Pick<ListQuery, 'search' | 'status' | 'verification' | 'review'>) {
   let q = db.selectFrom('receivers as r').where('r.business_id', '=', businessId);
   if (query.search) {
     const needle = query.search;
@@ -227,6 +262,7 @@ function filtered(db: Kysely<DB>, businessId: string, query: Pick<ListQuery, 'se
   }
   if (query.status) q = q.where('r.status', '=', query.status);
   if (query.verification) q = q.where('r.verification', '=', query.verification);
+  if (query.review) q = q.where('r.reviewed_at', query.review === 'unreviewed' ? 'is' : 'is not', null);
   return q;
 }
 
@@ -287,6 +323,7 @@ export async function* exportReceivers(ctx: ReceiverContext, { business, query }
       'Paid amount',
       'Link sent',
       'Added',
+      'Reviewed',
     ]) +
     '\r\n'
   );
@@ -307,6 +344,7 @@ export async function* exportReceivers(ctx: ReceiverContext, { business, query }
         formatMoney(r.paidCents),
         row.link_sent_at ? formatDateTime(row.link_sent_at, business.timeZone) : '',
         formatDateTime(row.created_at, business.timeZone),
+        r.reviewed ? 'Yes' : RECEIVER_REVIEW_LABELS[r.addedVia],
       ]) + '\r\n'
     );
   }

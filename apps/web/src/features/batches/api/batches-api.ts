@@ -4,9 +4,11 @@ import {
   errorDetailsOf,
   payoutEndpoints,
   pathOf,
+  receiverEndpoints,
   type Batch,
   type BatchKind,
   type BatchMappingInput,
+  type BatchRow,
   type BatchRowFilter,
   type BatchSubmitBody,
 } from '@tay/contract';
@@ -109,6 +111,20 @@ export const useFixRow = () =>
   useBatchMutation((id, { batchId, row, fields }: { batchId: string; row: number; fields: Record<string, string> }) =>
     callForData(e.fixRow, { params: { id, batchId, row }, body: { fields } }),
   );
+
+/**
+ * Includes a payouts row left out because its receiver (added by a member or a check-in) is not
+ * reviewed: an owner or admin reviews the receiver the row names, then the row is checked again.
+ */
+export const useIncludeReviewedRow = () =>
+  useBatchMutation(async (id, { batchId, row }: { batchId: string; row: BatchRow }) => {
+    const named = (row.fields.email ?? row.fields.receiverReference ?? '').trim().toLowerCase();
+    const found = await callForData(receiverEndpoints.list, { params: { id }, query: { search: named, pageSize: 100 } });
+    const receiver = found.items.find((r) => r.email.toLowerCase() === named || (r.reference ?? '').toLowerCase() === named);
+    if (!receiver) throw new Error(`No receiver of yours is ${named} any more; fix the row or drop it.`);
+    if (!receiver.reviewed) await callForData(receiverEndpoints.review, { params: { id, receiverId: receiver.receiverId } });
+    return callForData(e.fixRow, { params: { id, batchId, row: row.row }, body: { fields: row.fields } });
+  });
 
 export const useDropRow = () =>
   useBatchMutation((id, { batchId, row }: { batchId: string; row: number }) => callForData(e.dropRow, { params: { id, batchId, row } }));

@@ -141,7 +141,7 @@ describe('the batch review page', () => {
     );
     renderAt(`${PAYOUT_REVIEW}?batchId=bat_1`, { [PAYOUT_REVIEW]: <BatchReviewPage flow={PAYOUT_BATCH_FLOW} /> });
     expect(await screen.findByText('Waiting for approval')).toBeInTheDocument();
-    expect(screen.getByText(/2 payouts of this batch wait for a second person to approve them: nothing is paid until then\./)).toBeInTheDocument();
+    expect(screen.getByText(/2 payouts of this batch wait for an owner or admin to approve them: nothing is paid until then\./)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Open the approval queue' })).toHaveAttribute('href', '/business/payouts/payment/request/payoutsreview');
     expect(screen.queryByText('All sent')).toBeNull();
     const asked = fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payouts`)[0]!;

@@ -4,7 +4,18 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconSend, IconTrash } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { BATCH_FIELDS, BatchRowFilter, formatDateTime, formatMoney, paths, type Batch, type BatchRow, type BatchSubmitBody } from '@tay/contract';
+import {
+  BATCH_FIELDS,
+  BatchRowFilter,
+  formatDateTime,
+  formatMoney,
+  MONEY_RULES,
+  paths,
+  RECEIVER_REVIEW_ERROR_KEY,
+  type Batch,
+  type BatchRow,
+  type BatchSubmitBody,
+} from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
@@ -13,7 +24,7 @@ import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useRoleAllows, useWriteAccess } from '../../../lib/write-access';
 import { IntentKeys } from '../../../lib/idempotency-keys';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { zonedInputToIso } from '../../../lib/send-at';
@@ -25,6 +36,7 @@ import {
   useDiscardBatch,
   useDropRow,
   useFixRow,
+  useIncludeReviewedRow,
   useSubmitBatch,
   useUnscheduleBatch,
 } from '../api/batches-api';
@@ -65,6 +77,8 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   const checked = batch.phase !== 'validating';
   const rows = useBatchRows(batch.batchId, { status, page, pageSize }, checked);
   const fixRow = useFixRow();
+  const includeRow = useIncludeReviewedRow();
+  const canReview = useRoleAllows(MONEY_RULES.approvePayout.access);
   const dropRow = useDropRow();
   const discard = useDiscardBatch();
   const unschedule = useUnscheduleBatch();
@@ -119,7 +133,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
           <Stack gap={2}>
             {Object.entries(r.errors).map(([key, message]) => (
               <Text key={key} size="xs" c="red">
-                {key === 'row' ? '' : `${fields.find((f) => f.key === key)?.label ?? key}: `}
+                {key === 'row' ? '' : `${fields.find((f) => f.key === key)?.label ?? (key === RECEIVER_REVIEW_ERROR_KEY ? 'Receiver' : key)}: `}
                 {message}
               </Text>
             ))}
@@ -135,6 +149,30 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   const actions = (r: BatchRow): RowAction<BatchRow>[] =>
     editable
       ? [
+          ...(canReview && r.errors[RECEIVER_REVIEW_ERROR_KEY]
+            ? [
+                {
+                  label: 'Include (mark the receiver reviewed)',
+                  onClick: (row: BatchRow) =>
+                    includeRow.mutate(
+                      { batchId: batch.batchId, row },
+                      {
+                        onSuccess: ({ row: checkedRow }) =>
+                          notifications.show(
+                            checkedRow.status === 'valid'
+                              ? {
+                                  color: 'teal',
+                                  title: `Line ${row.row} is included`,
+                                  message: `${row.payerName ?? 'The receiver'} is reviewed; the row will be sent.`,
+                                }
+                              : { color: 'yellow', title: `Line ${row.row} still has problems`, message: Object.values(checkedRow.errors).join(' ') },
+                          ),
+                        onError: (error) => notifications.show({ color: 'red', title: `Line ${row.row} was not included`, message: error.message }),
+                      },
+                    ),
+                },
+              ]
+            : []),
           { label: 'Fix', onClick: (row: BatchRow) => setFixing(row) },
           {
             label: 'Drop',
@@ -224,7 +262,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
       )}
       {batch.phase === 'done' && waiting > 0 && (
         <Alert color="yellow" title="Waiting for approval" role="status">
-          {countOf(waiting, 'payout', 'payouts')} of this batch {waiting === 1 ? 'waits' : 'wait'} for a second person to approve{' '}
+          {countOf(waiting, 'payout', 'payouts')} of this batch {waiting === 1 ? 'waits' : 'wait'} for an owner or admin to approve{' '}
           {waiting === 1 ? 'it' : 'them'}: nothing is paid until then
           {batch.counts.failed > 0 ? `; ${countOf(batch.counts.failed, 'row', 'rows')} failed, each with its reason below` : ''}.{' '}
           <Anchor component={Link} to={paths.payouts.review}>

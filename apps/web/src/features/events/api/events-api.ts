@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import {
   checkInEndpoints as c,
   eventEndpoints as e,
+  receiverEndpoints,
   type CheckInBody,
   type EventCheckInQuery,
   type EventInput,
@@ -96,6 +97,23 @@ export async function downloadEventsCsv(businessId: string, query: EventListQuer
 export async function downloadCheckInsCsv(businessId: string, eventId: string, query: EventCheckInQuery): Promise<void> {
   const { page: _page, pageSize: _size, ...rest } = query;
   await downloadEndpoint(e.exportCheckIns, { params: { id: businessId, eventId }, query: rest }, 'check-ins.csv');
+}
+
+/**
+ * Marks a checked-in receiver reviewed (an owner or admin): "Pay checked-in receivers" then
+ * includes them. The receivers' own endpoint; the event's check-ins and the receivers reload.
+ */
+export function useReviewCheckedInReceiver() {
+  const businessId = useBusinessId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (receiverId: string) => callForData(receiverEndpoints.review, { params: { id: requireBusinessId(businessId), receiverId } }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: eventsKey(businessId) }),
+        queryClient.invalidateQueries({ queryKey: areaKey(receiverEndpoints.list.tag, businessId) }),
+      ]),
+  });
 }
 
 /* ------------------------------------------------------------ the check-in page (no sign-in) */

@@ -49,7 +49,17 @@ function CheckInView({ token, data }: { token: string; data: PublicCheckInPage }
       ) : data.status === 'open' ? (
         <CheckInForm token={token} onDone={setOutcome} />
       ) : (
-        <Alert color="gray" icon={<IconAlertCircle />} title={data.status === 'disabled' ? 'Check-ins are closed' : 'Check-ins are not available'}>
+        <Alert
+          color="gray"
+          icon={<IconAlertCircle />}
+          title={
+            data.status === 'disabled' || data.status === 'closed'
+              ? 'Check-ins are closed'
+              : data.status === 'full'
+                ? 'This event is full'
+                : 'Check-ins are not available'
+          }
+        >
           {data.statusMessage}
         </Alert>
       )}

@@ -1,4 +1,5 @@
-import { Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -6,17 +7,20 @@ import {
   formatDateTime,
   formatDay,
   formatMoney,
+  MONEY_RULES,
   paths,
   RECEIVER_VERIFICATION_LABELS,
   type EventCheckIn,
   type EventCheckInList,
   type EventCheckInQuery,
 } from '@tay/contract';
-import { DataTable, type Column } from '../../../components/ui/data-table';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { ReceiverReviewBadge } from '../../../components/ui/receiver-review-badge';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { downloadCheckInsCsv, useEventCheckIns } from '../api/events-api';
+import { useRoleAllows } from '../../../lib/write-access';
+import { downloadCheckInsCsv, useEventCheckIns, useReviewCheckedInReceiver } from '../api/events-api';
 import { exportCsv } from '../../../components/ui/list-filters';
 
 const SORTS = ['checkedInAt', 'name'] as const;
@@ -30,7 +34,7 @@ export interface EventCheckInsPageProps {
 }
 
 /** /business/payouts/qrcode/check-ins?eventId= — Event Check-Ins: who checked in, when, and the payout that paid each. */
-export function EventCheckInsPage({ actions }: EventCheckInsPageProps = {}) {
+export function EventCheckInsPage({ actions: headerActions }: EventCheckInsPageProps = {}) {
   const [params] = useSearchParams();
   const eventId = params.get('eventId') ?? '';
   const businessId = useBusinessId();
@@ -46,9 +50,41 @@ export function EventCheckInsPage({ actions }: EventCheckInsPageProps = {}) {
   const list = useEventCheckIns(eventId, query);
   const event = list.data?.event;
   useDocumentTitle(event ? `Check-ins: ${event.name}` : 'Event check-ins');
+  const canReview = useRoleAllows(MONEY_RULES.approvePayout.access);
+  const review = useReviewCheckedInReceiver();
+  const unreviewed = event?.unreviewedCheckInsCount ?? 0;
+
+  const actions = (c: EventCheckIn): RowAction<EventCheckIn>[] =>
+    canReview && !c.receiverReviewed
+      ? [
+          {
+            label: 'Mark reviewed',
+            onClick: (row) =>
+              review.mutate(row.receiverId, {
+                onSuccess: () =>
+                  notifications.show({
+                    color: 'teal',
+                    title: 'Receiver reviewed',
+                    message: `${row.receiverName} is included when you pay checked-in receivers.`,
+                  }),
+                onError: (error) => notifications.show({ color: 'red', title: `${row.receiverName} was not marked reviewed`, message: error.message }),
+              }),
+          },
+        ]
+      : [];
 
   const columns: Column<EventCheckIn>[] = [
-    { key: 'name', header: 'Receiver', sortKey: 'name', render: (c) => c.receiverName },
+    {
+      key: 'name',
+      header: 'Receiver',
+      sortKey: 'name',
+      render: (c) => (
+        <Stack gap={2} align="flex-start">
+          <Text size="sm">{c.receiverName}</Text>
+          <ReceiverReviewBadge reviewed={c.receiverReviewed} addedVia={c.addedVia} />
+        </Stack>
+      ),
+    },
     { key: 'email', header: 'E-mail', render: (c) => c.email },
     {
       key: 'verification',
@@ -81,8 +117,14 @@ export function EventCheckInsPage({ actions }: EventCheckInsPageProps = {}) {
             </Text>
           )}
         </div>
-        {list.data && actions ? <Group>{actions(list.data)}</Group> : null}
+        {list.data && headerActions ? <Group>{headerActions(list.data)}</Group> : null}
       </Group>
+      {unreviewed > 0 && (
+        <Alert color="orange" title={`${unreviewed.toLocaleString('en-US')} new ${unreviewed === 1 ? 'receiver' : 'receivers'} not reviewed`}>
+          Anyone holding this event’s link can check in, so a check-in by someone new is left out of “Pay checked-in receivers” until an owner or admin reviews
+          them{canReview ? ': use Mark reviewed on their row once you know who they are.' : '.'}
+        </Alert>
+      )}
       {!eventId ? (
         <Text>
           Choose an event on the{' '}
@@ -97,6 +139,7 @@ export function EventCheckInsPage({ actions }: EventCheckInsPageProps = {}) {
           columns={columns}
           {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'checkedInAt', sortDirection: 'desc' })}
           rowKey={(c) => c.receiverId}
+          actions={actions}
           searchPlaceholder="Name or e-mail"
           onExport={() => businessId && exportCsv(downloadCheckInsCsv(businessId, eventId, query))}
           empty={{

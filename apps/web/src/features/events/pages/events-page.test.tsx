@@ -19,6 +19,8 @@ function payoutEvent(over: Partial<PayoutEvent> = {}): PayoutEvent {
     amountCents: 2500,
     status: 'active',
     checkInsCount: 0,
+    maxCheckIns: null,
+    checkInsCloseAt: null,
     checkInUrl: 'http://localhost:3000/checkin/abc',
     createdAt: '2026-11-01T10:00:00.000Z',
     updatedAt: '2026-11-01T10:00:00.000Z',
@@ -46,6 +48,8 @@ describe('Manage Events', () => {
       verification: 'verified',
       checkedInAt: '2026-12-05T10:00:00.000Z',
       payoutId: null,
+      addedVia: 'team',
+      receiverReviewed: true,
     };
     fake.on('GET', `${API}/evn_1/check-ins`, ok({ event: payoutEvent({ checkInsCount: 1 }), items: [checkIn], page: 1, pageSize: 25, total: 1 }));
     renderAt('/business/payouts/qrcode', {
@@ -64,7 +68,7 @@ describe('Manage Events', () => {
     expect(screen.getByText('Not paid yet')).toBeInTheDocument();
   });
 
-  it('creates an event in a modal, the amount in dollars sent as cents', async () => {
+  it('creates an event in a modal, the amount in dollars sent as cents, with its cap of check-ins', async () => {
     fake.on('GET', API, ok({ items: [], page: 1, pageSize: 25, total: 0 }));
     fake.on('POST', API, ok(payoutEvent()));
     renderAt('/business/payouts/qrcode', { '/business/payouts/qrcode': <EventsPage /> });
@@ -76,6 +80,7 @@ describe('Manage Events', () => {
     await u.type(within(dialog).getByLabelText(/Date/), '2026-12-05');
     await u.type(within(dialog).getByLabelText(/Amount per check-in/), '25');
     await u.type(within(dialog).getByLabelText(/Place/), 'Town hall');
+    await u.type(within(dialog).getByLabelText(/Most check-ins/), '40');
     await u.click(within(dialog).getByRole('button', { name: 'Create event' }));
     await waitFor(() => expect(fake.callsTo('POST', API)).toHaveLength(1));
     expect(fake.callsTo('POST', API)[0]!.body).toEqual({
@@ -84,6 +89,8 @@ describe('Manage Events', () => {
       place: 'Town hall',
       amountCents: 2500,
       status: 'active',
+      maxCheckIns: 40,
+      checkInsCloseAt: null,
     });
   });
 });

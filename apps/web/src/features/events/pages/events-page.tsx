@@ -139,7 +139,16 @@ export function EventsPage() {
     },
     { key: 'date', header: 'Date', sortKey: 'eventDate', render: (ev) => formatDay(ev.eventDate) },
     { key: 'amount', header: 'Per check-in', align: 'right', render: (ev) => formatMoney(ev.amountCents) },
-    { key: 'checkIns', header: 'Check-ins', sortKey: 'checkIns', align: 'right', render: (ev) => ev.checkInsCount.toLocaleString('en-US') },
+    {
+      key: 'checkIns',
+      header: 'Check-ins',
+      sortKey: 'checkIns',
+      align: 'right',
+      render: (ev) =>
+        ev.maxCheckIns === null
+          ? ev.checkInsCount.toLocaleString('en-US')
+          : `${ev.checkInsCount.toLocaleString('en-US')} of ${ev.maxCheckIns.toLocaleString('en-US')}`,
+    },
     {
       key: 'status',
       header: 'Status',

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { formatMoney, type Payout, type PayoutAction } from '@tay/contract';
+import { formatMoney, MONEY_RULES, type Payout, type PayoutAction } from '@tay/contract';
 import { useRoleAllows } from '../../../lib/write-access';
 import { newIdempotencyKey, usePayoutCommand, type PayoutCommand } from '../api/payouts-api';
 import { payoutFormHref } from '../payout-paths';
@@ -32,7 +32,7 @@ export function usePayoutActions(feeCents: number) {
   const navigate = useNavigate();
   const command = usePayoutCommand();
   const canOperate = useRoleAllows('business:operate');
-  const canApprove = useRoleAllows('business:write');
+  const canApprove = useRoleAllows(MONEY_RULES.approvePayout.access);
   const [rejecting, setRejecting] = useState<Payout | null>(null);
   const [confirming, setConfirming] = useState<{ payout: Payout; action: 'submit' | 'approve' } | null>(null);
   const [reason, setReason] = useState('');
@@ -117,6 +117,12 @@ export function usePayoutActions(feeCents: number) {
               {formatMoney(confirming.payout.amountCents)} to {confirming.payout.receiverName}, plus a {formatMoney(feeCents)} fee:{' '}
               <strong>{formatMoney(confirming.payout.amountCents + feeCents)}</strong> from the available balance once approved.
             </Text>
+            {confirming.action === 'approve' && !confirming.payout.receiverReviewed && (
+              <Text size="sm" c="orange.9">
+                {confirming.payout.receiverName} was added by a member or a check-in, and no owner or admin has reviewed them yet. Approving marks them
+                reviewed.
+              </Text>
+            )}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirming(null)}>
                 Not now

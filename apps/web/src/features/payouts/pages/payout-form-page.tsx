@@ -1,16 +1,16 @@
-import { Button, Group, Modal, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { formatMoney, MAX_AMOUNT_CENTS, parseMoney, paths, type PayoutDetail, type Receiver } from '@tay/contract';
+import { formatMoney, MAX_AMOUNT_CENTS, MONEY_RULES, parseMoney, paths, type PayoutDetail, type Receiver } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
-import { newIdempotencyKey, usePayout, usePayoutCommand, usePayoutSettings, useReceiverSearch, useSavePayout } from '../api/payouts-api';
+import { useRoleAllows, useWriteAccess } from '../../../lib/write-access';
+import { newIdempotencyKey, useAvailableBalance, usePayout, usePayoutCommand, usePayoutSettings, useReceiverSearch, useSavePayout } from '../api/payouts-api';
 
 /** Why a receiver cannot be chosen, or null. */
 export function receiverUnavailable(r: Pick<Receiver, 'status' | 'verification'>): string | null {
@@ -149,6 +149,14 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
 
   const busy = save.isPending || command.isPending;
   const approvalRequired = settings.data?.approvalRequired ?? false;
+  // Who may approve (MONEY_RULES): a member's submit waits for an owner or admin; so does anyone's under the second-approver rule.
+  const canApprove = useRoleAllows(MONEY_RULES.approvePayout.access);
+  const approvedNow = canApprove && !approvalRequired;
+  const balance = useAvailableBalance();
+  const available = balance.data?.availableCents ?? null;
+  const needed = (amountCents ?? 0) + fee;
+  // Approved at once, the balance must cover it: say so before the confirmation, not after it fails.
+  const shortfall = approvedNow && available !== null && needed > available ? needed - available : 0;
 
   return (
     <Stack gap="md" maw={640}>
@@ -198,18 +206,26 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
             {formatMoney(amountCents ?? 0)} to {receiverLabel}, plus a {formatMoney(fee)} fee: <strong>{formatMoney((amountCents ?? 0) + fee)}</strong> from the
             available balance.
           </Text>
+          {available !== null && <Text size="sm">Available balance: {formatMoney(available)}</Text>}
           <Text size="sm" c="dimmed">
-            {approvalRequired
-              ? 'Another owner or admin must approve it before it is sent.'
-              : payOn
-                ? `It will be approved now and sent on ${payOn}.`
-                : 'It will be approved and sent now.'}
+            {!canApprove
+              ? 'An owner or admin must approve it before it is sent.'
+              : approvalRequired
+                ? 'Another owner or admin must approve it before it is sent.'
+                : payOn
+                  ? `It will be approved now and sent on ${payOn}.`
+                  : 'It will be approved and sent now.'}
           </Text>
+          {shortfall > 0 && (
+            <Alert color="red" title="The available balance does not cover this payout" role="alert">
+              It needs {formatMoney(shortfall)} more than the available balance of {formatMoney(available ?? 0)}. Save it as a draft, or lower the amount.
+            </Alert>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>
               Not now
             </Button>
-            <Button loading={busy} onClick={() => void submit()}>
+            <Button loading={busy} onClick={() => void submit()} disabled={shortfall > 0}>
               Submit
             </Button>
           </Group>

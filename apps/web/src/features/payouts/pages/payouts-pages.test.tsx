@@ -19,6 +19,7 @@ function payout(over: Partial<Payout> = {}): Payout {
     receiverId: 'rcv_1',
     receiverName: 'Riley Receiver',
     receiverEmail: 'riley@example.com',
+    receiverReviewed: true,
     amountCents: 12_345,
     feeCents: 25,
     memo: '',
@@ -57,6 +58,8 @@ function receiver(over: Partial<Receiver>): Receiver {
     paidCents: 0,
     linkSentAt: null,
     createdAt: '2026-11-25T10:00:00.000Z',
+    addedVia: 'team',
+    reviewed: true,
     actions: [],
     ...over,
   };
@@ -107,6 +110,43 @@ describe('the payout amount', () => {
     await u.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Enter an amount above $0.00.')).toBeInTheDocument();
     expect(fake.calls.filter((c) => c.method !== 'GET')).toHaveLength(0);
+  });
+});
+
+describe('the payout form', () => {
+  const form = (business: { role: 'owner' | 'member' }, availableCents: number) => {
+    const fake = new FakeApi();
+    fake.install();
+    fake.on('GET', `${API}/payout-settings`, ok({ approvalRequired: false, feeCents: 25 }));
+    fake.on('GET', `${API}/balances`, ok({ pendingCents: 0, availableCents, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 }));
+    fake.on('GET', `${API}/receivers`, ok({ items: [receiver({})], page: 1, pageSize: 20, total: 1 }));
+    renderAt('/business/payouts/payment/request', { '/business/payouts/payment/request': <PayoutFormPage /> }, { business });
+    return fake;
+  };
+  const fill = async (amount: string) => {
+    const u = userEvent.setup();
+    await u.type(await screen.findByLabelText(/^Receiver/, { selector: 'input' }), 'Ri');
+    await u.click(await screen.findByRole('option', { name: /Riley Receiver/ }));
+    await u.type(screen.getByLabelText(/^Amount/), amount);
+    await u.click(screen.getByRole('button', { name: 'Submit' }));
+    return within(await screen.findByRole('dialog'));
+  };
+
+  it('shows the available balance and refuses before confirming when an approval now would not be covered', async () => {
+    const fake = form({ role: 'owner' }, 5_000);
+    const dialog = await fill('100');
+    expect(dialog.getByText('Available balance: $50.00')).toBeInTheDocument();
+    expect(dialog.getByText('The available balance does not cover this payout')).toBeInTheDocument();
+    expect(dialog.getByText(/It needs \$50\.25 more than the available balance of \$50\.00\./)).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Submit' })).toBeDisabled();
+    expect(fake.calls.filter((c) => c.method !== 'GET')).toHaveLength(0);
+  });
+
+  it('tells a member an owner or admin approves it, whatever the balance', async () => {
+    form({ role: 'member' }, 0);
+    const dialog = await fill('100');
+    expect(dialog.getByText('An owner or admin must approve it before it is sent.')).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Submit' })).toBeEnabled();
   });
 });
 
@@ -233,6 +273,16 @@ describe('the approval queue page', () => {
     expect(screen.getByText('You submitted or created payouts in this batch; another person must approve it.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve batch' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Reject batch' })).toBeNull();
+  });
+
+  it('flags a payout to a receiver no owner or admin has reviewed, and says approving reviews them', async () => {
+    queue([waiting({ payoutId: 'p1', receiverReviewed: false, submittedBy: 'member@biz.example' })], false);
+    const row = (await screen.findByText('PAY-1000')).closest('tr')!;
+    expect(within(row).getByText('New receiver, not reviewed')).toBeInTheDocument();
+    expect(screen.getByText('New receivers')).toBeInTheDocument();
+    await userEvent.click(within(row).getByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/no owner or admin has reviewed them yet\. Approving marks them reviewed\./)).toBeInTheDocument();
   });
 
   it('lets the submitter approve when the business needs no second approver', async () => {

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
 import { formatDay, formatMoney, type Payout } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
+import { ReceiverReviewBadge } from '../../../components/ui/receiver-review-badge';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -95,7 +96,10 @@ export function PayoutsReviewPage() {
           {items.map((p) => (
             <Table.Tr key={p.payoutId}>
               <Table.Td>{p.reference}</Table.Td>
-              <Table.Td>{p.receiverName}</Table.Td>
+              <Table.Td>
+                {p.receiverName}
+                <ReceiverReviewBadge reviewed={p.receiverReviewed} />
+              </Table.Td>
               <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
               <Table.Td>{p.payOn ? formatDay(p.payOn) : 'Once approved'}</Table.Td>
               <Table.Td>{p.submittedBy ?? '—'}</Table.Td>
@@ -152,6 +156,12 @@ export function PayoutsReviewPage() {
         </Alert>
       )}
       {!canApprove && <Alert color="gray">Only an owner or admin can approve or reject payouts.</Alert>}
+      {canApprove && payouts.some((p) => !p.receiverReviewed) && (
+        <Alert color="orange" title="New receivers">
+          Some payouts here go to receivers a member or a check-in added, whom no owner or admin has reviewed yet. Check who they are before you approve:
+          approving a payout marks its receiver reviewed.
+        </Alert>
+      )}
       {payouts.length === 0 && <Text c="dimmed">Nothing waits for approval.</Text>}
       {batches.map((b) => (
         <Card key={b.batchId} withBorder>

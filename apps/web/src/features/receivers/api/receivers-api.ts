@@ -47,9 +47,9 @@ export function useSaveReceiver() {
   });
 }
 
-export type ReceiverCommand = 'enable' | 'disable' | 'resendLink' | 'delete';
+export type ReceiverCommand = 'enable' | 'disable' | 'resendLink' | 'review' | 'delete';
 
-/** Enable, Disable, Resend verification and Delete (a receiver no payout names). */
+/** Enable, Disable, Resend verification, Mark reviewed (an owner or admin) and Delete (a receiver no payout names). */
 export function useReceiverCommand() {
   const businessId = useBusinessId();
   const invalidate = useInvalidateReceivers();

@@ -2,17 +2,20 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
-import { getHref, paths, ReceiverAction, type Receiver } from '@tay/contract';
-import { useWriteAccess } from '../../../lib/write-access';
+import { getHref, MONEY_RULES, paths, ReceiverAction, type Receiver } from '@tay/contract';
+import { useRoleAllows, useWriteAccess } from '../../../lib/write-access';
 import { useReceiverCommand, type ReceiverCommand } from '../api/receivers-api';
 
 /** The actions that change nothing: all a person may use who cannot change the business's receivers. */
 const READ_ONLY: ReadonlySet<ReceiverAction> = new Set(['Transactions']);
 
-/** The receiver's actions (as the API lists them, from `receiverActions`), less those that change it when the person may not. */
-export function permittedReceiverActions(actions: readonly string[], canWrite: boolean): ReceiverAction[] {
+/**
+ * The receiver's actions (as the API lists them, from `receiverActions`), less those that change
+ * it when the person may not; Mark reviewed only for who may review (an owner or admin).
+ */
+export function permittedReceiverActions(actions: readonly string[], canWrite: boolean, canReview = false): ReceiverAction[] {
   const known = actions.filter((a): a is ReceiverAction => (ReceiverAction.options as readonly string[]).includes(a));
-  return canWrite ? known : known.filter((a) => READ_ONLY.has(a));
+  return (canWrite ? known : known.filter((a) => READ_ONLY.has(a))).filter((a) => a !== 'Mark reviewed' || (canWrite && canReview));
 }
 
 /** A receiver's payouts: the payouts list filtered to them. */
@@ -24,6 +27,7 @@ const DONE: Record<ReceiverCommand, { title: string; verb: string; text: (r: Rec
   enable: { title: 'Receiver enabled', verb: 'enabled', text: (r) => `${nameOf(r)} can be paid again.` },
   disable: { title: 'Receiver disabled', verb: 'disabled', text: (r) => `${nameOf(r)} cannot be paid until you enable them.` },
   resendLink: { title: 'Link sent', verb: 'sent a new link', text: (r) => `We e-mailed ${r.email} a new secure link; the previous one no longer works.` },
+  review: { title: 'Receiver reviewed', verb: 'marked reviewed', text: (r) => `${nameOf(r)} can now be paid in bulk payouts.` },
   delete: { title: 'Receiver deleted', verb: 'deleted', text: (r) => `${nameOf(r)} is gone.` },
 };
 
@@ -34,6 +38,7 @@ const DONE: Record<ReceiverCommand, { title: string; verb: string; text: (r: Rec
 export function useReceiverActions({ onEdit }: { onEdit: (receiver: Receiver) => void }) {
   const navigate = useNavigate();
   const canWrite = useWriteAccess('payouts').allowed;
+  const canReview = useRoleAllows(MONEY_RULES.approvePayout.access);
   const command = useReceiverCommand();
 
   const change = (receiver: Receiver, name: ReceiverCommand) =>
@@ -72,10 +77,12 @@ export function useReceiverActions({ onEdit }: { onEdit: (receiver: Receiver) =>
         return confirm(receiver, 'delete');
       case 'Resend verification':
         return change(receiver, 'resendLink');
+      case 'Mark reviewed':
+        return change(receiver, 'review');
       case 'Transactions':
         return void navigate(receiverTransactionsHref(receiver.receiverId));
     }
   };
 
-  return { run, canWrite };
+  return { run, canWrite, canReview };
 }

@@ -25,6 +25,8 @@ function receiver(over: Partial<Receiver> = {}): Receiver {
     paidCents: 0,
     linkSentAt: '2026-11-01T10:00:00.000Z',
     createdAt: '2026-11-01T10:00:00.000Z',
+    addedVia: 'team',
+    reviewed: true,
     actions: ['Edit', 'Disable', 'Transactions', 'Delete', 'Resend verification'],
     ...over,
   };
@@ -63,6 +65,27 @@ describe('the receivers list', () => {
     expect(items).toEqual(['Edit', 'Disable', 'Transactions', 'Delete', 'Resend verification']);
     await u.click(screen.getByRole('menuitem', { name: 'Transactions' }));
     await waitFor(() => expect(location()).toBe('/business/payouts/payment/transactions?receiverId=rcv_1'));
+  });
+
+  it('flags a receiver a member added; an owner marks them reviewed, a member is not offered to', async () => {
+    const added = receiver({ reviewed: false, addedVia: 'check_in', actions: ['Mark reviewed', 'Edit', 'Disable', 'Transactions', 'Resend verification'] });
+    fake.on('GET', API, ok({ items: [added], page: 1, pageSize: 25, total: 1 }));
+    fake.on('POST', `${API}/rcv_1/review`, ok({ ...added, reviewed: true }));
+    const view = open();
+    const row = (await screen.findByText('Ana Lopez')).closest('tr')!;
+    expect(within(row).getByText('New from a check-in, not reviewed')).toBeInTheDocument();
+    const u = userEvent.setup();
+    await u.click(within(row).getByRole('button', { name: 'Row actions' }));
+    await u.click(await screen.findByRole('menuitem', { name: 'Mark reviewed' }));
+    expect(await screen.findByText('Receiver reviewed')).toBeInTheDocument();
+    expect(fake.callsTo('POST', `${API}/rcv_1/review`)).toHaveLength(1);
+    view.unmount();
+
+    renderAt(PAGE, { [PAGE]: <ReceiversPage /> }, { business: { role: 'member' } });
+    const memberRow = (await screen.findByText('Ana Lopez')).closest('tr')!;
+    await u.click(within(memberRow).getByRole('button', { name: 'Row actions' }));
+    const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
+    expect(items).not.toContain('Mark reviewed');
   });
 
   it('asks before Delete, then deletes and says so', async () => {

@@ -20,12 +20,17 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { downloadReceiversCsv, useReceiverList } from '../api/receivers-api';
 import { permittedReceiverActions, useReceiverActions } from '../components/receiver-actions';
+import { ReceiverReviewBadge } from '../../../components/ui/receiver-review-badge';
 import { ReceiverStatusBadge, ReceiverVerificationBadge } from '../components/receiver-badges';
 import { ReceiverFormModal } from '../components/receiver-form-modal';
 
 const SORTS = ['createdAt', 'name', 'email'] as const;
 const STATUS_OPTIONS = ReceiverStatus.options.map((s) => ({ value: s, label: RECEIVER_STATUS_LABELS[s] }));
 const VERIFICATION_OPTIONS = ReceiverVerification.options.map((s) => ({ value: s, label: RECEIVER_VERIFICATION_LABELS[s] }));
+const REVIEW_OPTIONS = [
+  { value: 'unreviewed', label: 'Not reviewed' },
+  { value: 'reviewed', label: 'Reviewed' },
+];
 
 /**
  * /business/payouts/receivers — Manage Receivers: the people the business pays, whether each has
@@ -38,11 +43,12 @@ export function ReceiversPage() {
   const access = useWriteAccess('payouts');
   const { get, update, page, pageSize } = useListParams();
   const [editing, setEditing] = useState<{ receiver: Receiver | null } | null>(null);
-  const { run, canWrite } = useReceiverActions({ onEdit: (receiver) => setEditing({ receiver }) });
+  const { run, canWrite, canReview } = useReceiverActions({ onEdit: (receiver) => setEditing({ receiver }) });
 
   const sortBy = get('sortBy');
   const status = get('status');
   const verification = get('verification');
+  const review = get('review');
   const query: ReceiverListQuery = {
     page,
     pageSize,
@@ -51,13 +57,14 @@ export function ReceiversPage() {
     ...(get('search') ? { search: get('search') } : {}),
     ...((ReceiverStatus.options as readonly string[]).includes(status ?? '') ? { status: status as ReceiverStatus } : {}),
     ...((ReceiverVerification.options as readonly string[]).includes(verification ?? '') ? { verification: verification as ReceiverVerification } : {}),
+    ...(review === 'unreviewed' || review === 'reviewed' ? { review } : {}),
   };
   const list = useReceiverList(query);
-  const filtered = Boolean(query.search || query.status || query.verification);
-  const clearFilters = () => update({ search: undefined, status: undefined, verification: undefined });
+  const filtered = Boolean(query.search || query.status || query.verification || query.review);
+  const clearFilters = () => update({ search: undefined, status: undefined, verification: undefined, review: undefined });
 
   const actions = (r: Receiver): RowAction<Receiver>[] =>
-    permittedReceiverActions(r.actions, canWrite).map((action) => ({
+    permittedReceiverActions(r.actions, canWrite, canReview).map((action) => ({
       label: action,
       onClick: (row) => run(action, row),
       ...(action === 'Delete' ? { color: 'red' } : {}),
@@ -78,6 +85,7 @@ export function ReceiversPage() {
               Ref. {r.reference}
             </Text>
           )}
+          <ReceiverReviewBadge reviewed={r.reviewed} addedVia={r.addedVia} />
         </div>
       ),
     },
@@ -132,6 +140,15 @@ export function ReceiversPage() {
               onChange={(value) => update({ verification: value })}
               clearable
               w={220}
+            />
+            <Select
+              label="Review"
+              placeholder="Any"
+              data={REVIEW_OPTIONS}
+              value={query.review ?? null}
+              onChange={(value) => update({ review: value })}
+              clearable
+              w={160}
             />
             {filtered && <ClearFiltersButton onClick={clearFilters} />}
           </>
