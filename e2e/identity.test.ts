@@ -8,7 +8,7 @@ const browser = useBrowser();
 const PASSWORD = 'Blue-Canyon-Morning-7';
 
 describe('identity journeys', () => {
-  it('sign up → code from the outbox → confirm → verified → sign in → profile → sign out', async () => {
+  it('sign up → code from the outbox → confirm, signed in → profile → sign out → sign in again', async () => {
     const page = await browser.newPage();
     const email = uniqueEmail('journey');
     await page.goto('/');
@@ -37,22 +37,10 @@ describe('identity journeys', () => {
     await page.getByRole('button', { name: 'Confirm my e-mail address' }).click();
     await page.getByText('That code is not right').waitFor();
 
+    // The code (with the password typed at sign-up) signs the person in: straight on to the
+    // profile they complete first, no second sign-in.
     await page.getByLabel('Confirmation code').fill(code);
     await page.getByRole('button', { name: 'Confirm my e-mail address' }).click();
-    await page.waitForURL('**/signup/verified');
-    await page.getByRole('heading', { name: 'Your e-mail address is confirmed' }).waitFor();
-    await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.waitForURL('**/login');
-
-    expect(await page.getByLabel('E-mail address').inputValue()).toBe(email);
-    await page.getByLabel('Password', { exact: true }).fill('Wrong-Password-1');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').getByText('Authentication Error').waitFor();
-    await expectNoSeriousA11yViolations(page);
-    await page.getByText('The e-mail address or password is not right.').waitFor();
-
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/business/user/profile');
     await page.getByRole('heading', { name: 'Your profile' }).waitFor();
     expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
@@ -72,6 +60,19 @@ describe('identity journeys', () => {
     await page.waitForURL('**/login');
     await page.goto('/business/user/profile');
     await page.waitForURL('**/login');
+
+    // Signing in later: a wrong password is refused, the right one goes back to the profile.
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('Wrong-Password-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('Authentication Error').waitFor();
+    await expectNoSeriousA11yViolations(page);
+    await page.getByText('The e-mail address or password is not right.').waitFor();
+
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/business/user/profile');
+    await page.getByRole('heading', { name: 'Your profile' }).waitFor();
   });
 
   it('an unconfirmed account can ask for a new code from the sign-in page', async () => {
@@ -100,7 +101,9 @@ describe('identity journeys', () => {
     if (second !== first) expect(second).not.toBe(first);
     await page.getByLabel('Confirmation code').fill(second);
     await page.getByRole('button', { name: 'Confirm my e-mail address' }).click();
-    await page.waitForURL('**/signup/verified');
+    // The password typed on the sign-in page came along: confirmed and signed in.
+    await page.waitForURL('**/business/user/profile');
+    await page.getByRole('heading', { name: 'Your profile' }).waitFor();
   });
 
   it('forgot password: code by e-mail, new password, then sign in with it', async () => {

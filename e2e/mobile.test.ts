@@ -62,7 +62,7 @@ describe('the portal on a phone (390 × 844)', () => {
     // Following a link goes there and closes it.
     await navigation(page).getByRole('link', { name: 'Manage Payers' }).click();
     await page.waitForURL('**/business/payment/payers');
-    await page.getByRole('heading', { name: 'Manage payers' }).waitFor();
+    await page.getByRole('heading', { name: 'Manage Payers' }).waitFor();
     await navigation(page).waitFor({ state: 'hidden' });
     expect(await burger.getAttribute('aria-expanded')).toBe('false');
 
@@ -125,7 +125,7 @@ describe('the portal on a phone (390 × 844)', () => {
       ['/business/home', 'Welcome, Maya'],
       ['/business/payment', 'Manage Transactions and Request to pay'],
       ['/business/payment/request', 'Request to pay'],
-      ['/business/payment/payers', 'Manage payers'],
+      ['/business/payment/payers', 'Manage Payers'],
       ['/business/analytics', 'Analytics'],
       ['/business/analytics/billing/daily', 'Daily Billing Report'],
       ['/business/analytics/billing/monthly', 'Monthly Billing Report'],
@@ -163,7 +163,7 @@ describe('the portal on a phone (390 × 844)', () => {
       tops.push(Math.round((await shown.boundingBox())!.y));
     }
     expect(new Set(tops).size, `tops ${tops.join(', ')}`).toBe(1);
-    await page.getByText('No results', { exact: true }).waitFor();
+    await page.getByText('No requests yet', { exact: true }).waitFor();
     await expectNoSeriousA11yViolations(page);
   });
 });

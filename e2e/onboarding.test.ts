@@ -174,13 +174,19 @@ describe('onboarding: from a new account to an approved business', () => {
     expect(await page.getByText('Your business is being reviewed').count()).toBe(0);
     expect(await sideNav(page).getByRole('link', { name: 'Manage Payers' }).isVisible()).toBe(true);
 
-    // The template choice survives a reload.
+    // Created with the School template, the portal is on it (docs/product.md §1); a switch survives a reload.
+    await sideNav(page).getByRole('link', { name: 'Manage Students' }).waitFor();
+    expect(await sideNav(page).getByRole('combobox', { name: 'Template' }).inputValue()).toBe('School');
+    expect(await page.evaluate(() => window.localStorage.getItem('template'))).toBe('student');
+    await sideNav(page).getByRole('combobox', { name: 'Template' }).click();
+    await page.getByRole('option', { name: 'Standard' }).click();
+    await sideNav(page).getByRole('link', { name: 'Manage Invoices' }).waitFor();
+    await page.reload();
+    await sideNav(page).getByRole('link', { name: 'Manage Invoices' }).waitFor();
+    expect(await page.evaluate(() => window.localStorage.getItem('template'))).toBe('standard');
     await sideNav(page).getByRole('combobox', { name: 'Template' }).click();
     await page.getByRole('option', { name: 'School' }).click();
     await sideNav(page).getByRole('link', { name: 'Manage Students' }).waitFor();
-    await page.reload();
-    await sideNav(page).getByRole('link', { name: 'Manage Students' }).waitFor();
-    expect(await page.evaluate(() => window.localStorage.getItem('template'))).toBe('student');
 
     // payoutEnabled shows and hides Payouts.
     await ops('enable-payouts', email);

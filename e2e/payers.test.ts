@@ -32,9 +32,11 @@ describe('payers: add, list, export, import, verify', () => {
     // From the navigation to the empty list.
     await page.getByRole('navigation', { name: 'Business navigation' }).getByRole('link', { name: 'Manage Payers' }).click();
     await page.waitForURL('**/business/payment/payers');
-    await page.getByRole('heading', { name: 'Manage payers' }).waitFor();
+    await page.getByRole('heading', { name: 'Manage Payers' }).waitFor();
     await page.getByText('No payers yet').waitFor();
-    await page.getByText('No results', { exact: true }).waitFor();
+    // One empty state: no "No results" or pager beside it, and nothing to export.
+    expect(await page.getByText('No results', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Export CSV' }).isDisabled()).toBe(true);
 
     // Add a payer through the form: the phone is checked in the browser.
     await page.getByRole('button', { name: 'Add a payer' }).first().click();

@@ -62,7 +62,7 @@ describe('the student template', () => {
     await page.waitForURL(/\/business\/setup$/);
     await page.goto('/business/entity/billing');
     await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
-    // The template dropdown offers Standard and the business's own (spec: the default is standard).
+    // The template dropdown offers Standard and the business's own; a school opens on its own (choosing it again changes nothing).
     await page.getByRole('combobox', { name: 'Template' }).click();
     await page.getByRole('option', { name: 'School' }).click();
     await nav(page).getByRole('link', { name: 'Manage Students' }).click();

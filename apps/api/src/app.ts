@@ -15,6 +15,7 @@ import { errorHandler, frameworkError } from './plugins/error-handler';
 import { jsonBody } from './plugins/json-body';
 import { openapi } from './plugins/openapi';
 import { responseSerializer } from './plugins/response-serializer';
+import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
 import { sourceMaps } from './plugins/source-maps';
 import { textInput } from './plugins/text-input';
@@ -40,6 +41,7 @@ import { publicPayRoutes } from './routes/public-pay';
 import { publicQrRoutes, qrCodeRoutes } from './routes/qr-codes';
 import { publicReceiverRoutes, receiverRoutes } from './routes/receivers';
 import { reportRoutes } from './routes/reports';
+import { searchRoutes } from './routes/search';
 import { patientRoutes } from './routes/patients';
 import { studentRoutes } from './routes/students';
 import { programRoutes } from './routes/programs';
@@ -91,7 +93,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
 
   await app.register(errorHandler);
-  await app.register(security, { rateLimit: config.rateLimit, isProduction: config.isProduction });
+  await app.register(security, { isProduction: config.isProduction });
+  // Per session, or per address without one (ADR 044); the session reader is authenticate's, read per request.
+  await app.register(rateLimit, { db: database.db, rule: config.rateLimit, sessionToken: (request) => app.sessions.token(request) });
   await app.register(compression);
   await app.register(openapi, { serve: !config.isProduction });
   await app.register(authenticate, { auth, db: database.db, secret: config.authSecret });
@@ -149,6 +153,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(studentBillingRoutes, { db: database.db });
   await app.register(balanceRoutes, { db: database.db });
   await app.register(reportRoutes, { db: database.db });
+  await app.register(searchRoutes, { db: database.db });
   await app.register(payoutRoutes, { db: database.db, jobs: deps.jobs, payoutFeeCents: config.payoutFeeCents });
   await app.register(liveUpdateRoutes, { db: database.db });
   await app.register(webhookRoutes, { db: database.db, mailer: deps.mailer, webhookSecret: config.processor.webhookSecret });

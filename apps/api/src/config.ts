@@ -57,6 +57,10 @@ const EnvSchema = z.object({
   /** The number (E.164) or sender id text messages come from; needed with SMS_API_URL. */
   SMS_FROM: z.string().trim().min(3).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * API calls per signed-in session (per address without one) per window, shared by every replica
+   * (ADR 044). The web app's files and pages are never counted.
+   */
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   TRUST_PROXY: bool.default(false),
@@ -123,6 +127,7 @@ export interface Config {
   previousAuthSecrets: string[];
   mail: { smtpUrl: string | undefined; from: string; smsApiUrl: string | undefined; smsFrom: string | undefined };
   logLevel: Env['LOG_LEVEL'];
+  /** The API's request budget per session, or per address without one (ADR 044). */
   rateLimit: { max: number; windowSeconds: number };
   /** Multiplies the per-IP limits on sign-in, sign-up and codes (the per-account limits stay). */
   authIpRateLimitScale: number;

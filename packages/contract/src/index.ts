@@ -55,5 +55,6 @@ export * from './patients/statement-lines';
 export * from './patients/statements';
 export * from './reports/schemas';
 export * from './reports/endpoints';
+export * from './search/endpoints';
 export * from './integrations/schemas';
 export * from './integrations/endpoints';

@@ -46,6 +46,17 @@ export interface RemoteRef {
   remoteVersion: string | null;
 }
 
+/** A customer as pushed: its ref, and the name it was given when not the one sent (QuickBooks: that one was taken). */
+export interface PushedCustomer extends RemoteRef {
+  displayName?: string;
+}
+
+/** A customer already at the provider, read by its id (to link a payer to it by hand). */
+export interface ExistingCustomer {
+  ref: RemoteRef;
+  name: string;
+}
+
 export interface ProviderSession {
   accessToken: string;
   accountId: string;
@@ -104,6 +115,12 @@ export interface AccountingProvider {
   readonly provider: IntegrationProvider;
   /** Whether the authorization request carries a PKCE challenge (S256). */
   readonly usesPkce: boolean;
+  /**
+   * Whether a customer's name must be unique at the provider (QuickBooks: DisplayName, across
+   * customers, vendors and employees). The sync then names a payer who shares another's name
+   * "Name (e-mail)" (`display-names.ts`), and the client does the same when the provider says the name is taken.
+   */
+  readonly uniqueCustomerNames: boolean;
   authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string;
   /** Swaps the code from the callback; `realmId` is the callback's (QuickBooks). */
   exchangeCode(input: { code: string; codeVerifier: string; redirectUri: string; realmId: string | undefined; signal: AbortSignal }): Promise<Connection>;
@@ -111,7 +128,9 @@ export interface AccountingProvider {
   /** Revokes a token at the provider; a provider that already forgot it is not an error. */
   revoke(input: { token: string; signal: AbortSignal }): Promise<void>;
   /** Creates the record when `existing` is null, else updates that one (and answers its new version). */
-  pushCustomer(session: ProviderSession, record: CustomerRecord, existing: RemoteRef | null): Promise<RemoteRef>;
+  pushCustomer(session: ProviderSession, record: CustomerRecord, existing: RemoteRef | null): Promise<PushedCustomer>;
+  /** The customer of that id at the provider, or null when it has none (or it was deleted there). */
+  findCustomer(session: ProviderSession, remoteId: string): Promise<ExistingCustomer | null>;
   pushInvoice(session: ProviderSession, record: InvoiceRecord, existing: RemoteRef | null): Promise<RemoteRef>;
   pushPayment(session: ProviderSession, record: PaymentRecord, existing: RemoteRef | null): Promise<RemoteRef>;
   /**

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { setSessionCookie } from 'better-auth/cookies';
 import { bearer } from 'better-auth/plugins/bearer';
 import { emailOTP } from 'better-auth/plugins/email-otp';
 import type { FastifyBaseLogger } from 'fastify';
@@ -41,6 +42,12 @@ function policyError(password: unknown, email?: unknown): void {
   const problem = passwordProblem(password, typeof email === 'string' ? email : undefined);
   if (problem) throw new APIError('BAD_REQUEST', { code: 'WEAK_PASSWORD', message: problem });
 }
+
+/**
+ * The bodies of sign-up confirmations whose password was checked against the registration (the
+ * before hook), so the after hook may sign the person in: the code alone never opens a session.
+ */
+const confirmedWithPassword = new WeakSet<object>();
 
 /**
  * better-auth configured for Tay (ARCHITECTURE.md §4): e-mail + password where the username is the
@@ -199,6 +206,8 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
                 message: 'This code belongs to a sign-up made with a different password. Sign up again with your password to get a new code.',
               });
             }
+            // The code from the mailbox and the registration's own password: as good as a sign-in.
+            confirmedWithPassword.add(body);
             return;
           }
           case '/email-otp/send-verification-otp':
@@ -226,6 +235,21 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === '/email-otp/verify-email') {
+          // A confirmed sign-up signs its person in (docs/product.md §4), but only when this
+          // request proved the registration's password too (see the before hook): a code alone,
+          // e.g. one asked for an address that is already confirmed, signs nobody in. Without a
+          // session the answer keeps `token: null` and the page asks the person to sign in.
+          const returned = ctx.context.returned as { status?: boolean; user?: { id?: string } } | undefined;
+          const userId = returned?.user?.id;
+          if (returned?.status !== true || !userId || !ctx.body || !confirmedWithPassword.has(ctx.body as object)) return;
+          const user = await ctx.context.internalAdapter.findUserById(userId);
+          if (!user?.emailVerified) return;
+          const session = await ctx.context.internalAdapter.createSession(user.id);
+          // The session cookie becomes the bearer token (`set-auth-token`) in the bearer plugin.
+          await setSessionCookie(ctx, { session, user });
+          return ctx.json({ ...returned, token: session.token });
+        }
         if (ctx.path !== '/email-otp/reset-password') return;
         const returned = ctx.context.returned as { success?: boolean } | undefined;
         const email = typeof (ctx.body as { email?: unknown })?.email === 'string' ? (ctx.body as { email: string }).email : '';

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { ErrorCode } from '@tay/contract';
+import { AMOUNT_CONFIRMATION_REQUIRED, ErrorCode } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { AppError } from './app-error';
 
@@ -62,6 +62,12 @@ function canonical(value: unknown): string {
  * its keys for the business to replay. Like a failure on our side, they free the key.
  */
 const ACCESS_STATUSES = new Set([401, 403, 404]);
+
+/**
+ * A large amount sent without its confirmation did nothing; the confirmed retry is the same
+ * intent with the amount repeated, so the key is freed for it rather than holding the refusal.
+ */
+const ASKS_AGAIN = new Set<string>([AMOUNT_CONFIRMATION_REQUIRED]);
 
 /**
  * How long a key in progress outlives the last sign of life of the request running it. The
@@ -205,7 +211,7 @@ async function hold<T>(held: Held, work: () => Promise<Answer<T>>): Promise<Answ
     outcome = await work();
   } catch (error) {
     clearInterval(renewal);
-    if (error instanceof AppError && error.statusCode < 500 && !ACCESS_STATUSES.has(error.statusCode)) {
+    if (error instanceof AppError && error.statusCode < 500 && !ACCESS_STATUSES.has(error.statusCode) && !ASKS_AGAIN.has(error.code)) {
       const body = {
         status: 'Error',
         errorDetails: error.fields ? { code: error.code, message: error.message, fields: error.fields } : { code: error.code, message: error.message },

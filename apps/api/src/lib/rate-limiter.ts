@@ -47,13 +47,16 @@ export async function releaseRateLimit(db: Executor, key: string): Promise<void>
 }
 
 /**
- * Deletes the counters whose window has ended (the hourly job `maintenance.purge-rate-limits`):
- * an ended window counts from 1 again on its next use, so the row only takes space. Every
- * address and source that was ever tried leaves one, so without this the table only grows.
+ * Deletes the counters whose window has ended (the hourly job `maintenance.purge-rate-limits`),
+ * the request budgets' with them: an ended window counts from 1 again on its next use, so the
+ * row only takes space. Every address, source and session that was ever seen leaves one, so
+ * without this the tables only grow.
  */
 export async function purgeExpiredRateLimits(db: Executor): Promise<number> {
-  const result = await db.deleteFrom('rate_limits').where('window_ends_at', '<', new Date()).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const now = new Date();
+  const limits = await db.deleteFrom('rate_limits').where('window_ends_at', '<', now).executeTakeFirst();
+  const budgets = await db.deleteFrom('request_budgets').where('window_ends_at', '<', now).executeTakeFirst();
+  return Number(limits.numDeletedRows) + Number(budgets.numDeletedRows);
 }
 
 /** "Try again in 1 minute" / "Try again in 7 minutes": when a refused attempt may come back. */

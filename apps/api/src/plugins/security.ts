@@ -1,13 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
-import { ErrorCode } from '@tay/contract';
-import { AppError } from '../lib/app-error';
 
 export interface SecurityOptions {
-  rateLimit: { max: number; windowSeconds: number };
   isProduction: boolean;
 }
 
@@ -57,24 +53,13 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   return headers;
 }
 
-/**
- * Security headers on every response and a per-client request budget. The budget is kept per
- * process: it guards each replica, and the limits that must hold across processes (sign-in,
- * codes) are kept in the database by the identity module.
- */
+/** Security headers on every response. The request budgets are `rate-limit.ts`'s (ADR 044). */
 export const security = fp<SecurityOptions>(
   async function security(app: FastifyInstance, options) {
     const headers = securityHeaders(helmetOptions(options.isProduction));
     app.addHook('onRequest', (_request, reply, done) => {
       reply.headers(headers);
       done();
-    });
-    await app.register(rateLimit, {
-      global: true,
-      max: options.rateLimit.max,
-      timeWindow: options.rateLimit.windowSeconds * 1000,
-      errorResponseBuilder: (_request, context) =>
-        new AppError(ErrorCode.RateLimited, `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
     });
   },
   { name: 'security' },

@@ -23,6 +23,15 @@ export function withPublicConfig(html: string, config: PublicConfig): string {
   return html.replace('</head>', `    ${meta}\n  </head>`);
 }
 
+/**
+ * A GET or HEAD outside `/api/` that no route serves: the web app's page (its history fallback),
+ * which the rate limit never counts (ADR 044).
+ */
+export function wantsPage(method: string, url: string): boolean {
+  const pathname = url.split('?')[0] ?? '/';
+  return (method === 'GET' || method === 'HEAD') && !pathname.startsWith('/api/');
+}
+
 const pageEncodings = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'] });
 
 function compressedPage(html: string): Record<'br' | 'gzip' | 'identity', Buffer> {
@@ -44,6 +53,11 @@ export const web = fp<WebOptions>(
     const indexFile = path.join(distDir, 'index.html');
     const hasApp = existsSync(indexFile);
     if (hasApp) {
+      // The web app's files are never rate limited (ADR 044): a cold page is dozens of them, and a
+      // refused script breaks the screen. The static files' routes carry the file they serve.
+      app.addHook('onRoute', (route) => {
+        if (route.config && 'file' in route.config) route.config.rateLimit = false;
+      });
       await app.register(fastifyStatic, {
         root: distDir,
         wildcard: false,
@@ -62,10 +76,9 @@ export const web = fp<WebOptions>(
     // The page goes out from here, past the routes' compression: compressed once, now.
     const page = indexHtml === null ? null : compressedPage(indexHtml);
 
-    app.setNotFoundHandler({ preHandler: app.rateLimit?.() }, (request, reply) => {
+    app.setNotFoundHandler((request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';
-      const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/');
-      if (wantsPage && page) {
+      if (wantsPage(request.method, request.url) && page) {
         const encoding = pageEncodings.negotiate(request.headers['accept-encoding'] ?? '');
         reply
           .status(isClientRoute(pathname) ? 200 : 404)

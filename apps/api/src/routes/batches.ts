@@ -103,7 +103,7 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
 
   mount(e.rows, async ({ business, params, query }) => success(await listRows(db, business.id, params.batchId, query)));
 
-  mount(e.errorsCsv, async ({ business, params, reply }) => {
+  mount(e.errorsCsv, async ({ business, session, params, reply }) => {
     const batch = await batchOf(db, business.id, params.batchId);
     const name =
       batch.fileName
@@ -112,7 +112,7 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
         .replace(/-{2,}/g, '-')
         .replace(/^-|-$/g, '')
         .slice(0, 80) || 'batch';
-    return sendCsv(reply, errorRowsCsv(db, business.id, params.batchId), `${name}-errors.csv`);
+    return sendCsv(reply, errorRowsCsv(db, business.id, params.batchId, { ...acting(session), name: session.user.name }), `${name}-errors.csv`);
   });
 
   mount(e.fixRow, async ({ business, session, params, body }) =>

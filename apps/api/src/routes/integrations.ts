@@ -16,6 +16,7 @@ import type { DB } from '../db/schema';
 import { completeConnect, startConnect } from '../domain/integrations/connect';
 import { integrationTokenBox, type IntegrationDeps } from '../domain/integrations/deps';
 import { disconnect } from '../domain/integrations/disconnect';
+import { linkPayer, retryItem } from '../domain/integrations/items';
 import { listLog, logCsv } from '../domain/integrations/log';
 import { requestSync } from '../domain/integrations/sync';
 import { listIntegrations } from '../domain/integrations/view';
@@ -70,6 +71,20 @@ export const integrationRoutes: FastifyPluginAsync<IntegrationRoutesOptions> = a
   mount(e.logCsv, async ({ business, params, query, reply }) =>
     sendCsv(reply, logCsv(options.db, business.id, params.provider, query), `${params.provider}-sync-log.csv`),
   );
+  mount(e.retryItem, async ({ business, params }) =>
+    success(await retryItem(deps, { businessId: business.id, provider: params.provider, recordType: params.recordType, recordId: params.recordId })),
+  );
+  mount(e.linkPayer, async ({ business, params, body, session }) =>
+    success(
+      await linkPayer(deps, {
+        businessId: business.id,
+        provider: params.provider,
+        payerId: params.payerId,
+        remoteId: body.remoteId,
+        actor: session.user.name || session.user.email,
+      }),
+    ),
+  );
 
   await app.register(callbackRoute, { deps });
 };
@@ -100,7 +115,7 @@ const callbackRoute: FastifyPluginAsyncZod<{ deps: IntegrationDeps }> = async (a
     {
       schema: { params: IntegrationCallbackParams, querystring: IntegrationCallbackQuery, hide: true },
       // The browser comes here once per Connect; more than this from one address is not a person.
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: 30, windowSeconds: 60 } },
     },
     async (request, reply) => {
       const provider = request.params.provider;

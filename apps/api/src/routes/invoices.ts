@@ -56,7 +56,15 @@ export const invoiceRoutes: FastifyPluginAsync<{ ctx: RequestContext; db: Kysely
         request: { command: 'send', invoiceId: params.invoiceId, sendAt: body.sendAt ?? null },
         run: async () => ({
           status: 200,
-          body: success(await sendInvoice(ctx, { business, invoiceId: params.invoiceId, user: acting(session), sendAt: body.sendAt ?? null })),
+          body: success(
+            await sendInvoice(ctx, {
+              business,
+              invoiceId: params.invoiceId,
+              user: acting(session),
+              sendAt: body.sendAt ?? null,
+              confirmedAmountCents: body.confirmedAmountCents ?? null,
+            }),
+          ),
         }),
       }),
     ),

@@ -23,8 +23,12 @@ export const patientRoutes: FastifyPluginAsync<{ db: Kysely<DB> }> = async (app,
   const mount = endpointMounter(app, db);
 
   mount(e.list, async ({ business, query }) => success(await listPatients(db, { business, query })));
-  mount(e.exportCsv, async ({ business, query, reply }) =>
-    sendCsv(reply, exportPatients(db, { business, query }), `patients-${new Date().toISOString().slice(0, 10)}.csv`),
+  mount(e.exportCsv, async ({ business, session, query, reply }) =>
+    sendCsv(
+      reply,
+      exportPatients(db, { business, user: { ...acting(session), name: session.user.name }, query }),
+      `patients-${new Date().toISOString().slice(0, 10)}.csv`,
+    ),
   );
   mount(e.create, async ({ business, session, body, reply }) =>
     reply.status(201).send(success(await createPatient(db, { business, user: acting(session), body }))),

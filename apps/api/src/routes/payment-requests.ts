@@ -116,10 +116,11 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
 
   const commands = { send: e.send, resend: e.resend, withdraw: e.withdraw, cancel: e.cancel } as const satisfies Record<RequestCommand, unknown>;
   for (const [command, endpoint] of Object.entries(commands) as [RequestCommand, (typeof commands)[RequestCommand]][]) {
-    mount(endpoint, async ({ business, session, params, request, reply }) => {
+    mount(endpoint, async ({ business, session, params, body, request, reply }) => {
+      const confirmedAmountCents = (body as { confirmedAmountCents?: number | null } | undefined)?.confirmedAmountCents ?? null;
       const run = async () => ({
         status: 200,
-        body: success(await runRequestCommand(ctx, { business, requestId: params.requestId, user: acting(session), command })),
+        body: success(await runRequestCommand(ctx, { business, requestId: params.requestId, user: acting(session), command, confirmedAmountCents })),
       });
       if (command !== 'send' && command !== 'resend') return answer(reply, await run());
       // One key space per business for request commands, and the key names what it did: reusing

@@ -72,9 +72,9 @@ export const payoutRoutes: FastifyPluginAsync<{ db: Kysely<DB> } & PayoutDeps> =
     await deletePayout(ctx, { business, user: acting(session), payoutId: params.payoutId });
     return reply.status(204).send();
   });
-  mount(e.submit, async ({ business, session, params, request, reply }) =>
+  mount(e.submit, async ({ business, session, params, body, request, reply }) =>
     idempotent(request, reply, business, { op: 'submit', payoutId: params.payoutId }, 200, () =>
-      submitOne(ctx, { business, user: acting(session), payoutId: params.payoutId }),
+      submitOne(ctx, { business, user: acting(session), payoutId: params.payoutId, confirmedAmountCents: body?.confirmedAmountCents ?? null }),
     ),
   );
   mount(e.approve, async ({ business, session, params, request, reply }) =>

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ErrorCode, qrCodeEndpoints as e, qrPayerEndpoints as p, type QrPaymentOutcome } from '@tay/contract';
@@ -71,7 +72,12 @@ export const publicQrRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omit
 
   mount(p.get, async ({ params, request, reply }) => {
     const newVisit = !hasVisitCookie(request.headers.cookie);
-    const page = await getQrPage(db, params.code, { newVisit });
+    // The device, without keeping who it is: its address and browser, hashed.
+    const device = createHash('sha256')
+      .update(`${request.ip}|${request.headers['user-agent'] ?? ''}`)
+      .digest('hex')
+      .slice(0, 32);
+    const page = await getQrPage(db, params.code, { newVisit, device });
     reply.header('cache-control', 'no-store');
     if (newVisit) {
       const path = `/api/public/qr/${encodeURIComponent(params.code)}`;

@@ -173,7 +173,7 @@ const CRASH_POINTS: [string, (node: RootOperationNode) => boolean, number, numbe
   ["writing the second chunk's requests", insertsInto('payment_requests'), 2, SEND_CHUNK],
   ["queueing the second chunk's e-mails", insertsInto('mail_outbox'), 2, SEND_CHUNK],
   ["marking the second chunk's rows sent (its requests and e-mails written)", raw('UPDATE batch_rows r SET'), 2, SEND_CHUNK],
-  ["storing the third chunk's progress (its rows marked)", raw('UPDATE batches SET progress_done'), 3, 2 * SEND_CHUNK],
+  ["storing the third chunk's progress (its rows marked)", raw('UPDATE batches b SET progress_done'), 3, 2 * SEND_CHUNK],
   ['marking the batch done (every row sent)', raw("UPDATE batches SET phase = 'done'"), 1, ROWS],
 ];
 
@@ -186,6 +186,9 @@ describe('the process is killed at a statement of the send', () => {
 
     const after = await stored(batchId);
     expect(after.batch).toMatchObject({ state: 'Submitted', phase: 'sending' });
+    // The counts moved with each committed chunk, not only when the whole batch finished.
+    expect(after.batch.sent_count).toBe(sentBefore === ROWS ? ROWS : sentBefore);
+    expect(after.batch.progress_done).toBe(sentBefore);
     expect(after.requests).toHaveLength(sentBefore);
     expect(after.mails).toHaveLength(sentBefore);
     expect(after.rows.filter((r) => r.status === 'sent')).toHaveLength(sentBefore);

@@ -28,8 +28,10 @@ describe('whether the business chose its time zone', () => {
 
     const saved = await request(t.app, 'PATCH', `/api/businesses/${businessId}/update`, token, { config: CONFIG });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json().data.config).toEqual({ ...CONFIG, timeZoneChosen: true });
-    expect(await read()).toEqual({ ...CONFIG, timeZoneChosen: true });
+    // The amount limits, not sent, keep their defaults.
+    const limits = { confirmAboveCents: 1_000_000, amountCeilingCents: 1_000_000_000 };
+    expect(saved.json().data.config).toEqual({ ...CONFIG, ...limits, timeZoneChosen: true });
+    expect(await read()).toEqual({ ...CONFIG, ...limits, timeZoneChosen: true });
 
     // Nothing the business sees changed, so the audit trail records no update for it.
     const updates = await t.runtime.database.db

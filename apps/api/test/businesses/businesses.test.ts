@@ -255,6 +255,9 @@ describe('update: each setup section', () => {
       defaultExpiryDays: 14,
       reminderSchedule: [-7, 0, 3],
       invoiceTerms: 'Net 15',
+      // Not sent: the amount limits keep their defaults.
+      confirmAboveCents: 1_000_000,
+      amountCeilingCents: 1_000_000_000,
       timeZoneChosen: true,
     });
     expect(ok.json().data.automations).toEqual({ autoReminders: false, autoExpire: true });

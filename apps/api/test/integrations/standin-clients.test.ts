@@ -205,8 +205,10 @@ describe('QuickBooks Online stand-in', () => {
     const [storedCustomer] = await records('quickbooks', connection.accountId, 'customer');
     expect(storedCustomer).toMatchObject({ version: 2, body: { SyncToken: '2', PrimaryEmailAddr: { Address: 'jane@example.com' } } });
 
-    // Another customer of the same DisplayName: QBO's own words.
-    const duplicate = await refusal(quickbooks.pushCustomer(session, { ...customer('jane doe'), localId: 'other' }, null));
+    // Another customer of the same DisplayName (6240): sent again as "Name (e-mail)"; taken too, QBO's own words.
+    const other = await quickbooks.pushCustomer(session, { ...customer('jane doe'), localId: 'other' }, null);
+    expect(other).toMatchObject({ remoteVersion: '0', displayName: 'jane doe (jane@example.com)' });
+    const duplicate = await refusal(quickbooks.pushCustomer(session, { ...customer('jane doe'), localId: 'third' }, null));
     expect(duplicate).toBeInstanceOf(ProviderRecordError);
     expect(duplicate.message).toContain('Duplicate Name Exists Error');
 

@@ -511,14 +511,15 @@ describe('delete', () => {
     expect((await call(t.app, 'GET', `${base()}/${p.clientId}`, clinic.token)).statusCode).toBe(200);
   });
 
-  it('deletes a patient never billed with their views, keeps the payer and the audit trail', async () => {
+  it('deletes a patient never billed, keeps the payer, the audit trail and who viewed the record', async () => {
     const p = await create();
     await call(t.app, 'GET', `${base()}/${p.clientId}`, clinic.token);
     const res = await call(t.app, 'DELETE', `${base()}/${p.clientId}`, clinic.token);
     expect(res.statusCode, res.body).toBe(204);
     expect((await call(t.app, 'GET', `${base()}/${p.clientId}`, clinic.token)).statusCode).toBe(404);
-    const views = await db().selectFrom('patient_record_views').select('id').where('patient_id', '=', p.clientId).execute();
-    expect(views).toHaveLength(0);
+    // Who saw the record stays on record (append-only, migration 0050).
+    const views = await db().selectFrom('patient_record_views').select('what').where('patient_id', '=', p.clientId).execute();
+    expect(views).toEqual([{ what: 'record' }]);
     const payer = await db().selectFrom('payers').select('id').where('id', '=', p.guarantor.payerId).executeTakeFirst();
     expect(payer).toBeDefined();
     expect(await auditActions(p.clientId)).toEqual(expect.arrayContaining(['patient.created', 'patient.viewed', 'patient.deleted']));

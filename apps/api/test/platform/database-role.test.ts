@@ -70,6 +70,10 @@ async function cannotRewriteTheRecord(client: pg.Client) {
   await refused(client, `UPDATE business_events SET actor = 'someone else' WHERE business_id = '${businessId}'`, /permission denied for table business_events/);
   await refused(client, `DELETE FROM business_events WHERE business_id = '${businessId}'`, /permission denied for table business_events/);
   await refused(client, 'TRUNCATE journal_entries', /permission denied/);
+  // Who viewed or exported a patient's record (migration 0050).
+  await refused(client, `UPDATE patient_record_views SET actor = 'someone else'`, /permission denied for table patient_record_views/);
+  await refused(client, 'DELETE FROM patient_record_views', /permission denied for table patient_record_views/);
+  await refused(client, 'TRUNCATE patient_record_views', /permission denied/);
   await refused(client, 'CREATE TABLE scratch (id int)', /permission denied for schema public/);
   await refused(client, 'CREATE SCHEMA scratch', /permission denied/);
   await refused(client, 'DROP TABLE journal_entries', /must be owner/);
@@ -167,12 +171,18 @@ describe("the app's database session", () => {
     expect(queues).toContain('mail.deliver');
   });
 
-  it.runIf(onPostgres)('as the owner, the triggers still refuse to change the ledger (a second line)', async () => {
+  it.runIf(onPostgres)('as the owner, the triggers still refuse to change the ledger, the audit log or the record views (a second line)', async () => {
     const owner = new pg.Client({ connectionString: t.ownerUrl });
     await owner.connect();
     try {
       await expect(owner.query(`UPDATE journal_entries SET amount_cents = 1 WHERE id = ${entry.id}`)).rejects.toThrow(/append-only/);
       await expect(owner.query(`DELETE FROM business_events WHERE business_id = '${businessId}'`)).rejects.toThrow(/append-only/);
+      await owner.query(
+        `INSERT INTO patient_record_views (business_id, patient_id, actor, what) VALUES ('${businessId}', 'pat_owner_check', 'owner@db-role.example', 'record')`,
+      );
+      await expect(owner.query(`UPDATE patient_record_views SET actor = 'x' WHERE patient_id = 'pat_owner_check'`)).rejects.toThrow(/append-only/);
+      await expect(owner.query(`DELETE FROM patient_record_views WHERE patient_id = 'pat_owner_check'`)).rejects.toThrow(/append-only/);
+      await expect(owner.query('TRUNCATE patient_record_views')).rejects.toThrow(/append-only/);
     } finally {
       await owner.end();
     }

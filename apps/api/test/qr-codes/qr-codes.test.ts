@@ -37,8 +37,13 @@ async function create(over: Partial<QrCodeInput> = {}, b = biz): Promise<QrCode>
 
 const tokenOf = (code: QrCode) => code.payUrl.split('/pay/qr/')[1]!;
 
-function page(token: string, cookie?: string) {
-  return t.app.inject({ method: 'GET', url: `/api/public/qr/${token}`, headers: cookie ? { cookie } : {} });
+function page(token: string, cookie?: string, from = '10.0.0.1', userAgent = 'Phone A') {
+  return t.app.inject({
+    method: 'GET',
+    url: `/api/public/qr/${token}`,
+    remoteAddress: from,
+    headers: { 'user-agent': userAgent, ...(cookie ? { cookie } : {}) },
+  });
 }
 
 function payQr(token: string, body: Record<string, unknown>, key?: string) {
@@ -231,7 +236,7 @@ describe('the image', () => {
 });
 
 describe("the payer's page", () => {
-  it('counts a scan once per visit, not per reload', async () => {
+  it('counts a device once a day: not per reload, nor when its browser keeps no cookie', async () => {
     const code = await create({ label: 'Scans' });
     const first = await page(tokenOf(code));
     expect(first.statusCode).toBe(200);
@@ -241,8 +246,11 @@ describe("the payer's page", () => {
     await page(tokenOf(code), cookie);
     await page(tokenOf(code), cookie);
     expect(Number((await codeRow(code.qrId)).scans)).toBe(1);
-    // A second phone is a second visit.
+    // The same phone again without its cookie (a private window, cleared cookies): the same day, not counted.
     await page(tokenOf(code));
+    expect(Number((await codeRow(code.qrId)).scans)).toBe(1);
+    // A second phone is a second scan.
+    await page(tokenOf(code), undefined, '10.0.0.2', 'Phone B');
     expect(Number((await codeRow(code.qrId)).scans)).toBe(2);
     expect((await page('not-a-real-code-at-all-xxxxxxxx')).statusCode).toBe(404);
     expect((await page(code.qrId)).statusCode).toBe(404);

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: FieldErrors,
+    /** For 422 `AMOUNT_CONFIRMATION_REQUIRED`: the amount to repeat (the `Confirm-Amount-Cents` header). */
+    readonly confirmAmountCents?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -107,7 +109,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (!response.ok) {
     if (response.status === 401 && headers.Authorization) unauthorizedListeners.forEach((listener) => listener());
     const details = errorDetailsOf(body);
-    if (details) throw new ApiError(response.status, details.code, details.message, details.fields);
+    const confirm = Number(response.headers.get('confirm-amount-cents') ?? Number.NaN);
+    if (details) throw new ApiError(response.status, details.code, details.message, details.fields, Number.isSafeInteger(confirm) ? confirm : undefined);
     throw new ApiError(
       response.status,
       'HTTP_ERROR',

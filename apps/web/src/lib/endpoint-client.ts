@@ -1,5 +1,6 @@
 import { queryOptions, type QueryKey } from '@tanstack/react-query';
 import { isFileBody, pathOf, type EndpointInputOf, type EndpointSpec, type ResponseOf } from '@tay/contract';
+import { withAmountConfirmation } from './amount-confirmation';
 import { apiRequest, type RequestOptions } from './api-client';
 import { downloadFile, fetchFile } from './download';
 
@@ -38,13 +39,18 @@ export async function callEndpoint<E extends EndpointSpec>(endpoint: E, input: E
     signal?: AbortSignal;
     headers?: Record<string, string>;
   };
-  const result = await apiRequest<unknown>(relativePath(endpoint, params), {
-    method: endpoint.method,
-    query: queryOf(query),
-    ...(endpoint.method === 'GET' ? {} : { body: body ?? {} }),
-    ...(signal ? { signal } : {}),
-    ...(headers ? { headers } : {}),
-  });
+  // A large amount the API asks to confirm is asked here, once, for every money-moving call.
+  const result = await withAmountConfirmation((confirmedAmountCents) =>
+    apiRequest<unknown>(relativePath(endpoint, params), {
+      method: endpoint.method,
+      query: queryOf(query),
+      ...(endpoint.method === 'GET'
+        ? {}
+        : { body: confirmedAmountCents === undefined ? (body ?? {}) : { ...((body as object | undefined) ?? {}), confirmedAmountCents } }),
+      ...(signal ? { signal } : {}),
+      ...(headers ? { headers } : {}),
+    }),
+  );
   if (checkResponses && !isFileBody(endpoint.response) && endpoint.status !== 204) {
     const checked = endpoint.response.safeParse(result);
     if (!checked.success) {

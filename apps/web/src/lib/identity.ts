@@ -160,13 +160,30 @@ export const identity = {
     return result.status === true ? { status: true, data: { email } } : result;
   },
 
-  /** Confirms a sign-up with the e-mailed code; the password proves it is the same registration. */
-  async confirmSignUp(username: string, code: string, password: string): Promise<IdentityResult<{ confirmed: true }>> {
+  /**
+   * Confirms a sign-up with the e-mailed code; the password proves it is the same registration,
+   * so the answer is also a session, kept like a sign-in's (docs/product.md §4). `session` is
+   * null when the server opened none: the person then signs in.
+   */
+  async confirmSignUp(
+    username: string,
+    code: string,
+    password: string,
+  ): Promise<IdentityResult<{ confirmed: true; session: { token: string; user: SessionUser } | null }>> {
     requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
     requireValue(code, IDENTITY_EMPTY_MESSAGES.code);
     requireValue(password, IDENTITY_EMPTY_MESSAGES.password);
-    const result = await call<unknown>('/email-otp/verify-email', { email: username.trim(), otp: code.trim(), password }, { title: 'Error creating account' });
-    return result.status === true ? { status: true, data: { confirmed: true } } : result;
+    const result = await call<{ user?: SessionUser } | null>(
+      '/email-otp/verify-email',
+      { email: username.trim(), otp: code.trim(), password },
+      { title: 'Error creating account' },
+    );
+    if (result.status !== true) return result;
+    const token = result.response?.headers.get('set-auth-token');
+    const user = result.data?.user;
+    if (!token || !user) return { status: true, data: { confirmed: true, session: null } };
+    writeIdentityToken(token);
+    return { status: true, data: { confirmed: true, session: { token, user } } };
   },
 
   /** Sends a new confirmation code. Failures are only logged (docs/product.md §8). */

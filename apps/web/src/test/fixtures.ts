@@ -142,7 +142,15 @@ export function business(over: Partial<Business> = {}): Business {
     },
     address: { line1: '100 Market Street', line2: null, city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
     owners: [OWNER],
-    config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [-3, 0, 3], invoiceTerms: null, timeZoneChosen: true },
+    config: {
+      timeZone: 'America/New_York',
+      defaultExpiryDays: 30,
+      reminderSchedule: [-3, 0, 3],
+      invoiceTerms: null,
+      confirmAboveCents: 1_000_000,
+      amountCeilingCents: 1_000_000_000,
+      timeZoneChosen: true,
+    },
     automations: { autoReminders: true, autoExpire: true },
     bankAccount: {
       directoryId: 'sandbox-tay',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FieldErrors } from '../common/errors';
 import { boundedDateTime, EARLIEST_DAY, LATEST_DAY } from '../common/dates';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
-import { parseMoney } from '../common/money';
+import { formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../common/money';
 import { PATIENT_BATCH_FIELDS, PATIENT_BATCH_TEMPLATE, PATIENT_BILLING_BATCH_FIELDS, PATIENT_BILLING_BATCH_TEMPLATE } from '../patients/batch-fields';
 import { STUDENT_BATCH_FIELDS, STUDENT_BATCH_TEMPLATE, STUDENT_BILLING_BATCH_FIELDS, STUDENT_BILLING_BATCH_TEMPLATE } from '../students/batch-fields';
 
@@ -216,6 +216,43 @@ export function parseAmountCell(text: string): number | null {
     .replace(/^\$\s*/, '')
     .replace(/\s*(USD)$/i, '');
   return parseMoney(trimmed);
+}
+
+/** Whether a cell is an amount written negative (-5, $-5, (5.00)): it is asked to be above $0.00, not called unreadable. */
+export function isNegativeAmount(text: string): boolean {
+  const t = text.trim();
+  const inner = /^\((.*)\)$/.exec(t)?.[1] ?? /^-\s*(.*)$/.exec(t)?.[1] ?? /^\$\s*-\s*(.*)$/.exec(t)?.[1];
+  return inner !== undefined && parseAmountCell(inner) !== null && parseAmountCell(inner)! > 0;
+}
+
+/**
+ * An amount cell of a bulk row, or a form's amount as typed, with one message for what is wrong:
+ * blank, unreadable, negative or zero, or above the limit (the business's highest amount, at most
+ * $10,000,000.00). `cents` is the amount when there is no error.
+ */
+export function amountCellProblem(
+  text: string,
+  { ceilingCents = MAX_AMOUNT_CENTS, blank = 'Enter an amount.' }: { ceilingCents?: number; blank?: string } = {},
+): {
+  cents: number | null;
+  error: string | null;
+} {
+  const t = text.trim();
+  if (t === '') return { cents: null, error: blank };
+  if (isNegativeAmount(t)) return { cents: null, error: 'Enter an amount above $0.00.' };
+  const cents = parseAmountCell(t);
+  if (cents === null) return { cents: null, error: `"${t}" is not an amount. Write it like 125.50 or $1,234.50.` };
+  if (cents <= 0) return { cents: null, error: 'Enter an amount above $0.00.' };
+  if (cents > ceilingCents) {
+    return {
+      cents: null,
+      error:
+        ceilingCents >= MAX_AMOUNT_CENTS
+          ? `The amount is above the ${formatMoney(MAX_AMOUNT_CENTS)} limit.`
+          : `The amount is above this business's highest amount, ${formatMoney(ceilingCents)}.`,
+    };
+  }
+  return { cents, error: null };
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundedDay } from '../common/dates';
+import { MAX_AMOUNT_CENTS } from '../common/money';
 
 /** Domain: `Incomplete → Pending` (submit) `→ Approved | Disabled` (operations); `Approved ⇄ Disabled`. */
 export const BusinessState = z.enum(['Incomplete', 'Pending', 'Approved', 'Disabled']);
@@ -141,6 +142,13 @@ export const REMINDER_OFFSETS = [-7, -3, -1, 0, 1, 3, 7] as const;
 /** How far from the due date a reminder step may be, either way, in days. */
 export const MAX_REMINDER_OFFSET_DAYS = 30;
 
+const limitCents = (label: string) =>
+  z
+    .number({ error: `${label} must be an amount.` })
+    .int(`${label} must be in whole cents.`)
+    .min(100, `${label} must be at least $1.00.`)
+    .max(MAX_AMOUNT_CENTS, `${label} can be at most $10,000,000.00.`);
+
 export const BusinessConfig = z.object({
   timeZone: z.string().min(1).max(64),
   /** Days a request to pay stays payable unless its own expiry says otherwise. */
@@ -148,6 +156,10 @@ export const BusinessConfig = z.object({
   /** Days relative to the due date when reminders go out (negative: before). */
   reminderSchedule: z.array(z.number().int().min(-MAX_REMINDER_OFFSET_DAYS).max(MAX_REMINDER_OFFSET_DAYS)).max(10),
   invoiceTerms: optionalText(2000),
+  /** Above this a request, invoice or payout asks for its amount confirmed in words (default $10,000.00). */
+  confirmAboveCents: limitCents('The confirmation limit').optional(),
+  /** Above this a request, invoice or payout is refused (default and most: $10,000,000.00). */
+  amountCeilingCents: limitCents('The highest amount').optional(),
 });
 export type BusinessConfig = z.infer<typeof BusinessConfig>;
 
@@ -180,6 +192,8 @@ export const Business = z.object({
   /** `dateOfBirth` and `ssnLast4` are null for a member or viewer: only owners and admins see them. */
   owners: z.array(Owner.extend({ id: z.string(), dateOfBirth: z.string().nullable(), ssnLast4: z.string().nullable() })),
   config: BusinessConfig.extend({
+    confirmAboveCents: z.number().int(),
+    amountCeilingCents: z.number().int(),
     /**
      * Whether the business saved its configuration. Until it does, its time zone follows the
      * state of its address (`timeZoneForState`).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, parseMoney } from './money';
+import { amountInWords, formatMoney, parseMoney } from './money';
 
 describe('formatMoney', () => {
   it('formats cents as US dollars, en-US', () => {
@@ -38,5 +38,16 @@ describe('parseMoney', () => {
       const text = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
       expect(parseMoney(text)).toBe(cents);
     }
+  });
+});
+
+describe('amountInWords', () => {
+  it('writes an amount as a cheque does', () => {
+    expect(amountInWords(1_000_000_000)).toBe('ten million dollars');
+    expect(amountInWords(1_000_050)).toBe('ten thousand dollars and fifty cents');
+    expect(amountInWords(123_456_789)).toBe('one million two hundred thirty-four thousand five hundred sixty-seven dollars and eighty-nine cents');
+    expect(amountInWords(101)).toBe('one dollar and one cent');
+    expect(amountInWords(7)).toBe('zero dollars and seven cents');
+    expect(amountInWords(2_000_000)).toBe('twenty thousand dollars');
   });
 });

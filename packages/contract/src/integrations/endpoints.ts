@@ -7,6 +7,10 @@ import {
   IntegrationListResponse,
   IntegrationProviderParams,
   IntegrationResponse,
+  PayerLinkBody,
+  PayerLinkParams,
+  SyncItemParams,
+  SyncItemResponse,
   SyncLogQuery,
   SyncLogResponse,
 } from './schemas';
@@ -80,6 +84,29 @@ export const integrationEndpoints = {
     params: IntegrationProviderParams,
     query: SyncLogQuery,
     response: { description: 'One row per log entry, newest first', contentTypes: ['text/csv'], text: true },
+  }),
+  retryItem: defineEndpoint({
+    method: 'POST',
+    path: `${base}/:provider/records/:recordType/:recordId/retry`,
+    summary: 'Retries one record of the sync log now (a failed push): answers the log entry it wrote',
+    tag,
+    ...own,
+    params: SyncItemParams,
+    response: SyncItemResponse,
+    // 409: not connected, or a sync is running; 429: the provider asked us to wait; 503: not offered or unreachable.
+    errors: [409, 429, 503],
+  }),
+  linkPayer: defineEndpoint({
+    method: 'PUT',
+    path: `${base}/:provider/payers/:payerId/link`,
+    summary: 'Links a payer to a customer already at the provider: the next sync updates that one instead of creating another',
+    tag,
+    ...own,
+    params: PayerLinkParams,
+    body: PayerLinkBody,
+    response: SyncItemResponse,
+    // 409: not connected, a sync is running, or that customer is linked to another payer; 422: the provider has no such customer.
+    errors: [409, 422, 429, 503],
   }),
 };
 

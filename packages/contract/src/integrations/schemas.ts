@@ -11,16 +11,18 @@ export const IntegrationProvider = z.enum(['quickbooks', 'freshbooks']);
 export type IntegrationProvider = z.infer<typeof IntegrationProvider>;
 export const INTEGRATION_PROVIDERS = IntegrationProvider.options;
 
-export const INTEGRATION_PROVIDER_LABELS: Record<IntegrationProvider, { name: string; description: string; customer: string }> = {
+export const INTEGRATION_PROVIDER_LABELS: Record<IntegrationProvider, { name: string; description: string; customer: string; company: string }> = {
   quickbooks: {
     name: 'QuickBooks Online',
     description: 'Your payers become QuickBooks customers, your invoices QuickBooks invoices, and each payment is applied to its invoice.',
     customer: 'Customer',
+    company: 'company',
   },
   freshbooks: {
     name: 'FreshBooks',
     description: 'Your payers become FreshBooks clients, your invoices FreshBooks invoices, and each payment is applied to its invoice.',
     customer: 'Client',
+    company: 'account',
   },
 };
 
@@ -120,6 +122,23 @@ export const SyncLogQuery = PageQuery.extend({
 });
 export const SyncLogResponse = listResponse(SyncLogEntry);
 
+/** One record of the sync log, by its type and our id: a failed push retried on its own. */
+export const SyncItemParams = IntegrationProviderParams.extend({ recordType: SyncRecordType, recordId: z.string().min(1).max(100) });
+/** What became of one record retried or linked: the sync log's entry written for it. */
+export const SyncItemResponse = okResponse(SyncLogEntry);
+
+/** A payer linked by hand to a record already at the provider (a QuickBooks customer, a FreshBooks client). */
+export const PayerLinkParams = IntegrationProviderParams.extend({ payerId: z.string().min(1).max(100) });
+export const PayerLinkBody = z.object({
+  /** The provider's id of the existing customer (QuickBooks: the `nameId` in its address; FreshBooks: the client's number). */
+  remoteId: z
+    .string()
+    .trim()
+    .min(1, 'Enter the id of the existing record.')
+    .max(20, 'An id is at most 20 digits.')
+    .regex(/^\d+$/, 'An id is digits only, as in the record’s address at the provider.'),
+});
+
 /** Words the page and the API share. */
 export const INTEGRATION_MESSAGES = {
   invalidState: 'Invalid state in OAuth flow',
@@ -136,7 +155,16 @@ export const INTEGRATION_MESSAGES = {
  * page shows only these words, so a link cannot put other text on it. The provider's own words, when
  * it gave any, are in the sync log.
  */
-export const IntegrationCallbackError = z.enum(['invalid_state', 'denied', 'refused', 'code_rejected', 'timed_out', 'unreachable', 'not_available']);
+export const IntegrationCallbackError = z.enum([
+  'invalid_state',
+  'denied',
+  'refused',
+  'code_rejected',
+  'timed_out',
+  'unreachable',
+  'not_available',
+  'company_in_use',
+]);
 export type IntegrationCallbackError = z.infer<typeof IntegrationCallbackError>;
 
 export function integrationCallbackMessage(code: string, provider: IntegrationProvider): string {
@@ -158,7 +186,18 @@ export function integrationCallbackMessage(code: string, provider: IntegrationPr
       return `${name} could not be reached: connect again in a few minutes.`;
     case 'not_available':
       return integrationNotAvailable(provider);
+    case 'company_in_use':
+      return integrationCompanyInUse(provider);
   }
+}
+
+/**
+ * One provider company, one Tay business (ADR 041, issue 35): a callback whose company is connected
+ * to another business connects nothing, and says what to do.
+ */
+export function integrationCompanyInUse(provider: IntegrationProvider): string {
+  const { name, company } = INTEGRATION_PROVIDER_LABELS[provider];
+  return `This ${name} ${company} is already connected to another Tay business, so it was not connected here. An owner of that business must disconnect it there first; then connect it here again, or choose another ${company}.`;
 }
 
 /** A provider this server does not offer (production without its credentials): the page and the API say it alike. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { boundedDateTime, boundedDay } from '../common/dates';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { MAX_AMOUNT_CENTS } from '../common/money';
-import { PaymentSummary, RequestChannel, RequestEmail, type RequestState } from '../payment-requests/schemas';
+import { confirmedAmountCents, PaymentSummary, RequestChannel, RequestEmail, type RequestState } from '../payment-requests/schemas';
 import { toMilli } from './totals';
 
 /* ---------------------------------------------------------------- states */
@@ -184,6 +184,7 @@ export type InvoiceValues = z.output<typeof InvoiceInput>;
 export const InvoiceSendBody = z
   .object({
     sendAt: boundedDateTime('Send time').nullable().optional(),
+    confirmedAmountCents,
   })
   .default({});
 export type InvoiceSendBody = z.input<typeof InvoiceSendBody>;

@@ -172,13 +172,15 @@ export const PatientIdParams = z.object({ id: z.string().min(1).max(64), clientI
  */
 export const PatientGetQuery = z.object({ purpose: z.enum(['record', 'edit', 'statement']).default('record') });
 
-export const PatientViewWhat = z.enum(['record', 'edit', 'statements']);
+/** `export`: the record was in a CSV export of the patients (one row per patient it held). */
+export const PatientViewWhat = z.enum(['record', 'edit', 'statements', 'export']);
 export type PatientViewWhat = z.infer<typeof PatientViewWhat>;
 
 export const PATIENT_VIEW_LABELS: Record<PatientViewWhat, string> = {
   record: 'Viewed the record',
   edit: 'Opened the edit form',
   statements: 'Viewed the statements',
+  export: 'Exported with the patient list',
 };
 
 /** One view of a patient's record: who, what, when. */
@@ -241,7 +243,8 @@ export const patientEndpoints = {
   exportCsv: defineEndpoint({
     method: 'GET',
     path: `${base}/export`,
-    summary: 'CSV export of the same query as the list (dates of birth masked)',
+    summary:
+      "CSV export of the same query as the list (dates of birth masked); recorded as an 'export' view of each record it holds and a patients.exported entry in the audit log (who, when, how many, which filters)",
     ...read,
     params: BusinessIdParams,
     query: PatientListQuery,

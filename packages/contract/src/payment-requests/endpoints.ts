@@ -1,6 +1,7 @@
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { BusinessIdParams } from '../businesses/schemas';
 import {
+  ConfirmAmountBody,
   IdempotencyHeaders,
   PaymentRequestDetailResponse,
   PaymentRequestIdParams,
@@ -35,6 +36,8 @@ const command = (name: 'send' | 'resend' | 'withdraw' | 'cancel', summary: strin
     tag,
     ...change,
     params: PaymentRequestIdParams,
+    // Sending a draft may need its large amount confirmed; the other commands take no body.
+    body: name === 'send' ? ConfirmAmountBody : undefined,
     response: PaymentRequestResponse,
   });
 

@@ -5,7 +5,7 @@ import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { MONEY_RULES } from '../common/money-rules';
 import { okResponse, PageQuery } from '../common/lists';
 import { formatMoney, MAX_AMOUNT_CENTS } from '../common/money';
-import { IdempotencyHeaders } from '../payment-requests/schemas';
+import { ConfirmAmountBody, confirmedAmountCents, IdempotencyHeaders } from '../payment-requests/schemas';
 
 /* ---------------------------------------------------------------- payouts (ADR 035) */
 
@@ -65,7 +65,7 @@ export const PayoutInput = z.object({
 export type PayoutInput = z.input<typeof PayoutInput>;
 export type PayoutValues = z.output<typeof PayoutInput>;
 
-export const CreatePayoutBody = PayoutInput.extend({ submit: z.boolean().optional() });
+export const CreatePayoutBody = PayoutInput.extend({ submit: z.boolean().optional(), confirmedAmountCents });
 export type CreatePayoutBody = z.input<typeof CreatePayoutBody>;
 
 export const RejectPayoutBody = z.object({
@@ -201,7 +201,7 @@ const operate = { tag, access: 'business:operate', rules, notApproved } as const
 const approve = { tag, access: MONEY_RULES.approvePayout.access, rules, notApproved } as const;
 const write = { tag, access: 'business:write', rules, notApproved } as const;
 
-const command = (name: 'submit' | 'approve' | 'cancel', summary: string, access: typeof operate | typeof approve) =>
+const command = (name: 'approve' | 'cancel', summary: string, access: typeof operate | typeof approve) =>
   defineEndpoint({
     method: 'POST',
     path: `${base}/:payoutId/${name}`,
@@ -281,11 +281,18 @@ export const payoutEndpoints = {
     response: { description: 'Deleted; no body.', contentTypes: [] },
     errors: [404, 409],
   }),
-  submit: command(
-    'submit',
-    "Submit a Draft: an owner's or admin's is approved at once unless the business requires a second approver; a member's waits for an owner or admin; honours Idempotency-Key",
-    operate,
-  ),
+  submit: defineEndpoint({
+    method: 'POST',
+    path: `${base}/:payoutId/submit`,
+    summary:
+      "Submit a Draft: an owner's or admin's is approved at once unless the business requires a second approver; a member's waits for an owner or admin; honours Idempotency-Key",
+    ...operate,
+    params: PayoutIdParams,
+    headers: IdempotencyHeaders,
+    body: ConfirmAmountBody,
+    response: PayoutDetailResponse,
+    errors: [404, 409, 422],
+  }),
   approve: command(
     'approve',
     'Approve a Submitted payout (an owner or admin): reserves amount and fee from the available balance; honours Idempotency-Key',

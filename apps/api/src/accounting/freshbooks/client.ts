@@ -6,6 +6,7 @@ import {
   type AccountingProvider,
   type Connection,
   type CustomerRecord,
+  type ExistingCustomer,
   type InvoiceRecord,
   type PaymentRecord,
   type ProviderSession,
@@ -183,6 +184,8 @@ export function createFreshBooksProvider(settings: ProviderSettings): Accounting
     // verifier anyway: an OAuth server that supports PKCE then checks it, one that does not ignores
     // the extra parameters (RFC 7636 §5), so it never costs a connection. The stand-in checks it.
     usesPkce: true,
+    // FreshBooks lets two clients share a name.
+    uniqueCustomerNames: false,
     authorizationUrl({ state, codeChallenge, redirectUri }) {
       const url = new URL(settings.authUrl);
       url.searchParams.set('client_id', settings.clientId);
@@ -222,6 +225,22 @@ export function createFreshBooksProvider(settings: ProviderSettings): Accounting
       throw failure(answer, 'revoke');
     },
     pushCustomer: (session, record, existing) => push(session, 'client', clientBody(record), existing),
+    async findCustomer(session, remoteId): Promise<ExistingCustomer | null> {
+      const url = `${settings.apiUrl}/accounting/account/${encodeURIComponent(session.accountId)}/${PATHS.client}/${encodeURIComponent(remoteId)}`;
+      const answer = await callProvider(NAME, 'read of a client', url, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${session.accessToken}`, accept: 'application/json' },
+        signal: session.signal,
+      });
+      if (answer.status === 404) return null;
+      if (answer.status !== 200) throw failure(answer, 'read of a client');
+      const client = field(answer.json, 'response', 'result', 'client');
+      const id = text(field(client, 'id'));
+      // A client deleted in FreshBooks (vis_state 1) is not one to link to.
+      if (!id || Number(field(client, 'vis_state') ?? 0) === 1) return null;
+      const person = [text(field(client, 'fname')), text(field(client, 'lname'))].filter(Boolean).join(' ');
+      return { ref: { remoteId: id, remoteVersion: null }, name: text(field(client, 'organization')) || person || (text(field(client, 'email')) ?? '') };
+    },
     pushInvoice: (session, record, existing) => push(session, 'invoice', invoiceBody(record), existing),
     pushPayment: (session, record, existing) => push(session, 'payment', paymentBody(record), existing),
     voidPayment: (session, existing) => takeBack(session, 'payment', existing),

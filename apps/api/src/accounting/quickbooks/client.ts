@@ -7,13 +7,16 @@ import {
   type AccountingProvider,
   type Connection,
   type CustomerRecord,
+  type ExistingCustomer,
   type InvoiceRecord,
   type PaymentRecord,
   type ProviderSession,
   type ProviderSettings,
+  type PushedCustomer,
   type RemoteRef,
   type TokenSet,
 } from '../port';
+import { displayNameWithEmail } from '../display-names';
 import { callProvider, centsToDecimal, field, lineAmountCents, milliToDecimal, retryAfterSeconds, text, type ProviderAnswer } from '../provider-http';
 
 /**
@@ -27,6 +30,10 @@ const SCOPE = 'com.intuit.quickbooks.accounting';
 const MINOR_VERSION = '75';
 /** QBO's "Stale Object Error": the SyncToken sent is not the record's current one. */
 const STALE_OBJECT = '5010';
+/** QBO's "Duplicate Name Exists Error": another customer, vendor or employee has this DisplayName. */
+const DUPLICATE_NAME = '6240';
+/** QBO's "Object Not Found". */
+const NOT_FOUND = '610';
 /** Intuit's documented default: a refresh token lasts 100 days. */
 const DEFAULT_REFRESH_SECONDS = 100 * 24 * 3600;
 
@@ -176,7 +183,10 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
       signal: session.signal,
     });
     if (answer.status !== 200) {
-      if (answer.status === 400 && fault(answer.json)?.code === STALE_OBJECT) throw new StaleObject(faultText(answer.json, 'Stale Object Error'));
+      const code = answer.status === 400 ? fault(answer.json)?.code : undefined;
+      if (code === STALE_OBJECT) throw new StaleObject(faultText(answer.json, 'Stale Object Error'));
+      if (code === DUPLICATE_NAME) throw new DuplicateName(faultText(answer.json, 'Duplicate Name Exists Error'));
+      if (code === NOT_FOUND) throw new NotFound(faultText(answer.json, 'Object Not Found'));
       throw failure(answer, action);
     }
     return answer.json;
@@ -238,10 +248,36 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
     }
   }
 
+  /**
+   * A customer, under the payer's own name; when QBO says another customer, vendor or employee has
+   * it (6240), once more as "Name (e-mail)", the way QuickBooks users tell two people apart.
+   */
+  async function pushCustomer(session: ProviderSession, record: CustomerRecord, existing: RemoteRef | null): Promise<PushedCustomer> {
+    try {
+      return await push(session, 'Customer', record.localId, customerBody(record), existing);
+    } catch (error) {
+      if (!(error instanceof DuplicateName)) throw error;
+      const unique = displayNameWithEmail(record.displayName, record.email);
+      if (unique === record.displayName) throw error;
+      try {
+        return { ...(await push(session, 'Customer', record.localId, customerBody({ ...record, displayName: unique }), existing)), displayName: unique };
+      } catch (again) {
+        if (!(again instanceof DuplicateName)) throw again;
+        throw new ProviderRecordError(
+          `${again.message} (Tay sent “${record.displayName}”, then “${unique}”: both are taken. Link this payer to the existing customer from the sync log, or rename one of them.)`,
+        );
+      }
+    }
+  }
+
   return {
     provider: 'quickbooks',
-    // Intuit documents no PKCE for its authorization endpoint: we send none and rely on the client secret and `state`.
+    // Intuit documents no PKCE: its authorization and token parameters (developer.intuit.com, "Set up
+    // OAuth 2.0"), its discovery document (no code_challenge_methods_supported) and its own OAuth
+    // clients (intuit/oauth-jsclient) have none. A callback's code is bound to its company instead:
+    // one company is connected to one Tay business (ADR 041, issue 35; `connect.ts`).
     usesPkce: false,
+    uniqueCustomerNames: true,
     authorizationUrl({ state, redirectUri }) {
       const url = new URL(settings.authUrl);
       url.searchParams.set('client_id', settings.clientId);
@@ -277,7 +313,16 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
       if (answer.status === 200 || (answer.status === 400 && text(field(answer.json, 'error')) === 'invalid_grant')) return;
       throw failure(answer, 'revoke');
     },
-    pushCustomer: (session, record, existing) => push(session, 'Customer', record.localId, customerBody(record), existing),
+    pushCustomer,
+    async findCustomer(session, remoteId): Promise<ExistingCustomer | null> {
+      try {
+        const answer = await api(session, 'GET', `customer/${encodeURIComponent(remoteId)}`, 'read of a customer');
+        return { ref: refOf(answer, 'Customer'), name: text(field(answer, 'Customer', 'DisplayName')) ?? '' };
+      } catch (error) {
+        if (error instanceof NotFound) return null;
+        throw error;
+      }
+    },
     pushInvoice: (session, record, existing) =>
       push(session, 'Invoice', record.localId, invoiceBody(record), existing, (answer) => {
         // A company with Automated Sales Tax works the tax out itself: its total must still be ours,
@@ -297,6 +342,12 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
 
 /** Internal: a 5010 answer, retried once by `push` before it becomes a `ProviderRecordError`. */
 class StaleObject extends Error {}
+
+/** A 6240 answer: the DisplayName is taken. A record error like any other, which `pushCustomer` tries once more under another name. */
+class DuplicateName extends ProviderRecordError {}
+
+/** A 610 answer: no record of that Id (a read, a delete or a void of one gone already). */
+class NotFound extends ProviderRecordError {}
 
 function refOf(json: unknown, entity: Entity): RemoteRef {
   const id = text(field(json, entity, 'Id'));

@@ -77,8 +77,12 @@ export interface HistoryListDefinition<State extends string, Sort extends string
     name: string;
     /** The e-mail searched, by prefix (stored lower-cased). */
     email: string;
-    /** A reference number the search text may be (`TRX-10234`): its column, and how to read it. */
-    number: { column: string; parse: (text: string) => number | null };
+    /**
+     * The reference numbers the search text may be, each its column and how to read it, tried in
+     * order: the first that reads the text is searched (`TRX-10234`, then `INV-0042` on the
+     * invoice's number a request carries).
+     */
+    numbers: readonly { column: string; parse: (text: string) => number | null }[];
   };
 }
 
@@ -148,6 +152,8 @@ interface FilterShape {
   max: boolean;
   search: boolean;
   searchNumber: boolean;
+  /** Which of `search.numbers` the text reads as (its column), when `searchNumber`. */
+  searchNumberColumn: string;
 }
 
 /** The filters' values: only ever parameters of the SQL. */
@@ -288,7 +294,9 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       }
     }
     const search = query.search || undefined;
-    const searchNumber = search === undefined ? null : def.search.number.parse(search);
+    const numbered =
+      search === undefined ? undefined : def.search.numbers.map((n) => ({ column: n.column, value: n.parse(search) })).find((n) => n.value !== null);
+    const searchNumber = numbered?.value ?? null;
     return {
       shape: {
         view: query.view,
@@ -311,6 +319,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         max: query.maxAmountCents !== undefined,
         search: search !== undefined,
         searchNumber: searchNumber !== null,
+        searchNumberColumn: numbered?.column ?? '',
       },
       values: {
         businessId,
@@ -381,7 +390,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       if (s.max) and.push(eb(def.amountColumn, '<=', p.max));
       if (s.search) {
         const or: Expression<SqlBool>[] = [beginsWith(p.searchText, nameOf), beginsWith(p.searchText, emailOf)];
-        if (s.searchNumber) or.push(eb(def.search.number.column, '=', p.searchNumber));
+        if (s.searchNumber) or.push(eb(s.searchNumberColumn, '=', p.searchNumber));
         and.push(eb.or(or));
       }
       return eb.and(and);
@@ -437,7 +446,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       .selectFrom(T)
       .select(columns)
       .where(commonOf(s, p))
-      .where(def.search.number.column, '=', p.searchNumber)
+      .where(s.filter.searchNumberColumn, '=', p.searchNumber)
       .where(sql<SqlBool>`NOT ${beginsWith(p.searchText, nameOf)} AND NOT ${beginsWith(p.searchText, emailOf)}`);
   }
 

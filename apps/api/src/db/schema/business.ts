@@ -31,6 +31,10 @@ export interface BusinessesTable {
   default_expiry_days: Generated<number>;
   reminder_schedule: Generated<number[]>;
   invoice_terms: string | null;
+  /** Above this a request, invoice or payout needs its amount confirmed (issue 35). */
+  confirm_above_cents: Generated<number>;
+  /** Above this a request, invoice or payout is refused. */
+  amount_ceiling_cents: Generated<number>;
   auto_reminders: Generated<boolean>;
   auto_expire: Generated<boolean>;
   logo: Buffer | null;

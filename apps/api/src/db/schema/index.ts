@@ -53,6 +53,8 @@ export interface DB {
   accounts: AccountsTable;
   verifications: VerificationsTable;
   rate_limits: RateLimitsTable;
+  /** The API calls of each session or address in the current window (migration 0050, ADR 044): UNLOGGED. */
+  request_budgets: RateLimitsTable;
   businesses: BusinessesTable;
   business_members: BusinessMembersTable;
   business_owners: BusinessOwnersTable;

@@ -3,7 +3,7 @@ import type { Generated } from 'kysely';
 /** The healthcare template (migration 0039, ADR 037). Dates are 'YYYY-MM-DD' text. */
 export type PatientStatus = 'active' | 'Disabled';
 export type GuarantorRelationship = 'self' | 'parent' | 'spouse' | 'child' | 'other';
-export type PatientViewKind = 'record' | 'edit' | 'statements';
+export type PatientViewKind = 'record' | 'edit' | 'statements' | 'export';
 
 export interface PatientsTable {
   business_id: string;

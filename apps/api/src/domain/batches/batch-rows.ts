@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
-import { BATCH_FIELDS, csvRow, type Batch, type BatchListQuery, type BatchRow, type BatchRowsQuery } from '@tay/contract';
+import { BATCH_FIELDS, csvRow, type Batch, type BatchKind, type BatchListQuery, type BatchRow, type BatchRowsQuery } from '@tay/contract';
 import type { DB } from '../../db/schema';
+import { recordPatientExportEvent, viewActor } from '../patients/patient-views';
 import { referenceNumber } from '../payment-requests/request-record';
 
 /** How a payout is named to people: PAY-1000. */
@@ -90,14 +91,43 @@ export async function listRows(db: Kysely<DB>, businessId: string, batchId: stri
 
 const EXPORT_CHUNK = 2000;
 
+/** The batch kinds whose rows are patients' data (ADR 037). */
+const PATIENT_KINDS: ReadonlySet<string> = new Set<BatchKind>(['patients', 'patient-billing']);
+
 /**
  * GET …/errors.csv: the rows with errors (and those that failed to send) as the file had them,
  * each with its line and what is wrong — to fix in the spreadsheet and upload again. Cells that
  * a spreadsheet would run as a formula are written as text (`csvCell`). A submitted patient
- * import writes the date of birth masked (`hidesBirthDates`).
+ * import writes the date of birth masked (`hidesBirthDates`). The rows of a patient batch are
+ * patient data: the export is on the audit log (`patients.exported`, how many rows) before the
+ * header goes out.
  */
-export async function* errorRowsCsv(db: Kysely<DB>, businessId: string, batchId: string): AsyncGenerator<string> {
+export async function* errorRowsCsv(
+  db: Kysely<DB>,
+  businessId: string,
+  batchId: string,
+  viewer: { userId: string; email: string; name?: string | null; ip?: string | undefined },
+): AsyncGenerator<string> {
   const batch = await selectBatch(db, businessId, batchId);
+  if (PATIENT_KINDS.has(batch.kind)) {
+    const { n } = await db
+      .selectFrom('batch_rows')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('business_id', '=', businessId)
+      .where('batch_id', '=', batchId)
+      .where('status', 'in', ['invalid', 'failed'])
+      .executeTakeFirstOrThrow();
+    await recordPatientExportEvent(db, {
+      businessId,
+      kind: 'batch-errors',
+      userId: viewer.userId,
+      actor: viewActor(viewer),
+      ipAddress: viewer.ip ?? null,
+      count: Number(n),
+      filters: {},
+      details: { batchId, batchKind: batch.kind, fileName: batch.file_name },
+    });
+  }
   const fields = BATCH_FIELDS[batch.kind].filter((f) => batch.mapping.columns[f.key]);
   const masked = hidesBirthDates(batch);
   const labelOf = (key: string) => BATCH_FIELDS[batch.kind].find((f) => f.key === key)?.label ?? (key === 'row' ? 'Row' : key);

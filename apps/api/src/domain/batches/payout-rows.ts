@@ -1,18 +1,11 @@
-import {
-  MAX_AMOUNT_CENTS,
-  parseAmountCell,
-  parseDateCell,
-  PAYOUT_BATCH_FIELDS,
-  RECEIVER_REVIEW_ERROR_KEY,
-  type BatchMapping,
-  type FieldErrors,
-} from '@tay/contract';
+import { amountCellProblem, parseDateCell, PAYOUT_BATCH_FIELDS, RECEIVER_REVIEW_ERROR_KEY, type BatchMapping, type FieldErrors } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { todayIn } from '../payment-requests/request-record';
 import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../businesses/audit';
+import { amountLimitsOf } from '../businesses/amount-limits';
 import { mayNow } from '../businesses/money-rules';
 import type { RequestContext } from '../payment-requests/request-context';
 import { approvePayouts } from '../payouts/approve-payouts';
@@ -110,10 +103,11 @@ async function checkRows(db: Executor, business: ScopedBusiness, mapping: BatchM
   const byEmail = new Map(found.map((r) => [r.email.toLowerCase(), r]));
   const byReference = new Map(found.filter((r) => r.reference).map((r) => [r.reference!.toLowerCase(), r]));
   const today = todayIn(business.timeZone);
+  const { amountCeilingCents } = await amountLimitsOf(db, business.id);
   const outcomes: RowOutcome[] = [];
   for (let i = 0; i < rows.length; i++) {
     if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-    outcomes.push(checkRow(mapping, today, rows[i]!.fields, byEmail, byReference));
+    outcomes.push(checkRow(mapping, today, amountCeilingCents, rows[i]!.fields, byEmail, byReference));
   }
   return outcomes;
 }
@@ -121,18 +115,15 @@ async function checkRows(db: Executor, business: ScopedBusiness, mapping: BatchM
 function checkRow(
   mapping: BatchMapping,
   today: string,
+  ceilingCents: number,
   fields: RowFields,
   byEmail: Map<string, ReceiverMatch>,
   byReference: Map<string, ReceiverMatch>,
 ): RowOutcome {
   const errors: FieldErrors = {};
-  const amountText = (fields.amount ?? '').trim();
-  const parsed = amountText === '' ? null : parseAmountCell(amountText);
-  if (amountText === '') errors.amount = 'Enter an amount.';
-  else if (parsed === null) errors.amount = `"${amountText}" is not an amount. Write it like 40.00 or $1,234.50.`;
-  else if (parsed <= 0) errors.amount = 'Enter an amount above $0.00.';
-  else if (parsed > MAX_AMOUNT_CENTS) errors.amount = 'The amount is above the $10,000,000.00 limit.';
-  const amountCents = parsed !== null && parsed > 0 && parsed <= MAX_AMOUNT_CENTS ? parsed : null;
+  const amount = amountCellProblem(fields.amount ?? '', { ceilingCents });
+  if (amount.error) errors.amount = amount.error;
+  const amountCents = amount.cents;
   const memo = (fields.memo ?? '').trim();
   if (memo.length > 500) errors.memo = `The memo is ${memo.length} characters; at most 500 fit.`;
   const payOnText = (fields.payOn ?? '').trim();

@@ -1,7 +1,6 @@
 import {
-  MAX_AMOUNT_CENTS,
+  amountCellProblem,
   NO_MOBILE_MESSAGE,
-  parseAmountCell,
   parseChannelCell,
   parseDateCell,
   parseYesNoCell,
@@ -12,6 +11,7 @@ import {
 import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
 import { validatePayerFields } from '../payers/payer-input';
+import { amountLimitsOf } from '../businesses/amount-limits';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { expiryAfter, todayIn } from '../payment-requests/request-record';
 import { mappingCheck, type BatchKindDefinition, type RowFields, type RowOutcome, type RowToSend, type SendContext, type SendOutcome } from './batch-kind';
@@ -58,13 +58,9 @@ async function payersOf(db: Executor, businessId: string, emails: string[], refe
 }
 
 /** The request fields of a row (everything but who pays), with the single request's rules and messages. */
-function checkRequestFields(business: ScopedBusiness, today: string, f: RowFields, errors: FieldErrors) {
-  const amountText = (f.amount ?? '').trim();
-  const parsed = amountText === '' ? null : parseAmountCell(amountText);
-  if (amountText === '') errors.amount = 'Enter an amount.';
-  else if (parsed === null) errors.amount = `"${amountText}" is not an amount. Write it like 125.50 or $1,234.50.`;
-  else if (parsed <= 0) errors.amount = 'Enter an amount above $0.00.';
-  else if (parsed > MAX_AMOUNT_CENTS) errors.amount = 'The amount is above the $10,000,000.00 limit.';
+function checkRequestFields(business: ScopedBusiness, today: string, ceilingCents: number, f: RowFields, errors: FieldErrors) {
+  const amount = amountCellProblem(f.amount ?? '', { ceilingCents });
+  if (amount.error) errors.amount = amount.error;
   const memo = (f.memo ?? '').trim();
   if (memo.length > 500) errors.memo = `The memo is ${memo.length} characters; at most 500 fit.`;
   const reference = (f.reference ?? '').trim();
@@ -86,7 +82,7 @@ function checkRequestFields(business: ScopedBusiness, today: string, f: RowField
   const channel = parseChannelCell(f.channel ?? '');
   if (channel === null) errors.channel = `"${(f.channel ?? '').trim()}" is not a channel. Write email or sms.`;
   return {
-    amountCents: parsed !== null && parsed > 0 && parsed <= MAX_AMOUNT_CENTS ? parsed : null,
+    amountCents: amount.cents,
     memo,
     reference,
     dueDate,
@@ -112,10 +108,11 @@ async function checkRows(db: Executor, business: ScopedBusiness, mapping: BatchM
   // The business's today once per chunk (a time-zone formatter is costly), and the event loop
   // let go every few hundred rows, so the server answers while a large file is checked.
   const today = todayIn(business.timeZone);
+  const { amountCeilingCents } = await amountLimitsOf(db, business.id);
   const outcomes: RowOutcome[] = [];
   for (let i = 0; i < rows.length; i++) {
     if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-    outcomes.push(checkRow(business, mapping, today, rows[i]!.fields, byEmail, byReference));
+    outcomes.push(checkRow(business, mapping, today, amountCeilingCents, rows[i]!.fields, byEmail, byReference));
   }
   return outcomes;
 }
@@ -126,12 +123,13 @@ function checkRow(
   business: ScopedBusiness,
   mapping: BatchMapping,
   today: string,
+  ceilingCents: number,
   fields: RowFields,
   byEmail: Map<string, PayerMatch>,
   byReference: Map<string, PayerMatch>,
 ): RowOutcome {
   const errors: FieldErrors = {};
-  const request = checkRequestFields(business, today, fields, errors);
+  const request = checkRequestFields(business, today, ceilingCents, fields, errors);
   let payer: PayerMatch | undefined;
   let newPayer: RequestPlan['newPayer'] = null;
   const email = (fields.email ?? '').trim().toLowerCase();

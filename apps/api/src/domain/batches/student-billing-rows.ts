@@ -1,9 +1,8 @@
 import {
-  MAX_AMOUNT_CENTS,
+  amountCellProblem,
   monthPeriod,
   programCharge,
   overlaps,
-  parseAmountCell,
   parseDateCell,
   STUDENT_BILLING_BATCH_FIELDS,
   type BatchMapping,
@@ -330,11 +329,9 @@ function checkRow(
         errors.amount = `${program.name} does not run for ${studentName ?? 'this student'} in ${period.label}, so it has no fee to bill. Enter an amount to bill anyway.`;
     } else amountCents = program.fee_cents;
   } else {
-    const parsed = parseAmountCell(amountText);
-    if (parsed === null) errors.amount = `"${amountText}" is not an amount. Write it like 125.50 or $1,234.50.`;
-    else if (parsed <= 0) errors.amount = 'Enter an amount above $0.00.';
-    else if (parsed > MAX_AMOUNT_CENTS) errors.amount = 'The amount is above the $10,000,000.00 limit.';
-    else amountCents = parsed;
+    const amount = amountCellProblem(amountText);
+    if (amount.error) errors.amount = amount.error;
+    else amountCents = amount.cents;
   }
   const memo = (fields.memo ?? '').trim();
   if (memo.length > 500) errors.memo = `The memo is ${memo.length} characters; at most 500 fit.`;

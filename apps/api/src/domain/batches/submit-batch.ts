@@ -245,9 +245,21 @@ export async function sendBatch(ctx: RequestContext, { businessId, batchId }: { 
           ? await def.sendRows({ ctx, trx, business, batchId, user, scheduledFor: batch.send_mode === 'schedule' ? batch.send_at : null }, rows)
           : rows.map((r) => ({ line: r.line, error: `The business is ${business.state}, so nothing more can be sent.` }));
       await recordOutcomes(trx, businessId, batchId, outcomes);
+      // The counts move with each chunk, in its transaction, so the review page's "Sent" and
+      // "Failed" figures go up as the bar does (the final recount settles the groups).
       await sql`
-        UPDATE batches SET progress_done = progress_done + ${rows.length}, heartbeat_at = now(), updated_at = now()
-        WHERE business_id = ${businessId} AND id = ${batchId}`.execute(trx);
+        UPDATE batches b SET progress_done = b.progress_done + ${rows.length},
+          sent_count = b.sent_count + c.sent, failed_count = b.failed_count + c.failed,
+          valid_count = greatest(b.valid_count - c.sent - c.failed, 0), sent_cents = b.sent_cents + c.sent_total,
+          heartbeat_at = now(), updated_at = now()
+        FROM (
+          SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent,
+                 count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                 coalesce(sum(amount_cents) FILTER (WHERE status = 'sent'), 0) AS sent_total
+          FROM batch_rows
+          WHERE business_id = ${businessId} AND batch_id = ${batchId} AND line = ANY(${rows.map((r) => r.line)}::int[])
+        ) c
+        WHERE b.business_id = ${businessId} AND b.id = ${batchId}`.execute(trx);
       return rows.length;
     });
     if (sent === 0) break;

@@ -27,16 +27,26 @@ export async function selectCycle(db: Executor, businessId: string, cycleId: str
   return row;
 }
 
-type RunWithBatch = RunRow & { batch_state: string | null };
+type RunWithBatch = RunRow & {
+  batch_state: string | null;
+  batch_phase?: string | null;
+  batch_sent_count?: number | null;
+  batch_sent_cents?: number | string | null;
+};
 
+/**
+ * A run as its summary shows it. Once its batch has gone out, what the run made is what the batch
+ * sent: a run whose rows another run billed first (billed once, ADR 036) reports only its own.
+ */
 export function toRun(row: RunWithBatch): BillingRun {
+  const sent = row.batch_phase === 'done';
   return {
     runId: row.id,
     cycleId: row.cycle_id,
     period: { start: row.period_start, end: row.period_end, label: row.period_label },
     state: row.state,
-    requests: Number(row.requests_count),
-    totalCents: Number(row.total_cents),
+    requests: sent ? Number(row.batch_sent_count ?? 0) : Number(row.requests_count),
+    totalCents: sent ? Number(row.batch_sent_cents ?? 0) : Number(row.total_cents),
     batchId: row.batch_id,
     batchState: row.batch_state,
     trigger: row.trigger,
@@ -53,7 +63,7 @@ export function runsQuery(db: Executor, businessId: string) {
     .selectFrom('billing_cycle_runs as r')
     .leftJoin('batches as b', (join) => join.onRef('b.business_id', '=', 'r.business_id').onRef('b.id', '=', 'r.batch_id'))
     .selectAll('r')
-    .select('b.state as batch_state')
+    .select(['b.state as batch_state', 'b.phase as batch_phase', 'b.sent_count as batch_sent_count', 'b.sent_cents as batch_sent_cents'])
     .where('r.business_id', '=', businessId);
 }
 

@@ -106,6 +106,7 @@ export type BusinessAction =
   | 'patient.deleted'
   | 'patient.viewed'
   | 'patients.imported'
+  | 'patients.exported'
   | 'student.request_created'
   | 'patient.statement_created'
   | 'billing_cycle.created'

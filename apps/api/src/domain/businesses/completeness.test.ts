@@ -22,7 +22,15 @@ const COMPLETE: Business = {
   owners: [
     { id: 'own_1', firstName: 'A', lastName: 'B', title: 'CEO', ownershipPercent: 100, dateOfBirth: '1980-01-01', ssnLast4: '1234', email: 'a@example.com' },
   ],
-  config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [-3, 0, 3], invoiceTerms: null, timeZoneChosen: false },
+  config: {
+    timeZone: 'America/New_York',
+    defaultExpiryDays: 30,
+    reminderSchedule: [-3, 0, 3],
+    invoiceTerms: null,
+    confirmAboveCents: 1_000_000,
+    amountCeilingCents: 1_000_000_000,
+    timeZoneChosen: false,
+  },
   automations: { autoReminders: true, autoExpire: true },
   bankAccount: {
     directoryId: 'manual',

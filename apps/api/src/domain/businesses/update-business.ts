@@ -1,6 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import { ErrorCode, isNonProfitStructure, type Business, type FieldErrors, type Owner, type UpdateBusinessBody } from '@tay/contract';
+import { ErrorCode, formatMoney, isNonProfitStructure, type Business, type FieldErrors, type Owner, type UpdateBusinessBody } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { BusinessesTable } from '../../db/schema/business';
 import { AppError } from '../../lib/app-error';
@@ -135,6 +135,13 @@ export async function updateBusiness({ db, businessId, actor, body, now = new Da
         'config.reminderSchedule',
       );
       if (config.invoiceTerms !== undefined) change('invoice_terms', optionalText(config.invoiceTerms), 'config.invoiceTerms');
+      if (config.confirmAboveCents !== undefined) change('confirm_above_cents', config.confirmAboveCents, 'config.confirmAboveCents');
+      if (config.amountCeilingCents !== undefined) change('amount_ceiling_cents', config.amountCeilingCents, 'config.amountCeilingCents');
+      const ceiling = config.amountCeilingCents ?? Number(row.amount_ceiling_cents);
+      const confirmAbove = config.confirmAboveCents ?? Number(row.confirm_above_cents);
+      if (confirmAbove > ceiling) {
+        fields['config.confirmAboveCents'] = `Set the confirmation limit at or below the highest amount, ${formatMoney(ceiling)}.`;
+      }
       // Saving the configuration is the choice, even of the zone it already had.
       if (!row.time_zone_chosen) set.time_zone_chosen = true;
     }

@@ -4,6 +4,7 @@ import {
   INTEGRATION_MESSAGES,
   INTEGRATION_PROVIDER_LABELS,
   integrationCallbackMessage,
+  integrationCompanyInUse,
   OAUTH_STATE_TTL_SECONDS,
   OAUTH_WAIT_MS,
   type IntegrationCallbackError,
@@ -139,7 +140,22 @@ export async function completeConnect(
     problem: null,
     updated_at: new Date(),
   };
-  await db.transaction().execute(async (trx) => {
+  const heldBy = await db.transaction().execute(async (trx) => {
+    // One provider company, one Tay business (issue 35). QuickBooks takes no PKCE, so nothing ties a
+    // code to the Connect that asked for it: a code for a company another business holds (one stolen
+    // from that business's own Connect and brought back with this browser's state) connects nothing
+    // here. Checked under a lock on the company, so two callbacks cannot both take it.
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`integrations.company:${provider}:${connection.accountId}`}, 0))`.execute(trx);
+    const holder = await trx
+      .selectFrom('integrations')
+      .select('business_id')
+      .where('provider', '=', provider)
+      .where('account_id', '=', connection.accountId)
+      .where('business_id', '!=', businessId)
+      // Connected, or needing reconnecting: the company is that business's until it disconnects it.
+      .where('state', '!=', 'not_connected')
+      .executeTakeFirst();
+    if (holder) return holder.business_id;
     await trx
       .insertInto('integrations')
       .values({ business_id: businessId, provider, ...connected, sync_state: 'queued' })
@@ -160,7 +176,20 @@ export async function completeConnect(
       action: 'integration.connected',
       details: { provider, companyName: connection.companyName, accountId: connection.accountId },
     });
+    return null;
   });
+  if (heldBy !== null) {
+    // The tokens just issued are dropped unused, not revoked: a revocation may end the other business's own connection to the company.
+    const company = `${INTEGRATION_PROVIDER_LABELS[provider].company} ${connection.accountId}`;
+    await log('failed', `${integrationCompanyInUse(provider)} (${name} ${company})`);
+    await writeLog(db, heldBy, provider, {
+      direction: 'connection',
+      recordLabel: `Connect to ${name}`,
+      outcome: 'info',
+      message: `Another Tay business tried to connect this ${name} ${company}; it was refused, and this connection is unchanged.`,
+    });
+    return integrationsPage(provider, { error: 'company_in_use' });
+  }
   await log(
     'info',
     `Connected to ${connection.companyName} (${provider === 'quickbooks' ? 'company' : 'account'} ${connection.accountId}) by ${connected.connected_by}.`,

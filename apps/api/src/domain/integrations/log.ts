@@ -96,6 +96,23 @@ export async function listLog(db: Kysely<DB>, businessId: string, provider: Inte
   return { items: rows.map(toEntry), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
 }
 
+/** The newest entry about one record (what a retry or a link just wrote), if any. */
+export async function latestEntryFor(
+  db: Kysely<DB>,
+  businessId: string,
+  provider: IntegrationProvider,
+  recordType: SyncRecordType,
+  recordId: string,
+): Promise<SyncLogEntry | undefined> {
+  const row = await filtered(db, businessId, provider, { recordType })
+    .where('record_id', '=', recordId)
+    .select(COLUMNS)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toEntry(row) : undefined;
+}
+
 export const LOG_CSV_HEADER = ['When (UTC)', 'Direction', 'Record type', 'Record', 'Our id', 'Provider id', 'Outcome', 'Message'];
 
 /** Every matching entry as CSV, a thousand rows at a time (keyset on the id). */

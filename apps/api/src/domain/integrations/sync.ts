@@ -9,8 +9,10 @@ import {
   type InvoiceRecord,
   type PaymentRecord,
   type ProviderSession,
+  type PushedCustomer,
   type RemoteRef,
 } from '../../accounting/port';
+import { displayNameWithEmail } from '../../accounting/display-names';
 import type { DB } from '../../db/schema';
 import type { IntegrationLinksTable } from '../../db/schema/integrations';
 import { AppError } from '../../lib/app-error';
@@ -26,7 +28,7 @@ export const RECORDS_PER_RUN = 300;
 /** A run said to be queued this long ago with none running is queued again by the sweep. */
 const QUEUED_STALE_MS = 15 * 60_000;
 /** A run holds its lease this long at most; a run whose process died is taken over after it. */
-const LEASE_MS = 10 * 60_000;
+export const LEASE_MS = 10 * 60_000;
 
 export interface SyncJob {
   businessId: string;
@@ -105,29 +107,53 @@ function linkOn(row: IntegrationRow, type: SyncRecordType, alias: string, local:
   return sql<boolean>`${col('business_id')} = ${sql.ref(business)} AND ${col('local_id')} = ${sql.ref(local)} AND ${col('provider')} = ${row.provider} AND ${col('account_id')} = ${row.account_id} AND ${col('record_type')} = ${type}`;
 }
 
+/** Which records of a type a run looks at. */
+interface Selection {
+  /** A manual run's: failures from before this are retried. */
+  retryBefore: Date | null;
+  limit: number;
+  /** One record only (a retry from the sync log), whether or not it changed. */
+  only?: string | undefined;
+  /** The provider wants each customer's name unique (QuickBooks): see `customerCandidates`. */
+  uniqueNames?: boolean;
+}
+
 /*
  * The candidates of each type: records never pushed to this company, changed since their last
  * push (`updated_at` after `pushed_at`; the content hash then tells a real change), or — on a
- * manual run — failed last time. Oldest first, at most `limit`.
+ * manual run — failed last time. Oldest first, at most `limit`. With `only`, that one record.
  */
-async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefore: Date | null, limit: number): Promise<Candidate<CustomerRecord>[]> {
+async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, pick: Selection): Promise<Candidate<CustomerRecord>[]> {
+  const { retryBefore, only } = pick;
   const rows = await db
     .selectFrom('payers as p')
     .leftJoin('integration_links as l', (join) => join.on(linkOn(row, 'customer', 'l', 'p.id', 'p.business_id')))
     .where('p.business_id', '=', row.business_id)
-    .where((eb) =>
-      eb.or([
-        eb('l.local_id', 'is', null),
-        eb('l.pushed_at', 'is', null),
-        eb(sql`date_trunc('milliseconds', p.updated_at)`, '>', eb.ref('l.pushed_at')),
-        ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
-      ]),
+    .$if(only !== undefined, (q) => q.where('p.id', '=', only!))
+    .$if(only === undefined, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('l.local_id', 'is', null),
+          eb('l.pushed_at', 'is', null),
+          eb(sql`date_trunc('milliseconds', p.updated_at)`, '>', eb.ref('l.pushed_at')),
+          ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
+        ]),
+      ),
     )
     .select(LINK_COLUMNS)
     .select(['p.id', 'p.display_name', 'p.first_name', 'p.last_name', 'p.company_name', 'p.email', 'p.mobile_number', 'p.updated_at'])
+    // Where names must be unique (QuickBooks), a payer whose name an older payer of the business
+    // already has goes as "Name (e-mail)": two Ana Riveras are two customers there, not a refusal.
+    // (The index on the lower-cased name serves the look-up.)
+    .select(
+      (pick.uniqueNames
+        ? sql<boolean>`EXISTS (SELECT 1 FROM payers q WHERE q.business_id = p.business_id AND lower(q.display_name) = lower(p.display_name) AND (q.created_at, q.id) < (p.created_at, p.id))`
+        : sql<boolean>`false`
+      ).as('name_shared'),
+    )
     .orderBy('p.created_at')
     .orderBy('p.id')
-    .limit(limit)
+    .limit(pick.limit)
     .execute();
   return rows.map((r) => ({
     localId: r.id,
@@ -136,7 +162,7 @@ async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefo
     link: linkOf(r),
     record: {
       localId: r.id,
-      displayName: r.display_name,
+      displayName: r.name_shared ? displayNameWithEmail(r.display_name, r.email) : r.display_name,
       firstName: r.first_name,
       lastName: r.last_name,
       companyName: r.company_name,
@@ -146,7 +172,8 @@ async function customerCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefo
   }));
 }
 
-async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefore: Date | null, limit: number): Promise<Candidate<InvoiceRecord>[]> {
+async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, pick: Selection): Promise<Candidate<InvoiceRecord>[]> {
+  const { retryBefore, only } = pick;
   const rows = await db
     .selectFrom('invoices as i')
     .leftJoin('integration_links as l', (join) => join.on(linkOn(row, 'invoice', 'l', 'i.id', 'i.business_id')))
@@ -156,15 +183,18 @@ async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefor
     // is not pushed (and, pushed before, is voided there: `voidWithdrawnInvoices`).
     .where('i.sent_at', 'is not', null)
     .where('i.state', 'not in', NOT_OWED)
-    .where((eb) =>
-      eb.or([
-        eb('l.local_id', 'is', null),
-        eb('l.pushed_at', 'is', null),
-        eb(sql`date_trunc('milliseconds', i.updated_at)`, '>', eb.ref('l.pushed_at')),
-        // Held back for its payer, who has reached the provider since.
-        eb.and([eb('l.waiting_for', '=', 'customer'), eb('c.remote_id', 'is not', null), eb('c.failure', 'is', null)]),
-        ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
-      ]),
+    .$if(only !== undefined, (q) => q.where('i.id', '=', only!))
+    .$if(only === undefined, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('l.local_id', 'is', null),
+          eb('l.pushed_at', 'is', null),
+          eb(sql`date_trunc('milliseconds', i.updated_at)`, '>', eb.ref('l.pushed_at')),
+          // Held back for its payer, who has reached the provider since.
+          eb.and([eb('l.waiting_for', '=', 'customer'), eb('c.remote_id', 'is not', null), eb('c.failure', 'is', null)]),
+          ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
+        ]),
+      ),
     )
     .select(LINK_COLUMNS)
     .select([
@@ -185,7 +215,7 @@ async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefor
     ])
     .orderBy('i.created_at')
     .orderBy('i.id')
-    .limit(limit)
+    .limit(pick.limit)
     .execute();
   return rows.map((r) => {
     const customer = remoteRef(r.customer_remote_id, r.customer_remote_version);
@@ -220,7 +250,8 @@ async function invoiceCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefor
   });
 }
 
-async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefore: Date | null, limit: number): Promise<Candidate<PaymentRecord>[]> {
+async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, pick: Selection): Promise<Candidate<PaymentRecord>[]> {
+  const { retryBefore, only } = pick;
   const rows = await db
     .selectFrom('payments as pm')
     .innerJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'pm.business_id').onRef('r.id', '=', 'pm.request_id'))
@@ -233,14 +264,17 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefor
     // Collected money: processed and not returned (a payment returned after its push is taken back: `voidReturned`).
     .where('pm.processed_at', 'is not', null)
     .where('pm.returned_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('l.local_id', 'is', null),
-        eb('l.pushed_at', 'is', null),
-        // Held back for its invoice, which has reached the provider since.
-        eb.and([eb('l.waiting_for', '=', 'invoice'), eb('inv.remote_id', 'is not', null), eb('inv.failure', 'is', null)]),
-        ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
-      ]),
+    .$if(only !== undefined, (q) => q.where('pm.id', '=', only!))
+    .$if(only === undefined, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('l.local_id', 'is', null),
+          eb('l.pushed_at', 'is', null),
+          // Held back for its invoice, which has reached the provider since.
+          eb.and([eb('l.waiting_for', '=', 'invoice'), eb('inv.remote_id', 'is not', null), eb('inv.failure', 'is', null)]),
+          ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
+        ]),
+      ),
     )
     .select(LINK_COLUMNS)
     .select([
@@ -256,7 +290,7 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, retryBefor
     ])
     .orderBy('pm.created_at')
     .orderBy('pm.id')
-    .limit(limit)
+    .limit(pick.limit)
     .execute();
   return rows.map((r) => {
     const invoiceName = r.invoice_number === null ? 'its invoice' : `Invoice ${invoiceNumber(r.invoice_number)}`;
@@ -343,6 +377,7 @@ async function voidWithdrawnInvoices(
   retryBefore: Date | null,
   tally: RunTally,
   limit: number,
+  only?: string,
 ) {
   const name = INTEGRATION_PROVIDER_LABELS[row.provider].name;
   const withdrawn = await deps.db
@@ -351,6 +386,7 @@ async function voidWithdrawnInvoices(
     .where('i.business_id', '=', row.business_id)
     .where('i.state', 'in', NOT_OWED)
     .where(takeBackDue(retryBefore))
+    .$if(only !== undefined, (q) => q.where('i.id', '=', only!))
     .select(['i.id', 'i.number', 'i.state', 'l.remote_id', 'l.remote_version'])
     .orderBy('i.updated_at')
     .orderBy('i.id')
@@ -370,7 +406,15 @@ async function voidWithdrawnInvoices(
  * Payments pushed earlier and returned since (an ACH return, a chargeback): each is taken back at
  * the provider once, so its invoice is open there again, as it is here.
  */
-async function voidReturned(deps: IntegrationDeps, row: IntegrationRow, session: ProviderSession, retryBefore: Date | null, tally: RunTally, limit: number) {
+async function voidReturned(
+  deps: IntegrationDeps,
+  row: IntegrationRow,
+  session: ProviderSession,
+  retryBefore: Date | null,
+  tally: RunTally,
+  limit: number,
+  only?: string,
+) {
   const name = INTEGRATION_PROVIDER_LABELS[row.provider].name;
   const returned = await deps.db
     .selectFrom('payments as pm')
@@ -379,6 +423,7 @@ async function voidReturned(deps: IntegrationDeps, row: IntegrationRow, session:
     .where('pm.business_id', '=', row.business_id)
     .where('pm.returned_at', 'is not', null)
     .where(takeBackDue(retryBefore))
+    .$if(only !== undefined, (q) => q.where('pm.id', '=', only!))
     .select(['pm.id', 'pm.amount_cents', 'pm.failure_reason', 'r.invoice_number', 'l.remote_id', 'l.remote_version'])
     .orderBy('pm.returned_at')
     .orderBy('pm.id')
@@ -434,7 +479,7 @@ async function pushAll<R>(
   session: ProviderSession,
   type: SyncRecordType,
   candidates: Candidate<R>[],
-  push: (record: R, existing: RemoteRef | null) => Promise<RemoteRef>,
+  push: (record: R, existing: RemoteRef | null) => Promise<RemoteRef & Pick<PushedCustomer, 'displayName'>>,
   tally: RunTally,
 ): Promise<void> {
   for (const candidate of candidates) {
@@ -475,6 +520,8 @@ async function pushAll<R>(
     }
     try {
       const remote = await push(record, existing);
+      // The name the customer bears there: ours, "Name (e-mail)" chosen here, or the client's second try.
+      const sentAs = remote.displayName ?? (type === 'customer' ? (record as CustomerRecord).displayName : undefined);
       await saveLink(
         deps.db,
         row,
@@ -495,6 +542,11 @@ async function pushAll<R>(
         recordLabel: candidate.label,
         remoteId: remote.remoteId,
         outcome: existing ? 'updated' : 'created',
+        // A customer the provider knows by another name than the payer's (QuickBooks: the name was taken).
+        message:
+          sentAs && sentAs !== candidate.label
+            ? `Named “${sentAs}” in ${INTEGRATION_PROVIDER_LABELS[row.provider].name}, where each customer’s name must be unique: “${candidate.label}” is another customer’s.`
+            : null,
       });
       tally.pushed += 1;
     } catch (error) {
@@ -602,13 +654,13 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob, { recordsPerR
     const p = providerOf(deps, provider);
     const budget = () => recordsPerRun - tally.handled;
     let more = false;
-    const customers = await customerCandidates(db, row, retryBefore, budget());
+    const customers = await customerCandidates(db, row, { retryBefore, limit: budget(), uniqueNames: p.uniqueCustomerNames });
     await pushAll(deps, row, session, 'customer', customers, (r, e) => p.pushCustomer(session, r, e), tally);
     if (budget() > 0) {
-      const invoices = await invoiceCandidates(db, row, retryBefore, budget());
+      const invoices = await invoiceCandidates(db, row, { retryBefore, limit: budget() });
       await pushAll(deps, row, session, 'invoice', invoices, (r, e) => p.pushInvoice(session, r, e), tally);
       if (budget() > 0) {
-        const payments = await paymentCandidates(db, row, retryBefore, budget());
+        const payments = await paymentCandidates(db, row, { retryBefore, limit: budget() });
         await pushAll(deps, row, session, 'payment', payments, (r, e) => p.pushPayment(session, r, e), tally);
         if (budget() > 0) await voidReturned(deps, row, session, retryBefore, tally, budget());
         if (budget() > 0) await voidWithdrawnInvoices(deps, row, session, retryBefore, tally, budget());
@@ -658,6 +710,36 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob, { recordsPerR
     await release({ sync_state: 'idle', problem: 'The last sync stopped on an error of ours; it is retried.', finished: false });
     throw error;
   }
+}
+
+/**
+ * One record now (Retry in the sync log): pushed, or taken back, as a run would do it, whether or
+ * not it changed since its last push. The caller holds the integration's lease. A refusal of the
+ * record is logged in the provider's words (counted in `failed`); a refused token, a 429 or an
+ * unreachable provider is thrown.
+ */
+export async function pushOne(
+  deps: IntegrationDeps,
+  row: IntegrationRow,
+  session: ProviderSession,
+  type: SyncRecordType,
+  localId: string,
+): Promise<{ pushed: number; failed: number }> {
+  const p = providerOf(deps, row.provider);
+  const tally: RunTally = { pushed: 0, failed: 0, handled: 0 };
+  // Its failure, whenever it was, is retried: it is the one asked for.
+  const now = new Date();
+  const pick: Selection = { retryBefore: now, limit: 1, only: localId, uniqueNames: p.uniqueCustomerNames };
+  if (type === 'customer') {
+    await pushAll(deps, row, session, 'customer', await customerCandidates(deps.db, row, pick), (r, e) => p.pushCustomer(session, r, e), tally);
+  } else if (type === 'invoice') {
+    await pushAll(deps, row, session, 'invoice', await invoiceCandidates(deps.db, row, pick), (r, e) => p.pushInvoice(session, r, e), tally);
+    await voidWithdrawnInvoices(deps, row, session, now, tally, 1, localId);
+  } else {
+    await pushAll(deps, row, session, 'payment', await paymentCandidates(deps.db, row, pick), (r, e) => p.pushPayment(session, r, e), tally);
+    await voidReturned(deps, row, session, now, tally, 1, localId);
+  }
+  return { pushed: tally.pushed, failed: tally.failed };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
+import { checkAmount } from '../businesses/amount-limits';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { runRequestCommand } from '../payment-requests/request-actions';
 import { nextNumber, userActor, type ActingUser, type RequestContext } from '../payment-requests/request-context';
@@ -30,7 +31,7 @@ function refuse(row: InvoiceRow, event: InvoiceEvent): never {
 }
 
 /** What a send needs of the invoice: something to pay, a due date not gone, an active payer. */
-async function checkSendable(trx: Transaction<DB>, business: ScopedBusiness, row: InvoiceRow): Promise<void> {
+async function checkSendable(trx: Transaction<DB>, business: ScopedBusiness, row: InvoiceRow, confirmedAmountCents: number | null): Promise<void> {
   if (row.total_cents <= 0) {
     throw new AppError(
       ErrorCode.Conflict,
@@ -43,6 +44,13 @@ async function checkSendable(trx: Transaction<DB>, business: ScopedBusiness, row
     });
   }
   await checkPayer(trx, business.id, row.payer_id, row.channel);
+  await checkAmount(trx, business.id, {
+    amountCents: Number(row.total_cents),
+    confirmedAmountCents,
+    field: 'items',
+    what: `invoice ${invoiceNumber(row.number)}`,
+    goesOut: true,
+  });
 }
 
 /**
@@ -53,7 +61,13 @@ async function checkSendable(trx: Transaction<DB>, business: ScopedBusiness, row
  */
 export async function sendInvoice(
   ctx: RequestContext,
-  { business, invoiceId, user, sendAt }: { business: ScopedBusiness; invoiceId: string; user: ActingUser; sendAt: string | null },
+  {
+    business,
+    invoiceId,
+    user,
+    sendAt,
+    confirmedAmountCents = null,
+  }: { business: ScopedBusiness; invoiceId: string; user: ActingUser; sendAt: string | null; confirmedAmountCents?: number | null },
 ): Promise<Invoice> {
   return ctx.db.transaction().execute(async (trx) => {
     const row = await lockInvoice(trx, business.id, invoiceId);
@@ -81,7 +95,7 @@ export async function sendInvoice(
           detail: `To be sent ${formatDateTime(when, business.timeZone)} (${business.timeZone})`,
         });
       } else {
-        await checkSendable(trx, business, row);
+        await checkSendable(trx, business, row, confirmedAmountCents);
         const { sentAt, how } = await issueLinkAndMessage(ctx, trx, request, business.name, 'request');
         await transitionRequest({
           db: trx,
@@ -98,7 +112,7 @@ export async function sendInvoice(
       return toInvoice(await selectInvoice(trx, business.id, invoiceId), todayIn(business.timeZone));
     }
     if (!canApplyToInvoice(when ? 'schedule' : 'send', row.state)) refuse(row, when ? 'schedule' : 'send');
-    await checkSendable(trx, business, row);
+    await checkSendable(trx, business, row, confirmedAmountCents);
     if (when && todayIn(business.timeZone, when) > row.due_date) {
       throw AppError.validation('It would go out after its due date.', { sendAt: `Send it by ${formatDay(row.due_date)}, its due date.` });
     }

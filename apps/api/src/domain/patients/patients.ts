@@ -22,7 +22,7 @@ import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
 import { ensureGuardianPayers, payersByEmail, payersById, type GuardianPayer } from '../students/guardians';
 import { dayOf, loadPatient, patientName, selectPatient, toPatients } from './patient-record';
-import { recordPatientView, viewActor } from './patient-views';
+import { exportFilters, recordPatientExport, recordPatientView, viewActor } from './patient-views';
 
 type ListQuery = ReturnType<typeof PatientListQuery.parse>;
 type ViewsQuery = ReturnType<typeof PatientViewsQuery.parse>;
@@ -228,7 +228,10 @@ export async function setPatientStatus(
   });
 }
 
-/** Deletes a patient no payment request names (with their record's views); one with requests stays on record. */
+/**
+ * Deletes a patient no payment request names; one with requests stays on record. Who viewed the
+ * record stays on record too (`patient_record_views` is append-only, migration 0050).
+ */
 export async function deletePatient(db: Kysely<DB>, { business, user, patientId }: { business: ScopedBusiness; user: ActingUser; patientId: string }) {
   await db.transaction().execute(async (trx) => {
     const current = await selectPatient(trx, business.id, patientId, { lock: true });
@@ -245,7 +248,6 @@ export async function deletePatient(db: Kysely<DB>, { business, user, patientId 
         `${patientName(current)} has ${n === 1 ? 'a payment request' : `${n} payment requests`}, so they stay on record with them. Deactivate them instead.`,
       );
     }
-    await trx.deleteFrom('patient_record_views').where('business_id', '=', business.id).where('patient_id', '=', patientId).execute();
     await trx.deleteFrom('patients').where('business_id', '=', business.id).where('id', '=', patientId).execute();
     await recordEvent(trx, {
       businessId: business.id,
@@ -357,9 +359,29 @@ export async function listPatients(db: Kysely<DB>, { business, query }: { busine
 
 const EXPORT_CHUNK = 500;
 
-/** The CSV of the list's query; the date of birth masked as in the list. */
-export async function* exportPatients(db: Kysely<DB>, { business, query }: { business: ScopedBusiness; query: ListQuery }): AsyncGenerator<string> {
-  const rows = await filtered(db, business.id, query).selectAll('p').orderBy(sorted(query)).execute();
+/**
+ * The CSV of the list's query; the date of birth masked as in the list. The export is on record
+ * before its first byte goes out, in the transaction that reads it: a `patients.exported` entry in
+ * the audit log (who, when, how many, which filters) and an `export` view of each record it holds.
+ */
+export async function* exportPatients(
+  db: Kysely<DB>,
+  { business, user, query }: { business: ScopedBusiness; user: ActingUser & { name?: string | null }; query: ListQuery },
+): AsyncGenerator<string> {
+  const rows = await db.transaction().execute(async (trx) => {
+    const found = await filtered(trx, business.id, query).selectAll('p').orderBy(sorted(query)).execute();
+    await recordPatientExport(trx, {
+      businessId: business.id,
+      kind: 'patients',
+      userId: user.userId,
+      actor: viewActor(user),
+      ipAddress: user.ip ?? null,
+      count: found.length,
+      patientIds: found.map((p) => p.id),
+      filters: exportFilters(query, ['status', 'relationship', 'search']),
+    });
+    return found;
+  });
   yield (
     '\ufeff' +
     csvRow(['MRN', 'First name', 'Last name', 'Date of birth', 'Status', 'Guarantor', 'Relationship', 'Guarantor e-mail', 'Requests', 'Outstanding', 'Added']) +

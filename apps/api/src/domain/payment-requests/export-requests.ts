@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { csvRow, formatDateTime, formatDay } from '@tay/contract';
 import type { DB } from '../../db/schema';
+import { exportFilters, recordPatientExportEvent, recordPatientExportViews, viewActor } from '../patients/patient-views';
 import { recordHistoryView, requestsList, type ListQuery } from './list-requests';
 import { invoiceNumber, referenceNumber } from './request-record';
 
@@ -59,10 +60,74 @@ export async function* exportRequests({
   const first = await batches.next();
   // The view is on record before any of the patient's statements goes out.
   await recordHistoryView(db, { businessId, clientId: query.clientId, user: viewer });
-  yield `\ufeff${csvRow(header(timeZone, students, patients))}\r\n`;
-  if (first.done) return;
-  yield lines(first.value, timeZone, students, patients);
-  for await (const rows of batches) yield lines(rows, timeZone, students, patients);
+  // Otherwise a healthcare business's history holds its patients' statements: an export of patient data.
+  const statements = patients && !query.clientId ? statementExport(db, businessId, viewer, query) : null;
+  try {
+    yield `\ufeff${csvRow(header(timeZone, students, patients))}\r\n`;
+    if (first.done) return;
+    await statements?.before(first.value);
+    yield lines(first.value, timeZone, students, patients);
+    for await (const rows of batches) {
+      await statements?.before(rows);
+      yield lines(rows, timeZone, students, patients);
+    }
+  } finally {
+    await statements?.end();
+  }
+}
+
+/** The history's filters the audit log keeps of an export (a search as `true`). */
+const HISTORY_FILTERS = [
+  'view',
+  'status',
+  'payerId',
+  'batchId',
+  'qrId',
+  'from',
+  'to',
+  'sentFrom',
+  'sentTo',
+  'paidFrom',
+  'paidTo',
+  'returnedFrom',
+  'returnedTo',
+  'minAmountCents',
+  'maxAmountCents',
+  'search',
+] as const;
+
+/**
+ * The history's export as an export of patient data (ADR 037): before each batch goes out, an
+ * `export` view of every patient whose statement it holds (once per export); when the export
+ * ends, finished or cut off, the audit log's `patients.exported` with how many statements went
+ * (none: no entry).
+ */
+function statementExport(db: Kysely<DB>, businessId: string, viewer: { id: string; email: string; name: string | null; ip: string | null }, query: ListQuery) {
+  const seen = new Set<string>();
+  let count = 0;
+  const who = { businessId, userId: viewer.id, actor: viewActor(viewer), ipAddress: viewer.ip };
+  return {
+    async before(rows: Selectable<DB['payment_requests']>[]) {
+      const fresh: string[] = [];
+      for (const r of rows) {
+        if (r.patient_id === null) continue;
+        count++;
+        if (!seen.has(r.patient_id)) fresh.push(r.patient_id);
+        seen.add(r.patient_id);
+      }
+      await recordPatientExportViews(db, { ...who, patientIds: fresh });
+    },
+    async end() {
+      if (count === 0) return; // no statement went: nothing of a patient's left
+      await recordPatientExportEvent(db, {
+        ...who,
+        kind: 'history',
+        count,
+        patients: seen.size,
+        filters: exportFilters(query as Record<string, unknown>, HISTORY_FILTERS),
+      });
+    },
+  };
 }
 
 function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string, students: boolean, patients: boolean): string {

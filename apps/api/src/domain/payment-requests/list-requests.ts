@@ -5,7 +5,7 @@ import { historyList } from '../../db/history-engine/engine';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordPatientView, viewActor } from '../patients/patient-views';
-import { parseReferenceNumber } from './request-record';
+import { parseInvoiceReference, parseReferenceNumber } from './request-record';
 
 export type ListQuery = ReturnType<typeof RequestListQuery.parse>;
 
@@ -44,7 +44,15 @@ export const requestsList = historyList({
     historyHours: 'payment_request_history_hours',
     search: 'payment_request_search_counts',
   },
-  search: { name: 'payer_display_name', email: 'payer_email', number: { column: 'number', parse: parseReferenceNumber } },
+  search: {
+    name: 'payer_display_name',
+    email: 'payer_email',
+    numbers: [
+      { column: 'number', parse: parseReferenceNumber },
+      // The request that collects an invoice is found by the invoice's number too (migration 0054).
+      { column: 'invoice_number', parse: parseInvoiceReference },
+    ],
+  },
 });
 
 /**

@@ -6,6 +6,7 @@ import { userActor, type ActingUser, type RequestContext } from './request-conte
 import type { DB } from '../../db/schema';
 import { expiryAfter, referenceNumber, todayIn, toPaymentRequest, type RequestRow } from './request-record';
 import { recordEvent } from '../businesses/audit';
+import { checkAmount } from '../businesses/amount-limits';
 import { lockRequest, selectRequest } from './save-request';
 import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { transitionRequest } from './transition';
@@ -19,7 +20,13 @@ const VERB: Record<RequestCommand, string> = { send: 'sent', resend: 'resent', w
 /** Send, Resend, Withdraw and Cancel row actions, each allowed only where docs/product.md §4 allows it. */
 export async function runRequestCommand(
   ctx: RequestContext,
-  { business, requestId, user, command }: { business: ScopedBusiness; requestId: string; user: ActingUser; command: RequestCommand },
+  {
+    business,
+    requestId,
+    user,
+    command,
+    confirmedAmountCents = null,
+  }: { business: ScopedBusiness; requestId: string; user: ActingUser; command: RequestCommand; confirmedAmountCents?: number | null },
 ): Promise<PaymentRequest> {
   const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
@@ -37,6 +44,16 @@ export async function runRequestCommand(
     const actor = userActor(user);
     if (command === 'send' || command === 'resend') {
       await requireActivePayer(trx, row, command);
+      // A draft going out for the first time: a large amount is confirmed (a resend repeats what was sent).
+      if (command === 'send') {
+        await checkAmount(trx, businessId, {
+          amountCents: Number(row.amount_cents),
+          confirmedAmountCents,
+          field: 'amountCents',
+          what: 'this request',
+          goesOut: true,
+        });
+      }
       // Resending an expired request gives the payer a new payable window.
       const today = todayIn(business.timeZone);
       const extend = row.expires_on < today ? { expires_on: expiryAfter(today, business.defaultExpiryDays) } : {};

@@ -7,6 +7,12 @@ export type RequestRow = Selectable<PaymentRequestsTable>;
 /** What a request looks like in lists: the row without its business, link hash, reminder step and creator. */
 export type RequestListRow = Omit<RequestRow, 'business_id' | 'pay_token_hash' | 'last_reminder_offset' | 'created_by'>;
 
+/** `INV-0042` (the prefix needed: bare digits are a TRX- number) → the invoice's number a request carries, else null. */
+export function parseInvoiceReference(text: string): number | null {
+  const match = /^inv-?(\d{1,9})$/i.exec(text.trim());
+  return match ? Number(match[1]) : null;
+}
+
 /** INV-0001: at least four digits. */
 export function invoiceNumber(number: number): string {
   return `INV-${String(number).padStart(4, '0')}`;

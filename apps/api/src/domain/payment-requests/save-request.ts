@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
+import { checkAmount } from '../businesses/amount-limits';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { nextNumber, userActor, type ActingUser, type RequestContext } from './request-context';
 import { expiryAfter, invoiceNumber, todayIn, toPaymentRequest, type RequestRow } from './request-record';
@@ -42,6 +43,13 @@ export async function checkPayer(trx: Transaction<DB>, businessId: string, payer
 
 async function check(trx: Transaction<DB>, business: ScopedBusiness, input: Input): Promise<Checked> {
   const payer = await checkPayer(trx, business.id, input.payerId, input.channel);
+  await checkAmount(trx, business.id, {
+    amountCents: input.amountCents,
+    confirmedAmountCents: input.confirmedAmountCents,
+    field: 'amountCents',
+    what: 'a request to pay',
+    goesOut: input.mode !== 'draft',
+  });
   const today = todayIn(business.timeZone);
   if (input.dueDate < today) {
     throw AppError.validation('The due date cannot be in the past.', { dueDate: 'Choose today or a later date.' });

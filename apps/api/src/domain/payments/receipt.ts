@@ -31,6 +31,7 @@ export function toReceipt(business: ReceiptBusiness, request: RequestRow, paymen
     paidAt: (payment.processed_at ?? payment.created_at).toISOString(),
     requestAmountCents: request.amount_cents,
     remainingCents: request.amount_cents - request.amount_paid_cents,
+    timeZone: business.time_zone,
   };
 }
 

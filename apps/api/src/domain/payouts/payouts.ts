@@ -20,6 +20,7 @@ import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
+import { checkAmount } from '../businesses/amount-limits';
 import { mayNow, requireMoneyRule } from '../businesses/money-rules';
 import { getBalances } from '../ledger/get-balances';
 import type { ActingUser } from '../payment-requests/request-context';
@@ -142,12 +143,17 @@ export async function createPayouts(
 /** The single payout's create: a Draft, or submitted at once (`submit`). */
 export async function createPayout(
   ctx: PayoutContext,
-  { business, user, body }: { business: Business; user: ActingUser; body: PayoutValues & { submit?: boolean | undefined } },
+  {
+    business,
+    user,
+    body,
+  }: { business: Business; user: ActingUser; body: PayoutValues & { submit?: boolean | undefined; confirmedAmountCents?: number | null | undefined } },
 ): Promise<PayoutDetail> {
   checkPayOn(business, body.payOn);
   return ctx.db.transaction().execute(async (trx) => {
+    await checkAmount(trx, business.id, { amountCents: body.amountCents, field: 'amountCents', what: 'a payout', goesOut: false });
     const [row] = await createPayouts(trx, business, user, [body]);
-    const final = body.submit ? await submitPayout(trx, ctx, business, row!.id, user) : row!;
+    const final = body.submit ? await submitPayout(trx, ctx, business, row!.id, user, body.confirmedAmountCents ?? null) : row!;
     return toPayoutDetail(trx, final);
   });
 }
@@ -161,6 +167,7 @@ export async function updatePayout(
     if (current.state !== 'Draft')
       throw new AppError(ErrorCode.Conflict, `${ref(current)} is ${current.state}; only a Draft can be edited. Copy it to make a new one.`);
     checkPayOn(business, body.payOn, current.pay_on);
+    await checkAmount(trx, business.id, { amountCents: body.amountCents, field: 'amountCents', what: 'a payout', goesOut: false });
     const receiver = await payableReceiver(trx, business.id, body.receiverId);
     const row = await trx
       .updateTable('payouts')
@@ -216,7 +223,14 @@ export async function deletePayout(
  * for the whole submit; a member's submit waits, Submitted, for an owner or admin
  * (`MONEY_RULES.approvePayout`, the role read in this transaction). `db` may be a transaction.
  */
-export async function submitPayout(db: Kysely<DB>, deps: PayoutDeps, business: Business, payoutId: string, user: ActingUser): Promise<PayoutRow> {
+export async function submitPayout(
+  db: Kysely<DB>,
+  deps: PayoutDeps,
+  business: Business,
+  payoutId: string,
+  user: ActingUser,
+  confirmedAmountCents: number | null = null,
+): Promise<PayoutRow> {
   return inTransaction(db, async (trx) => {
     const needsApproval = await approvalRequired(trx, business.id);
     const approveNow = !needsApproval && (await mayNow(trx, business.id, user.userId, 'approvePayout'));
@@ -224,6 +238,13 @@ export async function submitPayout(db: Kysely<DB>, deps: PayoutDeps, business: B
     if (approveNow) await lockAvailable(trx, business.id);
     const current = await selectPayout(trx, business.id, payoutId, { lock: true });
     if (current.state !== 'Draft') throw new AppError(ErrorCode.Conflict, `${ref(current)} is ${current.state}; only a Draft can be submitted.`);
+    await checkAmount(trx, business.id, {
+      amountCents: Number(current.amount_cents),
+      confirmedAmountCents,
+      field: 'amountCents',
+      what: 'this payout',
+      goesOut: true,
+    });
     await payableReceiver(trx, business.id, current.receiver_id);
     checkPayOn(business, current.pay_on);
     const submitted = await movePayout(
@@ -250,9 +271,9 @@ export async function submitPayout(db: Kysely<DB>, deps: PayoutDeps, business: B
 
 export async function submitOne(
   ctx: PayoutContext,
-  { business, user, payoutId }: { business: Business; user: ActingUser; payoutId: string },
+  { business, user, payoutId, confirmedAmountCents = null }: { business: Business; user: ActingUser; payoutId: string; confirmedAmountCents?: number | null },
 ): Promise<PayoutDetail> {
-  return ctx.db.transaction().execute(async (trx) => toPayoutDetail(trx, await submitPayout(trx, ctx, business, payoutId, user)));
+  return ctx.db.transaction().execute(async (trx) => toPayoutDetail(trx, await submitPayout(trx, ctx, business, payoutId, user, confirmedAmountCents)));
 }
 
 export async function approveOne(

@@ -1,7 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { ErrorCode, formatDay, qrAmountProblem, type PublicQrPage, type QrAsk, type QrPageStatus, type QrPaymentOutcome } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { consumeRateLimit } from '../../lib/rate-limiter';
 import { newId } from '../../lib/ids';
 import { logoUrl } from '../businesses/business-record';
 import { nextNumber } from '../payment-requests/request-context';
@@ -78,18 +79,28 @@ export function qrPageStatus(code: QrCodeRow, business: QrBusiness): { status: Q
 }
 
 /**
- * The payer's page. `newVisit`: the browser brought no visit cookie, so this is a scan to count —
- * once per visit, not per reload (the caller sets the cookie). Counting is one UPDATE with no read.
+ * The payer's page. `newVisit`: the browser brought no visit cookie, so this may be a scan to
+ * count: once per device (`device`, a hash of its address and browser) and day of the business —
+ * a reload, a browser that keeps no cookies, or the same phone scanning again that day is not a
+ * new scan. The day's marks are counters in the database (every replica sees them), gone the
+ * next day.
  */
-export async function getQrPage(db: Kysely<DB>, token: string, { newVisit }: { newVisit: boolean }): Promise<PublicQrPage> {
+export async function getQrPage(db: Kysely<DB>, token: string, { newVisit, device }: { newVisit: boolean; device: string }): Promise<PublicQrPage> {
   const { code, business } = await findByQrToken(db, token);
-  if (newVisit)
-    await db
-      .updateTable('qr_codes')
-      .set((eb) => ({ scans: eb('scans', '+', 1) }))
-      .where('business_id', '=', code.business_id)
-      .where('id', '=', code.id)
-      .execute();
+  if (newVisit) {
+    const { rows } = await sql<{ seconds: number }>`
+      SELECT greatest(1, ceil(extract(epoch FROM (((now() AT TIME ZONE ${business.time_zone})::date + 1)::timestamp AT TIME ZONE ${business.time_zone}) - now())))::int AS seconds`.execute(
+      db,
+    );
+    const seen = await consumeRateLimit(db, `qr-scan:${code.id}:${device}`, { max: 1, windowSeconds: Number(rows[0]!.seconds) });
+    if (seen.count === 1)
+      await db
+        .updateTable('qr_codes')
+        .set((eb) => ({ scans: eb('scans', '+', 1) }))
+        .where('business_id', '=', code.business_id)
+        .where('id', '=', code.id)
+        .execute();
+  }
   const { status, message } = qrPageStatus(code, business);
   return {
     businessName: business.business_name,

@@ -138,6 +138,7 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
     const WHAT: Record<string, string> = { record: 'record', edit: 'record (edit form)', statements: 'statements' };
     if (action === 'patient.viewed') return `Viewed patient ${text(details.patientId)}'s ${WHAT[text(details.what)] ?? 'record'}`;
     if (action === 'patients.imported') return `Imported ${text(details.count)} patients`;
+    if (action === 'patients.exported') return patientExportSummary(details);
     return `Patient ${text(details.patientId)}: ${action.slice('patient.'.length)}`;
   }
   if (action.startsWith('payer')) {
@@ -145,6 +146,21 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
     return `Payer ${what}${details.payerId ? ` (${text(details.payerId)})` : ''}`;
   }
   return BUSINESS_SUMMARIES[action] ?? action;
+}
+
+/** "Exported 25 patients (status: active, a search)": what left, from where, narrowed how. */
+function patientExportSummary(details: Record<string, unknown>): string {
+  const filters = (typeof details.filters === 'object' && details.filters !== null ? details.filters : {}) as Record<string, unknown>;
+  // JSONB keeps keys in its own order: the search, if any, is named last.
+  const narrowed = Object.entries(filters)
+    .filter(([key]) => key !== 'search')
+    .map(([key, value]) => `${key}: ${text(value)}`)
+    .concat(filters.search ? ['a search'] : []);
+  const by = narrowed.length > 0 ? ` (${narrowed.join(', ')})` : '';
+  const n = Number(details.count);
+  if (details.export === 'history') return `Exported the transaction history with ${n} patient ${n === 1 ? 'statement' : 'statements'}${by}`;
+  if (details.export === 'batch-errors') return `Exported ${n} ${n === 1 ? 'row' : 'rows'} with errors of the bulk batch ${text(details.fileName)}`;
+  return `Exported ${n} ${n === 1 ? 'patient' : 'patients'}${by}`;
 }
 
 /** The before → after of each field, from whichever form the action recorded it in. */

@@ -36,15 +36,32 @@ export function newMemberEmail(m: {
   };
 }
 
-/** To a person with a Tay account: a link to accept, signed in. */
-export function invitationEmail(m: { to: string; businessName: string; invitedBy: string; roleLabel: string; link: string; expiresAt: Date }): MailMessage {
+/**
+ * To a person with a Tay account: a link to accept, signed in. `setPasswordUrl` when they have
+ * not chosen a password yet (another business e-mailed them a temporary one and they never
+ * signed in): they set their own through "Forgot password?", which works whatever became of the
+ * temporary password, and then accept. This e-mail never names the other business.
+ */
+export function invitationEmail(m: {
+  to: string;
+  businessName: string;
+  invitedBy: string;
+  roleLabel: string;
+  link: string;
+  expiresAt: Date;
+  setPasswordUrl?: string;
+}): MailMessage {
   const subject = `${m.invitedBy} invites you to join ${m.businessName} on Tay`;
   const lead = `${m.invitedBy} invites you to join ${m.businessName} on Tay as ${m.roleLabel}. Sign in with your Tay account and accept the invitation; it works until ${day(m.expiresAt)}.`;
+  const setPassword = m.setPasswordUrl
+    ? `You have a Tay account at this address but have not chosen your password yet. Choose it first: open ${m.setPasswordUrl} ("Forgot password?" on the sign-in page), enter this address, and we e-mail you a code to set your password with. If you still have the temporary password from an earlier Tay e-mail, you can sign in with it instead and choose your password then. Then open the invitation link below again to accept.`
+    : undefined;
   const ignore = 'If you do not want to join, ignore this e-mail; nothing changes until you accept.';
+  const paragraphs = setPassword ? [lead, setPassword] : [lead];
   return {
     to: m.to,
     subject,
-    text: `Hello,\n\n${lead}\n\nAccept the invitation: ${m.link}\n\n${ignore}\n`,
-    html: page(subject, [lead], { label: 'Accept the invitation', href: m.link }, ignore),
+    text: `Hello,\n\n${paragraphs.join('\n\n')}\n\nAccept the invitation: ${m.link}\n\n${ignore}\n`,
+    html: page(subject, paragraphs, { label: 'Accept the invitation', href: m.link }, ignore),
   };
 }

@@ -89,10 +89,12 @@ export async function listTeam(db: Kysely<DB>, businessId: string): Promise<{ me
 }
 
 /**
- * Invites a person with a role. A new person becomes a member at once with a temporary password,
- * e-mailed to them; they choose their own at first sign-in (the new-password challenge). A person
- * with a Tay account is e-mailed a link to accept; inviting them again replaces the open
- * invitation. The e-mail goes out only if the invitation commits.
+ * Invites a person with a role. A new address becomes a member at once with a temporary password,
+ * e-mailed to them; they choose their own at first sign-in (the new-password challenge). An
+ * address that already has a user — even one still on a temporary password another business
+ * e-mailed, never signed in — is e-mailed a link to accept, signed in as that address: its
+ * password is never replaced and it joins nothing it did not accept (issue 35 point 3). Inviting
+ * them again replaces the open invitation. The e-mail goes out only if the invitation commits.
  */
 export async function inviteMember(
   ctx: TeamContext,
@@ -120,8 +122,8 @@ export async function inviteMember(
     const expiresAt = new Date(Date.now() + INVITATION_DAYS * DAY_MS);
     const signInUrl = `${ctx.publicUrl}${paths.login}`;
 
-    if (!user || user.must_change_password) {
-      // A new person (or one who never chose a password): a member now, with a temporary password.
+    if (!user) {
+      // A new person: a member now, with a temporary password.
       const password = temporaryPassword();
       const created = await issueTemporaryPassword(trx, { address, hash: await hashPassword(password), password, expiresAt });
       await trx.insertInto('business_members').values({ business_id: business.id, user_id: created.userId, role: body.role }).execute();
@@ -139,7 +141,9 @@ export async function inviteMember(
       return { outcome: 'member_added' as const, member: memberOf(row), invitation: null };
     }
 
-    // A person with an account of their own accepts, signed in.
+    // An existing user accepts, signed in. One still on a temporary password (another business
+    // invited them and they have not signed in yet) keeps it: replacing it here would let any
+    // business break another's invitation, and a membership needs the person's own yes.
     await trx
       .updateTable('business_invitations')
       .set({ revoked_at: sql<Date>`now()` })
@@ -171,7 +175,18 @@ export async function inviteMember(
       details: { email: address, role: body.role, invitationId: id, how: 'invitation link' },
     });
     const link = `${ctx.publicUrl}${getHref(paths.invitation, undefined, { token })}`;
-    await ctx.mailer.send(invitationEmail({ to: address, businessName: business.name, invitedBy: who.actor.label, roleLabel, link, expiresAt }), trx);
+    await ctx.mailer.send(
+      invitationEmail({
+        to: address,
+        businessName: business.name,
+        invitedBy: who.actor.label,
+        roleLabel,
+        link,
+        expiresAt,
+        ...(user.must_change_password ? { setPasswordUrl: `${ctx.publicUrl}${paths.forgotPassword}` } : {}),
+      }),
+      trx,
+    );
     return { outcome: 'invitation_sent' as const, member: null, invitation: invitationOf(row) };
   });
 }

@@ -135,7 +135,9 @@ export const sandboxProcessorRoutes: FastifyPluginAsyncZod<SandboxRoutesOptions>
     },
   );
 
-  app.get(SANDBOX_ELEMENTS_PATH, { schema: { hide: true } }, async (_request, reply) => asset(reply, 'text/html; charset=utf-8', CARD_FIELD_HTML));
-  app.get(`${SANDBOX_ELEMENTS_PATH}.js`, { schema: { hide: true } }, async (_request, reply) => asset(reply, 'text/javascript; charset=utf-8', CARD_FIELD_JS));
-  app.get(`${SANDBOX_ELEMENTS_PATH}.css`, { schema: { hide: true } }, async (_request, reply) => asset(reply, 'text/css; charset=utf-8', CARD_FIELD_CSS));
+  // The card field's page, script and style are fixed files of the pay page: never rate limited (ADR 044).
+  const file = { schema: { hide: true }, config: { rateLimit: false as const } };
+  app.get(SANDBOX_ELEMENTS_PATH, file, async (_request, reply) => asset(reply, 'text/html; charset=utf-8', CARD_FIELD_HTML));
+  app.get(`${SANDBOX_ELEMENTS_PATH}.js`, file, async (_request, reply) => asset(reply, 'text/javascript; charset=utf-8', CARD_FIELD_JS));
+  app.get(`${SANDBOX_ELEMENTS_PATH}.css`, file, async (_request, reply) => asset(reply, 'text/css; charset=utf-8', CARD_FIELD_CSS));
 };

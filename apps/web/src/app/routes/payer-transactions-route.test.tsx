@@ -65,7 +65,7 @@ describe('a payer’s transactions', () => {
       .getAllByText(/·/)
       .map((el) => el.textContent);
     expect(items).toHaveLength(2);
-    expect(items[0]).toMatch(/^May 0[12], 2026 \d{1,2}:\d{2} · the payer$/);
+    expect(items[0]).toMatch(/^May 0[12], 2026 \d{1,2}:\d{2} [A-Z][A-Za-z0-9+:-]* · the payer$/);
     expect(items[1]).toMatch(/· owner@biz\.example$/);
     expect(within(history).getByText('Added, and e-mailed a link to confirm their e-mail address')).toBeInTheDocument();
   });

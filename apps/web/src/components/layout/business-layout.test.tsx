@@ -1,8 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../../test/page-harness';
 import { BusinessLayout } from './business-layout';
+
+// The whole shell with menus: slower than the default 5 s on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 // jsdom matches no media query: the screen is a phone's, narrower than every breakpoint.
 const at = (path: string) => renderAt(path, { '/business/*': <BusinessLayout /> });
@@ -58,5 +61,35 @@ describe('the person’s menu', () => {
     expect(screen.getByRole('menuitem', { name: 'Logout' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('menuitem', { name: 'Profile settings' }));
     expect(location()).toBe('/business/settings/profile');
+  });
+});
+
+describe('the template a business opens on (docs/product.md §1, §9)', () => {
+  const school = { entities: [{ entityType: 'student', entityTemplateName: 'School' }] };
+  const templateIn = (nav: HTMLElement) => within(nav).getByRole('combobox', { name: 'Template' });
+
+  it('a School business opened for the first time on a device opens on the School menu, kept under "template"', async () => {
+    renderAt('/business/home', { '/business/*': <BusinessLayout /> }, { business: school });
+    await userEvent.click(burger());
+    const nav = navigation()!;
+    expect(templateIn(nav)).toHaveValue('School');
+    expect(within(nav).getByRole('link', { name: 'Manage Students' })).toBeInTheDocument();
+    expect(window.localStorage.getItem('template')).toBe('student');
+  });
+
+  it('a switch made on this device stands: the next load does not put School back', async () => {
+    const first = renderAt('/business/home', { '/business/*': <BusinessLayout /> }, { business: school });
+    await userEvent.click(burger());
+    await userEvent.click(templateIn(navigation()!));
+    await userEvent.click(await screen.findByRole('option', { name: 'Standard' }));
+    expect(window.localStorage.getItem('template')).toBe('standard');
+    first.unmount();
+
+    renderAt('/business/home', { '/business/*': <BusinessLayout /> }, { business: school });
+    await userEvent.click(burger());
+    const nav = navigation()!;
+    expect(templateIn(nav)).toHaveValue('Standard');
+    expect(within(nav).queryByRole('link', { name: 'Manage Students' })).toBeNull();
+    expect(within(nav).getByRole('link', { name: 'Manage Invoices' })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -22,7 +23,9 @@ const business = (over: Partial<UserBusinessSummary> = {}): UserBusinessSummary 
 function renderAt(ui: React.ReactNode, path = '/business/home') {
   return render(
     <MantineProvider>
-      <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+      </QueryClientProvider>
     </MantineProvider>,
   );
 }

@@ -3,6 +3,7 @@ import { IconBuildingStore, IconCheck, IconChevronDown, IconLogout, IconSettings
 import type { Ref } from 'react';
 import { Link, NavLink } from 'react-router';
 import { paths, type CurrentUser, type UserBusinessSummary } from '@tay/contract';
+import { BusinessSearch } from './business-search';
 
 export interface MenuLink {
   label: string;
@@ -129,6 +130,7 @@ export function SignedInHeader({ user, business, onSignOut, onSelectBusiness, na
         <SignedInMenuLinks business={business} />
       </Group>
       <Group gap="sm" wrap="nowrap">
+        <BusinessSearch businessId={business?.businessId} />
         <Tooltip label="Business setup">
           <ActionIcon component={Link} to={paths.business.setup} variant="subtle" color="gray" size="lg" aria-label="Business setup">
             <IconSettings size={20} />

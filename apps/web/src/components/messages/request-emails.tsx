@@ -1,5 +1,6 @@
 import { Badge, Table, Text } from '@mantine/core';
-import { formatDateTime, MAIL_DELIVERY_ATTEMPTS, type EmailDelivery, type RequestEmail } from '@tay/contract';
+import { MAIL_DELIVERY_ATTEMPTS, type EmailDelivery, type RequestEmail } from '@tay/contract';
+import { useBusinessTime } from '../../lib/business-time';
 import { formatPhone } from '../../lib/phone';
 
 const DELIVERY: Record<EmailDelivery, { label: string; color: string }> = {
@@ -30,6 +31,7 @@ function explanation(e: RequestEmail, what: string): string | null {
  * details and the invoice details.
  */
 export function RequestEmails({ emails, what = 'request' }: { emails: RequestEmail[]; /** What "resend the …" names. */ what?: 'request' | 'invoice' }) {
+  const clock = useBusinessTime();
   if (emails.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -52,7 +54,7 @@ export function RequestEmails({ emails, what = 'request' }: { emails: RequestEma
           const why = explanation(e, what);
           return (
             <Table.Tr key={e.messageId}>
-              <Table.Td>{formatDateTime(e.createdAt)}</Table.Td>
+              <Table.Td>{clock.dateTime(e.createdAt)}</Table.Td>
               <Table.Td>
                 {e.channel === 'sms' ? (
                   <Text size="sm">Text message to {formatPhone(e.to)}</Text>

@@ -1,8 +1,10 @@
 import { Table, Text } from '@mantine/core';
-import { formatDateTime, formatMoney, type PaymentSummary } from '@tay/contract';
+import { formatMoney, type PaymentSummary } from '@tay/contract';
+import { useBusinessTime } from '../../lib/business-time';
 
 /** The payments made on a request or an invoice: when, how, how much, the fee, and how each ended. */
 export function PaymentsTable({ payments, label = 'Payments' }: { payments: readonly PaymentSummary[]; label?: string }) {
+  const clock = useBusinessTime();
   if (payments.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -24,7 +26,7 @@ export function PaymentsTable({ payments, label = 'Payments' }: { payments: read
       <Table.Tbody>
         {payments.map((p) => (
           <Table.Tr key={p.paymentId}>
-            <Table.Td>{formatDateTime(p.createdAt)}</Table.Td>
+            <Table.Td>{clock.dateTime(p.createdAt)}</Table.Td>
             <Table.Td>{p.instrument}</Table.Td>
             <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>
             <Table.Td ta="right">{formatMoney(p.feeCents)}</Table.Td>

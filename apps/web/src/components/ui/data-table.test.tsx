@@ -60,12 +60,15 @@ describe('DataTable pagination (docs/product.md §9)', () => {
     expect(onPageChange).toHaveBeenCalledWith(2);
   });
 
-  it('an empty list reads No results (not Showing 0 to 0 of 0 Results), shows its empty state, and no page list', () => {
-    render(table({ rows: [], total: 0 }));
-    expect(screen.getByText('No results')).toBeInTheDocument();
-    expect(screen.queryByText(/^Showing/)).toBeNull();
+  it('an empty list shows its one empty state: no "No results", no summary, no page list, and Export off', () => {
+    const onExport = vi.fn();
+    render(table({ rows: [], total: 0, onExport }));
     expect(screen.getByText('Nothing here')).toBeInTheDocument();
+    expect(screen.queryByText('No results')).toBeNull();
+    expect(screen.queryByText(/^Showing/)).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Rows per page' })).toBeNull();
     expect(pageList()).toBeNull();
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
   });
 
   it('a page past the last one (its rows deleted) moves to the last page, without a dead-end empty state', () => {

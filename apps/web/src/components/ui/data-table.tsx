@@ -99,6 +99,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   // The server answers a page past the end with no rows; with rows elsewhere, that page is a dead
   // end (no rows, no page list), so go to the last page. Never from the rows of a previous query.
   const pastTheEnd = Boolean(rows) && !props.loading && !props.error && total > 0 && page > pages;
+  // Loaded, and nothing matches: the empty state is all the list shows.
+  const nothing = Boolean(rows) && rows!.length === 0 && total === 0 && !props.error;
   const toLastPage = useEffectEvent(() => props.onPageChange(pages));
   useEffect(() => {
     if (pastTheEnd) toLastPage();
@@ -155,10 +157,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
             <SortChoice columns={columns} sortBy={props.sortBy} sortDirection={props.sortDirection} onSortChange={props.onSortChange} />
           )}
           {(props.exportHref || props.onExport) && (
+            // Nothing to export: an empty list's Export is off, and says why to a screen reader.
             <Button
               variant="default"
               leftSection={<IconDownload size={16} />}
-              {...(props.exportHref ? { component: 'a' as const, href: props.exportHref, download: true } : { onClick: props.onExport })}
+              disabled={nothing}
+              aria-disabled={nothing || undefined}
+              title={nothing ? 'Nothing to export' : undefined}
+              {...(nothing ? {} : props.exportHref ? { component: 'a' as const, href: props.exportHref, download: true } : { onClick: props.onExport })}
             >
               Export CSV
             </Button>
@@ -249,7 +255,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
         </Box>
       )}
 
-      {!props.error && rows && (
+      {/* An empty list has one empty state above: no "No results" and no pager beside it. */}
+      {!props.error && rows && !nothing && (
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed" aria-live="polite">
             {total === 0 ? 'No results' : showingSummary(page, pageSize, total)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, addMonths, formatMonth, historyHref, isDay, isMonth, monthRange, todayIn } from './report-dates';
+import { addDays, addMonths, badParam, formatMonth, historyHref, isDay, isMonth, monthRange, todayIn } from './report-dates';
 
 describe('the reports’ calendar', () => {
   it('takes today from the business’s clock: 23:30 in New York is still that day there', () => {
@@ -26,9 +26,20 @@ describe('the reports’ calendar', () => {
   it('reads only real days and months from a URL', () => {
     expect(isDay('2026-02-28')).toBe(true);
     expect(isDay('2026-02-30')).toBe(false);
+    expect(isDay('2026-03-45')).toBe(false);
+    expect(isDay('2026-13-01')).toBe(false);
     expect(isDay('yesterday')).toBe(false);
     expect(isMonth('2026-11')).toBe(true);
     expect(isMonth('2026-13')).toBe(false);
+  });
+
+  it('names a link’s value that is there but is no day or month; missing is not bad', () => {
+    expect(badParam('2026-02-30', isDay)).toBe('2026-02-30');
+    expect(badParam('2026-13', isMonth)).toBe('2026-13');
+    expect(badParam('2026-02-28', isDay)).toBeNull();
+    expect(badParam(null, isDay)).toBeNull();
+    expect(badParam('', isDay)).toBeNull();
+    expect(badParam('x'.repeat(60), isDay)).toBe(`${'x'.repeat(40)}…`);
   });
 
   it('links a figure to the history of the days it counts: first sent, paid, returned', () => {

@@ -17,14 +17,26 @@ function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** Whether the text is a real calendar day (`2026-02-30` is not). */
+/** Whether the text is a real calendar day (`2026-02-30` is not, nor `2026-03-45`, which no date reads). */
 export function isDay(text: string | null | undefined): text is string {
-  return Boolean(text && DAY.test(text) && dayOf(utc(text)) === text);
+  if (!text || !DAY.test(text)) return false;
+  const date = utc(text);
+  return !Number.isNaN(date.getTime()) && dayOf(date) === text;
 }
 
 /** Whether the text is a month (`2026-11`). */
 export function isMonth(text: string | null | undefined): text is string {
   return Boolean(text && MONTH.test(text) && Number(text.slice(5)) >= 1 && Number(text.slice(5)) <= 12);
+}
+
+/**
+ * A link's day or month that is there but is not one (`2026-02-30`, `2026-13`, `yesterday`): the
+ * text as written, for the page to name it. Missing or empty is not bad: the page then shows its
+ * default period. Never read a bad one as another period.
+ */
+export function badParam(text: string | null | undefined, isValid: (text: string) => boolean): string | null {
+  if (!text || isValid(text)) return null;
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 /** Today on the clock of `timeZone` (an IANA name): the business's today, wherever the viewer is. */

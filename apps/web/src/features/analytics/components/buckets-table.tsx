@@ -18,7 +18,7 @@ function FigureLink({ text, to, label, none }: { text: string; to: string; label
   return none ? (
     <>{text}</>
   ) : (
-    <Anchor component={Link} to={to} size="sm" aria-label={label}>
+    <Anchor component={Link} to={to} size="sm" aria-label={label} className="target-24">
       {text}
     </Anchor>
   );
@@ -91,13 +91,19 @@ export function BucketsTable({ caption, buckets, totals }: { caption: string; bu
           {buckets.map((bucket) => (
             <Table.Tr key={bucket.from}>
               <Table.Th scope="row" fw={500} style={{ whiteSpace: 'nowrap' }}>
-                <Anchor component={Link} to={drillDown(bucket)} size="sm">
+                <Anchor component={Link} to={drillDown(bucket)} size="sm" className="target-24">
                   {bucket.label}
                 </Anchor>
               </Table.Th>
               <FigureCells figures={bucket} bucket={bucket} />
               <Table.Td>
-                <Anchor component={Link} to={historyHref(bucket, 'sent')} size="sm" aria-label={`Requests of ${bucket.label} in the transaction history`}>
+                <Anchor
+                  component={Link}
+                  to={historyHref(bucket, 'sent')}
+                  size="sm"
+                  className="target-24"
+                  aria-label={`Requests of ${bucket.label} in the transaction history`}
+                >
                   History
                 </Anchor>
               </Table.Td>

@@ -76,6 +76,7 @@ export function ReportFigures({ figures, range }: { figures: Figures; range: { f
               component={Link}
               to={historyHref(range, card.history.days, { status: card.history.status })}
               size="xs"
+              className="target-24"
               aria-label={`${card.label} ${formatMoney(card.cents)}: see the ${card.history.words} in the transaction history`}
             >
               See the {card.history.words}

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, SimpleGrid, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconChevronLeft, IconChevronRight, IconDownload, IconFileTypePdf, IconInfoCircle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconChevronLeft, IconChevronRight, IconDownload, IconFileTypePdf, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
@@ -66,6 +66,21 @@ export function ReportEmpty({ when }: { when: string }) {
   return (
     <Alert color="gray" variant="light" icon={<IconInfoCircle />} title={`No payments or requests ${when}`}>
       <Text size="sm">Requests you send and payments you take show here, on the days of your business’s calendar.</Text>
+    </Alert>
+  );
+}
+
+/**
+ * What a report says when its link names a day or month that is not one (`2026-02-30`, `2026-13`):
+ * each bad value by name, and the picker above to choose again. No figures are fetched or shown
+ * in its place: another period's would pass for the one asked for.
+ */
+export function BadPeriod({ problems, unit }: { problems: string[]; unit: 'day' | 'month' | 'range' }) {
+  return (
+    <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title={problems.join(' ')} role="alert">
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        The link names a {unit === 'range' ? 'date' : unit} that does not exist, so no figures are shown. Choose the {unit} above.
+      </Text>
     </Alert>
   );
 }

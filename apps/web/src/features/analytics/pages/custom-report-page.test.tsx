@@ -97,3 +97,33 @@ describe('the custom billing report', () => {
     await waitFor(() => expect(reportQueries()).toEqual([{ from: addDays(today, -29), to: today, groupBy: 'day' }]));
   });
 });
+
+describe('a custom report link with a date that is not one', () => {
+  it('names each bad date with the pickers, and shows no other range’s figures', async () => {
+    fake.on('GET', REPORT, ok(WEEKS));
+    page(`${CUSTOM}?from=2026-02-30&to=2026-03-45&groupBy=week`);
+    const notice = await screen.findByRole('alert');
+    expect(within(notice).getByText('From: 2026-02-30 is not a date. To: 2026-03-45 is not a date.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Custom Billing Report' })).toBeInTheDocument();
+    expect(screen.getByText(/^No range chosen/)).toBeInTheDocument();
+    expect(screen.getByLabelText('From')).toHaveValue('');
+    expect(screen.getByLabelText('To')).toHaveValue('');
+    expect(reportQueries()).toEqual([]);
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('a bad From alone is named, keeps the good To, and stays named until it is replaced', async () => {
+    fake.on('GET', REPORT, ok(WEEKS));
+    page(`${CUSTOM}?from=2026-02-30&to=2026-03-10`);
+    expect(await screen.findByText('From: 2026-02-30 is not a date.')).toBeInTheDocument();
+    expect(screen.getByLabelText('To')).toHaveValue('2026-03-10');
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-03-12' } });
+    await waitFor(() => expect(location()).toBe(`${CUSTOM}?from=2026-02-30&to=2026-03-12&groupBy=day`));
+    expect(screen.getByText('From: 2026-02-30 is not a date.')).toBeInTheDocument();
+    expect(reportQueries()).toEqual([]);
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-02-01' } });
+    await waitFor(() => expect(location()).toBe(`${CUSTOM}?from=2026-02-01&to=2026-03-12&groupBy=day`));
+    await waitFor(() => expect(reportQueries()).toEqual([{ from: '2026-02-01', to: '2026-03-12', groupBy: 'day' }]));
+    expect(screen.queryByText(/is not a date/)).toBeNull();
+  });
+});

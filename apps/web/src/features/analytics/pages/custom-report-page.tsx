@@ -9,8 +9,8 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBillingReport } from '../api/reports-api';
 import { RangeReport } from '../components/range-report';
 import { ReportHeader } from '../components/report-header';
-import { ReportDownloads, ReportSkeleton } from '../components/report-parts';
-import { addDays, isDay, todayIn } from '../report-dates';
+import { BadPeriod, ReportDownloads, ReportSkeleton } from '../components/report-parts';
+import { addDays, badParam, isDay, todayIn } from '../report-dates';
 
 const GROUPS: { value: ReportGroupBy; label: string }[] = [
   { value: 'day', label: 'Day' },
@@ -25,7 +25,8 @@ const GROUP_WORDS: Record<ReportGroupBy, string> = { day: 'by day', week: 'by we
  * /business/analytics/billing/custom?from=&to=&groupBy=day|week|month: any range of the business's
  * calendar up to two years, by day, week or month. No range is the 30 days ending today on the
  * business's clock. A range the server refuses (To before From, over two years) is said under
- * the field it names.
+ * the field it names; a From or To that is not a date (`2026-02-30`) is named, and no other range
+ * stands in for it.
  */
 export function CustomReportPage() {
   useDocumentTitle('Custom Billing Report');
@@ -34,16 +35,21 @@ export function CustomReportPage() {
   const today = timeZone.data ? todayIn(timeZone.data) : null;
   const askedFrom = params.get('from');
   const askedTo = params.get('to');
-  const to = isDay(askedTo) ? askedTo : today;
-  const from = isDay(askedFrom) ? askedFrom : to ? addDays(to, -29) : null;
+  const badFrom = badParam(askedFrom, isDay);
+  const badTo = badParam(askedTo, isDay);
+  const to = badTo ? null : isDay(askedTo) ? askedTo : today;
+  const from = badFrom ? null : isDay(askedFrom) ? askedFrom : to ? addDays(to, -29) : null;
   const parsedGroup = ReportGroupBy.safeParse(params.get('groupBy'));
   const groupBy: ReportGroupBy = parsedGroup.success ? parsedGroup.data : 'day';
-  const ready = Boolean(from && to);
+  const ready = Boolean(from && to) && !badFrom && !badTo;
   const query = { from: from ?? '', to: to ?? '', groupBy };
   const report = useBillingReport(query, ready);
 
   const change = (key: 'from' | 'to' | 'groupBy', value: string | null) => {
-    const next = new URLSearchParams({ ...(from ? { from } : {}), ...(to ? { to } : {}), groupBy });
+    // A bad date the person has not replaced stays in the link, still named.
+    const keptFrom = askedFrom && badFrom ? askedFrom : from;
+    const keptTo = askedTo && badTo ? askedTo : to;
+    const next = new URLSearchParams({ ...(keptFrom ? { from: keptFrom } : {}), ...(keptTo ? { to: keptTo } : {}), groupBy });
     if (value) next.set(key, value);
     else next.delete(key);
     setParams(next);
@@ -67,10 +73,13 @@ export function CustomReportPage() {
     </>
   );
 
-  const covers = from && to ? `${formatDay(from)} to ${formatDay(to)}` : 'The last 30 days';
+  const covers = badFrom || badTo ? 'No range chosen' : from && to ? `${formatDay(from)} to ${formatDay(to)}` : 'The last 30 days';
   const error = timeZone.error ?? report.error;
   let body: ReactNode;
-  if (fields && Object.keys(fields).length > 0) {
+  if (badFrom || badTo) {
+    const problems = [...(badFrom ? [`From: ${badFrom} is not a date.`] : []), ...(badTo ? [`To: ${badTo} is not a date.`] : [])];
+    body = <BadPeriod problems={problems} unit="range" />;
+  } else if (fields && Object.keys(fields).length > 0) {
     body = null;
   } else if (error) {
     body = <LoadError title="The report could not be loaded" error={error} onRetry={() => void (timeZone.error ? timeZone.refetch() : report.refetch())} />;

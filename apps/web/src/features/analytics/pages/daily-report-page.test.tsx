@@ -169,3 +169,30 @@ describe('the daily billing report', () => {
     expect(await screen.findByRole('table', { name: 'Billed and collected by hour on Nov 24, 2026' })).toBeInTheDocument();
   });
 });
+
+describe('a daily report link with a date that is not one', () => {
+  it('names the bad date with the picker, and shows no other day’s figures or requests', async () => {
+    answerForDay();
+    page(`${DAILY}?date=2026-02-30`);
+    const notice = await screen.findByRole('alert');
+    expect(within(notice).getByText('2026-02-30 is not a date.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Daily Billing Report' })).toBeInTheDocument();
+    expect(screen.getByText(/^No day chosen/)).toBeInTheDocument();
+    const picker = screen.getByLabelText('Day');
+    expect(picker).toHaveValue('');
+    expect(reportQueries()).toEqual([]);
+    expect(screen.queryByText(/Requests list of/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
+    // Choosing a day shows it.
+    fireEvent.change(picker, { target: { value: '2026-02-27' } });
+    await waitFor(() => expect(location()).toBe(`${DAILY}?date=2026-02-27`));
+    await waitFor(() => expect(reportQueries()).toEqual([{ from: '2026-02-27', to: '2026-02-27', groupBy: 'day' }]));
+    expect(screen.queryByText('2026-02-30 is not a date.')).toBeNull();
+  });
+
+  it('words are named too', async () => {
+    page(`${DAILY}?date=yesterday`);
+    expect(await screen.findByText('yesterday is not a date.')).toBeInTheDocument();
+    expect(reportQueries()).toEqual([]);
+  });
+});

@@ -9,8 +9,18 @@ import { useBillingReport } from '../api/reports-api';
 import { HoursChart } from '../components/report-charts';
 import { ReportFigures } from '../components/report-figures';
 import { ReportHeader } from '../components/report-header';
-import { HoursTable, isEmptyReport, MethodCounts, PeriodStepper, ReportDownloads, ReportEmpty, ReportSkeleton, StatusCounts } from '../components/report-parts';
-import { addDays, isDay, todayIn } from '../report-dates';
+import {
+  BadPeriod,
+  HoursTable,
+  isEmptyReport,
+  MethodCounts,
+  PeriodStepper,
+  ReportDownloads,
+  ReportEmpty,
+  ReportSkeleton,
+  StatusCounts,
+} from '../components/report-parts';
+import { addDays, badParam, isDay, todayIn } from '../report-dates';
 
 /** The day a daily report shows, for the requests list the route puts under it. */
 export interface ReportDay {
@@ -26,7 +36,8 @@ const DAY_SCOPED = ['page', 'after', 'before', 'transid', 'receipt'];
  * /business/analytics/billing/daily?date=YYYY-MM-DD: one day of the business's calendar — the
  * figures, the counts by status and by method, the hours on its clock (23 or 25 on a DST day),
  * and the day's requests (`transactions`, composed by the route). No date is today on the
- * business's clock.
+ * business's clock; a date that is not one (`2026-02-30`) is named, with the picker, and no day's
+ * figures stand in for it.
  */
 export function DailyReportPage({ transactions }: { transactions?: (day: ReportDay) => ReactNode }) {
   useDocumentTitle('Daily Billing Report');
@@ -34,7 +45,8 @@ export function DailyReportPage({ transactions }: { transactions?: (day: ReportD
   const timeZone = useBusinessTimeZone();
   const today = timeZone.data ? todayIn(timeZone.data) : null;
   const asked = params.get('date');
-  const date = isDay(asked) ? asked : today;
+  const bad = badParam(asked, isDay);
+  const date = bad ? null : isDay(asked) ? asked : today;
   const query = { from: date ?? '', to: date ?? '', groupBy: 'day' as const };
   const report = useBillingReport(query, Boolean(date));
   const label = date ? formatDay(date) : '';
@@ -50,7 +62,9 @@ export function DailyReportPage({ transactions }: { transactions?: (day: ReportD
 
   const error = timeZone.error ?? report.error;
   let body: ReactNode;
-  if (error) {
+  if (bad) {
+    body = <BadPeriod problems={[`${bad} is not a date.`]} unit="day" />;
+  } else if (error) {
     body = <LoadError title="The report could not be loaded" error={error} onRetry={() => void (timeZone.error ? timeZone.refetch() : report.refetch())} />;
   } else if (!report.data) {
     body = <ReportSkeleton />;
@@ -80,7 +94,7 @@ export function DailyReportPage({ transactions }: { transactions?: (day: ReportD
     <Stack gap="lg">
       <ReportHeader
         title="Daily Billing Report"
-        covers={date ? label : 'Today'}
+        covers={bad ? 'No day chosen' : date ? label : 'Today'}
         timeZone={report.data?.timeZone ?? timeZone.data}
         controls={controls}
         downloads={<ReportDownloads query={query} disabled={!date} />}

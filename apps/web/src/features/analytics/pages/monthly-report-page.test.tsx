@@ -123,3 +123,20 @@ describe('the monthly billing report', () => {
     expect(screen.queryByTestId('report-chart')).not.toBeInTheDocument();
   });
 });
+
+describe('a monthly report link with a month that is not one', () => {
+  it('names the bad month with the picker, and shows no other month’s figures', async () => {
+    fake.on('GET', REPORT, ok(NOVEMBER));
+    page(`${MONTHLY}?month=2026-13`);
+    const notice = await screen.findByRole('alert');
+    expect(within(notice).getByText('2026-13 is not a month.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Monthly Billing Report' })).toBeInTheDocument();
+    expect(screen.getByText(/^No month chosen/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Month')).toHaveValue('');
+    expect(reportQueries()).toEqual([]);
+    expect(screen.queryByRole('table')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Month'), { target: { value: '2026-11' } });
+    await waitFor(() => expect(location()).toBe(`${MONTHLY}?month=2026-11`));
+    await waitFor(() => expect(reportQueries()).toEqual([{ from: '2026-11-01', to: '2026-11-30', groupBy: 'day' }]));
+  });
+});

@@ -1,8 +1,10 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { IDENTITY_EMPTY_MESSAGES, paths } from '@tay/contract';
 import { describeFailure, identity } from '../../../lib/identity';
+import { sessionKey } from '../../../lib/session';
 import { CodeInput } from './code-input';
 import { FormFailure } from './form-failure';
 
@@ -12,9 +14,14 @@ interface Props {
   password?: string | undefined;
 }
 
-/** Enter the e-mailed code (and, after a reload, the password) to confirm a sign-up. */
+/**
+ * Enter the e-mailed code (and, after a reload or in another browser, the password) to confirm a
+ * sign-up. The code with the password signs the person in: on to the profile they complete
+ * first. Should the server open no session, /signup/verified asks them to sign in.
+ */
 export function ConfirmCodeForm({ email, password: knownPassword }: Props) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [code, setCode] = useState('');
   const [password, setPassword] = useState(knownPassword ?? '');
   const [errors, setErrors] = useState<{ code?: string; password?: string }>({});
@@ -34,8 +41,17 @@ export function ConfirmCodeForm({ email, password: knownPassword }: Props) {
     setFailure(null);
     const result = await identity.confirmSignUp(email, code, password);
     setBusy(false);
-    if (result.status === true) void navigate(paths.signupVerified, { state: { email }, replace: true });
-    else setFailure(describeFailure(result));
+    if (result.status !== true) {
+      setFailure(describeFailure(result));
+      return;
+    }
+    const { session } = result.data;
+    if (!session) {
+      void navigate(paths.signupVerified, { state: { email }, replace: true });
+      return;
+    }
+    queryClient.setQueryData(sessionKey, session.user);
+    void navigate(paths.business.userProfile, { replace: true });
   };
 
   const resend = async () => {

@@ -4,7 +4,11 @@ import { Link, useLocation } from 'react-router';
 import { paths } from '@tay/contract';
 import { AuthCard } from '../components/auth-card';
 
-/** Reached after sign-up is confirmed (docs/product.md §2): on to sign in. */
+/**
+ * Reached when a sign-up was confirmed but no session came with it (docs/product.md §2, §4): on
+ * to sign in. A confirmation with the code and the password normally signs the person in and
+ * goes straight to their profile instead.
+ */
 export function SignupVerifiedPage() {
   const state = (useLocation().state ?? {}) as { email?: string };
   return (

@@ -1,17 +1,19 @@
 import { Alert, Anchor, Button, Grid, Group, Paper, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { BATCH_FIELDS, formatDateTime, type Batch, type BatchPayerMode } from '@tay/contract';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { BATCH_FIELDS, type Batch, type BatchPayerMode } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
+import { useBusinessTime } from '../../../lib/business-time';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { useBatch, useMapBatch } from '../api/batches-api';
 import { MappingPreview } from '../components/mapping-preview';
 import type { BatchFlow } from '../batch-flows';
 import { BatchPageHeader } from '../components/batch-page-header';
+import { NoBatchChosen } from '../components/no-batch-chosen';
 
 /**
  * Step 2 of a bulk flow (`/business/payment/request/bulkimport?batchId=`): each field's column,
@@ -24,7 +26,7 @@ export function BatchMapPage({ flow }: { flow: BatchFlow }) {
   const [params] = useSearchParams();
   const batchId = params.get('batchId');
   const batch = useBatch(batchId);
-  if (!batchId) return <Navigate to={flow.paths.list} replace />;
+  if (!batchId) return <NoBatchChosen flow={flow} title="Match the columns" step="Step 2 of 3" />;
   if (batch.error) return <LoadError title="This batch could not be loaded" error={batch.error} onRetry={() => void batch.refetch()} />;
   if (!batch.data) return <PageLoader />;
   return <MapForm flow={flow} batch={batch.data} />;
@@ -32,6 +34,7 @@ export function BatchMapPage({ flow }: { flow: BatchFlow }) {
 
 function MapForm({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   const navigate = useNavigate();
+  const clock = useBusinessTime();
   const access = useWriteAccess(flow.writeArea);
   const map = useMapBatch();
   const [payer, setPayer] = useState<BatchPayerMode>(batch.mapping.payer);
@@ -59,7 +62,7 @@ function MapForm({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
         </Alert>
       )}
       {batch.state !== 'Draft' && (
-        <Alert color="blue" title={`This batch was submitted ${batch.submittedAt ? formatDateTime(new Date(batch.submittedAt)) : ''}`}>
+        <Alert color="blue" title={`This batch was submitted ${batch.submittedAt ? clock.dateTime(batch.submittedAt) : ''}`}>
           <Anchor component={Link} to={review}>
             See its rows and what they made
           </Anchor>

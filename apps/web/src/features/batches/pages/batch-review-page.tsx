@@ -7,7 +7,6 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import {
   BATCH_FIELDS,
   BatchRowFilter,
-  formatDateTime,
   formatMoney,
   MONEY_RULES,
   paths,
@@ -42,9 +41,11 @@ import {
 } from '../api/batches-api';
 import { BatchProgress, BatchStateBadge, RowStatusBadge } from '../components/batch-status';
 import { BatchPageHeader } from '../components/batch-page-header';
+import { NoBatchChosen } from '../components/no-batch-chosen';
 import { FixRowModal } from '../components/fix-row-modal';
 import { readCell } from '../components/mapping-preview';
 import { countOf, madeCount, type BatchFlow } from '../batch-flows';
+import { useBusinessTime } from '../../../lib/business-time';
 
 const number = (n: number) => n.toLocaleString('en-US');
 
@@ -60,7 +61,7 @@ export function BatchReviewPage({ flow }: { flow: BatchFlow }) {
   const { get } = useListParams();
   const batchId = get('batchId');
   const batch = useBatch(batchId ?? null);
-  if (!batchId) return <Navigate to={flow.paths.list} replace />;
+  if (!batchId) return <NoBatchChosen flow={flow} title="Review and send" step="Step 3 of 3" />;
   if (batch.error) return <LoadError title="This batch could not be loaded" error={batch.error} onRetry={() => void batch.refetch()} />;
   if (!batch.data) return <PageLoader />;
   if (batch.data.phase === 'uploaded') return <Navigate to={`${flow.paths.map}?batchId=${encodeURIComponent(batchId)}`} replace />;
@@ -90,6 +91,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   const inReview = batch.state === 'Draft' && batch.phase === 'validated';
   const editable = inReview && access.allowed;
   const submitted = batch.state !== 'Draft';
+  const clock = useBusinessTime();
 
   const columns: Column<BatchRow>[] = [
     { key: 'line', header: 'Line', render: (r) => r.row },
@@ -224,8 +226,8 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
         badge={<BatchStateBadge batch={batch} />}
         subtitle={
           submitted
-            ? `Submitted by ${batch.submittedBy ?? '—'} ${batch.submittedAt ? formatDateTime(new Date(batch.submittedAt)) : ''}`
-            : `Step 3 of 3 · ${batch.fileName} · uploaded by ${batch.uploadedBy} ${formatDateTime(new Date(batch.createdAt))}`
+            ? `Submitted by ${batch.submittedBy ?? '—'} ${batch.submittedAt ? clock.dateTime(batch.submittedAt) : ''}`
+            : `Step 3 of 3 · ${batch.fileName} · uploaded by ${batch.uploadedBy} ${clock.dateTime(batch.createdAt)}`
         }
       />
       <WriteAccessAlert access={access} />
@@ -236,7 +238,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
         </Alert>
       )}
       {batch.state === 'Submitted' && batch.phase === 'validated' && batch.sendAt && (
-        <Alert color="indigo" title={`Scheduled for ${formatDateTime(new Date(batch.sendAt))}`} role="status">
+        <Alert color="indigo" title={`Scheduled for ${clock.dateTime(batch.sendAt)}`} role="status">
           {countOf(madeCount(batch, 'valid'), flow.madeOne, flow.made)} ({formatMoney(batch.totalCents)}) go out then, each checked again as it goes: a row
           whose {flow.party}
           was deactivated meanwhile fails with its reason.

@@ -1,9 +1,10 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconUpload } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
-import { formatDateTime, formatMoney, type Batch } from '@tay/contract';
+import { formatMoney, type Batch } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useBusinessTime } from '../../../lib/business-time';
 import { useListParams } from '../../../lib/list-params';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
@@ -24,6 +25,7 @@ export function batchHref(flow: BatchFlow, batch: Pick<Batch, 'batchId' | 'phase
 export function BatchesPage({ flow }: { flow: BatchFlow }) {
   useDocumentTitle(flow.title);
   const navigate = useNavigate();
+  const clock = useBusinessTime();
   const access = useWriteAccess(flow.writeArea);
   const { update, page, pageSize } = useListParams();
   const batches = useBatches({ kind: flow.kind, page, pageSize });
@@ -44,7 +46,7 @@ export function BatchesPage({ flow }: { flow: BatchFlow }) {
         </Stack>
       ),
     },
-    { key: 'uploaded', header: 'Uploaded', render: (b) => formatDateTime(new Date(b.createdAt)) },
+    { key: 'uploaded', header: 'Uploaded', render: (b) => clock.dateTime(b.createdAt) },
     { key: 'rows', header: 'Rows', align: 'right', render: (b) => b.counts.rows.toLocaleString('en-US') },
     {
       key: 'outcome',

@@ -1,10 +1,10 @@
 import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { BILLING_RUN_TRIGGER_LABELS, formatDateTime, formatMoney, getHref, paths, type BillingRun, type BillingRunState } from '@tay/contract';
+import { BILLING_RUN_TRIGGER_LABELS, formatMoney, getHref, paths, type BillingRun, type BillingRunState } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { DrawerOnDemand } from '../../../components/ui/drawer-on-demand';
-import { useBusinessTimeZone } from '../../../lib/business-time-zone';
+import { useBusinessTime } from '../../../lib/business-time';
 import { useBillingRuns } from '../api/billing-cycles-api';
 
 const STATE_COLORS: Record<BillingRunState, string> = { Running: 'blue', Drafted: 'yellow', Submitted: 'teal', Empty: 'gray', Error: 'red' };
@@ -40,7 +40,7 @@ export function RunBatchLink({ run }: { run: Pick<BillingRun, 'batchId' | 'batch
 function RunsTable({ cycleId }: { cycleId: string }) {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(10);
-  const timeZone = useBusinessTimeZone().data;
+  const clock = useBusinessTime();
   const runs = useBillingRuns(cycleId, { page, pageSize, sortDirection: 'desc' });
   const columns: Column<BillingRun>[] = [
     {
@@ -62,7 +62,7 @@ function RunsTable({ cycleId }: { cycleId: string }) {
     { key: 'state', header: 'State', render: (r) => <RunStateBadge state={r.state} /> },
     { key: 'requests', header: 'Requests', align: 'right', render: (r) => r.requests.toLocaleString('en-US') },
     { key: 'total', header: 'Total', align: 'right', render: (r) => formatMoney(r.totalCents) },
-    { key: 'when', header: 'Ran', render: (r) => `${formatDateTime(r.createdAt, timeZone)} · ${BILLING_RUN_TRIGGER_LABELS[r.trigger]}` },
+    { key: 'when', header: 'Ran', render: (r) => `${clock.dateTime(r.createdAt)} · ${BILLING_RUN_TRIGGER_LABELS[r.trigger]}` },
     { key: 'batch', header: 'Batch', render: (r) => <RunBatchLink run={r} /> },
   ];
   return (

@@ -266,7 +266,7 @@ export function BillingCyclesPage() {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Billing cycles</Title>
+          <Title order={1}>Manage Billing Cycles</Title>
           <Text c="dimmed" size="sm">
             A cycle bills its programs every month, term or period you list, at midnight of its run day: one request per enrolled student.
           </Text>

@@ -3,7 +3,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { notifications } from '@mantine/notifications';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { REMINDER_OFFSETS } from '@tay/contract';
+import { DEFAULT_CONFIRM_ABOVE_CENTS, formatMoney, MAX_AMOUNT_CENTS, parseMoney, REMINDER_OFFSETS } from '@tay/contract';
+import { MoneyInput } from '../../../components/ui/money-input';
 import { useBusiness, useUpdateBusiness } from '../api/business-api';
 import { applyFieldErrors } from '../components/api-field-errors';
 import { SetupForm, SetupPage } from '../components/setup-page';
@@ -15,7 +16,19 @@ const schema = z.object({
   defaultExpiryDays: z.number({ error: 'Enter a number of days.' }).int().min(1, 'At least 1 day.').max(365, 'At most 365 days.'),
   reminderSchedule: z.array(z.string()).max(10),
   invoiceTerms: z.string().max(2000),
+  confirmAbove: limit('the confirmation limit'),
+  amountCeiling: limit('the highest amount'),
 });
+
+/** An amount limit as typed: $1.00 to $10,000,000.00. */
+function limit(label: string) {
+  return z.string().refine((text) => {
+    const cents = parseMoney(text);
+    return cents !== null && cents >= 100 && cents <= MAX_AMOUNT_CENTS;
+  }, `Enter ${label} as an amount from $1.00 to $10,000,000.00.`);
+}
+
+const dollars = (cents: number) => formatMoney(cents).replace('$', '');
 type Values = z.infer<typeof schema>;
 
 const TIME_ZONES = Intl.supportedValuesOf('timeZone');
@@ -43,6 +56,8 @@ export function ConfigPage() {
       defaultExpiryDays: c?.defaultExpiryDays ?? 30,
       reminderSchedule: (c?.reminderSchedule ?? []).map(String),
       invoiceTerms: c?.invoiceTerms ?? '',
+      confirmAbove: dollars(c?.confirmAboveCents ?? DEFAULT_CONFIRM_ABOVE_CENTS),
+      amountCeiling: dollars(c?.amountCeilingCents ?? MAX_AMOUNT_CENTS),
     },
   });
   const { errors } = form.formState;
@@ -55,6 +70,8 @@ export function ConfigPage() {
           defaultExpiryDays: v.defaultExpiryDays,
           reminderSchedule: v.reminderSchedule.map(Number).sort((a, b) => a - b),
           invoiceTerms: v.invoiceTerms.trim() === '' ? null : v.invoiceTerms,
+          confirmAboveCents: parseMoney(v.confirmAbove)!,
+          amountCeilingCents: parseMoney(v.amountCeiling)!,
         },
       },
       {
@@ -130,6 +147,36 @@ export function ConfigPage() {
                     value={field.value}
                     onChange={field.onChange}
                     error={errors.reminderSchedule?.message}
+                  />
+                )}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <Controller
+                control={form.control}
+                name="confirmAbove"
+                render={({ field }) => (
+                  <MoneyInput
+                    label="Confirm amounts above"
+                    description="A request, invoice or payout above this asks to confirm its amount, repeated in words"
+                    value={field.value}
+                    onValueChange={field.onChange}
+                    error={errors.confirmAbove?.message}
+                  />
+                )}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <Controller
+                control={form.control}
+                name="amountCeiling"
+                render={({ field }) => (
+                  <MoneyInput
+                    label="Highest amount"
+                    description="A request, invoice or payout above this is refused"
+                    value={field.value}
+                    onValueChange={field.onChange}
+                    error={errors.amountCeiling?.message}
                   />
                 )}
               />

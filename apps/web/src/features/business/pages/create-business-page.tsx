@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { CreateBusinessBody, ENTITY_TEMPLATE_NAMES, EntityType, paths } from '@tay/contract';
+import { chooseTemplate } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCreateBusiness } from '../api/business-api';
 import { applyFieldErrors } from '../components/api-field-errors';
@@ -26,7 +27,9 @@ export function CreateBusinessPage() {
 
   const onSubmit = form.handleSubmit((values) =>
     create.mutate(values, {
-      onSuccess: () => {
+      onSuccess: (business) => {
+        // The portal opens on the template just chosen (a school on School), switchable in the navigation.
+        chooseTemplate(business.businessId, values.entityType);
         notifications.show({ color: 'teal', title: 'Business created', message: 'Next, fill in its details and submit them for review.' });
         // With a business, /business/profile leads home (docs/product.md §2); home lists the next steps.
         void navigate(paths.business.home, { replace: true });

@@ -4,7 +4,6 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
-  formatDateTime,
   formatDay,
   formatMoney,
   MONEY_RULES,
@@ -22,6 +21,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useRoleAllows } from '../../../lib/write-access';
 import { downloadCheckInsCsv, useEventCheckIns, useReviewCheckedInReceiver } from '../api/events-api';
 import { exportCsv } from '../../../components/ui/list-filters';
+import { useBusinessTime } from '../../../lib/business-time';
 
 const SORTS = ['checkedInAt', 'name'] as const;
 
@@ -38,6 +38,7 @@ export function EventCheckInsPage({ actions: headerActions }: EventCheckInsPageP
   const [params] = useSearchParams();
   const eventId = params.get('eventId') ?? '';
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
   const { get, update, page, pageSize } = useListParams();
   const sortBy = get('sortBy');
   const query: EventCheckInQuery = {
@@ -95,7 +96,7 @@ export function EventCheckInsPage({ actions: headerActions }: EventCheckInsPageP
         </Badge>
       ),
     },
-    { key: 'checkedInAt', header: 'Checked in', sortKey: 'checkedInAt', render: (c) => formatDateTime(c.checkedInAt) },
+    { key: 'checkedInAt', header: 'Checked in', sortKey: 'checkedInAt', render: (c) => clock.dateTime(c.checkedInAt) },
     { key: 'payout', header: 'Payout', render: (c) => c.payoutId ?? 'Not paid yet' },
   ];
 

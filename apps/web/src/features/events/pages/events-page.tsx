@@ -188,7 +188,7 @@ export function EventsPage() {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Events</Title>
+          <Title order={1}>Manage Events</Title>
           <Text c="dimmed" size="sm">
             Print an event’s QR code: people scan it to check in with their e-mail, and you pay who checked in.
           </Text>

@@ -68,6 +68,23 @@ export function useSyncNow() {
   });
 }
 
+/** Retry (a failed row of the sync log): that one record is pushed now; the answer is the log entry written. */
+export const useRetryItem = () =>
+  useBusinessMutation(
+    (id, item: { provider: IntegrationProvider; recordType: SyncRecordType; recordId: string }) =>
+      callForData(e.retryItem, { params: { id, provider: item.provider, recordType: item.recordType, recordId: item.recordId } }),
+    (businessId) => [integrationsKey(businessId)],
+  );
+
+/** Link to an existing record: the payer is linked to the provider's customer of that id, which the next sync updates. */
+export const useLinkPayer = () =>
+  useBusinessMutation(
+    (id, link: { provider: IntegrationProvider; payerId: string; remoteId: string }) =>
+      callForData(e.linkPayer, { params: { id, provider: link.provider, payerId: link.payerId }, body: { remoteId: link.remoteId } }),
+    (businessId) => [integrationsKey(businessId)],
+    { afterSuccessOnly: true },
+  );
+
 /** Once a run has finished: its log has new entries. */
 export function useRefreshLogs() {
   const businessId = useBusinessId();

@@ -4,8 +4,6 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlugConnected, IconRefresh } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import {
-  formatDate,
-  formatDateTime,
   INTEGRATION_MESSAGES,
   INTEGRATION_PROVIDER_LABELS,
   INTEGRATION_STATE_LABELS,
@@ -17,6 +15,7 @@ import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { useConnect, useDisconnect, useSyncNow } from '../api/integrations-api';
 import { runCounts } from '../integration-words';
 import { goToProvider } from '../leave-for-provider';
+import { useBusinessTime } from '../../../lib/business-time';
 
 const STATE_COLORS: Record<IntegrationState, string> = { not_connected: 'gray', connected: 'teal', needs_reconnect: 'red' };
 
@@ -36,17 +35,18 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 
 /** The connected company and how syncing has gone: shown while there is (or was, before the provider refused us) a connection. */
 function ConnectionDetails({ integration }: { integration: Integration }) {
+  const clock = useBusinessTime();
   return (
     <Box component="dl" m={0} style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(150px, 1fr))', gap: 'var(--mantine-spacing-sm)' }}>
       <Detail label="Company">{integration.companyName ?? '—'}</Detail>
       <Detail label="Connected since">
-        {integration.connectedAt ? formatDate(integration.connectedAt) : '—'}
+        {integration.connectedAt ? clock.date(integration.connectedAt) : '—'}
         {integration.connectedBy ? ` by ${integration.connectedBy}` : ''}
       </Detail>
       <Detail label="Last sync">
         {integration.lastSyncAt ? (
           <>
-            {formatDateTime(integration.lastSyncAt)}
+            {clock.dateTime(integration.lastSyncAt)}
             {integration.lastSyncPushed !== null && (
               <Text span display="block" size="xs" c="dimmed">
                 {runCounts(integration)}

@@ -1,8 +1,8 @@
 import { Badge, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
+import { useState } from 'react';
 import {
-  formatDateTime,
   INTEGRATION_PROVIDER_LABELS,
   SYNC_OUTCOME_LABELS,
   SYNC_RECORD_TYPE_LABELS,
@@ -11,10 +11,13 @@ import {
   type IntegrationProvider,
   type SyncLogEntry,
 } from '@tay/contract';
-import { DataTable, type Column } from '../../../components/ui/data-table';
+import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
-import { downloadSyncLogCsv, useSyncLog, type SyncLogFilters } from '../api/integrations-api';
+import { useRoleAllows } from '../../../lib/write-access';
+import { downloadSyncLogCsv, useRetryItem, useSyncLog, type SyncLogFilters } from '../api/integrations-api';
+import { LinkRecordModal } from './link-record-modal';
+import { useBusinessTime } from '../../../lib/business-time';
 
 const OUTCOME_COLORS: Record<SyncOutcome, string> = { created: 'teal', updated: 'blue', voided: 'orange', failed: 'red', info: 'gray' };
 
@@ -25,13 +28,21 @@ export function logFilters(get: (key: string) => string | undefined): SyncLogFil
   return { ...(recordType.success ? { recordType: recordType.data } : {}), ...(outcome.success ? { outcome: outcome.data } : {}) };
 }
 
+/** A push that failed, of a record we can name: what Retry and Link act on. */
+const failedPush = (entry: SyncLogEntry) => entry.outcome === 'failed' && entry.direction === 'push' && entry.recordType !== null && entry.recordId !== null;
+
 /**
  * One provider's sync log, newest first: every record pushed (or connection event), its outcome
  * and the provider's own message for a failure; filtered by record type and outcome, paged, and
- * downloadable as CSV with the same filters.
+ * downloadable as CSV with the same filters. For an owner, a failed row has actions: Retry (that
+ * record now) and, for a payer, Link to an existing record at the provider.
  */
 export function SyncLog({ provider }: { provider: IntegrationProvider }) {
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
+  const canManage = useRoleAllows('business:owner');
+  const retry = useRetryItem();
+  const [linking, setLinking] = useState<SyncLogEntry | null>(null);
   const { get, update, page, pageSize } = useListParams();
   const filters = logFilters(get);
   const log = useSyncLog(provider, { ...filters, page, pageSize });
@@ -39,7 +50,7 @@ export function SyncLog({ provider }: { provider: IntegrationProvider }) {
   const filtered = Boolean(filters.recordType || filters.outcome);
 
   const columns: Column<SyncLogEntry>[] = [
-    { key: 'when', header: 'When', render: (entry) => formatDateTime(entry.at) },
+    { key: 'when', header: 'When', render: (entry) => clock.dateTime(entry.at) },
     {
       key: 'record',
       header: 'Record',
@@ -68,6 +79,34 @@ export function SyncLog({ provider }: { provider: IntegrationProvider }) {
     { key: 'message', header: 'Message', render: (entry) => entry.message ?? '—' },
   ];
 
+  const retryNow = (entry: SyncLogEntry) =>
+    retry.mutate(
+      { provider, recordType: entry.recordType!, recordId: entry.recordId! },
+      {
+        onSuccess: (written) =>
+          notifications.show(
+            written.outcome === 'failed'
+              ? { color: 'red', title: `${written.recordLabel} failed again`, message: written.message ?? `${name} refused it again.` }
+              : written.outcome === 'info'
+                ? { color: 'gray', title: written.recordLabel, message: written.message ?? '' }
+                : {
+                    color: 'teal',
+                    title: `${written.recordLabel}: ${SYNC_OUTCOME_LABELS[written.outcome]} in ${name}`,
+                    message: `${name} id ${written.remoteId ?? '—'}.`,
+                  },
+          ),
+        onError: (failure) => notifications.show({ color: 'red', title: `${entry.recordLabel} not retried`, message: failure.message }),
+      },
+    );
+
+  const actions = (entry: SyncLogEntry): RowAction<SyncLogEntry>[] =>
+    failedPush(entry)
+      ? [
+          { label: 'Retry', onClick: retryNow },
+          ...(entry.recordType === 'customer' ? [{ label: 'Link to an existing record', onClick: (row: SyncLogEntry) => setLinking(row) }] : []),
+        ]
+      : [];
+
   const download = () =>
     businessId &&
     void downloadSyncLogCsv(businessId, provider, filters).catch((error: Error) =>
@@ -89,6 +128,7 @@ export function SyncLog({ provider }: { provider: IntegrationProvider }) {
         columns={columns}
         rows={log.data?.items}
         rowKey={(entry) => entry.id}
+        actions={canManage ? actions : undefined}
         total={log.data?.total ?? 0}
         page={page}
         pageSize={pageSize}
@@ -125,6 +165,7 @@ export function SyncLog({ provider }: { provider: IntegrationProvider }) {
             : { title: 'No syncs yet', description: `Each record pushed to ${name} appears here once it is connected and syncs.` }
         }
       />
+      <LinkRecordModal provider={provider} entry={linking} onClose={() => setLinking(null)} />
     </Stack>
   );
 }

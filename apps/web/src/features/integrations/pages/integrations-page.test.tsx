@@ -254,6 +254,15 @@ describe('back from the provider', () => {
     expect(within(quickbooks).queryByText('Invalid state in OAuth flow')).not.toBeInTheDocument();
   });
 
+  it('a company another Tay business has connected: the card says so, and what to do', async () => {
+    open(`${PAGE}?provider=quickbooks&error=company_in_use`);
+    const alert = within(await card('QuickBooks Online')).getByRole('alert');
+    expect(alert).toHaveTextContent('QuickBooks Online was not connected');
+    expect(alert).toHaveTextContent(
+      'This QuickBooks Online company is already connected to another Tay business, so it was not connected here. An owner of that business must disconnect it there first; then connect it here again, or choose another company.',
+    );
+  });
+
   it('shows only its own words: text someone put in the link is not on the page', async () => {
     open(`${PAGE}?${new URLSearchParams({ provider: 'freshbooks', error: 'Your account is locked, call 555-0100' }).toString()}`);
     const freshbooks = await card('FreshBooks');
@@ -296,13 +305,15 @@ describe('the sync log', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['When', 'Record', 'Direction', 'Outcome', 'Remote id', 'Message']);
+    ).toEqual(['When', 'Record', 'Direction', 'Outcome', 'Remote id', 'Message', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent))).toEqual([
-      [expect.stringMatching(/^Nov 20, 2026/), 'InvoiceInvoice #1', 'Tay → FreshBooks', 'Failed', '—', 'Invoice number already exists'],
-      [expect.stringMatching(/^Nov 20, 2026/), 'PayerJane Doe', 'Tay → FreshBooks', 'Updated', '7', '—'],
-      [expect.stringMatching(/^Nov 20, 2026/), 'ConnectionConnected to Harbor Music LLC', 'Connection', 'Note', '—', '—'],
+      // The last cell: an owner's actions on a failed row (a menu button), none on the others.
+      [expect.stringMatching(/^Nov 20, 2026/), 'InvoiceInvoice #1', 'Tay → FreshBooks', 'Failed', '—', 'Invoice number already exists', ''],
+      [expect.stringMatching(/^Nov 20, 2026/), 'PayerJane Doe', 'Tay → FreshBooks', 'Updated', '7', '—', ''],
+      [expect.stringMatching(/^Nov 20, 2026/), 'ConnectionConnected to Harbor Music LLC', 'Connection', 'Note', '—', '—', ''],
     ]);
+    expect(rows.map((r) => within(r).queryAllByRole('button', { name: 'Row actions' }).length)).toEqual([1, 0, 0]);
     expect(screen.getByText('Showing 1 to 3 of 3 Results')).toBeInTheDocument();
   });
 
@@ -363,6 +374,135 @@ describe('the sync log', () => {
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Invoice #1')).toBeInTheDocument();
+  });
+});
+
+describe('the sync log’s row actions', () => {
+  const failedPayer = entry(1, {
+    recordType: 'customer',
+    recordId: 'pyr_ana',
+    recordLabel: 'Ana Rivera',
+    outcome: 'failed',
+    remoteId: null,
+    message: 'Duplicate Name Exists Error: The name supplied already exists.',
+  });
+  const failedInvoice = entry(2, { outcome: 'failed', remoteId: null, message: 'Its payer, Ana Rivera, is not in QuickBooks Online yet.' });
+
+  beforeEach(() => {
+    fake.on('GET', API, ok([connected({ provider: 'quickbooks' }), integration({ provider: 'freshbooks' })]));
+    fake.on('GET', `${API}/quickbooks/log`, logOf([failedPayer, failedInvoice, entry(3)]));
+  });
+
+  const rowOf = (label: string) => screen.getAllByRole('row').find((row) => within(row).queryByText(label))!;
+  const menuOf = async (u: ReturnType<typeof userEvent.setup>, label: string) => {
+    await u.click(within(rowOf(label)).getByRole('button', { name: 'Row actions' }));
+    return (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
+  };
+
+  it('a failed payer offers Retry and Link to an existing record; a failed invoice Retry; a pushed record nothing', async () => {
+    open();
+    const u = userEvent.setup();
+    await screen.findByText('Ana Rivera');
+    expect(await menuOf(u, 'Ana Rivera')).toEqual(['Retry', 'Link to an existing record']);
+    await u.keyboard('{Escape}');
+    expect(await menuOf(u, 'Invoice #2')).toEqual(['Retry']);
+    await u.keyboard('{Escape}');
+    expect(within(rowOf('Invoice #3')).queryByRole('button', { name: 'Row actions' })).not.toBeInTheDocument();
+  });
+
+  it('Retry pushes that record now and says how it went, in the provider’s words when it failed again', async () => {
+    let attempts = 0;
+    fake.on('POST', `${API}/quickbooks/records/customer/pyr_ana/retry`, () => {
+      attempts += 1;
+      return attempts === 1
+        ? ok({ ...failedPayer, id: 'log_9', message: 'Duplicate Name Exists Error: both names are taken.' })
+        : ok({ ...failedPayer, id: 'log_10', outcome: 'created', remoteId: '58', message: null });
+    });
+    open();
+    const u = userEvent.setup();
+    await screen.findByText('Ana Rivera');
+    await menuOf(u, 'Ana Rivera');
+    await u.click(screen.getByRole('menuitem', { name: 'Retry' }));
+    expect(await screen.findByText('Ana Rivera failed again')).toBeInTheDocument();
+    expect(screen.getByText('Duplicate Name Exists Error: both names are taken.')).toBeInTheDocument();
+    await menuOf(u, 'Ana Rivera');
+    await u.click(screen.getByRole('menuitem', { name: 'Retry' }));
+    expect(await screen.findByText('Ana Rivera: Created in QuickBooks Online')).toBeInTheDocument();
+    expect(screen.getByText('QuickBooks Online id 58.')).toBeInTheDocument();
+    expect(fake.callsTo('POST', `${API}/quickbooks/records/customer/pyr_ana/retry`)).toHaveLength(2);
+    // The log and the cards are read again.
+    await waitFor(() => expect(fake.callsTo('GET', `${API}/quickbooks/log`).length).toBeGreaterThan(1));
+  });
+
+  it('a refused Retry says the API’s words', async () => {
+    fake.on(
+      'POST',
+      `${API}/quickbooks/records/invoice/inv_2/retry`,
+      apiError(409, 'CONFLICT', 'A sync with QuickBooks Online is running now: try again when it has finished.'),
+    );
+    open();
+    const u = userEvent.setup();
+    await screen.findByText('Invoice #2');
+    await menuOf(u, 'Invoice #2');
+    await u.click(screen.getByRole('menuitem', { name: 'Retry' }));
+    expect(await screen.findByText('Invoice #2 not retried')).toBeInTheDocument();
+    expect(screen.getByText('A sync with QuickBooks Online is running now: try again when it has finished.')).toBeInTheDocument();
+  });
+
+  it('Link to an existing record asks for the customer’s id, checks it, shows the API’s refusal beside it, then links', async () => {
+    let tries = 0;
+    fake.on('PUT', `${API}/quickbooks/payers/pyr_ana/link`, (call) => {
+      tries += 1;
+      if (tries === 1) {
+        return apiError(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          'QuickBooks Online has no customer 999. Open the customer in QuickBooks Online and copy the number from its address.',
+          {
+            remoteId: 'QuickBooks Online has no customer 999.',
+          },
+        );
+      }
+      return ok({
+        ...failedPayer,
+        id: 'log_11',
+        outcome: 'info',
+        remoteId: (call.body as { remoteId: string }).remoteId,
+        message:
+          'Linked by Owner to the existing QuickBooks Online customer 58 (“Ana Rivera”): the next sync updates that customer instead of creating another.',
+      });
+    });
+    open();
+    const u = userEvent.setup();
+    await screen.findByText('Ana Rivera');
+    await menuOf(u, 'Ana Rivera');
+    await u.click(screen.getByRole('menuitem', { name: 'Link to an existing record' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Link Ana Rivera to an existing QuickBooks Online customer' });
+    const input = within(dialog).getByRole('textbox', { name: 'QuickBooks Online customer id' });
+    expect(within(dialog).getByText('Open the customer in QuickBooks Online: its id is the number after “nameId=” in the page’s address.')).toBeInTheDocument();
+
+    await u.type(input, 'abc');
+    await u.click(within(dialog).getByRole('button', { name: 'Link' }));
+    expect(await within(dialog).findByText('An id is digits only, as in the record’s address at the provider.')).toBeInTheDocument();
+    expect(fake.callsTo('PUT', `${API}/quickbooks/payers/pyr_ana/link`)).toHaveLength(0);
+
+    await u.clear(input);
+    await u.type(input, '999');
+    await u.click(within(dialog).getByRole('button', { name: 'Link' }));
+    expect(await within(dialog).findByText(/^QuickBooks Online has no customer 999\./)).toBeInTheDocument();
+
+    await u.clear(input);
+    await u.type(input, '58');
+    await u.click(within(dialog).getByRole('button', { name: 'Link' }));
+    expect(await screen.findByText('Ana Rivera linked to QuickBooks Online customer 58')).toBeInTheDocument();
+    expect(fake.callsTo('PUT', `${API}/quickbooks/payers/pyr_ana/link`).at(-1)!.body).toEqual({ remoteId: '58' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('a viewer, or anyone but an owner, has no row actions', async () => {
+    open(PAGE, { business: { role: 'admin' } });
+    await screen.findByText('Ana Rivera');
+    expect(screen.queryByRole('button', { name: 'Row actions' })).not.toBeInTheDocument();
   });
 });
 

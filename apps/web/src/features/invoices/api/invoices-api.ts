@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { invoiceEndpoints as e, paymentRequestEndpoints, type Invoice, type InvoiceInput, type InvoiceListQuery } from '@tay/contract';
 import { balancesKey } from '../../../lib/balances';
-import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery, fetchEndpointFile } from '../../../lib/endpoint-client';
 import { IntentKeys } from '../../../lib/idempotency-keys';
 import { useBusinessId } from '../../../lib/session';
 
@@ -128,6 +128,11 @@ export function useInvoiceCommand() {
 /** Downloads the invoice's PDF the server makes (a draft too, as a preview), with the session's token. */
 export async function downloadInvoicePdf(businessId: string, invoice: Pick<Invoice, 'invoiceId' | 'number'>): Promise<void> {
   await downloadEndpoint(e.pdf, { params: { id: businessId, invoiceId: invoice.invoiceId } }, `${invoice.number}.pdf`);
+}
+
+/** The invoice's PDF as the server makes it (a draft too), for the preview shown on the page. */
+export function fetchInvoicePdf(businessId: string, invoice: Pick<Invoice, 'invoiceId'>): Promise<Blob> {
+  return fetchEndpointFile(e.pdf, { params: { id: businessId, invoiceId: invoice.invoiceId } });
 }
 
 /** Downloads the CSV of the list's query: every filter, the search and the sort, without the paging. */

@@ -4,7 +4,6 @@ import { IconArrowLeft, IconCheck, IconCopy, IconDownload } from '@tabler/icons-
 import { lazy, Suspense } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
-  formatDateTime,
   formatDay,
   formatMoney,
   getHref,
@@ -18,7 +17,7 @@ import { InvoiceLinesTable, InvoiceTotals } from '../../../components/invoices/i
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
-import { useBusinessTimeZone } from '../../../lib/business-time-zone';
+import { useBusinessTime } from '../../../lib/business-time';
 import { invoicePaths } from '../../../lib/invoice-paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useInvoiceDetail } from '../api/invoices-api';
@@ -44,6 +43,7 @@ export function InvoiceDetailsPage() {
   const invoiceId = params.get('invoiceid');
   const navigate = useNavigate();
   const detail = useInvoiceDetail(invoiceId);
+  const clock = useBusinessTime();
   const { run, canWrite } = useInvoiceActions({ onDeleted: () => void navigate(invoicePaths.list) });
   useDocumentTitle(detail.data ? `Invoice ${detail.data.number}` : 'Invoice');
 
@@ -147,7 +147,7 @@ export function InvoiceDetailsPage() {
             {inv.timeline.map((e, index) => (
               <Timeline.Item key={`${e.at}-${index}`} title={eventLabel(e.event)}>
                 <Text size="xs" c="dimmed" style={wrapAnywhere}>
-                  {formatDateTime(e.at)} · {e.actor}
+                  {clock.dateTime(e.at)} · {e.actor}
                 </Text>
                 {e.detail && (
                   <Text size="sm" style={wrapAnywhere}>
@@ -239,6 +239,7 @@ function InvoiceDocument({ invoice: inv }: { invoice: InvoiceDetail }) {
 
 /** How the invoice goes out and where its money comes through: channel, send times, pay link, its payment request. */
 function InvoiceFacts({ invoice: inv }: { invoice: InvoiceDetail }) {
+  const clock = useBusinessTime();
   return (
     <Stack gap="md">
       <Table variant="vertical" withTableBorder aria-label="Sending and payment">
@@ -250,15 +251,13 @@ function InvoiceFacts({ invoice: inv }: { invoice: InvoiceDetail }) {
           {inv.sendAt && inv.invoiceState === 'Scheduled' && (
             <Table.Tr>
               <Table.Th>Scheduled for</Table.Th>
-              <Table.Td>
-                <ScheduledFor sendAt={inv.sendAt} />
-              </Table.Td>
+              <Table.Td>{clock.dateTime(inv.sendAt)}</Table.Td>
             </Table.Tr>
           )}
           {inv.sentAt && (
             <Table.Tr>
               <Table.Th>Sent</Table.Th>
-              <Table.Td>{formatDateTime(inv.sentAt)}</Table.Td>
+              <Table.Td>{clock.dateTime(inv.sentAt)}</Table.Td>
             </Table.Tr>
           )}
           <Table.Tr>
@@ -274,7 +273,7 @@ function InvoiceFacts({ invoice: inv }: { invoice: InvoiceDetail }) {
           {inv.paidAt && (
             <Table.Tr>
               <Table.Th>Paid in full</Table.Th>
-              <Table.Td>{formatDateTime(inv.paidAt)}</Table.Td>
+              <Table.Td>{clock.dateTime(inv.paidAt)}</Table.Td>
             </Table.Tr>
           )}
         </Table.Tbody>
@@ -303,11 +302,4 @@ function InvoiceFacts({ invoice: inv }: { invoice: InvoiceDetail }) {
       )}
     </Stack>
   );
-}
-
-/** A scheduled send goes out by the business's clock, so it reads in that zone, named. */
-function ScheduledFor({ sendAt }: { sendAt: string }) {
-  const timeZone = useBusinessTimeZone();
-  if (!timeZone.data) return <>{formatDateTime(sendAt)}</>;
-  return <>{`${formatDateTime(sendAt, timeZone.data)} (${timeZone.data})`}</>;
 }

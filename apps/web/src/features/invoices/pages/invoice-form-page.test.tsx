@@ -27,7 +27,15 @@ function business(timeZone: string, invoiceTerms: string | null = null) {
     ok(
       businessRecord({
         businessState: 'Approved',
-        config: { timeZone, defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms, timeZoneChosen: true },
+        config: {
+          timeZone,
+          defaultExpiryDays: 30,
+          reminderSchedule: [],
+          invoiceTerms,
+          confirmAboveCents: 1_000_000,
+          amountCeilingCents: 1_000_000_000,
+          timeZoneChosen: true,
+        },
       }),
     ),
   );
@@ -310,7 +318,7 @@ describe('Send, Schedule and Preview PDF save first', () => {
     expect(await screen.findByText('Invoice scheduled')).toBeInTheDocument();
   });
 
-  it('Preview PDF saves the draft, then downloads its PDF; a second preview of the same form saves nothing', async () => {
+  it('Preview PDF saves the draft, then shows its PDF in a preview (with its download); a second preview saves only the change', async () => {
     const u = userEvent.setup();
     const { created } = await newInvoice(u);
     fake.on('GET', `${API}/${created.invoiceId}/pdf`, {
@@ -321,6 +329,10 @@ describe('Send, Schedule and Preview PDF save first', () => {
     await waitFor(() => expect(fake.callsTo('GET', `${API}/${created.invoiceId}/pdf`)).toHaveLength(1));
     expect(fake.callsTo('GET', `${API}/${created.invoiceId}/pdf`)[0]!.headers.Authorization).toBe('Bearer test-token');
     expect(fake.callsTo('POST', API)).toHaveLength(1);
+    const dialog = await screen.findByRole('dialog', { name: 'Preview of INV-0042' });
+    expect(within(dialog).getByTitle('Preview of INV-0042')).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Download PDF' })).toHaveAttribute('download', 'INV-0042.pdf');
+    await u.click(within(dialog).getByRole('button', { name: 'Close' }));
     // The form stays; the next save edits the invoice just made.
     await u.type(screen.getByLabelText('Memo'), 'Thanks!');
     await u.click(screen.getByRole('button', { name: 'Preview PDF' }));
@@ -364,7 +376,7 @@ describe('?invoiceid= and ?copy=', () => {
     const u = userEvent.setup();
     form(`${FORM}?invoiceid=${scheduled.invoiceId}`);
     expect(await screen.findByRole('heading', { name: `Edit ${scheduled.number}` })).toBeInTheDocument();
-    expect(screen.getByText(/This invoice is scheduled to go Jan 15, 2099 13:30 \(America\/New_York\)/)).toBeInTheDocument();
+    expect(screen.getByText(/This invoice is scheduled to go Jan 15, 2099 13:30 EST\./)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Schedule' })).toBeNull();
     await u.click(screen.getByRole('button', { name: 'Save changes' }));

@@ -5,7 +5,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
-  formatDateTime,
   formatDay,
   formatMoney,
   INVOICE_STATE_LABELS,
@@ -24,8 +23,10 @@ import { InvoiceTotals } from '../../../components/invoices/invoice-lines';
 import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { PdfPreviewModal } from '../../../components/ui/pdf-preview-modal';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
+import { formatZonedDateTime } from '../../../lib/zoned-time';
 import { useBusinessInvoiceTerms, useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { endpointQuery } from '../../../lib/endpoint-client';
 import { copyInvoiceHref, invoiceDetailsHref, invoicePaths } from '../../../lib/invoice-paths';
@@ -34,7 +35,7 @@ import { isoToZonedInput, zonedInputToIso } from '../../../lib/send-at';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
-import { downloadInvoicePdf, useInvoiceDetail, useSaveInvoice, useSendInvoice } from '../api/invoices-api';
+import { fetchInvoicePdf, useInvoiceDetail, useSaveInvoice, useSendInvoice } from '../api/invoices-api';
 import { LineItemsEditor } from '../components/line-items-editor';
 import {
   checkValues,
@@ -182,6 +183,7 @@ function InvoiceForm({
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState<Intent | null>(null);
+  const [preview, setPreview] = useState<{ pdf: Blob; number: string } | null>(null);
   // The invoice this form saves to (once created), and the body last saved to it: saving an
   // unchanged form again is skipped, so a Send retried after a lost answer goes straight to the
   // send (under the same Idempotency-Key) instead of editing an invoice that may be sent already.
@@ -259,7 +261,7 @@ function InvoiceForm({
       if (intent === 'preview') {
         if (!businessId) return;
         try {
-          await downloadInvoicePdf(businessId, invoice);
+          setPreview({ pdf: await fetchInvoicePdf(businessId, invoice), number: invoice.number });
         } catch (error) {
           setFailure(`The invoice was saved, but its PDF could not be made: ${(error as Error).message}`);
         }
@@ -270,7 +272,7 @@ function InvoiceForm({
         const sent = await send.mutateAsync({ invoiceId: invoice.invoiceId, sendAt: intent === 'schedule' ? sendAtIso : null });
         notifications.show(
           intent === 'schedule'
-            ? { color: 'teal', title: 'Invoice scheduled', message: `${what} It goes out ${formatDateTime(sendAtIso!, timeZone)} (${timeZone}).` }
+            ? { color: 'teal', title: 'Invoice scheduled', message: `${what} It goes out ${formatZonedDateTime(sendAtIso!, timeZone)}.` }
             : {
                 color: 'teal',
                 title: 'Invoice sent',
@@ -492,8 +494,8 @@ function InvoiceForm({
 
             {scheduled && (
               <Alert color="blue" icon={<IconInfoCircle />}>
-                This invoice is scheduled to go {editing.sendAt ? `${formatDateTime(editing.sendAt, timeZone)} (${timeZone})` : 'at its scheduled time'}. Save
-                changes to keep that time, Reschedule to move it, or Send now.
+                This invoice is scheduled to go {editing.sendAt ? formatZonedDateTime(editing.sendAt, timeZone) : 'at its scheduled time'}. Save changes to keep
+                that time, Reschedule to move it, or Send now.
               </Alert>
             )}
             <TextInput
@@ -575,6 +577,12 @@ function InvoiceForm({
           </Stack>
         </form>
       </Paper>
+      <PdfPreviewModal
+        pdf={preview?.pdf ?? null}
+        title={`Preview of ${preview?.number ?? 'the invoice'}`}
+        fileName={`${preview?.number ?? 'invoice'}.pdf`}
+        onClose={() => setPreview(null)}
+      />
     </Stack>
   );
 }

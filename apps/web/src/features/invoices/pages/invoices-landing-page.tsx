@@ -42,7 +42,7 @@ export function InvoicesLandingPage() {
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
-        <Title order={1}>Invoices</Title>
+        <Title order={1}>Manage Invoices</Title>
         <Group>
           <Button component={Link} to={invoicePaths.list} variant="default" leftSection={<IconList size={16} />}>
             All invoices

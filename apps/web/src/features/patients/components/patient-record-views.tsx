@@ -1,9 +1,10 @@
 import { Alert, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatDateTime, PATIENT_VIEW_LABELS, showingSummary } from '@tay/contract';
+import { PATIENT_VIEW_LABELS, showingSummary } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { ScrollRegion } from '../../../components/ui/scroll-region';
+import { useBusinessTime } from '../../../lib/business-time';
 import { usePatientViews } from '../api/patients-api';
 
 /**
@@ -14,6 +15,7 @@ import { usePatientViews } from '../api/patients-api';
 export function PatientRecordViews({ clientId, ready }: { clientId: string; ready: boolean }) {
   const [page, setPage] = useState(1);
   const views = usePatientViews(clientId, page, ready);
+  const clock = useBusinessTime();
   const data = views.data;
   return (
     <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="record-views-title">
@@ -54,7 +56,7 @@ export function PatientRecordViews({ clientId, ready }: { clientId: string; read
                     <Table.Tr key={v.viewId}>
                       <Table.Td>{v.actor}</Table.Td>
                       <Table.Td>{PATIENT_VIEW_LABELS[v.what]}</Table.Td>
-                      <Table.Td>{formatDateTime(v.viewedAt)}</Table.Td>
+                      <Table.Td>{clock.dateTime(v.viewedAt)}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

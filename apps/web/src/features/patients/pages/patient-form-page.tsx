@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
-  formatDateTime,
   formatDay,
   formatMoney,
   GUARANTOR_RELATIONSHIP_LABELS,
@@ -20,6 +19,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
+import { useBusinessTime } from '../../../lib/business-time';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { usePatientRecord, useSavePatient } from '../api/patients-api';
@@ -271,13 +271,14 @@ function PatientForm({ patient }: { patient: Patient | null }) {
 
 /** The record at a glance: what the practice holds of the patient, and their billing so far. */
 function PatientSummary({ patient }: { patient: Patient }) {
+  const clock = useBusinessTime();
   const facts: [string, string][] = [
     ['MRN', patient.mrn],
     ['Date of birth', patient.dateOfBirth ? formatDay(patient.dateOfBirth) : patient.dateOfBirthMasked],
     ['Guarantor', `${patient.guarantor.name} (${GUARANTOR_RELATIONSHIP_LABELS[patient.guarantor.relationship]}), ${patient.guarantor.email}`],
     ['Requests to pay', `${patient.requestsCount} (${patient.statementsCount} statements)`],
     ['Outstanding', formatMoney(patient.outstandingCents)],
-    ['Added', formatDateTime(patient.createdAt)],
+    ['Added', clock.dateTime(patient.createdAt)],
   ];
   return (
     <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="record-title">

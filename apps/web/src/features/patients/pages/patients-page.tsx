@@ -2,7 +2,6 @@ import { Anchor, Badge, Button, Group, Select, Stack, Text, Title } from '@manti
 import { IconPlus, IconUpload } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import {
-  formatDate,
   formatMoney,
   GUARANTOR_RELATIONSHIP_LABELS,
   GuarantorRelationship,
@@ -17,6 +16,7 @@ import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { useListParams, listTableProps } from '../../../lib/list-params';
+import { useBusinessTime } from '../../../lib/business-time';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
@@ -44,6 +44,7 @@ export function PatientStatusBadge({ status }: { status: PatientStatus }) {
 export function PatientsPage() {
   useDocumentTitle('Patients');
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
   const access = useWriteAccess('patients');
   const { get, update, page, pageSize } = useListParams();
   const { run, canWrite } = usePatientActions();
@@ -109,7 +110,7 @@ export function PatientsPage() {
     { key: 'statements', header: 'Requests', render: (p) => String(p.requestsCount) },
     { key: 'outstanding', header: 'Outstanding', render: (p) => formatMoney(p.outstandingCents) },
     { key: 'status', header: 'Status', sortKey: 'status', render: (p) => <PatientStatusBadge status={p.status} /> },
-    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (p) => formatDate(p.createdAt) },
+    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (p) => clock.date(p.createdAt) },
   ];
 
   const addButton = (

@@ -1,11 +1,12 @@
 import { Anchor, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconPrinter } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { formatDateTime, formatMoney } from '@tay/contract';
+import { formatMoney } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { formatZonedDateTime } from '../../../lib/zoned-time';
 import { useReceipt } from '../api/pay-api';
 
 /** /pay/:token/receipt/:paymentId — the payer's receipt, printable. */
@@ -44,7 +45,7 @@ export function ReceiptPage() {
             </Table.Tr>
             <Table.Tr>
               <Table.Th>Date</Table.Th>
-              <Table.Td>{formatDateTime(r.paidAt)}</Table.Td>
+              <Table.Td>{formatZonedDateTime(r.paidAt, r.timeZone)}</Table.Td>
             </Table.Tr>
             <Table.Tr>
               <Table.Th>Status</Table.Th>

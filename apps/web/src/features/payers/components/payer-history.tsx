@@ -1,12 +1,13 @@
 import { Card, Text, Timeline, Title } from '@mantine/core';
-import { formatDateTime } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { useBusinessTime } from '../../../lib/business-time';
 import { usePayerHistory } from '../api/payers-api';
 
 /** The payer's history: every change to it, who made it and when, newest first. */
 export function PayerHistoryCard({ payerId }: { payerId: string }) {
   const history = usePayerHistory(payerId);
+  const clock = useBusinessTime();
   const data = history.data;
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="payer-history-title">
@@ -27,7 +28,7 @@ export function PayerHistoryCard({ payerId }: { payerId: string }) {
             {data.items.map((e) => (
               <Timeline.Item key={e.eventId} title={e.text}>
                 <Text size="xs" c="dimmed">
-                  {formatDateTime(e.createdAt)} · {e.actor === 'payer' ? 'the payer' : e.actor}
+                  {clock.dateTime(e.createdAt)} · {e.actor === 'payer' ? 'the payer' : e.actor}
                 </Text>
               </Timeline.Item>
             ))}

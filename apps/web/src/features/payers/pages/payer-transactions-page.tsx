@@ -1,9 +1,10 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router';
-import { formatDate, getHref, paths, type Payer, payerPaths } from '@tay/contract';
+import { getHref, paths, type Payer, payerPaths } from '@tay/contract';
 import type { ReactNode } from 'react';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { useBusinessTime } from '../../../lib/business-time';
 import { formatPhone } from '../../../lib/phone';
 import { useWriteAccess } from '../../../lib/write-access';
 import { usePayer } from '../api/payers-api';
@@ -21,6 +22,7 @@ export function PayerTransactionsPage({ requests }: { requests: (payer: Payer) =
   const [params] = useSearchParams();
   const payerId = params.get('payerId');
   const payer = usePayer(payerId);
+  const clock = useBusinessTime();
   const canRequest = useWriteAccess('requests').allowed;
   const canChange = useWriteAccess('payers').allowed;
   if (!payerId) {
@@ -67,7 +69,7 @@ export function PayerTransactionsPage({ requests }: { requests: (payer: Payer) =
             <Detail label="Mobile" value={formatPhone(p.mobileNumber) || '—'} />
             <Detail label="Reference" value={p.reference ?? '—'} />
             <Detail label="Requests" value={<RequestCount payer={p} />} />
-            <Detail label="Added" value={formatDate(p.createdAt)} />
+            <Detail label="Added" value={clock.date(p.createdAt)} />
           </SimpleGrid>
           {canChange && (
             <Group mt="md">

@@ -3,8 +3,9 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { formatDate, getHref, paths, type Payer, type PayerAction, payerActions, type PayerListQuery, payerPaths } from '@tay/contract';
+import { getHref, paths, type Payer, type PayerAction, payerActions, type PayerListQuery, payerPaths } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { useBusinessTime } from '../../../lib/business-time';
 import { formatPhone } from '../../../lib/phone';
 import { useWriteAccess } from '../../../lib/write-access';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
@@ -26,6 +27,7 @@ const SORTS = ['name', 'email', 'createdAt', 'status'] as const;
 export function PayersPage() {
   const navigate = useNavigate();
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
   const access = useWriteAccess('payers');
   const canRequest = useWriteAccess('requests').allowed;
   const { get, update, page, pageSize } = useListParams();
@@ -115,7 +117,7 @@ export function PayersPage() {
     { key: 'status', header: 'Status', sortKey: 'status', render: (p) => <PayerStatusBadge status={p.status} /> },
     { key: 'verification', header: 'Verification', render: (p) => <VerificationBadge verification={p.verification} /> },
     { key: 'transactions', header: 'Requests', align: 'right', render: (p) => <RequestCount payer={p} /> },
-    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (p) => formatDate(p.createdAt) },
+    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (p) => clock.date(p.createdAt) },
   ];
 
   const addButton = (
@@ -127,7 +129,7 @@ export function PayersPage() {
   return (
     <Stack gap="md">
       <PayersPageHeader
-        title="Manage payers"
+        title="Manage Payers"
         description="The people and companies you ask for money."
         back={false}
         actions={

@@ -2,9 +2,10 @@ import { Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatDateTime, formatMoney } from '@tay/contract';
+import { formatMoney } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { formatZonedDateTime } from '../../../lib/zoned-time';
 import { useBusinessId } from '../../../lib/session';
 import { downloadReceiptPdf, useRequestReceipt } from '../api/payment-requests-api';
 
@@ -62,7 +63,7 @@ export function ReceiptModal({ requestId, onClose }: { requestId: string | null;
             <Table.Tbody>
               {r.payments.map((p) => (
                 <Table.Tr key={p.paymentId}>
-                  <Table.Td>{formatDateTime(p.paidAt, r.timeZone)}</Table.Td>
+                  <Table.Td>{formatZonedDateTime(p.paidAt, r.timeZone)}</Table.Td>
                   <Table.Td>{p.methodLabel}</Table.Td>
                   <Table.Td>{p.paymentState}</Table.Td>
                   <Table.Td ta="right">{formatMoney(p.amountCents)}</Table.Td>

@@ -68,7 +68,15 @@ describe('a scheduled request', () => {
       ok(
         business({
           businessState: 'Approved',
-          config: { timeZone: 'America/Los_Angeles', defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true },
+          config: {
+            timeZone: 'America/Los_Angeles',
+            defaultExpiryDays: 30,
+            reminderSchedule: [],
+            invoiceTerms: null,
+            confirmAboveCents: 1_000_000,
+            amountCeilingCents: 1_000_000_000,
+            timeZoneChosen: true,
+          },
         }),
       ),
     );
@@ -77,7 +85,7 @@ describe('a scheduled request', () => {
     renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
     const dialog = await screen.findByRole('dialog', { name: `Request ${r.referenceNumber}` });
     const row = (await within(dialog).findByText('Scheduled for')).closest('tr')!;
-    expect(await within(row).findByText('Jun 01, 2099 9:30 (America/Los_Angeles)')).toBeInTheDocument();
+    expect(await within(row).findByText('Jun 01, 2099 9:30 PDT')).toBeInTheDocument();
   });
 });
 

@@ -3,7 +3,6 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import {
-  formatDateTime,
   formatDay,
   formatMoney,
   getHref,
@@ -21,7 +20,8 @@ import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { useWriteAccess } from '../../../lib/write-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
 import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
-import { useBusinessTimeZone, useRequestDetail } from '../api/payment-requests-api';
+import { useRequestDetail } from '../api/payment-requests-api';
+import { useBusinessTime } from '../../../lib/business-time';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
 import { PaymentsTable } from '../../../components/payments/payments-table';
@@ -72,6 +72,7 @@ export function RequestDetailDrawer({
   onAction: (action: RequestAction, request: PaymentRequest) => void;
 }) {
   const detail = useRequestDetail(requestId);
+  const clock = useBusinessTime();
   const canWrite = useWriteAccess('requests').allowed;
   const r = detail.data;
   const viaQrCode = Boolean(r?.qrCodeId);
@@ -275,7 +276,7 @@ export function RequestDetailDrawer({
             {r.timeline.map((e, index) => (
               <Timeline.Item key={`${e.at}-${index}`} title={eventLabel(e.event)}>
                 <Text size="xs" c="dimmed" style={wrapAnywhere}>
-                  {formatDateTime(e.at)} · {e.actor}
+                  {clock.dateTime(e.at)} · {e.actor}
                   {e.toState && e.fromState !== e.toState ? ` · ${e.fromState ?? '—'} → ${e.toState as RequestState}` : ''}
                 </Text>
                 {e.detail && (
@@ -297,7 +298,5 @@ export function RequestDetailDrawer({
  * reads in that zone, named, whatever the viewer's own clock says.
  */
 function ScheduledFor({ sendAt }: { sendAt: string }) {
-  const timeZone = useBusinessTimeZone();
-  if (!timeZone.data) return <>{formatDateTime(sendAt)}</>;
-  return <>{`${formatDateTime(sendAt, timeZone.data)} (${timeZone.data})`}</>;
+  return <>{useBusinessTime().dateTime(sendAt)}</>;
 }

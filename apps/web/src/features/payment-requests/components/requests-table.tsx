@@ -4,11 +4,12 @@ import { notifications } from '@mantine/notifications';
 import { IconFilterOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatDateTime, formatDay, formatMoney, getHref, paths, type PaymentRequest, type RequestAction, RequestState } from '@tay/contract';
+import { formatDay, formatMoney, getHref, paths, type PaymentRequest, type RequestAction, RequestState } from '@tay/contract';
 import { AmountFilter } from '../../../components/ui/amount-filter';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { StatusBadge } from '../../../components/ui/request-state-badge';
 import { useWriteAccess } from '../../../lib/write-access';
+import { useBusinessTime } from '../../../lib/business-time';
 import { editInvoiceHref } from '../../../lib/invoice-paths';
 import { useBusinessId } from '../../../lib/session';
 import { downloadRequestsCsv, useRequestCommand, useRequestList, type RequestCommand } from '../api/payment-requests-api';
@@ -86,6 +87,7 @@ export function RequestsTable({
 }) {
   const navigate = useNavigate();
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
   const canWrite = useWriteAccess('requests').allowed;
   const [params, setParams] = useSearchParams();
   const command = useRequestCommand();
@@ -217,7 +219,7 @@ export function RequestsTable({
     { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <StatusBadge state={r.transactionState} /> },
     // A payment through a code was sent to no one and due on no day.
     ...(qrCode ? [] : [{ key: 'due', header: 'Due', sortKey: 'dueDate', render: (r: PaymentRequest) => formatDay(r.dueDate) }]),
-    { key: 'created', header: qrCode ? 'Date' : 'Created', sortKey: 'createdAt', render: (r) => formatDateTime(r.createdAt) },
+    { key: 'created', header: qrCode ? 'Date' : 'Created', sortKey: 'createdAt', render: (r) => clock.dateTime(r.createdAt) },
   ];
 
   const clearFilters = () => setParams(withoutFilters(params, fixed), { replace: true });

@@ -27,7 +27,15 @@ function business(timeZone: string) {
     ok(
       businessRecord({
         businessState: 'Approved',
-        config: { timeZone, defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true },
+        config: {
+          timeZone,
+          defaultExpiryDays: 30,
+          reminderSchedule: [],
+          invoiceTerms: null,
+          confirmAboveCents: 1_000_000,
+          amountCeilingCents: 1_000_000_000,
+          timeZoneChosen: true,
+        },
       }),
     ),
   );
@@ -81,7 +89,7 @@ describe('?transid= edits a Draft or scheduled request; &copy=1 always makes a n
     serve(draft);
     const u = userEvent.setup();
     form(`${FORM}?transid=${draft.transactionId}&copy=1`);
-    expect(await screen.findByRole('heading', { name: 'Request to pay' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Single Request to Pay' })).toBeInTheDocument();
     expect(screen.getByText(`A copy of ${draft.referenceNumber}. Check the dates before you send it.`)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Payer' })).toHaveValue('Pat Payer');
     expect(screen.getByLabelText('Amount (USD)')).toHaveValue('42.00');
@@ -107,7 +115,7 @@ describe('?transid= edits a Draft or scheduled request; &copy=1 always makes a n
     const pending = request({ transactionState: 'Pending', sendAt: '2099-03-08T10:30:00.000Z' });
     serve(pending);
     form(`${FORM}?transid=${pending.transactionId}&copy=1`);
-    expect(await screen.findByRole('heading', { name: 'Request to pay' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Single Request to Pay' })).toBeInTheDocument();
     expect(screen.getByLabelText('Send later (optional)')).toHaveValue('');
   });
 

@@ -220,7 +220,7 @@ function RequestForm({
 }) {
   const navigate = useNavigate();
   const outlet = useOutletContext<{ template?: EntityType } | undefined>();
-  useDocumentTitle(editing ? 'Edit request to pay' : 'Request to pay');
+  useDocumentTitle(editing ? 'Edit request to pay' : 'Single Request to Pay');
 
   const [payer, setPayer] = useState<PickedPayer | null>(initial.payer);
   const { payer: _payer, ...initialFields } = initial;
@@ -265,7 +265,7 @@ function RequestForm({
         <Text size="sm" c="dimmed">
           {paymentsHeading(outlet?.template ?? 'standard')}
         </Text>
-        <Title order={1}>{editing ? `Edit ${editing.referenceNumber}` : 'Request to pay'}</Title>
+        <Title order={1}>{editing ? `Edit ${editing.referenceNumber}` : 'Single Request to Pay'}</Title>
         {source && !editing && (
           <Text c="dimmed" size="sm">
             A copy of {source.referenceNumber}. Check the dates before you send it.

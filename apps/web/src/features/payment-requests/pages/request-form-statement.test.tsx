@@ -35,7 +35,15 @@ beforeEach(() => {
     ok(
       businessRecord({
         businessState: 'Approved',
-        config: { timeZone: 'America/New_York', defaultExpiryDays: 30, reminderSchedule: [], invoiceTerms: null, timeZoneChosen: true },
+        config: {
+          timeZone: 'America/New_York',
+          defaultExpiryDays: 30,
+          reminderSchedule: [],
+          invoiceTerms: null,
+          confirmAboveCents: 1_000_000,
+          amountCeilingCents: 1_000_000_000,
+          timeZoneChosen: true,
+        },
       }),
     ),
   );

@@ -337,7 +337,7 @@ describe('row actions', () => {
     await chooseAction('Paula Paid', 'View/Download receipt');
     const dialog = await screen.findByRole('dialog', { name: `Receipt ${paid.referenceNumber}` });
     // On the business's clock: 10:30 UTC is 3:30 in Los Angeles that morning.
-    expect(await within(dialog).findByText('Mar 08, 2026 3:30')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Mar 08, 2026 3:30 PDT')).toBeInTheDocument();
     expect(within(dialog).getByText('Visa •••• 4242')).toBeInTheDocument();
     await u.click(within(dialog).getByRole('button', { name: 'Download PDF' }));
     await waitFor(() => expect(fake.callsTo('GET', `${LIST}/${paid.transactionId}/receipt.pdf`)).toHaveLength(1));

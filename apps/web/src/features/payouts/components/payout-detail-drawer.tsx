@@ -1,9 +1,10 @@
 import { Alert, Button, Drawer, Group, Loader, Stack, Table, Text, Timeline } from '@mantine/core';
-import { formatDateTime, formatDay, formatMoney, type Payout, type PayoutAction } from '@tay/contract';
+import { formatDay, formatMoney, type Payout, type PayoutAction } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { usePayout } from '../api/payouts-api';
 import { PAYOUT_ACTION_LABELS, permittedPayoutActions } from './payout-actions';
 import { PayoutStateBadge } from './payout-state-badge';
+import { useBusinessTime } from '../../../lib/business-time';
 
 /** One payout: who, how much, where (masked), who submitted and approved, why it stopped, its timeline and actions. */
 export function PayoutDetailDrawer({
@@ -20,6 +21,7 @@ export function PayoutDetailDrawer({
   canApprove: boolean;
 }) {
   const detail = usePayout(payoutId);
+  const clock = useBusinessTime();
   const p = detail.data;
   const rows: [string, string][] = p
     ? [
@@ -91,7 +93,7 @@ export function PayoutDetailDrawer({
                   </Text>
                 )}
                 <Text size="xs" c="dimmed">
-                  {formatDateTime(e.at)}
+                  {clock.dateTime(e.at)}
                   {e.actor ? ` · ${e.actor}` : ''}
                 </Text>
               </Timeline.Item>

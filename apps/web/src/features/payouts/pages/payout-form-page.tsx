@@ -67,7 +67,7 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
   const navigate = useNavigate();
   const access = useWriteAccess('payouts');
   const editing = source?.state === 'Draft' ? source : null;
-  useDocumentTitle(editing ? `Edit ${editing.reference}` : 'New payout');
+  useDocumentTitle(editing ? `Edit ${editing.reference}` : 'Send a Payment - Single Receiver');
   const settings = usePayoutSettings();
   const save = useSavePayout();
   const command = usePayoutCommand();
@@ -160,7 +160,7 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
 
   return (
     <Stack gap="md" maw={640}>
-      <Title order={1}>{editing ? `Edit ${editing.reference}` : source ? `Copy of ${source.reference}` : 'New payout'}</Title>
+      <Title order={1}>{editing ? `Edit ${editing.reference}` : source ? `Copy of ${source.reference}` : 'Send a Payment - Single Receiver'}</Title>
       <WriteAccessAlert access={access} />
       <Select
         label="Receiver"

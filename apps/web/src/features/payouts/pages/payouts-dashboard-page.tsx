@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconList, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatDate, formatMoney, paths } from '@tay/contract';
+import { formatMoney, paths } from '@tay/contract';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -12,12 +12,14 @@ import { usePayoutSummary } from '../api/payouts-api';
 import { PayoutSettingsCard } from '../components/payout-settings-card';
 import { PayoutStateBadge } from '../components/payout-state-badge';
 import { payoutTransactionsHref } from '../payout-paths';
+import { useBusinessTime } from '../../../lib/business-time';
 
 /** /business/payouts: the Transaction Dashboard — what can be paid out, what is on its way, what waits for approval. */
 export function PayoutsDashboardPage() {
   useDocumentTitle('Transaction Dashboard');
   const access = useWriteAccess('payouts');
   const summary = usePayoutSummary();
+  const clock = useBusinessTime();
   if (summary.isPending) return <PageLoader />;
   if (summary.error) return <LoadError title="The payouts could not be loaded" error={summary.error} onRetry={() => void summary.refetch()} />;
   const s = summary.data;
@@ -85,7 +87,7 @@ export function PayoutsDashboardPage() {
                   <Table.Td>
                     <PayoutStateBadge state={p.state} />
                   </Table.Td>
-                  <Table.Td>{formatDate(p.createdAt)}</Table.Td>
+                  <Table.Td>{clock.date(p.createdAt)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

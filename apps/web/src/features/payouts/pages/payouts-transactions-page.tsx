@@ -1,7 +1,7 @@
 import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatDate, formatMoney, paths, PAYOUT_STATE_LABELS, PayoutState, type Payout, type PayoutListQuery } from '@tay/contract';
+import { formatMoney, paths, PAYOUT_STATE_LABELS, PayoutState, type Payout, type PayoutListQuery } from '@tay/contract';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { useListParams, listTableProps } from '../../../lib/list-params';
@@ -11,6 +11,7 @@ import { downloadPayoutsCsv, usePayoutList, usePayoutSettings } from '../api/pay
 import { PAYOUT_ACTION_LABELS, permittedPayoutActions, usePayoutActions } from '../components/payout-actions';
 import { PayoutDetailDrawer } from '../components/payout-detail-drawer';
 import { PayoutStateBadge } from '../components/payout-state-badge';
+import { useBusinessTime } from '../../../lib/business-time';
 
 const SORTS = ['createdAt', 'amount', 'receiver'] as const;
 const STATE_OPTIONS = PayoutState.options.map((s) => ({ value: s, label: PAYOUT_STATE_LABELS[s] }));
@@ -24,6 +25,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export function PayoutsTransactionsPage() {
   useDocumentTitle('Payouts');
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
   const { get, update, page, pageSize } = useListParams();
   const settings = usePayoutSettings();
   const { run, modals, canOperate, canApprove } = usePayoutActions(settings.data?.feeCents ?? 0);
@@ -74,7 +76,7 @@ export function PayoutsTransactionsPage() {
     { key: 'amount', header: 'Amount', sortKey: 'amount', align: 'right', render: (p) => formatMoney(p.amountCents) },
     { key: 'fee', header: 'Fee', align: 'right', render: (p) => (p.feeCents ? formatMoney(p.feeCents) : '—') },
     { key: 'state', header: 'Status', render: (p) => <PayoutStateBadge state={p.state} /> },
-    { key: 'created', header: 'Created', sortKey: 'createdAt', render: (p) => formatDate(p.createdAt) },
+    { key: 'created', header: 'Created', sortKey: 'createdAt', render: (p) => clock.date(p.createdAt) },
   ];
 
   return (

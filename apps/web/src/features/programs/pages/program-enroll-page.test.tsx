@@ -133,3 +133,29 @@ describe('enrolling students in a program', () => {
     await waitFor(() => expect(fake.callsTo('GET', `${API}/enrollments/candidates`).at(-1)!.url.searchParams.get('grade')).toBe('6'));
   });
 });
+
+describe('enrolling opened without a program', () => {
+  const PROGRAMS = `/api/businesses/${BUSINESS_ID}/programs`;
+  const openBare = () => renderAt(PAGE, { [PAGE]: <ProgramEnrollPage />, '/business/entity/program/manage': <p>Program form</p> });
+
+  it('shows its heading and the active programs; choosing one opens its enrollment', async () => {
+    fake.on('GET', PROGRAMS, ok({ items: [piano], page: 1, pageSize: 100, total: 1 }));
+    openBare();
+    expect(await screen.findByRole('heading', { name: 'Enroll students', level: 1 })).toBeInTheDocument();
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole('combobox', { name: 'Program' }));
+    await u.click(await screen.findByRole('option', { name: 'Piano' }));
+    await waitFor(() => expect(location()).toBe(`${PAGE}?programId=prg_1`));
+    // Only programs that take enrollments are offered.
+    expect(fake.callsTo('GET', PROGRAMS)[0]!.url.searchParams.get('status')).toBe('active');
+    expect(await screen.findByRole('heading', { name: 'Enroll in Piano' })).toBeInTheDocument();
+  });
+
+  it('with no active program says how to add or activate one', async () => {
+    fake.on('GET', PROGRAMS, ok({ items: [], page: 1, pageSize: 100, total: 0 }));
+    openBare();
+    expect(await screen.findByText('No active programs')).toBeInTheDocument();
+    expect(screen.getByText(/Add a program in Manage Programs, or activate one there/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add a program' })).toHaveAttribute('href', '/business/entity/program/manage');
+  });
+});

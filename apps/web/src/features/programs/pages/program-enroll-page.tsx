@@ -22,7 +22,8 @@ import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { useEnroll, useEnrollCandidates, useProgram } from '../api/programs-api';
-import { localToday, programStudentsHref } from '../components/program-actions';
+import { localToday, programEnrollHref, programStudentsHref } from '../components/program-actions';
+import { ProgramPicker } from '../components/program-picker';
 
 const SORTS = ['name', 'studentNumber', 'grade'] as const;
 
@@ -38,12 +39,9 @@ export function ProgramEnrollPage() {
   const [params] = useSearchParams();
   const programId = params.get('programId') ?? '';
   const program = useProgram(programId || null);
-  const navigate = useNavigate();
   useDocumentTitle(program.data ? `Enroll in ${program.data.name}` : 'Enroll students');
   if (!programId) {
-    return (
-      <LoadError title="No program chosen" error={new Error('Open Enroll from the programs list.')} onRetry={() => void navigate(paths.entity.programs)} />
-    );
+    return <ProgramPicker title="Enroll students" description="Choose the program to enroll students in." hrefFor={programEnrollHref} activeOnly />;
   }
   if (program.error) return <LoadError title="We could not load this program" error={program.error} onRetry={() => void program.refetch()} />;
   if (!program.data) return <PageLoader />;

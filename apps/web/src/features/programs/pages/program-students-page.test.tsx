@@ -94,3 +94,37 @@ describe("a program's students", () => {
     await waitFor(() => expect(fake.callsTo('GET', `${API}/enrollments`).at(-1)!.url.searchParams.get('status')).toBe('Withdrawn'));
   });
 });
+
+describe('the students page opened without a program', () => {
+  const PROGRAMS = `/api/businesses/${BUSINESS_ID}/programs`;
+  const openBare = () =>
+    renderAt(PAGE, {
+      [PAGE]: <ProgramStudentsPage />,
+      '/business/entity/program': <p>Programs list</p>,
+      '/business/entity/program/manage': <p>Program form</p>,
+    });
+
+  it('shows its heading and the programs to choose from; choosing one opens its students', async () => {
+    const violin: Program = { ...piano, programId: 'prg_2', name: 'Violin', status: 'Disabled' };
+    fake.on('GET', PROGRAMS, ok({ items: [piano, violin], page: 1, pageSize: 100, total: 2 }));
+    openBare();
+    expect(await screen.findByRole('heading', { name: 'Program students', level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText('No program chosen')).toBeNull();
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole('combobox', { name: 'Program' }));
+    expect(await screen.findByRole('option', { name: 'Violin (disabled)' })).toBeInTheDocument();
+    await u.click(screen.getByRole('option', { name: 'Piano' }));
+    await waitFor(() => expect(location()).toBe(`${PAGE}?programId=prg_1`));
+    // Every program, by name.
+    expect(Object.fromEntries(fake.callsTo('GET', PROGRAMS)[0]!.url.searchParams)).toMatchObject({ sortBy: 'name', sortDirection: 'asc', pageSize: '100' });
+    expect(await screen.findByText('Mia Lopez')).toBeInTheDocument();
+  });
+
+  it('with no programs says how to create one', async () => {
+    fake.on('GET', PROGRAMS, ok({ items: [], page: 1, pageSize: 100, total: 0 }));
+    openBare();
+    expect(await screen.findByText('No programs yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add a program' })).toHaveAttribute('href', '/business/entity/program/manage');
+    expect(screen.getByRole('link', { name: 'Manage Programs' })).toHaveAttribute('href', '/business/entity/program');
+  });
+});

@@ -22,7 +22,8 @@ import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { downloadEnrollmentsCsv, useEnrollmentList, useProgram } from '../api/programs-api';
-import { enrolledOfCapacity, EnrollmentStatusBadge, programEnrollHref, ProgramStatusBadge } from '../components/program-actions';
+import { enrolledOfCapacity, EnrollmentStatusBadge, programEnrollHref, ProgramStatusBadge, programStudentsHref } from '../components/program-actions';
+import { ProgramPicker } from '../components/program-picker';
 import { WithdrawModal } from '../components/withdraw-modal';
 
 const SORTS = ['name', 'studentNumber', 'grade', 'startDate', 'createdAt'] as const;
@@ -57,13 +58,7 @@ export function ProgramStudentsPage() {
   const list = useEnrollmentList(programId, query);
 
   if (!programId) {
-    return (
-      <LoadError
-        title="No program chosen"
-        error={new Error('Open a program’s students from the programs list.')}
-        onRetry={() => void navigate(paths.entity.programs)}
-      />
-    );
+    return <ProgramPicker title="Program students" description="Choose a program to see its students." hrefFor={programStudentsHref} />;
   }
   if (program.error) return <LoadError title="We could not load this program" error={program.error} onRetry={() => void program.refetch()} />;
   if (!program.data) return <PageLoader />;

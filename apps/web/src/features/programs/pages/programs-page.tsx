@@ -101,7 +101,7 @@ export function ProgramsPage() {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Programs</Title>
+          <Title order={1}>Manage Programs</Title>
           <Text c="dimmed" size="sm">
             What you bill families for: each program’s fee, how often it is billed, its dates and places.
           </Text>

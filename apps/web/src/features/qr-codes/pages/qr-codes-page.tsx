@@ -1,10 +1,11 @@
 import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { IconHistory, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
-import { formatDate, formatDay, formatMoney, QR_STATUS_LABELS, QrCodeDisplayStatus, type QrCode, type QrCodeListQuery } from '@tay/contract';
+import { formatDay, formatMoney, QR_STATUS_LABELS, QrCodeDisplayStatus, type QrCode, type QrCodeListQuery } from '@tay/contract';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useBusinessTime } from '../../../lib/business-time';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { qrCodeDownloadHref, qrCodeManageHref, qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
 import { useBusinessId } from '../../../lib/session';
@@ -27,6 +28,7 @@ export function QrCodesPage() {
   useDocumentTitle('QR codes');
   const navigate = useNavigate();
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
   const access = useWriteAccess('qrCodes');
   const { get, update, page, pageSize } = useListParams();
   const { run, canWrite } = useQrCodeActions();
@@ -76,7 +78,7 @@ export function QrCodesPage() {
     { key: 'payments', header: 'Payments', sortKey: 'payments', align: 'right', render: (c) => c.payments.toLocaleString('en-US') },
     { key: 'collected', header: 'Total collected', sortKey: 'collected', align: 'right', render: (c) => formatMoney(c.collectedCents) },
     { key: 'status', header: 'Status', render: (c) => <QrStatusBadge status={c.displayStatus} /> },
-    { key: 'created', header: 'Created', sortKey: 'createdAt', render: (c) => formatDate(c.createdAt) },
+    { key: 'created', header: 'Created', sortKey: 'createdAt', render: (c) => clock.date(c.createdAt) },
   ];
 
   const newCode = (
@@ -89,7 +91,7 @@ export function QrCodesPage() {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>QR codes</Title>
+          <Title order={1}>Manage QR Codes</Title>
           <Text c="dimmed" size="sm">
             Codes your payers scan with their phone to pay you: at a counter, on a flyer, at an event.
           </Text>

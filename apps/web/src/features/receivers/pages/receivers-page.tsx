@@ -2,7 +2,6 @@ import { Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import {
-  formatDate,
   formatMoney,
   RECEIVER_STATUS_LABELS,
   RECEIVER_VERIFICATION_LABELS,
@@ -23,6 +22,7 @@ import { permittedReceiverActions, useReceiverActions } from '../components/rece
 import { ReceiverReviewBadge } from '../../../components/ui/receiver-review-badge';
 import { ReceiverStatusBadge, ReceiverVerificationBadge } from '../components/receiver-badges';
 import { ReceiverFormModal } from '../components/receiver-form-modal';
+import { useBusinessTime } from '../../../lib/business-time';
 
 const SORTS = ['createdAt', 'name', 'email'] as const;
 const STATUS_OPTIONS = ReceiverStatus.options.map((s) => ({ value: s, label: RECEIVER_STATUS_LABELS[s] }));
@@ -40,6 +40,7 @@ const REVIEW_OPTIONS = [
 export function ReceiversPage() {
   useDocumentTitle('Receivers');
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
   const access = useWriteAccess('payouts');
   const { get, update, page, pageSize } = useListParams();
   const [editing, setEditing] = useState<{ receiver: Receiver | null } | null>(null);
@@ -94,7 +95,7 @@ export function ReceiversPage() {
     { key: 'bank', header: 'Bank account', render: (r) => (r.bank ? `${r.bank.bankName} •••• ${r.bank.last4}` : '—') },
     { key: 'paid', header: 'Paid', align: 'right', render: (r) => (r.paidCount > 0 ? `${formatMoney(r.paidCents)} (${r.paidCount})` : '—') },
     { key: 'status', header: 'Status', render: (r) => <ReceiverStatusBadge status={r.status} /> },
-    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (r) => formatDate(r.createdAt) },
+    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (r) => clock.date(r.createdAt) },
   ];
 
   const addButton = (
@@ -107,7 +108,7 @@ export function ReceiversPage() {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Receivers</Title>
+          <Title order={1}>Manage Receivers</Title>
           <Text c="dimmed" size="sm">
             The people you pay. Each enters their own bank account on a secure link we e-mail them.
           </Text>

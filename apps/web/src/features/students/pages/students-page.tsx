@@ -2,10 +2,11 @@ import { Anchor, Badge, Button, Group, Select, Stack, Text, Title } from '@manti
 import { IconPlus, IconUpload } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatDate, formatDay, paths, STUDENT_STATUS_LABELS, StudentSortBy, StudentStatus, type Student, type StudentListQuery } from '@tay/contract';
+import { formatDay, paths, STUDENT_STATUS_LABELS, StudentSortBy, StudentStatus, type Student, type StudentListQuery } from '@tay/contract';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useBusinessTime } from '../../../lib/business-time';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -38,6 +39,7 @@ export interface StudentsPageProps {
 export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) {
   useDocumentTitle('Manage Students');
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
   const access = useWriteAccess('students');
   const { get, update, page, pageSize } = useListParams();
   const [enrolling, setEnrolling] = useState<{ studentId: string; name: string } | null>(null);
@@ -109,7 +111,7 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
     },
     { key: 'programs', header: 'Programs', render: (s) => (s.programs.length > 0 ? s.programs.join(', ') : '—') },
     { key: 'status', header: 'Status', sortKey: 'status', render: (s) => <StudentStatusBadge status={s.status} /> },
-    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (s) => formatDate(s.createdAt) },
+    { key: 'created', header: 'Added', sortKey: 'createdAt', render: (s) => clock.date(s.createdAt) },
   ];
 
   const addButton = (

@@ -1,11 +1,12 @@
 import { Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { AUDIT_KIND_LABELS, AUDIT_KINDS, formatDateTime, type AuditEntry, type AuditKind, type AuditQuery } from '@tay/contract';
+import { AUDIT_KIND_LABELS, AUDIT_KINDS, type AuditEntry, type AuditKind, type AuditQuery } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { downloadAuditCsv, useAudit, useAuditActors } from '../api/team-api';
 import { exportCsv } from '../../../components/ui/list-filters';
+import { useBusinessTime } from '../../../lib/business-time';
 
 const shown = (value: unknown): string => {
   if (value === null || value === undefined || value === '') return '(empty)';
@@ -37,6 +38,7 @@ function Changes({ entry }: { entry: AuditEntry }) {
 export function AuditLogPage() {
   useDocumentTitle('Audit log');
   const businessId = useBusinessId();
+  const clock = useBusinessTime();
   const { get, update, page, pageSize } = useListParams();
   const kind = get('kind');
   const query: AuditQuery = {
@@ -54,7 +56,7 @@ export function AuditLogPage() {
   const filtered = Boolean(query.search || query.actor || query.kind || query.from || query.to);
 
   const columns: Column<AuditEntry>[] = [
-    { key: 'when', header: 'When', sortKey: 'createdAt', render: (e) => formatDateTime(new Date(e.createdAt)) },
+    { key: 'when', header: 'When', sortKey: 'createdAt', render: (e) => clock.dateTime(e.createdAt) },
     { key: 'who', header: 'Who', render: (e) => e.actor },
     {
       key: 'what',

@@ -60,7 +60,20 @@ describe('the team page', () => {
     expect(within(row).getByText('Invited — not signed in yet')).toBeInTheDocument();
     expect(within(row).getByText('Never')).toBeInTheDocument();
     expect(screen.getByText('owner@biz.example (you)')).toBeInTheDocument();
-    expect(screen.getByText('sam@elsewhere.example')).toBeInTheDocument();
+    const invited = screen.getByText('sam@elsewhere.example').closest('tr')!;
+    expect(within(invited).getByText('Invited — not accepted yet')).toBeInTheDocument();
+  });
+
+  it('an invitation waiting to be accepted can be sent again or withdrawn', async () => {
+    const REVOKE = `/api/businesses/${BUSINESS_ID}/invitations/inv_1`;
+    fake.on('DELETE', REVOKE, ok({ removed: true }));
+    renderAt(TEAM, { [TEAM]: <TeamPage /> });
+    expect(await rowMenu('sam@elsewhere.example')).toEqual(['Send again', 'Withdraw']);
+    const u = userEvent.setup();
+    await u.click(screen.getByRole('menuitem', { name: 'Withdraw' }));
+    await u.click(await screen.findByRole('button', { name: 'Withdraw invitation' }));
+    expect(await screen.findByText('Invitation withdrawn')).toBeInTheDocument();
+    expect(fake.callsTo('DELETE', REVOKE)).toHaveLength(1);
   });
 
   it('an owner invites a person with a role; the API hears exactly that, and the page says what happened', async () => {

@@ -3,13 +3,14 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle, IconUserPlus } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { formatDate, formatDateTime, MEMBER_ROLES, ROLE_LABELS, type MemberRole, type TeamInvitation, type TeamMember } from '@tay/contract';
+import { MEMBER_ROLES, ROLE_LABELS, type MemberRole, type TeamInvitation, type TeamMember } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSession } from '../../../lib/session';
 import { useRoleAllows } from '../../../lib/write-access';
 import { useInvite, useRemoveMember, useRevokeInvitation, useSetRole, useTeam } from '../api/team-api';
 import { RoleBadge } from '../components/role-badge';
+import { useBusinessTime } from '../../../lib/business-time';
 
 const roleOptions = (roles: readonly MemberRole[]) =>
   roles.map((role) => ({ value: role, label: `${ROLE_LABELS[role].label} — ${ROLE_LABELS[role].description}` }));
@@ -150,6 +151,7 @@ function RoleModal({ member, onClose, myRole }: { member: TeamMember | null; onC
 export function TeamPage() {
   useDocumentTitle('Team');
   const session = useSession();
+  const clock = useBusinessTime();
   const myRole = session.business?.role;
   const canManage = useRoleAllows('business:write');
   const team = useTeam();
@@ -248,25 +250,36 @@ export function TeamPage() {
         </Badge>
       ),
     },
-    { key: 'lastSignIn', header: 'Last sign-in', render: (m) => (m.lastSignedInAt ? formatDateTime(new Date(m.lastSignedInAt)) : 'Never') },
-    { key: 'joined', header: 'Member since', render: (m) => formatDate(m.joinedAt) },
+    { key: 'lastSignIn', header: 'Last sign-in', render: (m) => (m.lastSignedInAt ? clock.dateTime(m.lastSignedInAt) : 'Never') },
+    { key: 'joined', header: 'Member since', render: (m) => clock.date(m.joinedAt) },
   ];
 
   const invitationColumns: Column<TeamInvitation>[] = [
     { key: 'email', header: 'E-mail', render: (i) => i.email },
     { key: 'role', header: 'Role', render: (i) => <RoleBadge role={i.role} /> },
+    {
+      // Not a member until they accept: whatever their account elsewhere, even one still on a
+      // temporary password another business e-mailed them.
+      key: 'status',
+      header: 'Status',
+      render: (i) => (
+        <Badge color={i.expired ? 'gray' : 'yellow'} variant="light">
+          {i.expired ? 'Invited — link expired' : 'Invited — not accepted yet'}
+        </Badge>
+      ),
+    },
     { key: 'invitedBy', header: 'Invited by', render: (i) => i.invitedBy },
-    { key: 'sent', header: 'Sent', render: (i) => formatDate(i.createdAt) },
+    { key: 'sent', header: 'Sent', render: (i) => clock.date(i.createdAt) },
     {
       key: 'expires',
       header: 'Expires',
       render: (i) =>
         i.expired ? (
           <Badge color="red" variant="light">
-            Expired {formatDate(i.expiresAt)}
+            Expired {clock.date(i.expiresAt)}
           </Badge>
         ) : (
-          formatDate(i.expiresAt)
+          clock.date(i.expiresAt)
         ),
     },
   ];
