@@ -98,7 +98,13 @@ describe('invoices', () => {
     await expectNoSeriousA11yViolations(page);
 
     // Preview: the draft is saved, numbered, and its PDF holds every line and the total.
-    const preview = await downloadedPdfText(page, () => page.getByRole('button', { name: 'Preview PDF' }).click());
+    // It opens on the page, in a dialog, with its download beside it.
+    await page.getByRole('button', { name: 'Preview PDF' }).click();
+    const previewDialog = page.getByRole('dialog');
+    await previewDialog.locator('iframe').waitFor();
+    const preview = await downloadedPdfText(page, () => previewDialog.getByRole('link', { name: 'Download PDF' }).click());
+    await previewDialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await previewDialog.waitFor({ state: 'hidden' });
     const number = /INV-\d{4}/.exec(preview)?.[0];
     expect(number).toBeDefined();
     for (const expected of ['Piano lessons', 'Sheet music', 'Recital fee', '$72.76', 'Iris Ng']) expect(preview).toContain(expected);

@@ -4,7 +4,7 @@ import { batchEndpoints as e, ErrorCode, MAX_BATCH_FILE_BYTES } from '@tay/contr
 import type { DB } from '../db/schema';
 import { errorRowsCsv, listBatches, listRows } from '../domain/batches/batch-rows';
 import { batchOf } from '../domain/batches/batch-record';
-import { discardBatch, dropRow, fixRow, mapBatch } from '../domain/batches/check-batch';
+import { discardBatch, dropRow, dropRows, fixRow, mapBatch } from '../domain/batches/check-batch';
 import { payCheckedIn } from '../domain/batches/event-payout-batch';
 import { submitBatch, unscheduleBatch } from '../domain/batches/submit-batch';
 import { TOO_LARGE, uploadBatch } from '../domain/batches/upload-batch';
@@ -119,6 +119,9 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesOptions> = async (app, {
     success(await fixRow({ db, business, batchId: params.batchId, line: params.row, fields: body.fields, actor: acting(session) })),
   );
 
+  mount(e.dropRows, async ({ business, session, params, body }) =>
+    success(await dropRows({ db, business, batchId: params.batchId, which: 'status' in body ? 'invalid' : { lines: body.rows }, actor: acting(session) })),
+  );
   mount(e.dropRow, async ({ business, session, params }) =>
     success(await dropRow({ db, business, batchId: params.batchId, line: params.row, actor: acting(session) })),
   );

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
-import { dayIn } from '../support/requests';
+import { call, dayIn } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { batchesApi, type Batch, type BatchesApi, type Row } from './batch-api';
 
@@ -205,6 +205,31 @@ describe('dropping a row', () => {
     expect((await api.rows(b.batchId, '?status=invalid')).total).toBe(0);
     const csv = await api.errorsCsv(b.batchId);
     expect(parse(csv.body)).toEqual([['Line', 'Email', 'Amount', 'Memo', 'Reference', 'Due date', 'Errors']]);
+  });
+});
+
+describe('dropping rows together', () => {
+  const dropMany = (batchId: string, body: unknown) => call(t.app, 'POST', `${api.base}/${batchId}/rows/drop`, acme.token, body);
+
+  it('every row with errors in one call, on the audit trail; then nothing is left to drop (409)', async () => {
+    const b = await reviewed();
+    const res = await dropMany(b.batchId, { status: 'invalid' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ counts: { rows: 3, valid: 3, invalid: 0 } });
+    expect((await api.rows(b.batchId, '?status=invalid')).total).toBe(0);
+    const audit = await db().selectFrom('business_events').select('details').where('action', '=', 'batch.rows_dropped').execute();
+    expect(audit.at(-1)!.details).toMatchObject({ batchId: b.batchId, count: 4, which: 'invalid' });
+    const again = await dropMany(b.batchId, { status: 'invalid' });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('chosen lines, all or none: a line not in the batch drops nothing (404); no lines is 400', async () => {
+    const b = await reviewed();
+    expect((await dropMany(b.batchId, { rows: [3, 99] })).statusCode).toBe(404);
+    expect((await api.batch(b.batchId)).counts.rows).toBe(7);
+    const res = await dropMany(b.batchId, { rows: [3, 4] });
+    expect(res.json().data).toMatchObject({ counts: { rows: 5 } });
+    expect((await dropMany(b.batchId, { rows: [] })).statusCode).toBe(400);
   });
 });
 

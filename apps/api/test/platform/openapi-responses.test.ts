@@ -99,6 +99,9 @@ describe('what the routes answer is what the document lists', () => {
     ).toBe(400);
     expect(await listed('get', '/api/businesses/{id}/payers/export.csv', `${base}/payers/export.csv?pageSize=0`, auth())).toBe(400);
     expect(await listed('get', '/api/businesses/{id}/payers/export.csv', `/api/businesses/biz_someone_else/payers/export.csv`, auth())).toBe(404);
+    // A path parameter longer than the server reads at all: 414, listed for every route with parameters.
+    expect(await listed('get', '/api/businesses/{id}/payers/export.csv', `/api/businesses/${'x'.repeat(150)}/payers/export.csv`, auth())).toBe(414);
+    expect(await listed('get', pdf, `${base}/payment-requests/${'x'.repeat(150)}/receipt.pdf`, auth())).toBe(414);
 
     const newPassword = '/api/auth/complete-new-password';
     expect(await listed('post', newPassword, newPassword, auth(), { newPassword: '' })).toBe(400);

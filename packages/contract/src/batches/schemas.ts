@@ -395,6 +395,16 @@ export const BatchListResponse = listResponse(Batch);
 export const BatchMappingBody = z.object({ mapping: BatchMapping });
 export type BatchMappingBody = z.input<typeof BatchMappingBody>;
 
+/** Several rows of a Draft dropped together: by their lines, or every row with errors. */
+export const BatchRowsDropBody = z.union(
+  [
+    z.object({ rows: z.array(z.number().int().min(2)).min(1, 'Choose at least one row.').max(1000, 'Drop at most 1,000 rows at a time.') }),
+    z.object({ status: z.literal('invalid') }),
+  ],
+  { error: 'Name the rows to drop ({ rows: [lines] }), or { status: "invalid" } for every row with errors.' },
+);
+export type BatchRowsDropBody = z.input<typeof BatchRowsDropBody>;
+
 export const BatchRowFixBody = z.object({ fields: z.record(z.string().max(64), z.string().max(2000)) });
 export type BatchRowFixBody = z.input<typeof BatchRowFixBody>;
 export const BatchRowFixed = z.object({ row: BatchRow, batch: Batch });

@@ -155,6 +155,8 @@ export type ResponseInputOf<E extends EndpointSpec> = E['response'] extends z.Zo
 export function errorStatusesOf(endpoint: EndpointSpec): number[] {
   const statuses = new Set<number>(endpoint.errors ?? []);
   if (endpoint.params || endpoint.query || endpoint.body) statuses.add(400);
+  // A path parameter longer than the server takes (Fastify's maxParamLength) is 414 "The address is too long."
+  if (endpoint.params) statuses.add(414);
   if (endpoint.access !== 'public') statuses.add(401).add(403);
   if (endpoint.access.startsWith('business:')) statuses.add(404);
   for (const rule of endpoint.rules ?? []) statuses.add(BUSINESS_RULE_CODES[rule].status);

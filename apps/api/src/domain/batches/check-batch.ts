@@ -357,6 +357,44 @@ export async function dropRow({
   });
 }
 
+/**
+ * POST …/batches/:batchId/rows/drop: several rows of a Draft dropped together, named by line or
+ * every row with errors, in one transaction (all or none; a line that is not in the batch is 404
+ * and nothing is dropped).
+ */
+export async function dropRows({
+  db,
+  business,
+  batchId,
+  which,
+  actor,
+}: {
+  db: Kysely<DB>;
+  business: ScopedBusiness;
+  batchId: string;
+  which: { lines: number[] } | 'invalid';
+  actor: BatchActor;
+}): Promise<Batch> {
+  return db.transaction().execute(async (trx) => {
+    const batch = await reviewable(trx, business.id, batchId, 'its rows cannot change');
+    let query = trx.deleteFrom('batch_rows').where('business_id', '=', business.id).where('batch_id', '=', batchId);
+    query = which === 'invalid' ? query.where('status', '=', 'invalid') : query.where('line', 'in', [...new Set(which.lines)]);
+    const dropped = Number((await query.executeTakeFirst()).numDeletedRows);
+    if (which !== 'invalid' && dropped !== new Set(which.lines).size) throw AppError.notFound('Row');
+    if (dropped === 0) throw new AppError(ErrorCode.Conflict, 'No row of this batch has errors: there is nothing to drop.');
+    await recordBatchEvent(trx, business.id, actor, 'batch.rows_dropped', {
+      batchId,
+      fileName: batch.file_name,
+      count: dropped,
+      which: which === 'invalid' ? 'invalid' : 'lines',
+      ...(which === 'invalid' ? {} : { lines: [...new Set(which.lines)].sort((a, b) => a - b) }),
+    });
+    await markRepeats(trx, business.id, batchId);
+    await recount(trx, business.id, batchId);
+    return batchOf(trx, business.id, batchId);
+  });
+}
+
 /** DELETE /api/businesses/:id/batches/:batchId: a Draft goes, with its file and rows; nothing was sent. */
 export async function discardBatch({
   db,

@@ -50,6 +50,7 @@ export type BusinessAction =
   | 'batch.mapped'
   | 'batch.row_fixed'
   | 'batch.row_dropped'
+  | 'batch.rows_dropped'
   | 'batch.discarded'
   | 'batch.submitted'
   | 'batch.unscheduled'

@@ -86,6 +86,8 @@ export function auditSummary(action: string, details: Record<string, unknown>): 
     }
     case 'batch.row_dropped':
       return `Dropped line ${text(details.line)} of the bulk batch ${text(details.fileName)}`;
+    case 'batch.rows_dropped':
+      return `Dropped ${text(details.count)} ${details.which === 'invalid' ? 'rows with errors' : 'rows'} of the bulk batch ${text(details.fileName)}`;
     case 'payers.imported':
       return details.fileName
         ? `Added ${text(details.added)} payers from the bulk batch ${text(details.fileName)}`

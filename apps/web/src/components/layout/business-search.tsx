@@ -48,7 +48,6 @@ export function BusinessSearch({ businessId }: { businessId: string | undefined 
         leftSection={<IconSearch size={14} />}
         rightSection={<Kbd size="xs">Ctrl K</Kbd>}
         onClick={search.open}
-        aria-label="Search"
         aria-keyshortcuts="Control+K Meta+K"
       >
         Search

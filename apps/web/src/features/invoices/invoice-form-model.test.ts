@@ -27,6 +27,10 @@ describe('the invoice form’s model', () => {
     const wrong = { ...values, lines: [newLine({ description: 'x', quantity: '0', unitPrice: '1', taxRate: '101' })] };
     const key = wrong.lines[0]!.key;
     expect(checkValues(wrong).lines[key]).toEqual({ quantity: 'The quantity must be above 0.', taxRate: 'The tax rate cannot be above 100%.' });
+    const negative = { ...values, lines: [newLine({ description: 'x', quantity: '-2', unitPrice: '1' })] };
+    expect(checkValues(negative).lines[negative.lines[0]!.key]).toEqual({ quantity: 'The quantity cannot be negative.' });
+    const unreadable = { ...values, lines: [newLine({ description: 'x', quantity: 'two', unitPrice: '1' })] };
+    expect(checkValues(unreadable).lines[unreadable.lines[0]!.key]).toEqual({ quantity: 'Enter a quantity like 1 or 2.5.' });
   });
 
   it('puts the API’s field errors on the lines they were sent as, and the rest on the form', () => {

@@ -221,7 +221,8 @@ function lineErrors(line: LineDraft): Partial<Record<LineField, string>> {
 
   const quantity = readNumber(line.quantity);
   if (line.quantity.trim() === '') errors.quantity = 'Enter a quantity.';
-  else if (quantity === null) errors.quantity = 'Enter a quantity like 1 or 2.5.';
+  // "-2" reads as a number, only a negative one: say so, rather than that it is no quantity.
+  else if (quantity === null) errors.quantity = /^-\s*\d/.test(line.quantity.trim()) ? 'The quantity cannot be negative.' : 'Enter a quantity like 1 or 2.5.';
   else if (toMilli(quantity) === null) errors.quantity = 'Quantities have at most 3 decimals.';
   else if (quantity <= 0) errors.quantity = 'The quantity must be above 0.';
   else if (quantity > MAX_INVOICE_QUANTITY) errors.quantity = 'The quantity is above 1,000,000.';

@@ -126,6 +126,10 @@ export const useIncludeReviewedRow = () =>
     return callForData(e.fixRow, { params: { id, batchId, row: row.row }, body: { fields: row.fields } });
   });
 
+/** Every row with errors of a Draft dropped together (one call, all or none). */
+export const useDropInvalidRows = () =>
+  useBatchMutation((id, batchId: string) => callForData(e.dropRows, { params: { id, batchId }, body: { status: 'invalid' } }));
+
 export const useDropRow = () =>
   useBatchMutation((id, { batchId, row }: { batchId: string; row: number }) => callForData(e.dropRow, { params: { id, batchId, row } }));
 

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Batch, BatchRow } from '@tay/contract';
@@ -113,6 +113,18 @@ describe('the batch review page', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.body).toEqual({ mode: 'send' });
     expect(calls[0]!.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('drops every row with errors together, after a confirmation', async () => {
+    fake.on('POST', `${BATCH}/rows/drop`, ok(batch({ counts: { rows: 1, valid: 1, invalid: 0, sent: 0, failed: 0 } })));
+    const u = userEvent.setup();
+    renderAt(`${REVIEW}?batchId=bat_1`, { [REVIEW]: page });
+    await u.click(await screen.findByRole('button', { name: 'Drop the 1 row with errors' }));
+    expect(fake.callsTo('POST', `${BATCH}/rows/drop`)).toHaveLength(0);
+    await u.click(await screen.findByRole('button', { name: 'Drop them' }));
+    await waitFor(() => expect(fake.callsTo('POST', `${BATCH}/rows/drop`)).toHaveLength(1));
+    expect(fake.callsTo('POST', `${BATCH}/rows/drop`)[0]!.body).toEqual({ status: 'invalid' });
+    expect(await screen.findByText('Rows dropped')).toBeInTheDocument();
   });
 
   it('a viewer reads the rows and may change nothing', async () => {

@@ -33,6 +33,7 @@ import {
   useBatch,
   useBatchRows,
   useDiscardBatch,
+  useDropInvalidRows,
   useDropRow,
   useFixRow,
   useIncludeReviewedRow,
@@ -81,6 +82,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   const includeRow = useIncludeReviewedRow();
   const canReview = useRoleAllows(MONEY_RULES.approvePayout.access);
   const dropRow = useDropRow();
+  const dropInvalid = useDropInvalidRows();
   const discard = useDiscardBatch();
   const unschedule = useUnscheduleBatch();
   // A bulk payout is made as payouts that may wait for a second approver (ADR 035): until they
@@ -340,6 +342,34 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
           <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void downloadErrorRows(businessId, batch)}>
             Download the {countOf(errorCount, 'row', 'rows')} with errors (CSV)
           </Button>
+          {editable && batch.counts.invalid > 0 && (
+            <Button
+              variant="subtle"
+              color="red"
+              leftSection={<IconTrash size={16} />}
+              loading={dropInvalid.isPending}
+              onClick={() =>
+                modals.openConfirmModal({
+                  title: `Drop the ${countOf(batch.counts.invalid, 'row', 'rows')} with errors?`,
+                  children: <Text size="sm">They are left out of this batch; nothing is sent for them. The file itself is not changed.</Text>,
+                  labels: { confirm: 'Drop them', cancel: 'Keep them' },
+                  confirmProps: { color: 'red' },
+                  onConfirm: () =>
+                    dropInvalid.mutate(batch.batchId, {
+                      onSuccess: () =>
+                        notifications.show({
+                          color: 'teal',
+                          title: 'Rows dropped',
+                          message: `${countOf(batch.counts.invalid, 'row', 'rows')} with errors left out.`,
+                        }),
+                      onError: (error) => notifications.show({ color: 'red', title: 'The rows were not dropped', message: error.message }),
+                    }),
+                })
+              }
+            >
+              Drop the {countOf(batch.counts.invalid, 'row', 'rows')} with errors
+            </Button>
+          )}
         </Group>
       )}
 

@@ -94,7 +94,15 @@ export function BatchUploadPage({ flow }: { flow: BatchFlow }) {
                 <List.Item key={line}>{line}</List.Item>
               ))}
             </List>
-            <Button variant="subtle" px={0} onClick={() => downloadTemplate(flow.kind)}>
+            {/* A label that wraps on a phone: a button's own label keeps to one line. */}
+            <Button
+              variant="subtle"
+              px={0}
+              h="auto"
+              mih={36}
+              styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
+              onClick={() => downloadTemplate(flow.kind)}
+            >
               Download the CSV template with example rows
             </Button>
           </div>
