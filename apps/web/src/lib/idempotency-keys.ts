@@ -1,5 +1,14 @@
+import { useCallback, useState } from 'react';
 import { ErrorCode } from '@tay/contract';
 import { ApiError } from './api-client';
+
+/** The header a money-moving call carries (ARCHITECTURE.md §5, ADR 024). */
+export type IdempotencyHeaders = { 'Idempotency-Key': string };
+
+/** A key never used before. */
+export function newIdempotencyKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
 
 /**
  * Whether a failed try may be retried under the same Idempotency-Key: it may have landed (no
@@ -23,7 +32,7 @@ export function retriesWithSameKey(error: unknown): boolean {
 export class IntentKeys {
   private readonly keys = new Map<string, string>();
 
-  constructor(private readonly newKey: () => string = () => crypto.randomUUID()) {}
+  constructor(private readonly newKey: () => string = newIdempotencyKey) {}
 
   /** The key to send for this intent now. */
   keyFor(intent: string): string {
@@ -39,4 +48,33 @@ export class IntentKeys {
   settle(intent: string, error?: unknown): void {
     if (error === undefined || !retriesWithSameKey(error)) this.keys.delete(intent);
   }
+
+  /** Sends `call` under this intent's key, and settles the key by how the call ended. */
+  async run<T>(intent: string, call: (headers: IdempotencyHeaders) => Promise<T>): Promise<T> {
+    const headers = { 'Idempotency-Key': this.keyFor(intent) };
+    try {
+      const result = await call(headers);
+      this.settle(intent);
+      return result;
+    } catch (error) {
+      this.settle(intent, error);
+      throw error;
+    }
+  }
+}
+
+/**
+ * The one way a screen sends an idempotent command: `keyed(intent, call)` runs `call` with the
+ * Idempotency-Key of its intent — what the person asked for, written out in full (a string, or
+ * any value written as JSON: the command, its target and its body). A retry of the same intent
+ * after an unknown outcome sends the same key; a new attempt (after an answer, or a changed body)
+ * gets a fresh one (see {@link IntentKeys}). The keys live as long as the component using it.
+ */
+export function useIdempotentCommand() {
+  const [keys] = useState(() => new IntentKeys());
+  return useCallback(
+    <T>(intent: unknown, call: (headers: IdempotencyHeaders) => Promise<T>): Promise<T> =>
+      keys.run(typeof intent === 'string' ? intent : JSON.stringify(intent), call),
+    [keys],
+  );
 }

@@ -15,6 +15,7 @@ import {
 import { ApiError, buildUrl } from '../../../lib/api-client';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
+import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { readIdentityToken } from '../../../lib/session-token';
 import { useBusinessId } from '../../../lib/session';
 
@@ -137,11 +138,16 @@ export const useDiscardBatch = () => useBatchMutation((id, batchId: string) => c
 
 export const useUnscheduleBatch = () => useBatchMutation((id, batchId: string) => callForData(e.unschedule, { params: { id, batchId } }));
 
-/** Submits with an Idempotency-Key kept by the caller for the intent (a retry after no answer sends it again). */
-export const useSubmitBatch = () =>
-  useBatchMutation((id, { batchId, body, key }: { batchId: string; body: BatchSubmitBody; key: string }) =>
-    callForData(e.submit, { params: { id, batchId }, body, headers: { 'Idempotency-Key': key } }),
+/**
+ * Submits a Draft, now or at a time, under the Idempotency-Key of (batch, body): a retry after no
+ * answer sends the same key; a submit after an answer, or with another body, is a new one.
+ */
+export function useSubmitBatch() {
+  const keyed = useIdempotentCommand();
+  return useBatchMutation((id, { batchId, body }: { batchId: string; body: BatchSubmitBody }) =>
+    keyed(`${batchId}:${JSON.stringify(body)}`, (headers) => callForData(e.submit, { params: { id, batchId }, body, headers })),
   );
+}
 
 /** "Pay checked-in receivers": the event's unpaid check-ins as a payouts batch, then its review (ADR 035). */
 export const usePayCheckIns = () => useBatchMutation((id, eventId: string) => callForData(e.payCheckIns, { params: { id, eventId } }));

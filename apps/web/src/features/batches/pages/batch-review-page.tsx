@@ -24,7 +24,6 @@ import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useRoleAllows, useWriteAccess } from '../../../lib/write-access';
-import { IntentKeys } from '../../../lib/idempotency-keys';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { zonedInputToIso } from '../../../lib/send-at';
 import {
@@ -406,8 +405,6 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   );
 }
 
-const keys = new IntentKeys();
-
 function SubmitPanel({
   flow,
   batch,
@@ -451,17 +448,14 @@ function SubmitPanel({
       onConfirm: () => {
         if (submitting.current) return;
         submitting.current = true;
-        const intent = `${batch.batchId}:${JSON.stringify(body)}`;
         // The panel goes as soon as the batch reads Submitted: the outcome is awaited, not left to its callbacks.
         submit
-          .mutateAsync({ batchId: batch.batchId, body, key: keys.keyFor(intent) })
+          .mutateAsync({ batchId: batch.batchId, body })
           .then(
             () => {
-              keys.settle(intent);
               notifications.show({ color: 'teal', title: 'Submitted', message: `${what}: ${flow.submit.done}` });
             },
             (error: unknown) => {
-              keys.settle(intent, error);
               notifications.show({ color: 'red', title: 'The batch was not submitted', message: error instanceof Error ? error.message : String(error) });
             },
           )

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   billingCycleEndpoints as e,
   programEndpoints,
@@ -9,15 +9,11 @@ import {
   type BillingRunOutcome,
 } from '@tay/contract';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's billing cycles and their runs. */
 export const billingCyclesKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 export function useBillingCycleList(query: BillingCycleListQuery) {
   const businessId = useBusinessId();
@@ -45,53 +41,37 @@ export function useActivePrograms(enabled = true) {
   });
 }
 
-function useInvalidateCycles() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  return () => queryClient.invalidateQueries({ queryKey: billingCyclesKey(businessId) });
-}
+/** A change to a cycle: the cycles and their runs are read again. */
+const cycleChanges = (businessId: string | undefined) => [billingCyclesKey(businessId)];
 
 /** Creates a cycle (POST), or edits one when `cycleId` is given (PATCH). */
-export function useSaveBillingCycle() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateCycles();
-  return useMutation({
-    mutationFn: ({ body, cycleId }: { body: BillingCycleInput; cycleId?: string | null }): Promise<BillingCycleDetail> => {
-      const id = requireBusinessId(businessId);
-      return cycleId ? callForData(e.update, { params: { id, cycleId }, body }) : callForData(e.create, { params: { id }, body });
-    },
-    onSuccess: () => invalidate(),
-  });
-}
+export const useSaveBillingCycle = () =>
+  useBusinessMutation(
+    (id, { body, cycleId }: { body: BillingCycleInput; cycleId?: string | null }): Promise<BillingCycleDetail> =>
+      cycleId ? callForData(e.update, { params: { id, cycleId }, body }) : callForData(e.create, { params: { id }, body }),
+    cycleChanges,
+    { afterSuccessOnly: true },
+  );
 
 export type BillingCycleCommand = 'activate' | 'deactivate' | 'delete';
 
-export function useBillingCycleCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateCycles();
-  return useMutation({
-    mutationFn: async ({ cycleId, command }: { cycleId: string; command: BillingCycleCommand }): Promise<BillingCycleDetail | null> => {
-      const params = { id: requireBusinessId(businessId), cycleId };
+export const useBillingCycleCommand = () =>
+  useBusinessMutation(
+    async (id, { cycleId, command }: { cycleId: string; command: BillingCycleCommand }): Promise<BillingCycleDetail | null> => {
+      const params = { id, cycleId };
       if (command === 'delete') {
         await callEndpoint(e.remove, { params });
         return null;
       }
       return callForData(e[command], { params });
     },
-    onSuccess: () => invalidate(),
-  });
-}
+    cycleChanges,
+    { afterSuccessOnly: true },
+  );
 
-/** Run now: bills the current period; the answer is the run made. */
-export function useRunBillingCycle() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateCycles();
-  return useMutation({
-    mutationFn: ({ cycleId }: { cycleId: string }): Promise<BillingRunOutcome> =>
-      callForData(e.run, { params: { id: requireBusinessId(businessId), cycleId } }),
-    onSettled: () => invalidate(),
-  });
-}
+/** Run now: bills the current period; the answer is the run made (read again whatever the outcome: a failed run is listed too). */
+export const useRunBillingCycle = () =>
+  useBusinessMutation((id, { cycleId }: { cycleId: string }): Promise<BillingRunOutcome> => callForData(e.run, { params: { id, cycleId } }), cycleChanges);
 
 export async function downloadBillingCyclesCsv(businessId: string, query: BillingCycleListQuery): Promise<void> {
   const { page: _page, pageSize: _size, ...rest } = query;

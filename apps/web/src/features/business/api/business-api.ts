@@ -9,7 +9,8 @@ import {
   type UpdateBusinessBody,
 } from '@tay/contract';
 import { areaKey, callForData, endpointKey, endpointQuery } from '../../../lib/endpoint-client';
-import { useBusinessId, useSession } from '../../../lib/session';
+import { useBusinessMutation } from '../../../lib/business-mutation';
+import { currentUserKey, sessionKey, useBusinessId, useSession } from '../../../lib/session';
 
 /** Everything cached of one business (its record, what is missing); live updates invalidate it. */
 export const businessKey = (id: string) => areaKey(e.get.tag, id);
@@ -41,21 +42,16 @@ export function useFreshMissing() {
   };
 }
 
+/**
+ * A change to the business: the answer is its new record, put in the cache at once; then what is
+ * missing is asked again, and the session and the person's record, whose business the header and
+ * menus read.
+ */
 function useBusinessWrite<Input>(write: (id: string, input: Input) => Promise<Business>) {
-  const id = useSelectedBusinessId();
   const queryClient = useQueryClient();
-  const session = useSession();
-  return useMutation({
-    mutationFn: (input: Input) => {
-      if (!id) throw new Error('Create your business first.');
-      return write(id, input);
-    },
-    onSuccess: async (business) => {
-      queryClient.setQueryData(recordKey(business.businessId), business);
-      await queryClient.invalidateQueries({ queryKey: prepareSubmitQuery(business.businessId).queryKey });
-      // The header and menus read the business from the user record.
-      await session.refresh();
-    },
+  return useBusinessMutation(write, (id) => [prepareSubmitQuery(id ?? '').queryKey, sessionKey, currentUserKey], {
+    afterSuccessOnly: true,
+    onSuccess: (business) => queryClient.setQueryData(recordKey(business.businessId), business),
   });
 }
 

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
   checkInEndpoints as c,
   eventEndpoints as e,
@@ -12,15 +12,11 @@ import {
 } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's events and their check-ins. */
 export const eventsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 export function useEventList(query: EventListQuery) {
   const businessId = useBusinessId();
@@ -36,42 +32,33 @@ export function useEventCheckIns(eventId: string, query: EventCheckInQuery) {
   });
 }
 
-function useInvalidateEvents() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  return () => queryClient.invalidateQueries({ queryKey: eventsKey(businessId) });
-}
+/** A change to an event: the events and their check-ins are read again. */
+const eventChanges = (businessId: string | undefined) => [eventsKey(businessId)];
 
 /** Creates an event (POST), or edits one when `eventId` is given (PATCH); its printed code stays the same. */
-export function useSaveEvent() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateEvents();
-  return useMutation({
-    mutationFn: ({ body, eventId }: { body: EventInput; eventId?: string | null }) => {
-      const id = requireBusinessId(businessId);
-      return eventId ? callForData(e.update, { params: { id, eventId }, body }) : callForData(e.create, { params: { id }, body });
-    },
-    onSuccess: () => invalidate(),
-  });
-}
+export const useSaveEvent = () =>
+  useBusinessMutation(
+    (id, { body, eventId }: { body: EventInput; eventId?: string | null }) =>
+      eventId ? callForData(e.update, { params: { id, eventId }, body }) : callForData(e.create, { params: { id }, body }),
+    eventChanges,
+    { afterSuccessOnly: true },
+  );
 
 export type EventCommand = 'enable' | 'disable' | 'delete';
 
-export function useEventCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateEvents();
-  return useMutation({
-    mutationFn: async ({ eventId, command }: { eventId: string; command: EventCommand }): Promise<PayoutEvent | null> => {
-      const params = { id: requireBusinessId(businessId), eventId };
+export const useEventCommand = () =>
+  useBusinessMutation(
+    async (id, { eventId, command }: { eventId: string; command: EventCommand }): Promise<PayoutEvent | null> => {
+      const params = { id, eventId };
       if (command === 'delete') {
         await callEndpoint(e.remove, { params });
         return null;
       }
       return callForData(e[command], { params });
     },
-    onSuccess: () => invalidate(),
-  });
-}
+    eventChanges,
+    { afterSuccessOnly: true },
+  );
 
 function fileName(name: string, extension: string): string {
   const base = name
@@ -103,18 +90,12 @@ export async function downloadCheckInsCsv(businessId: string, eventId: string, q
  * Marks a checked-in receiver reviewed (an owner or admin): "Pay checked-in receivers" then
  * includes them. The receivers' own endpoint; the event's check-ins and the receivers reload.
  */
-export function useReviewCheckedInReceiver() {
-  const businessId = useBusinessId();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (receiverId: string) => callForData(receiverEndpoints.review, { params: { id: requireBusinessId(businessId), receiverId } }),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: eventsKey(businessId) }),
-        queryClient.invalidateQueries({ queryKey: areaKey(receiverEndpoints.list.tag, businessId) }),
-      ]),
-  });
-}
+export const useReviewCheckedInReceiver = () =>
+  useBusinessMutation(
+    (id, receiverId: string) => callForData(receiverEndpoints.review, { params: { id, receiverId } }),
+    (businessId) => [eventsKey(businessId), areaKey(receiverEndpoints.list.tag, businessId)],
+    { afterSuccessOnly: true },
+  );
 
 /* ------------------------------------------------------------ the check-in page (no sign-in) */
 

@@ -1,18 +1,13 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { invoiceEndpoints as e, paymentRequestEndpoints, type Invoice, type InvoiceInput, type InvoiceListQuery } from '@tay/contract';
 import { balancesKey } from '../../../lib/balances';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery, fetchEndpointFile } from '../../../lib/endpoint-client';
-import { IntentKeys } from '../../../lib/idempotency-keys';
+import { useBusinessMutation } from '../../../lib/business-mutation';
+import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's invoices (live updates and every change invalidate it). */
 export const invoicesKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 export function useInvoiceList(query: InvoiceListQuery) {
   const businessId = useBusinessId();
@@ -43,29 +38,20 @@ export function useInvoiceDetail(invoiceId: string | null) {
  * After an invoice changes: its lists, details and figures; and, as a sent invoice is collected by
  * a payment request, the requests and the balances too.
  */
-function useInvalidateInvoices() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: invoicesKey(businessId) }),
-      queryClient.invalidateQueries({ queryKey: areaKey(paymentRequestEndpoints.list.tag, businessId) }),
-      queryClient.invalidateQueries({ queryKey: balancesKey(businessId) }),
-    ]);
-}
+const invoiceChanges = (businessId: string | undefined) => [
+  invoicesKey(businessId),
+  areaKey(paymentRequestEndpoints.list.tag, businessId),
+  balancesKey(businessId),
+];
 
 /** Creates a draft (POST) or edits a draft or scheduled invoice (PATCH). */
-export function useSaveInvoice() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateInvoices();
-  return useMutation({
-    mutationFn: ({ body, invoiceId }: { body: InvoiceInput; invoiceId?: string | null }) => {
-      const id = requireBusinessId(businessId);
-      return invoiceId ? callForData(e.update, { params: { id, invoiceId }, body }) : callForData(e.create, { params: { id }, body });
-    },
-    onSuccess: () => invalidate(),
-  });
-}
+export const useSaveInvoice = () =>
+  useBusinessMutation(
+    (id, { body, invoiceId }: { body: InvoiceInput; invoiceId?: string | null }) =>
+      invoiceId ? callForData(e.update, { params: { id, invoiceId }, body }) : callForData(e.create, { params: { id }, body }),
+    invoiceChanges,
+    { afterSuccessOnly: true },
+  );
 
 /**
  * Sends a draft now, or schedules it with `sendAt`. The intent (invoice and send time) picks the
@@ -73,24 +59,13 @@ export function useSaveInvoice() {
  * gets one e-mail; after a definitive answer the next try is a new intent (see IntentKeys).
  */
 export function useSendInvoice() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateInvoices();
-  const [keys] = useState(() => new IntentKeys());
-  return useMutation({
-    mutationFn: async ({ invoiceId, sendAt }: { invoiceId: string; sendAt: string | null }) => {
-      const params = { id: requireBusinessId(businessId), invoiceId };
-      const intent = JSON.stringify(['send', invoiceId, sendAt]);
-      try {
-        const sent = await callForData(e.send, { params, body: sendAt ? { sendAt } : {}, headers: { 'Idempotency-Key': keys.keyFor(intent) } });
-        keys.settle(intent);
-        return sent;
-      } catch (error) {
-        keys.settle(intent, error);
-        throw error;
-      }
-    },
-    onSuccess: () => invalidate(),
-  });
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    (id, { invoiceId, sendAt }: { invoiceId: string; sendAt: string | null }) =>
+      keyed(['send', invoiceId, sendAt], (headers) => callForData(e.send, { params: { id, invoiceId }, body: sendAt ? { sendAt } : {}, headers })),
+    invoiceChanges,
+    { afterSuccessOnly: true },
+  );
 }
 
 export type InvoiceCommand = 'resend' | 'withdraw' | 'cancel' | 'delete';
@@ -100,29 +75,20 @@ export type InvoiceCommand = 'resend' | 'withdraw' | 'cancel' | 'delete';
  * kept while a retry must be recognised as the same (as the requests' Resend does).
  */
 export function useInvoiceCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateInvoices();
-  const [keys] = useState(() => new IntentKeys());
-  return useMutation({
-    mutationFn: async ({ invoiceId, command }: { invoiceId: string; command: InvoiceCommand }): Promise<Invoice | null> => {
-      const params = { id: requireBusinessId(businessId), invoiceId };
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    async (id, { invoiceId, command }: { invoiceId: string; command: InvoiceCommand }): Promise<Invoice | null> => {
+      const params = { id, invoiceId };
       if (command === 'delete') {
         await callEndpoint(e.deleteDraft, { params });
         return null;
       }
       if (command !== 'resend') return callForData(e[command], { params });
-      const intent = `resend:${invoiceId}`;
-      try {
-        const done = await callForData(e.resend, { params, headers: { 'Idempotency-Key': keys.keyFor(intent) } });
-        keys.settle(intent);
-        return done;
-      } catch (error) {
-        keys.settle(intent, error);
-        throw error;
-      }
+      return keyed(`resend:${invoiceId}`, (headers) => callForData(e.resend, { params, headers }));
     },
-    onSuccess: () => invalidate(),
-  });
+    invoiceChanges,
+    { afterSuccessOnly: true },
+  );
 }
 
 /** Downloads the invoice's PDF the server makes (a draft too, as a preview), with the session's token. */

@@ -1,15 +1,11 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { patientEndpoints as e, type Patient, type PatientInput, type PatientListQuery } from '@tay/contract';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { AUDITED_READ, useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's patients. */
 export const patientsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 export function usePatientList(query: PatientListQuery) {
   const businessId = useBusinessId();
@@ -28,6 +24,7 @@ export function usePatientRecord(clientId: string | null) {
   const businessId = useBusinessId();
   return useQuery({
     ...endpointQuery(e.get, { params: { id: businessId ?? '', clientId: clientId ?? '' }, query: { purpose: 'edit' } }),
+    ...AUDITED_READ,
     enabled: Boolean(businessId && clientId),
     staleTime: Infinity,
     gcTime: 0,
@@ -47,44 +44,34 @@ export function usePatientViews(clientId: string | null, page: number, enabled: 
   });
 }
 
-export function useInvalidatePatients() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  // A single read of a record is not read again for a change: each read is an audited view.
-  return () => queryClient.invalidateQueries({ queryKey: patientsKey(businessId), predicate: (q) => q.queryKey[2] !== e.get.path });
-}
+/** A change to a patient: the patients are read again (a single record is an audited read, never read again). */
+const patientChanges = (businessId: string | undefined) => [patientsKey(businessId)];
 
 /** Adds a patient (POST), or edits one when `clientId` is given (PATCH). */
-export function useSavePatient() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePatients();
-  return useMutation({
-    mutationFn: ({ body, clientId }: { body: PatientInput; clientId?: string | null }) => {
-      const id = requireBusinessId(businessId);
-      return clientId ? callForData(e.update, { params: { id, clientId }, body }) : callForData(e.create, { params: { id }, body });
-    },
-    onSuccess: () => invalidate(),
-  });
-}
+export const useSavePatient = () =>
+  useBusinessMutation(
+    (id, { body, clientId }: { body: PatientInput; clientId?: string | null }) =>
+      clientId ? callForData(e.update, { params: { id, clientId }, body }) : callForData(e.create, { params: { id }, body }),
+    patientChanges,
+    { afterSuccessOnly: true },
+  );
 
 export type PatientCommand = 'activate' | 'deactivate' | 'delete';
 
 /** Activate, Deactivate and Delete (a patient no payment request names). */
-export function usePatientCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePatients();
-  return useMutation({
-    mutationFn: async ({ clientId, command }: { clientId: string; command: PatientCommand }): Promise<Patient | null> => {
-      const params = { id: requireBusinessId(businessId), clientId };
+export const usePatientCommand = () =>
+  useBusinessMutation(
+    async (id, { clientId, command }: { clientId: string; command: PatientCommand }): Promise<Patient | null> => {
+      const params = { id, clientId };
       if (command === 'delete') {
         await callEndpoint(e.remove, { params });
         return null;
       }
       return callForData(e[command], { params });
     },
-    onSuccess: () => invalidate(),
-  });
-}
+    patientChanges,
+    { afterSuccessOnly: true },
+  );
 
 /** Downloads the CSV of the list's query (dates of birth masked): the filters, the search and the sort, without the paging. */
 export async function downloadPatientsCsv(businessId: string, query: PatientListQuery): Promise<void> {

@@ -1,5 +1,5 @@
-import { ErrorCode, type PaymentMethod } from '@tay/contract';
-import { ApiError } from '../../../lib/api-client';
+import type { PaymentMethod } from '@tay/contract';
+import { newIdempotencyKey, retriesWithSameKey } from '../../../lib/idempotency-keys';
 
 /**
  * One try at paying: the exact body sent and the Idempotency-Key it went with. The API stores
@@ -29,7 +29,7 @@ export function startAttempt<R extends object = Record<never, never>>(
   method: PaymentMethod,
   instrument: { token: string; label: string },
   amountCents: number,
-  newKey: () => string = () => crypto.randomUUID(),
+  newKey: () => string = newIdempotencyKey,
   rest?: R,
 ): PaymentAttempt<PaymentBody & R> {
   return {
@@ -49,8 +49,8 @@ export function startAttempt<R extends object = Record<never, never>>(
  * is definitive.
  */
 export function isAnswerUnknown(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return true;
-  return error.status === 0 || error.status === 429 || error.status >= 500 || error.code === ErrorCode.IdempotencyKeyInUse;
+  // The same rule as every other idempotent call of the app.
+  return retriesWithSameKey(error);
 }
 
 /**

@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
+import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { payerEndpoints as e, type PayerImportBody, type PayerInput, type PayerListQuery, type PayerUpdateBody } from '@tay/contract';
 import { areaKey, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's payers (live updates and every change invalidate it). */
@@ -32,29 +33,17 @@ export function usePayerHistory(payerId: string | null) {
   });
 }
 
-function useInvalidatePayers() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  return () => queryClient.invalidateQueries({ queryKey: payersKey(businessId) });
-}
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
+/** A change to payers: the payers (lists, records, histories) are read again. */
+const payerChanges = (businessId: string | undefined) => [payersKey(businessId)];
 
 /** Creates a payer, or changes one when `payerId` is given. */
-export function useSavePayer() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePayers();
-  return useMutation({
-    mutationFn: ({ payerId, body }: { payerId?: string | null; body: PayerInput & PayerUpdateBody }) => {
-      const id = requireBusinessId(businessId);
-      return payerId ? callForData(e.update, { params: { id, payerId }, body }) : callForData(e.create, { params: { id }, body });
-    },
-    onSuccess: () => invalidate(),
-  });
-}
+export const useSavePayer = () =>
+  useBusinessMutation(
+    (id, { payerId, body }: { payerId?: string | null; body: PayerInput & PayerUpdateBody }) =>
+      payerId ? callForData(e.update, { params: { id, payerId }, body }) : callForData(e.create, { params: { id }, body }),
+    payerChanges,
+    { afterSuccessOnly: true },
+  );
 
 const commands = {
   activate: e.activate,
@@ -65,37 +54,29 @@ const commands = {
 
 export type PayerCommand = keyof typeof commands | 'delete';
 
-export function usePayerCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePayers();
-  return useMutation({
-    mutationFn: async ({ payerId, command }: { payerId: string; command: PayerCommand }) => {
-      const params = { id: requireBusinessId(businessId), payerId };
+export const usePayerCommand = () =>
+  useBusinessMutation(
+    async (id, { payerId, command }: { payerId: string; command: PayerCommand }) => {
+      const params = { id, payerId };
       if (command === 'delete') {
         await callForData(e.delete, { params });
         return null;
       }
       return callForData(commands[command], { params });
     },
-    onSuccess: () => invalidate(),
-  });
-}
+    payerChanges,
+    { afterSuccessOnly: true },
+  );
 
-export function useImportPreview() {
-  const businessId = useBusinessId();
-  return useMutation({
-    mutationFn: (body: PayerImportBody) => callForData(e.previewImport, { params: { id: requireBusinessId(businessId) }, body }),
-  });
-}
+/** What an import would do: nothing is saved, nothing is read again. */
+export const useImportPreview = () =>
+  useBusinessMutation(
+    (id, body: PayerImportBody) => callForData(e.previewImport, { params: { id }, body }),
+    () => [],
+  );
 
-export function useImportPayers() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePayers();
-  return useMutation({
-    mutationFn: (body: PayerImportBody) => callForData(e.import, { params: { id: requireBusinessId(businessId) }, body }),
-    onSuccess: () => invalidate(),
-  });
-}
+export const useImportPayers = () =>
+  useBusinessMutation((id, body: PayerImportBody) => callForData(e.import, { params: { id }, body }), payerChanges, { afterSuccessOnly: true });
 
 /** The payer opens the link in their e-mail: confirming is idempotent, so a query is fine. */
 export function useVerifyPayer(token: string) {

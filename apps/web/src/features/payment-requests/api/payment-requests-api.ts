@@ -1,10 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { paymentRequestEndpoints as e, type PaymentRequestInput, type RequestListQuery } from '@tay/contract';
 import { balancesKey } from '../../../lib/balances';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
+import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { useBusinessId } from '../../../lib/session';
-import { IntentKeys } from '../../../lib/idempotency-keys';
 
 export type { PaymentRequestSummary as RequestSummary } from '@tay/contract';
 
@@ -12,11 +12,6 @@ export { useBusinessTimeZone } from '../../../lib/business-time-zone';
 
 /** Everything cached of the business's payment requests (live updates and every change invalidate it). */
 export const requestsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 export function useRequestList(query: RequestListQuery) {
   const businessId = useBusinessId();
@@ -44,12 +39,7 @@ export function useRequestSummary() {
 }
 
 /** After a request changes: its lists, details and figures, and the balances (the shared query) it may move. */
-function useInvalidateRequests() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  return () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: requestsKey(businessId) }), queryClient.invalidateQueries({ queryKey: balancesKey(businessId) })]);
-}
+const requestChanges = (businessId: string | undefined) => [requestsKey(businessId), balancesKey(businessId)];
 
 export function useRequestReceipt(requestId: string | null) {
   const businessId = useBusinessId();
@@ -70,27 +60,15 @@ export async function downloadReceiptPdf(businessId: string, requestId: string):
  * answer never sends twice, and a try after a definitive refusal is a new attempt.
  */
 export function useSaveRequest() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateRequests();
-  const [keys] = useState(() => new IntentKeys());
-  return useMutation({
-    mutationFn: async ({ body, requestId }: { body: PaymentRequestInput; requestId?: string }) => {
-      const intent = JSON.stringify([requestId ?? 'new', body]);
-      const headers = { 'Idempotency-Key': keys.keyFor(intent) };
-      const id = requireBusinessId(businessId);
-      try {
-        const saved = requestId
-          ? await callForData(e.update, { params: { id, requestId }, body, headers })
-          : await callForData(e.create, { params: { id }, body, headers });
-        keys.settle(intent);
-        return saved;
-      } catch (error) {
-        keys.settle(intent, error);
-        throw error;
-      }
-    },
-    onSuccess: () => invalidate(),
-  });
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    (id, { body, requestId }: { body: PaymentRequestInput; requestId?: string }) =>
+      keyed([requestId ?? 'new', body], (headers) =>
+        requestId ? callForData(e.update, { params: { id, requestId }, body, headers }) : callForData(e.create, { params: { id }, body, headers }),
+      ),
+    requestChanges,
+    { afterSuccessOnly: true },
+  );
 }
 
 export type RequestCommand = 'send' | 'resend' | 'withdraw' | 'cancel' | 'delete';
@@ -103,29 +81,20 @@ export type RequestCommand = 'send' | 'resend' | 'withdraw' | 'cancel' | 'delete
  * leaves its intent.
  */
 export function useRequestCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateRequests();
-  const [keys] = useState(() => new IntentKeys());
-  return useMutation({
-    mutationFn: async ({ requestId, command }: { requestId: string; command: RequestCommand }) => {
-      const params = { id: requireBusinessId(businessId), requestId };
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    async (id, { requestId, command }: { requestId: string; command: RequestCommand }) => {
+      const params = { id, requestId };
       if (command === 'delete') {
         await callEndpoint(e.deleteDraft, { params });
         return null;
       }
       if (command !== 'send' && command !== 'resend') return callForData(e[command], { params });
-      const intent = `${command}:${requestId}`;
-      try {
-        const done = await callForData(e[command], { params, headers: { 'Idempotency-Key': keys.keyFor(intent) } });
-        keys.settle(intent);
-        return done;
-      } catch (error) {
-        keys.settle(intent, error);
-        throw error;
-      }
+      return keyed(`${command}:${requestId}`, (headers) => callForData(e[command], { params, headers }));
     },
-    onSuccess: () => invalidate(),
-  });
+    requestChanges,
+    { afterSuccessOnly: true },
+  );
 }
 
 /**

@@ -1,20 +1,12 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { balanceEndpoints, payoutEndpoints as e, receiverEndpoints, type CreatePayoutBody, type PayoutInput, type PayoutListQuery } from '@tay/contract';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
+import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's payouts. */
 export const payoutsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
-
-/** A fresh key per intent: a retry of the same click reuses it, a new click makes another. */
-export function newIdempotencyKey(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
 
 export function usePayoutList(query: PayoutListQuery, enabled = true) {
   const businessId = useBusinessId();
@@ -58,42 +50,36 @@ export function useReceiverSearch(search: string) {
   });
 }
 
-function useInvalidatePayouts() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: payoutsKey(businessId) }),
-      queryClient.invalidateQueries({ queryKey: areaKey(balanceEndpoints.get.tag, businessId) }),
-    ]);
-}
+/** A change to payouts: the payouts (lists, queue, dashboard, settings) and the balances they take from. */
+const payoutChanges = (businessId: string | undefined) => [payoutsKey(businessId), areaKey(balanceEndpoints.get.tag, businessId)];
 
-/** Creates a payout (POST, optionally submitting it) or edits a Draft (PATCH). */
+/**
+ * Creates a payout (POST, optionally submitting it) or edits a Draft (PATCH). A create carries the
+ * Idempotency-Key of its whole body: a retry after no answer is recognised, a changed payout is new.
+ */
 export function useSavePayout() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePayouts();
-  return useMutation({
-    mutationFn: ({ body, payoutId, key }: { body: CreatePayoutBody; payoutId?: string | null; key: string }) => {
-      const id = requireBusinessId(businessId);
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    (id, { body, payoutId }: { body: CreatePayoutBody; payoutId?: string | null }) => {
       if (payoutId) {
         const { submit: _submit, ...edit } = body;
         return callForData(e.update, { params: { id, payoutId }, body: edit as PayoutInput });
       }
-      return callForData(e.create, { params: { id }, body, headers: { 'Idempotency-Key': key } });
+      return keyed(['new', body], (headers) => callForData(e.create, { params: { id }, body, headers }));
     },
-    onSuccess: () => invalidate(),
-  });
+    payoutChanges,
+    { afterSuccessOnly: true },
+  );
 }
 
 export type PayoutCommand = 'submit' | 'approve' | 'cancel' | 'reject' | 'delete';
 
+/** A payout's commands; Submit and Approve move money and carry the Idempotency-Key of (command, payout). */
 export function usePayoutCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePayouts();
-  return useMutation({
-    mutationFn: async ({ payoutId, command, reason, key }: { payoutId: string; command: PayoutCommand; reason?: string; key?: string }) => {
-      const params = { id: requireBusinessId(businessId), payoutId };
-      const headers = key ? { 'Idempotency-Key': key } : undefined;
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    async (id, { payoutId, command, reason }: { payoutId: string; command: PayoutCommand; reason?: string }) => {
+      const params = { id, payoutId };
       switch (command) {
         case 'delete':
           await callEndpoint(e.remove, { params });
@@ -103,35 +89,33 @@ export function usePayoutCommand() {
         case 'cancel':
           return callForData(e.cancel, { params });
         default:
-          return callForData(e[command], { params, ...(headers ? { headers } : {}) });
+          return keyed(`${command}:${payoutId}`, (headers) => callForData(e[command], { params, headers }));
       }
     },
-    onSuccess: () => invalidate(),
-  });
+    payoutChanges,
+    { afterSuccessOnly: true },
+  );
 }
 
+/** Approves or rejects a bulk batch's payouts together; approving carries the Idempotency-Key of the batch. */
 export function useBatchDecision() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePayouts();
-  return useMutation({
-    mutationFn: ({ batchId, approve, reason, key }: { batchId: string; approve: boolean; reason?: string; key: string }) => {
-      const params = { id: requireBusinessId(businessId) };
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    (id, { batchId, approve, reason }: { batchId: string; approve: boolean; reason?: string }) => {
+      const params = { id };
       return approve
-        ? callForData(e.approveBatch, { params, body: { batchId }, headers: { 'Idempotency-Key': key } })
+        ? keyed(`approveBatch:${batchId}`, (headers) => callForData(e.approveBatch, { params, body: { batchId }, headers }))
         : callForData(e.rejectBatch, { params, body: { batchId, reason: reason ?? '' } });
     },
-    onSuccess: () => invalidate(),
-  });
+    payoutChanges,
+    { afterSuccessOnly: true },
+  );
 }
 
-export function useUpdatePayoutSettings() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePayouts();
-  return useMutation({
-    mutationFn: (approvalRequired: boolean) => callForData(e.updateSettings, { params: { id: requireBusinessId(businessId) }, body: { approvalRequired } }),
-    onSuccess: () => invalidate(),
+export const useUpdatePayoutSettings = () =>
+  useBusinessMutation((id, approvalRequired: boolean) => callForData(e.updateSettings, { params: { id }, body: { approvalRequired } }), payoutChanges, {
+    afterSuccessOnly: true,
   });
-}
 
 export async function downloadPayoutsCsv(businessId: string, query: PayoutListQuery): Promise<void> {
   const { page: _page, pageSize: _size, ...rest } = query;

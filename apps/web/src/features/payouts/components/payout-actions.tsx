@@ -1,10 +1,10 @@
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatMoney, MONEY_RULES, type Payout, type PayoutAction } from '@tay/contract';
 import { useRoleAllows } from '../../../lib/write-access';
-import { newIdempotencyKey, usePayoutCommand, type PayoutCommand } from '../api/payouts-api';
+import { usePayoutCommand, type PayoutCommand } from '../api/payouts-api';
 import { payoutFormHref } from '../payout-paths';
 
 /** Which of the API's actions this member may take: approving and rejecting need an owner or admin. */
@@ -36,11 +36,10 @@ export function usePayoutActions(feeCents: number) {
   const [rejecting, setRejecting] = useState<Payout | null>(null);
   const [confirming, setConfirming] = useState<{ payout: Payout; action: 'submit' | 'approve' } | null>(null);
   const [reason, setReason] = useState('');
-  const key = useRef<string>('');
 
   const perform = async (payout: Payout, which: PayoutCommand, extra: { reason?: string } = {}) => {
     try {
-      const result = await command.mutateAsync({ payoutId: payout.payoutId, command: which, key: key.current, ...extra });
+      const result = await command.mutateAsync({ payoutId: payout.payoutId, command: which, ...extra });
       const done: Record<PayoutCommand, string> = {
         submit: result?.state === 'Approved' ? 'approved and on its way' : 'submitted for approval',
         approve: 'approved and on its way',
@@ -72,7 +71,6 @@ export function usePayoutActions(feeCents: number) {
         return;
       case 'Submit':
       case 'Approve':
-        key.current = newIdempotencyKey();
         setConfirming({ payout, action: action === 'Submit' ? 'submit' : 'approve' });
         return;
       case 'Cancel':

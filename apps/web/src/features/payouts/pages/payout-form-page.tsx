@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { formatMoney, MAX_AMOUNT_CENTS, MONEY_RULES, parseMoney, paths, type PayoutDetail, type Receiver } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
@@ -10,7 +10,7 @@ import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useRoleAllows, useWriteAccess } from '../../../lib/write-access';
-import { newIdempotencyKey, useAvailableBalance, usePayout, usePayoutCommand, usePayoutSettings, useReceiverSearch, useSavePayout } from '../api/payouts-api';
+import { useAvailableBalance, usePayout, usePayoutCommand, usePayoutSettings, useReceiverSearch, useSavePayout } from '../api/payouts-api';
 
 /** Why a receiver cannot be chosen, or null. */
 export function receiverUnavailable(r: Pick<Receiver, 'status' | 'verification'>): string | null {
@@ -81,7 +81,6 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
   const [payOn, setPayOn] = useState(source?.payOn ?? '');
   const [errors, setErrors] = useState<Errors>({});
   const [confirming, setConfirming] = useState(false);
-  const key = useRef(newIdempotencyKey());
 
   const options = useMemo(() => {
     const found = receiverOptions(receivers.data?.items ?? []);
@@ -111,7 +110,7 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
   const saveDraft = async () => {
     if (!check()) return;
     try {
-      const saved = await save.mutateAsync({ body: body(false), payoutId: editing?.payoutId ?? null, key: key.current });
+      const saved = await save.mutateAsync({ body: body(false), payoutId: editing?.payoutId ?? null });
       notifications.show({
         color: 'green',
         title: `${saved.reference} saved as a draft`,
@@ -127,10 +126,10 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
     try {
       let result;
       if (editing) {
-        await save.mutateAsync({ body: body(false), payoutId: editing.payoutId, key: key.current });
-        result = await command.mutateAsync({ payoutId: editing.payoutId, command: 'submit', key: key.current });
+        await save.mutateAsync({ body: body(false), payoutId: editing.payoutId });
+        result = await command.mutateAsync({ payoutId: editing.payoutId, command: 'submit' });
       } else {
-        result = await save.mutateAsync({ body: body(true), key: key.current });
+        result = await save.mutateAsync({ body: body(true) });
       }
       setConfirming(false);
       notifications.show({
@@ -141,8 +140,6 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
       void navigate(paths.payouts.root);
     } catch (error) {
       setConfirming(false);
-      // A new try is a new intent: a refused submit is not replayed.
-      key.current = newIdempotencyKey();
       failed(error);
     }
   };

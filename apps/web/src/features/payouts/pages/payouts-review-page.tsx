@@ -1,13 +1,13 @@
 import { Alert, Button, Card, Group, Modal, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { formatDay, formatMoney, type Payout } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { ReceiverReviewBadge } from '../../../components/ui/receiver-review-badge';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { newIdempotencyKey, useAvailableBalance, useBatchDecision, usePayoutList, usePayoutSettings } from '../api/payouts-api';
+import { useAvailableBalance, useBatchDecision, usePayoutList, usePayoutSettings } from '../api/payouts-api';
 import { PAYOUT_ACTION_LABELS, permittedPayoutActions, usePayoutActions } from '../components/payout-actions';
 
 /** Payouts waiting for approval: single ones apart, each bulk batch as one group. */
@@ -57,7 +57,6 @@ export function PayoutsReviewPage() {
   const decision = useBatchDecision();
   const [rejectingBatch, setRejectingBatch] = useState<string | null>(null);
   const [reason, setReason] = useState('');
-  const key = useRef('');
 
   if (list.isPending) return <PageLoader />;
   if (list.error) return <LoadError title="The approval queue could not be loaded" error={list.error} onRetry={() => void list.refetch()} />;
@@ -67,9 +66,8 @@ export function PayoutsReviewPage() {
   const available = balance.data?.availableCents ?? 0;
 
   const decide = async (batchId: string, approve: boolean) => {
-    key.current = newIdempotencyKey();
     try {
-      const result = await decision.mutateAsync({ batchId, approve, reason: reason.trim(), key: key.current });
+      const result = await decision.mutateAsync({ batchId, approve, reason: reason.trim() });
       notifications.show({ color: 'green', title: `Batch ${approve ? 'approved' : 'rejected'}`, message: `${result.payouts.length} payouts.` });
       setRejectingBatch(null);
     } catch (error) {

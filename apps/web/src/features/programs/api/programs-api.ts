@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   programEndpoints as e,
   type EnrollBody,
@@ -10,15 +10,11 @@ import {
   type StudentEnrollBody,
 } from '@tay/contract';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's programs and enrollments. */
 export const programsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 export function useProgramList(query: ProgramListQuery, { enabled = true }: { enabled?: boolean } = {}) {
   const businessId = useBusinessId();
@@ -66,75 +62,50 @@ export function useStudentEnrollments(studentId: string | null, forBusiness?: st
 }
 
 /** Programs and students change together: an enroll moves a program's count and a student's programs. */
-function useInvalidatePrograms() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: programsKey(businessId) }),
-      queryClient.invalidateQueries({ queryKey: areaKey('Students', businessId) }),
-    ]);
-}
+const programChanges = (businessId: string | undefined) => [programsKey(businessId), areaKey('Students', businessId)];
 
 /** Adds a program (POST), or edits one when `programId` is given (PATCH). */
-export function useSaveProgram() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePrograms();
-  return useMutation({
-    mutationFn: ({ body, programId }: { body: ProgramInput; programId?: string | null }) => {
-      const id = requireBusinessId(businessId);
-      return programId ? callForData(e.update, { params: { id, programId }, body }) : callForData(e.create, { params: { id }, body });
-    },
-    onSuccess: () => invalidate(),
-  });
-}
+export const useSaveProgram = () =>
+  useBusinessMutation(
+    (id, { body, programId }: { body: ProgramInput; programId?: string | null }) =>
+      programId ? callForData(e.update, { params: { id, programId }, body }) : callForData(e.create, { params: { id }, body }),
+    programChanges,
+    { afterSuccessOnly: true },
+  );
 
 export type ProgramCommand = 'activate' | 'deactivate' | 'delete';
 
-export function useProgramCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePrograms();
-  return useMutation({
-    mutationFn: async ({ programId, command }: { programId: string; command: ProgramCommand }): Promise<Program | null> => {
-      const params = { id: requireBusinessId(businessId), programId };
+export const useProgramCommand = () =>
+  useBusinessMutation(
+    async (id, { programId, command }: { programId: string; command: ProgramCommand }): Promise<Program | null> => {
+      const params = { id, programId };
       if (command === 'delete') {
         await callEndpoint(e.remove, { params });
         return null;
       }
       return callForData(e[command], { params });
     },
-    onSuccess: () => invalidate(),
-  });
-}
+    programChanges,
+    { afterSuccessOnly: true },
+  );
 
-export function useEnroll(programId: string) {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePrograms();
-  return useMutation({
-    mutationFn: (body: EnrollBody) => callForData(e.enroll, { params: { id: requireBusinessId(businessId), programId }, body }),
-    onSuccess: () => invalidate(),
-  });
-}
+export const useEnroll = (programId: string) =>
+  useBusinessMutation((id, body: EnrollBody) => callForData(e.enroll, { params: { id, programId }, body }), programChanges, { afterSuccessOnly: true });
 
-export function useEnrollStudent(studentId: string, forBusiness?: string) {
-  const sessionBusiness = useBusinessId();
-  const businessId = forBusiness ?? sessionBusiness;
-  const invalidate = useInvalidatePrograms();
-  return useMutation({
-    mutationFn: (body: StudentEnrollBody) => callForData(e.enrollStudent, { params: { id: requireBusinessId(businessId), studentId }, body }),
-    onSuccess: () => invalidate(),
+/** Enrolls a student in programs; `forBusiness` is the student's business, the session's by default. */
+export const useEnrollStudent = (studentId: string, forBusiness?: string) =>
+  useBusinessMutation((id, body: StudentEnrollBody) => callForData(e.enrollStudent, { params: { id, studentId }, body }), programChanges, {
+    afterSuccessOnly: true,
+    businessId: forBusiness,
   });
-}
 
-export function useWithdraw() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidatePrograms();
-  return useMutation({
-    mutationFn: ({ programId, enrollmentId, endDate }: { programId: string; enrollmentId: string; endDate: string }) =>
-      callForData(e.withdraw, { params: { id: requireBusinessId(businessId), programId, enrollmentId }, body: { endDate } }),
-    onSuccess: () => invalidate(),
-  });
-}
+export const useWithdraw = () =>
+  useBusinessMutation(
+    (id, { programId, enrollmentId, endDate }: { programId: string; enrollmentId: string; endDate: string }) =>
+      callForData(e.withdraw, { params: { id, programId, enrollmentId }, body: { endDate } }),
+    programChanges,
+    { afterSuccessOnly: true },
+  );
 
 /** Downloads the CSV of the list's query: the filters, the search and the sort, without the paging. */
 export async function downloadProgramsCsv(businessId: string, query: ProgramListQuery): Promise<void> {

@@ -1,6 +1,7 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { qrCodeEndpoints as e, type QrCode, type QrCodeInput, type QrCodeListQuery, type QrImageFormat } from '@tay/contract';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery, fetchEndpointFile, queryOf } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's QR codes (every change, and a payment through a code, invalidates it). */
@@ -11,11 +12,6 @@ export const qrCodesKey = (businessId: string | undefined) => areaKey(e.list.tag
  * its figures, not its image; an edit may change the poster (its label, its memo).
  */
 const imagesKey = (businessId: string | undefined, qrId?: string) => ['QR code images', businessId ?? 'none', ...(qrId ? [qrId] : [])];
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 export function useQrCodeList(query: QrCodeListQuery) {
   const businessId = useBusinessId();
@@ -34,44 +30,31 @@ export function useQrCode(qrId: string | null) {
   });
 }
 
-function useInvalidateQrCodes() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  return () => queryClient.invalidateQueries({ queryKey: qrCodesKey(businessId) });
-}
-
-/** Creates a code (POST), or edits one when `qrId` is given (PATCH); its printed image stays the same. */
-export function useSaveQrCode() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateQrCodes();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ body, qrId }: { body: QrCodeInput; qrId?: string | null }) => {
-      const id = requireBusinessId(businessId);
-      return qrId ? callForData(e.update, { params: { id, qrId }, body }) : callForData(e.create, { params: { id }, body });
-    },
-    onSuccess: (saved) => Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: imagesKey(businessId, saved.qrId) })]),
-  });
-}
+/** Creates a code (POST), or edits one when `qrId` is given (PATCH); its printed image stays the same, its poster may not. */
+export const useSaveQrCode = () =>
+  useBusinessMutation(
+    (id, { body, qrId }: { body: QrCodeInput; qrId?: string | null }) =>
+      qrId ? callForData(e.update, { params: { id, qrId }, body }) : callForData(e.create, { params: { id }, body }),
+    (businessId, saved) => [qrCodesKey(businessId), ...(saved ? [imagesKey(businessId, saved.qrId)] : [])],
+    { afterSuccessOnly: true },
+  );
 
 export type QrCodeCommand = 'enable' | 'disable' | 'delete';
 
 /** Enable, Disable and Delete (a code that has taken no payment). */
-export function useQrCodeCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateQrCodes();
-  return useMutation({
-    mutationFn: async ({ qrId, command }: { qrId: string; command: QrCodeCommand }): Promise<QrCode | null> => {
-      const params = { id: requireBusinessId(businessId), qrId };
+export const useQrCodeCommand = () =>
+  useBusinessMutation(
+    async (id, { qrId, command }: { qrId: string; command: QrCodeCommand }): Promise<QrCode | null> => {
+      const params = { id, qrId };
       if (command === 'delete') {
         await callEndpoint(e.remove, { params });
         return null;
       }
       return callForData(e[command], { params });
     },
-    onSuccess: () => invalidate(),
-  });
-}
+    (businessId) => [qrCodesKey(businessId)],
+    { afterSuccessOnly: true },
+  );
 
 /** The image endpoint's query: a PNG at a size, or the SVG, or the PDF poster (no size). */
 function imageQuery(format: QrImageFormat, size: number, disposition: 'attachment' | 'inline') {

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
   receiverEndpoints as e,
   receiverLinkEndpoints as p,
@@ -9,15 +9,11 @@ import {
 } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's receivers. */
 export const receiversKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 export function useReceiverList(query: ReceiverListQuery) {
   const businessId = useBusinessId();
@@ -28,43 +24,34 @@ export function useReceiverList(query: ReceiverListQuery) {
   });
 }
 
-function useInvalidateReceivers() {
-  const queryClient = useQueryClient();
-  const businessId = useBusinessId();
-  return () => queryClient.invalidateQueries({ queryKey: receiversKey(businessId) });
-}
+/** A change to receivers: the receivers are read again. */
+const receiverChanges = (businessId: string | undefined) => [receiversKey(businessId)];
 
 /** Adds a receiver (POST; e-mails them the secure link), or edits one when `receiverId` is given (PATCH). */
-export function useSaveReceiver() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateReceivers();
-  return useMutation({
-    mutationFn: ({ body, receiverId }: { body: ReceiverInput; receiverId?: string | null }) => {
-      const id = requireBusinessId(businessId);
-      return receiverId ? callForData(e.update, { params: { id, receiverId }, body }) : callForData(e.create, { params: { id }, body });
-    },
-    onSuccess: () => invalidate(),
-  });
-}
+export const useSaveReceiver = () =>
+  useBusinessMutation(
+    (id, { body, receiverId }: { body: ReceiverInput; receiverId?: string | null }) =>
+      receiverId ? callForData(e.update, { params: { id, receiverId }, body }) : callForData(e.create, { params: { id }, body }),
+    receiverChanges,
+    { afterSuccessOnly: true },
+  );
 
 export type ReceiverCommand = 'enable' | 'disable' | 'resendLink' | 'review' | 'delete';
 
 /** Enable, Disable, Resend verification, Mark reviewed (an owner or admin) and Delete (a receiver no payout names). */
-export function useReceiverCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateReceivers();
-  return useMutation({
-    mutationFn: async ({ receiverId, command }: { receiverId: string; command: ReceiverCommand }): Promise<Receiver | null> => {
-      const params = { id: requireBusinessId(businessId), receiverId };
+export const useReceiverCommand = () =>
+  useBusinessMutation(
+    async (id, { receiverId, command }: { receiverId: string; command: ReceiverCommand }): Promise<Receiver | null> => {
+      const params = { id, receiverId };
       if (command === 'delete') {
         await callEndpoint(e.remove, { params });
         return null;
       }
       return callForData(e[command], { params });
     },
-    onSuccess: () => invalidate(),
-  });
-}
+    receiverChanges,
+    { afterSuccessOnly: true },
+  );
 
 /** Downloads the CSV of the list's query: the filters, the search and the sort, without the paging. */
 export async function downloadReceiversCsv(businessId: string, query: ReceiverListQuery): Promise<void> {

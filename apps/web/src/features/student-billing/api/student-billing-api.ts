@@ -9,6 +9,7 @@ import {
   type StudentBillingBody,
 } from '@tay/contract';
 import { useBusinessMutation } from '../../../lib/business-mutation';
+import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { areaKey, callForData, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessId } from '../../../lib/session';
 
@@ -44,17 +45,20 @@ export const useProgramBillingPreview = () =>
     () => [],
   );
 
-/** The preview, adjusted, as a batch in review. */
-export const useCreateProgramBilling = () =>
-  useBusinessMutation(
-    (id, { body, key }: { body: ProgramBillingBody; key: string }) =>
-      callForData(e.programBilling, { params: { id }, body, headers: { 'Idempotency-Key': key } }),
+/** The preview, adjusted, as a batch in review, under the Idempotency-Key of its whole body (a retry after no answer makes one batch). */
+export function useCreateProgramBilling() {
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    (id, body: ProgramBillingBody) => keyed(body, (headers) => callForData(e.programBilling, { params: { id }, body, headers })),
     (businessId) => [batchesKey(businessId)],
   );
+}
 
-/** The same request for each student picked, as a batch in review. */
-export const useCreateStudentBilling = () =>
-  useBusinessMutation(
-    (id, { body, key }: { body: StudentBillingBody; key: string }) => callForData(e.create, { params: { id }, body, headers: { 'Idempotency-Key': key } }),
+/** The same request for each student picked, as a batch in review, under the Idempotency-Key of its whole body. */
+export function useCreateStudentBilling() {
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    (id, body: StudentBillingBody) => keyed(body, (headers) => callForData(e.create, { params: { id }, body, headers })),
     (businessId) => [batchesKey(businessId)],
   );
+}

@@ -19,12 +19,9 @@ import { ClearFiltersButton } from '../../../components/ui/list-filters';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
-import { IntentKeys } from '../../../lib/idempotency-keys';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { useBillableStudents, useCreateStudentBilling } from '../api/student-billing-api';
-
-const keys = new IntentKeys();
 
 function dayFromToday(days: number): string {
   const d = new Date();
@@ -148,10 +145,8 @@ export function BulkStudentsPage() {
       ...(programId ? { programId } : {}),
       ...(month ? { month } : {}),
     };
-    const intent = JSON.stringify(body);
     try {
-      const made = await create.mutateAsync({ body, key: keys.keyFor(intent) });
-      keys.settle(intent);
+      const made = await create.mutateAsync(body);
       notifications.show({
         color: 'teal',
         title: 'Batch ready for review',
@@ -159,7 +154,6 @@ export function BulkStudentsPage() {
       });
       await navigate(`${paths.entity.bulkStudentsReview}?batchId=${encodeURIComponent(made.batchId)}`);
     } catch (error) {
-      keys.settle(intent, error);
       if (error instanceof ApiError) {
         setErrors(error.fields ?? {});
         setProblem(error.message);

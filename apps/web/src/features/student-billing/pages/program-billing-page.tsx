@@ -37,12 +37,9 @@ import { LoadError } from '../../../components/ui/load-error';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
 import { ApiError } from '../../../lib/api-client';
-import { IntentKeys } from '../../../lib/idempotency-keys';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useWriteAccess } from '../../../lib/write-access';
 import { useActivePrograms, useCreateProgramBilling, useProgramBillingPreview } from '../api/student-billing-api';
-
-const keys = new IntentKeys();
 
 /** 'YYYY-MM-DD' of the browser's today plus `days`. */
 function dayFromToday(days: number): string {
@@ -162,11 +159,9 @@ export function ProgramBillingPage() {
       adjustments,
       ...(memo.trim() ? { memo: memo.trim() } : {}),
     };
-    const intent = JSON.stringify(body);
     setProblem(null);
     try {
-      const made = await create.mutateAsync({ body, key: keys.keyFor(intent) });
-      keys.settle(intent);
+      const made = await create.mutateAsync(body);
       notifications.show({
         color: 'teal',
         title: 'Batch ready for review',
@@ -174,7 +169,6 @@ export function ProgramBillingPage() {
       });
       await navigate(`${paths.entity.programBillingReview}?batchId=${encodeURIComponent(made.batchId)}`);
     } catch (error) {
-      keys.settle(intent, error);
       showError(error);
     }
   };

@@ -1,5 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   paymentRequestEndpoints,
   programEndpoints,
@@ -11,48 +10,25 @@ import {
 } from '@tay/contract';
 import { balancesKey } from '../../../lib/balances';
 import { areaKey, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
-import { IntentKeys } from '../../../lib/idempotency-keys';
+import { useBusinessMutation } from '../../../lib/business-mutation';
+import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { useBusinessId } from '../../../lib/session';
 
 /** The students' balances and the student requests (they move each other). */
 export const studentBillingKey = (businessId: string | undefined) => areaKey(e.balances.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 /**
  * A request to pay for one student. The intent (student and whole body) picks the
  * Idempotency-Key, so a retry after a lost answer never sends twice (as the request form does).
  */
 export function useCreateStudentRequest() {
-  const businessId = useBusinessId();
-  const queryClient = useQueryClient();
-  const [keys] = useState(() => new IntentKeys());
-  return useMutation({
-    mutationFn: async ({ studentId, body }: { studentId: string; body: StudentRequestInput }) => {
-      const intent = JSON.stringify([studentId, body]);
-      try {
-        const saved = await callForData(e.create, {
-          params: { id: requireBusinessId(businessId), studentId },
-          body,
-          headers: { 'Idempotency-Key': keys.keyFor(intent) },
-        });
-        keys.settle(intent);
-        return saved;
-      } catch (error) {
-        keys.settle(intent, error);
-        throw error;
-      }
-    },
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: areaKey(paymentRequestEndpoints.list.tag, businessId) }),
-        queryClient.invalidateQueries({ queryKey: studentBillingKey(businessId) }),
-        queryClient.invalidateQueries({ queryKey: balancesKey(businessId) }),
-      ]),
-  });
+  const keyed = useIdempotentCommand();
+  return useBusinessMutation(
+    (id, { studentId, body }: { studentId: string; body: StudentRequestInput }) =>
+      keyed([studentId, body], (headers) => callForData(e.create, { params: { id, studentId }, body, headers })),
+    (businessId) => [areaKey(paymentRequestEndpoints.list.tag, businessId), studentBillingKey(businessId), balancesKey(businessId)],
+    { afterSuccessOnly: true },
+  );
 }
 
 export function useStudentBalances(query: StudentBalancesQuery) {

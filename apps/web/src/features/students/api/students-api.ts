@@ -1,15 +1,11 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { studentEndpoints as e, type Student, type StudentInput, type StudentListQuery } from '@tay/contract';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
 
 /** Everything cached of the business's students. */
 export const studentsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
-
-function requireBusinessId(businessId: string | undefined): string {
-  if (!businessId) throw new Error('Create your business first.');
-  return businessId;
-}
 
 export function useStudentList(query: StudentListQuery) {
   const businessId = useBusinessId();
@@ -34,37 +30,34 @@ export function useInvalidateStudents() {
   return () => queryClient.invalidateQueries({ queryKey: studentsKey(businessId) });
 }
 
+/** A change to a student: the students are read again. */
+const studentChanges = (businessId: string | undefined) => [studentsKey(businessId)];
+
 /** Adds a student (POST), or edits one when `studentId` is given (PATCH). */
-export function useSaveStudent() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateStudents();
-  return useMutation({
-    mutationFn: ({ body, studentId }: { body: StudentInput; studentId?: string | null }) => {
-      const id = requireBusinessId(businessId);
-      return studentId ? callForData(e.update, { params: { id, studentId }, body }) : callForData(e.create, { params: { id }, body });
-    },
-    onSuccess: () => invalidate(),
-  });
-}
+export const useSaveStudent = () =>
+  useBusinessMutation(
+    (id, { body, studentId }: { body: StudentInput; studentId?: string | null }) =>
+      studentId ? callForData(e.update, { params: { id, studentId }, body }) : callForData(e.create, { params: { id }, body }),
+    studentChanges,
+    { afterSuccessOnly: true },
+  );
 
 export type StudentCommand = 'activate' | 'deactivate' | 'delete';
 
 /** Activate, Deactivate and Delete (a student no payment request names). */
-export function useStudentCommand() {
-  const businessId = useBusinessId();
-  const invalidate = useInvalidateStudents();
-  return useMutation({
-    mutationFn: async ({ studentId, command }: { studentId: string; command: StudentCommand }): Promise<Student | null> => {
-      const params = { id: requireBusinessId(businessId), studentId };
+export const useStudentCommand = () =>
+  useBusinessMutation(
+    async (id, { studentId, command }: { studentId: string; command: StudentCommand }): Promise<Student | null> => {
+      const params = { id, studentId };
       if (command === 'delete') {
         await callEndpoint(e.remove, { params });
         return null;
       }
       return callForData(e[command], { params });
     },
-    onSuccess: () => invalidate(),
-  });
-}
+    studentChanges,
+    { afterSuccessOnly: true },
+  );
 
 /** Downloads the CSV of the list's query: the filters, the search and the sort, without the paging. */
 export async function downloadStudentsCsv(businessId: string, query: StudentListQuery): Promise<void> {
