@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CurrentUser } from '@tay/contract';
+import type { CurrentUser, Patient } from '@tay/contract';
 import { SignedInHeader } from '../components/layout/signed-in-header';
 import { RequestDetailDrawer } from '../features/payment-requests/components/request-detail';
 import { useSession } from '../lib/session';
@@ -10,6 +10,10 @@ import { liveQueryKeys, useLiveUpdates } from './live-updates';
 import { payoutsKey } from '../features/payouts/api/payouts-api';
 import { receiversKey } from '../features/receivers/api/receivers-api';
 import { reportsKey } from '../features/analytics/api/reports-api';
+import { studentsKey } from '../features/students/api/students-api';
+import { programsKey } from '../features/programs/api/programs-api';
+import { billingCyclesKey } from '../features/billing-cycles/api/billing-cycles-api';
+import { patientsKey, usePatientList, usePatientRecord } from '../features/patients/api/patients-api';
 
 const EVENTS = `/api/businesses/${BUSINESS_ID}/changes`;
 
@@ -244,5 +248,111 @@ describe('what a request notice refreshes', () => {
   it('the billing reports: a payment, a return or a send moves their figures', () => {
     const keys = liveQueryKeys('request', BUSINESS_ID).map((k) => JSON.stringify(k));
     expect(keys).toContain(JSON.stringify(reportsKey(BUSINESS_ID)));
+  });
+});
+
+describe('what the templates’ lists follow', () => {
+  const has = (kind: Parameters<typeof liveQueryKeys>[0], key: readonly unknown[]) =>
+    liveQueryKeys(kind, BUSINESS_ID)
+      .map((k) => JSON.stringify(k))
+      .includes(JSON.stringify(key));
+
+  it('students, programs, billing cycles and patients are audited: a business notice reads them again', () => {
+    for (const key of [studentsKey(BUSINESS_ID), programsKey(BUSINESS_ID), billingCyclesKey(BUSINESS_ID), patientsKey(BUSINESS_ID)]) {
+      expect(has('business', key)).toBe(true);
+    }
+  });
+
+  it('their requests’ counts and balances, and a billing cycle’s last run, move with a request', () => {
+    for (const key of [studentsKey(BUSINESS_ID), billingCyclesKey(BUSINESS_ID), patientsKey(BUSINESS_ID)]) expect(has('request', key)).toBe(true);
+  });
+
+  it('guardians and guarantors are payers: a payer notice reads the students and patients again', () => {
+    expect(has('payer', studentsKey(BUSINESS_ID))).toBe(true);
+    expect(has('payer', patientsKey(BUSINESS_ID))).toBe(true);
+  });
+
+  it('a notice reads the patients’ list again, never an open patient record (each read of one is a recorded view)', async () => {
+    const API = `/api/businesses/${BUSINESS_ID}/healthcare-clients`;
+    const patient: Patient = {
+      clientId: 'pat_1',
+      mrn: 'MRN-1001',
+      firstName: 'Leo',
+      lastName: 'Lee',
+      name: 'Leo Lee',
+      dateOfBirth: '2016-04-02',
+      dateOfBirthMasked: '••/••/2016',
+      guarantor: { payerId: 'pyr_1', name: 'Sam Lee', email: 'sam@patients.example', mobile: null, relationship: 'parent', status: 'active' },
+      status: 'active',
+      statementsCount: 1,
+      requestsCount: 1,
+      outstandingCents: 5000,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      updatedAt: '2026-11-01T10:00:00.000Z',
+      actions: ['Edit'],
+    };
+    fake.on('GET', API, ok({ items: [patient], page: 1, pageSize: 25, total: 1 }));
+    fake.on('GET', `${API}/pat_1`, ok(patient));
+    const clinic = { entities: [{ entityType: 'healthCare', entityTemplateName: 'Healthcare' }] };
+    // A business notice reads the person's record again too.
+    fake.on(
+      'GET',
+      '/api/user',
+      ok({
+        name: 'owner@biz.example',
+        userId: 'usr_1',
+        userState: 'complete',
+        firstName: 'Owner',
+        lastName: 'Person',
+        mobileNumber: null,
+        enrollNotificationViaEmail: true,
+        enrollNotificationViaMobileNumber: false,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        businesses: [
+          {
+            businessId: BUSINESS_ID,
+            businessName: 'Harbor Clinic',
+            businessState: 'Approved',
+            role: 'owner',
+            payoutEnabled: 0,
+            ...clinic,
+            businessProfile: { logoUrl: null },
+          },
+        ],
+      } satisfies CurrentUser),
+    );
+    function Patients() {
+      const list = usePatientList({ page: 1, pageSize: 25 });
+      const record = usePatientRecord('pat_1');
+      return (
+        <p>
+          {list.data ? 'list' : ''} {record.data ? 'record' : ''}
+        </p>
+      );
+    }
+    renderAt(
+      '/p',
+      {
+        '/p': (
+          <>
+            <Live />
+            <Patients />
+          </>
+        ),
+      },
+      { business: clinic },
+    );
+    const stream = await connected(1);
+    stream.send('ready', {});
+    expect(await screen.findByText('list record')).toBeInTheDocument();
+    const lists = () => fake.callsTo('GET', API).length;
+    const before = lists();
+
+    stream.send('change', { kind: 'request', id: null });
+    await waitFor(() => expect(lists()).toBe(before + 1));
+    // Opening a record is itself audited: its business notice must not read the record again.
+    stream.send('change', { kind: 'business', id: BUSINESS_ID });
+    await waitFor(() => expect(lists()).toBe(before + 2));
+    expect(fake.callsTo('GET', `${API}/pat_1`)).toHaveLength(1);
   });
 });

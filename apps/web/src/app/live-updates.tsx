@@ -12,26 +12,49 @@ import { receiversKey } from '../features/receivers/api/receivers-api';
 import { eventsKey } from '../features/events/api/events-api';
 import { batchesKey } from '../features/batches/api/batches-api';
 import { reportsKey } from '../features/analytics/api/reports-api';
+import { studentsKey } from '../features/students/api/students-api';
+import { programsKey } from '../features/programs/api/programs-api';
+import { billingCyclesKey } from '../features/billing-cycles/api/billing-cycles-api';
+import { patientsKey } from '../features/patients/api/patients-api';
+import { studentBillingKey } from '../features/student-requests/api/student-requests-api';
 import { balancesKey } from '../lib/balances';
+import { refreshable } from '../lib/business-mutation';
 import { openLiveStream, type LiveStreamOptions } from '../lib/live-stream';
 import { currentUserKey, useSession } from '../lib/session';
 
 /**
- * The queries that show a kind of change. The header and menus read the business from the
- * current user; a request's payments and figures move its lists, its detail, the payers' request
- * counts, the invoice it collects (whose state follows the request's), the payments and total of
- * the QR code it was paid through, the billing reports, and (through the ledger's own notice) the balances. Payments
- * out are one kind: payouts, receivers, events and their check-ins.
+ * The queries that show a kind of change (what the API's triggers notice: `business_changes`).
+ * The header and menus read the business from the current user; a request's payments and figures
+ * move its lists, its detail, the payers' request counts, the invoice it collects (whose state
+ * follows the request's), the payments and total of the QR code it was paid through, the billing
+ * reports, and (through the ledger's own notice) the balances. Payments out are one kind: payouts,
+ * receivers, events and their check-ins.
+ *
+ * The templates' areas have no notice of their own: a student, program, billing cycle or patient
+ * change is audited, and an audit event is a business notice; the people they bill are payers
+ * (guardians, guarantors), and their requests' counts and balances move with a request (a billing
+ * cycle's last run, too). A patient's record is an audited read and is never read again by a notice.
  */
 export function liveQueryKeys(kind: LiveChangeKind, businessId: string): QueryKey[] {
+  const templates = [studentsKey(businessId), programsKey(businessId), billingCyclesKey(businessId), patientsKey(businessId), studentBillingKey(businessId)];
   switch (kind) {
     case 'business':
       // Team changes are business notices too (the audit log, a person's role).
-      return [currentUserKey, businessKey(businessId), teamKey(businessId)];
+      return [currentUserKey, businessKey(businessId), teamKey(businessId), ...templates];
     case 'request':
-      return [requestsKey(businessId), payersKey(businessId), invoicesKey(businessId), qrCodesKey(businessId), reportsKey(businessId)];
+      return [
+        requestsKey(businessId),
+        payersKey(businessId),
+        invoicesKey(businessId),
+        qrCodesKey(businessId),
+        reportsKey(businessId),
+        studentsKey(businessId),
+        billingCyclesKey(businessId),
+        patientsKey(businessId),
+        studentBillingKey(businessId),
+      ];
     case 'payer':
-      return [payersKey(businessId)];
+      return [payersKey(businessId), studentsKey(businessId), patientsKey(businessId), studentBillingKey(businessId)];
     case 'balances':
       return [balancesKey(businessId)];
     case 'payout':
@@ -61,10 +84,11 @@ export function useLiveUpdates(options: LiveStreamOptions = {}): void {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {
       timer = undefined;
-      for (const kind of kinds) {
-        for (const queryKey of liveQueryKeys(kind, businessId)) void queryClient.invalidateQueries({ queryKey });
-      }
+      // Each key once, however many of the burst's kinds name it.
+      const keys = new Map<string, QueryKey>();
+      for (const kind of kinds) for (const queryKey of liveQueryKeys(kind, businessId)) keys.set(JSON.stringify(queryKey), queryKey);
       kinds.clear();
+      for (const queryKey of keys.values()) void queryClient.invalidateQueries({ queryKey, predicate: refreshable });
     };
     const changed = (kind: LiveChangeKind) => {
       kinds.add(kind);
