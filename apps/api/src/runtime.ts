@@ -59,7 +59,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     schemaSetup((applied) => {
       if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     }),
-    options.embeddedFrom ? { embeddedFrom: options.embeddedFrom } : {},
+    { log, ...(options.embeddedFrom ? { embeddedFrom: options.embeddedFrom } : {}) },
   );
   try {
     const jobs = await startJobs({

@@ -16,6 +16,7 @@ import {
 } from './app-role';
 import { withMigrationLock } from './migrate';
 import { parseTimestamptz } from './parse-timestamptz';
+import { SteadyPool, type ConnectionLog } from './connection-loss';
 import { startEmbeddedThread, type EmbeddedThread } from './embedded-thread';
 import { preparingPool } from './prepared-statements';
 import type { DB } from './schema';
@@ -57,13 +58,26 @@ export interface Database {
    * it in memory: the API tests migrate once and open every test file's database from it.
    */
   snapshot?: () => Promise<Blob>;
+  /** The embedded database's thread, when this process runs it (ADR 042, ADR 046). */
+  embeddedThread?: EmbeddedThread;
   close(): Promise<void>;
 }
 
 /** How to open the database beyond its configuration. */
 export interface OpenOptions {
-  /** An in-memory embedded database starts from these files (a `snapshot()`), not empty. */
+  /** An embedded database starts from these files (a `snapshot()`), not empty: in memory, or in a directory that holds none yet. */
   embeddedFrom?: Blob;
+  /** Where lost connections and the embedded thread's restarts are said. */
+  log?: ConnectionLog;
+}
+
+/** A client of its own (the owner's, a check's): an error on its socket fails its statement, never the process. */
+function ownClient(config: pg.ClientConfig): pg.Client {
+  const client = new pg.Client(config);
+  client.on('error', () => {
+    // The statement it was running fails with the same error, and the caller hears of it there.
+  });
+  return client;
 }
 
 export type DatabaseConfig = Config['database'];
@@ -93,7 +107,7 @@ const TWO_URLS = 'Set DATABASE_MIGRATION_URL to the owner\'s URL and DATABASE_UR
  * for what that single session implies.
  */
 export async function openDatabase(config: DatabaseConfig, setup: DatabaseSetup, options: OpenOptions = {}): Promise<Database> {
-  return config.kind === 'postgres' ? openPostgres(config, setup) : openEmbedded(config, setup, options);
+  return config.kind === 'postgres' ? openPostgres(config, setup, options) : openEmbedded(config, setup, options);
 }
 
 /**
@@ -104,15 +118,15 @@ export async function openDatabase(config: DatabaseConfig, setup: DatabaseSetup,
  * - DATABASE_URL alone, of a role that may not: the app's own login; the migrations were applied
  *   beforehand (`npm run db:migrate` with both URLs) and nothing is migrated here.
  */
-async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>, setup: DatabaseSetup): Promise<Database> {
-  const first = new pg.Client({ connectionString: config.migrationUrl ?? config.url });
+async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>, setup: DatabaseSetup, options: OpenOptions): Promise<Database> {
+  const first = ownClient({ connectionString: config.migrationUrl ?? config.url });
   await first.connect();
   let owner: pg.Client | null = first;
   try {
     let role = APP_ROLE;
     let derived: ReturnType<typeof appLogin> | null = null;
     if (config.migrationUrl !== undefined) {
-      const login = new pg.Client({ connectionString: config.url });
+      const login = ownClient({ connectionString: config.url });
       await login.connect();
       try {
         role = await loginRole(login);
@@ -135,7 +149,7 @@ async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }
         await grantAppPrivileges(session, { role, schemas: setup.schemas, embedded: false });
       });
     }
-    const database = fromPool('postgres', { connectionString: derived?.url ?? config.url }, role, config.poolMax, async () => {});
+    const database = fromPool('postgres', { connectionString: derived?.url ?? config.url }, role, config.poolMax, async () => {}, options.log);
     try {
       try {
         await database.pool.query('SELECT 1');
@@ -171,12 +185,12 @@ async function mayCreate(client: pg.ClientBase): Promise<boolean> {
 }
 
 async function openEmbedded(config: Extract<DatabaseConfig, { kind: 'pglite' }>, setup: DatabaseSetup, options: OpenOptions): Promise<Database> {
-  const embedded = await startEmbedded(config.dataDir, options.embeddedFrom);
+  const embedded = await startEmbedded(config.dataDir, options);
   let database: Database | undefined;
   try {
     if (embedded.server) {
       // This process opened the database: its session is still PGlite's superuser, the owner.
-      const owner = new pg.Client(embedded.connection);
+      const owner = ownClient(embedded.connection);
       await owner.connect();
       try {
         await ensureEmbeddedRole(owner);
@@ -189,8 +203,9 @@ async function openEmbedded(config: Extract<DatabaseConfig, { kind: 'pglite' }>,
       }
       await embedded.server.lockDown(APP_ROLE);
     }
-    database = fromPool('pglite', embedded.connection, APP_ROLE, config.poolMax, embedded.stop);
+    database = fromPool('pglite', embedded.connection, APP_ROLE, config.poolMax, embedded.stop, options.log);
     if (embedded.snapshot) database.snapshot = embedded.snapshot;
+    if (embedded.server) database.embeddedThread = embedded.server;
     if (!embedded.server) await setup.check(database.pool, 'Restart the process that opened the embedded database with this version.');
     await checkAppSession(
       database.pool,
@@ -206,10 +221,17 @@ async function openEmbedded(config: Extract<DatabaseConfig, { kind: 'pglite' }>,
   }
 }
 
-function fromPool(kind: DatabaseKind, connection: ConnectionSettings, role: string, poolMax: number, stop: () => Promise<void>): Database {
-  const pool = new pg.Pool({ ...connection, max: poolMax, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+function fromPool(
+  kind: DatabaseKind,
+  connection: ConnectionSettings,
+  role: string,
+  poolMax: number,
+  stop: () => Promise<void>,
+  log: ConnectionLog | undefined,
+): Database {
+  // A client losing its connection, idle or in use, never ends the process; the pool replaces it,
+  // and new connections wait out a database that is coming back (ADR 046).
+  const pool = new SteadyPool({ ...connection, max: poolMax, idleTimeoutMillis: 30_000 }, log);
   // Named statements on both: the embedded database's server shares them across its one session.
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   let closed = false;
@@ -247,7 +269,7 @@ interface Embedded {
  * Only one process may open a PGlite directory. A second process on the same data directory
  * (`npm run worker` beside `npm start`) attaches to the first one's socket instead.
  */
-async function startEmbedded(dataDir: string, from?: Blob): Promise<Embedded> {
+async function startEmbedded(dataDir: string, { embeddedFrom: from, log }: OpenOptions): Promise<Embedded> {
   const inMemory = dataDir.startsWith('memory://');
   const socketDir = inMemory ? null : path.dirname(dataDir);
   const socketPath = socketDir ? path.join(socketDir, '.s.PGSQL.5432') : null;
@@ -259,7 +281,7 @@ async function startEmbedded(dataDir: string, from?: Blob): Promise<Embedded> {
   }
 
   if (!inMemory) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const thread = await startEmbeddedThread({ dataDir, ...(from ? { from } : {}) });
+  const thread = await startEmbeddedThread({ dataDir, ...(from ? { from } : {}) }, log ? { log } : {});
   try {
     const { port } = await thread.listen(useUnixSocket ? { path: socketPath } : { host: '127.0.0.1', port: 0 });
     const connection: ConnectionSettings = useUnixSocket
@@ -278,7 +300,7 @@ async function startEmbedded(dataDir: string, from?: Blob): Promise<Embedded> {
 }
 
 async function answers(connection: ConnectionSettings): Promise<boolean> {
-  const client = new pg.Client({ ...connection, connectionTimeoutMillis: 2000 });
+  const client = ownClient({ ...connection, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
     await client.query('SELECT 1');

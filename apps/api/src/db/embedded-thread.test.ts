@@ -93,3 +93,66 @@ describe('the embedded database on its own thread', { timeout: 60_000 }, () => {
     started.splice(0);
   });
 });
+
+describe('a thread that dies', { timeout: 120_000 }, () => {
+  const lines: { message: string; object: object }[] = [];
+  const log = {
+    info: (object: object, message: string) => lines.push({ object, message }),
+    warn: (object: object, message: string) => lines.push({ object, message }),
+    error: (object: object, message: string) => lines.push({ object, message }),
+  };
+
+  it('is started again on its directory, as the app’s role, on the same socket, and says why', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tay-embedded-'));
+    try {
+      const thread = await startEmbeddedThread({ dataDir: path.join(dir, 'pglite') }, { log, restartDelayMs: 10 });
+      started.push(thread);
+      const socket = path.join(dir, '.s.PGSQL.5432');
+      await thread.listen({ path: socket });
+      const connection = { host: dir, port: 5432, user: 'postgres', database: 'postgres' };
+      const owner = new pg.Client(connection);
+      await owner.connect();
+      await owner.query(
+        'CREATE ROLE restarted_app NOLOGIN; CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$before$$); GRANT SELECT ON kept TO restarted_app',
+      );
+      await owner.end();
+      await thread.lockDown('restarted_app');
+
+      const held = new pg.Client(connection);
+      held.on('error', () => {});
+      await held.connect();
+      await thread.crash();
+      // The client that was connected loses its connection; the process goes on.
+      await expect(held.query('SELECT 1')).rejects.toThrow();
+
+      for (let i = 0; i < 600 && (thread.state !== 'up' || thread.restarts === 0); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(thread.state).toBe('up');
+      expect(thread.restarts).toBe(1);
+      const again = new pg.Client(connection);
+      await again.connect();
+      try {
+        const { rows } = await again.query<{ who: string; v: string }>('SELECT current_user AS who, v FROM kept');
+        expect(rows).toEqual([{ who: 'restarted_app', v: 'before' }]);
+        await expect(again.query('RESET SESSION AUTHORIZATION')).rejects.toThrow();
+      } finally {
+        await again.end();
+      }
+      expect(lines.map((l) => l.message)).toContain("the embedded database's thread ended; restarting it");
+      expect(lines.map((l) => l.message)).toContain("the embedded database's thread was restarted and answers again");
+    } finally {
+      await Promise.all(started.splice(0).map((t) => t.stop()));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('in memory, is not restarted: its contents ended with it', async () => {
+    lines.length = 0;
+    const thread = await startEmbeddedThread({ dataDir: 'memory://' }, { log, restartDelayMs: 10 });
+    started.push(thread);
+    await thread.crash();
+    for (let i = 0; i < 100 && thread.state === 'up'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(thread.state).toBe('down');
+    expect(thread.restarts).toBe(0);
+    expect(lines.at(-1)!.message).toMatch(/in-memory database's contents ended with it/);
+  });
+});

@@ -22,6 +22,10 @@ import { REFUSAL_FUNCTION, refusal, roleChange } from './role-guard';
  *
  * After `lockDown`, the session is the app's role and stays it: statements that would change the
  * session's role are refused (ADR 022, `role-guard.ts`).
+ *
+ * PGlite answers a statement's errors as protocol messages; when it throws instead, the client
+ * whose batch it was loses its connection and `onFatal` hears why (the thread then ends and is
+ * started again, ADR 046).
  */
 export class PgliteServer {
   private server: Server | null = null;
@@ -35,7 +39,10 @@ export class PgliteServer {
   /** The session's named statements: name → the rest of the Parse message (text and types). */
   private readonly statements = new Map<string, Buffer>();
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly options: { onFatal?: (error: unknown) => void } = {},
+  ) {}
 
   async listen(options: { path: string } | { host: string; port: number }): Promise<{ port: number | null }> {
     const server = createServer((socket) => {
@@ -77,8 +84,15 @@ export class PgliteServer {
     await this.acquire(connection);
     try {
       const { sent, parsed } = this.shareStatements(batch);
+      let raw: Uint8Array;
+      try {
+        raw = await this.db.execProtocolRaw(sent);
+      } catch (error) {
+        this.options.onFatal?.(error);
+        throw error;
+      }
       // Copied before the next batch may run: PGlite reuses the memory the response is in.
-      const response = Buffer.from(await this.db.execProtocolRaw(sent));
+      const response = Buffer.from(raw);
       this.remember(parsed, response);
       // Idle after the batch: anyone may go next. Inside a transaction, or mid-sequence (a Flush
       // without Sync, so no ReadyForQuery yet): this client keeps the database.

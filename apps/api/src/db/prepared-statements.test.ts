@@ -43,3 +43,46 @@ describe('preparingPool', () => {
     expect(calls.at(-1)![0]).toMatchObject({ name: statementName('select 0') });
   });
 });
+
+describe('preparingPool when a connection is lost under a statement', () => {
+  /** Clients whose first one loses its connection on its first statement. */
+  function losingPool() {
+    const lost = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' });
+    const clients = [0, 1].map((n) => ({
+      n,
+      query: vi.fn(() => (n === 0 ? Promise.reject(lost) : Promise.resolve({ rows: [{ n }] }))),
+      release: vi.fn(),
+    }));
+    let next = 0;
+    const pool = { connect: vi.fn(async () => clients[next++]), end: vi.fn(async () => {}) } as unknown as pg.Pool;
+    return { pool, clients };
+  }
+
+  it('sends a read again on a new connection, and the broken one leaves the pool', async () => {
+    const { pool, clients } = losingPool();
+    const client = await preparingPool(pool).connect();
+    const result = await client.query('select * from payers where business_id = $1', ['b1']);
+    expect(result.rows).toEqual([{ n: 1 }]);
+    expect(clients[0]!.release).toHaveBeenCalledWith(expect.objectContaining({ code: 'ECONNRESET' }));
+    client.release();
+    expect(clients[1]!.release).toHaveBeenCalledTimes(1);
+  });
+
+  it('never sends a write or a statement of a transaction again', async () => {
+    for (const statements of [['insert into payers values ($1)'], ['begin', 'select * from payers']]) {
+      const { pool } = losingPool();
+      const client = await preparingPool(pool).connect();
+      let failed: unknown = null;
+      for (const text of statements) {
+        try {
+          await client.query(text, []);
+        } catch (error) {
+          failed = error;
+          break;
+        }
+      }
+      expect(failed).toMatchObject({ code: 'ECONNRESET' });
+      expect(pool.connect).toHaveBeenCalledTimes(1);
+    }
+  });
+});

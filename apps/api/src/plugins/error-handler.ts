@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ErrorCode, type ErrorResponse, type FieldErrors } from '@tay/contract';
+import { isConnectionLoss } from '../db/connection-loss';
 import { AppError } from '../lib/app-error';
 
 export function errorBody(code: string, message: string, fields?: FieldErrors): ErrorResponse {
@@ -63,6 +64,15 @@ export const errorHandler = fp(
       if (isResponseSerializationError(error)) {
         request.log.error({ err: error }, 'response did not match its schema');
         return reply.status(500).send(errorBody(ErrorCode.Internal, 'Something went wrong on our side. Please try again.'));
+      }
+      if (isConnectionLoss(error)) {
+        // The database went away under the request, or would not take a connection in time (a
+        // restart, ADR 046): nothing the caller did, and trying again shortly may well work.
+        request.log.warn({ err: error }, 'request failed: the database could not be reached');
+        return reply
+          .status(503)
+          .header('retry-after', '1')
+          .send(errorBody(ErrorCode.Unavailable, 'The service is temporarily unavailable. Please try again shortly.'));
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
