@@ -1,10 +1,11 @@
+import { batchEndpoints } from '@tay/contract';
 import { PayCheckInsButton } from '../../features/batches/components/pay-check-ins-button';
 import { EventCheckInsPage } from '../../features/events/pages/event-check-ins-page';
-import { useWriteAccess } from '../../lib/write-access';
+import { useEndpointAccess } from '../../lib/endpoint-access';
 
 /** /business/payouts/qrcode/check-ins: an event's check-ins (events feature) with "Pay checked-in receivers" (bulk payouts). */
 export function EventCheckInsRoute() {
-  const access = useWriteAccess('payouts');
+  const access = useEndpointAccess(batchEndpoints.payCheckIns);
   return (
     <EventCheckInsPage
       actions={({ event }) => (

@@ -1,5 +1,17 @@
-import { BATCH_TEMPLATES, csvRow, paths, type Batch, type BatchKind } from '@tay/contract';
-import type { WriteArea } from '../../lib/write-access';
+import {
+  BATCH_TEMPLATES,
+  csvRow,
+  paths,
+  type Batch,
+  type BatchKind,
+  paymentRequestEndpoints,
+  payoutEndpoints,
+  studentEndpoints,
+  studentBillingEndpoints,
+  patientStatementEndpoints,
+  patientEndpoints,
+} from '@tay/contract';
+import type { AccessEntry } from '../../lib/endpoint-access';
 
 /**
  * One bulk flow of the portal: its kind of batch and the four pages of its routes (the list,
@@ -12,7 +24,8 @@ export interface BatchFlow {
   /** What one valid row becomes ("request to pay"), and many ("requests to pay"). */
   madeOne: string;
   made: string;
-  writeArea: WriteArea;
+  /** The endpoint of what the flow makes: who may use the flow, and why not, is asked of it. */
+  access: AccessEntry;
   paths: { list: string; upload: string; map: string; review: string };
   /** Where what a batch made is listed, filtered to it. */
   resultsHref: (batchId: string) => string;
@@ -57,7 +70,7 @@ export const REQUEST_BATCH_FLOW: BatchFlow = {
   title: 'Bulk Request to Pay',
   madeOne: 'request to pay',
   made: 'requests to pay',
-  writeArea: 'requests',
+  access: paymentRequestEndpoints.create,
   paths: {
     list: paths.payments.bulkRtp,
     upload: paths.payments.requestImport,
@@ -97,7 +110,7 @@ export const PAYOUT_BATCH_FLOW: BatchFlow = {
   title: 'Send a Payment - Multiple Receivers',
   madeOne: 'payout',
   made: 'payouts',
-  writeArea: 'payouts',
+  access: payoutEndpoints.create,
   paths: {
     list: paths.payouts.bulkRtp,
     upload: paths.payouts.bulkUpload,
@@ -139,7 +152,7 @@ export const STUDENT_IMPORT_FLOW: BatchFlow = {
   title: 'Import Students',
   madeOne: 'student',
   made: 'students',
-  writeArea: 'students',
+  access: studentEndpoints.create,
   paths: {
     list: paths.entity.studentImports,
     upload: paths.entity.studentImport,
@@ -186,7 +199,7 @@ export const STUDENT_BILLING_FLOW: BatchFlow = {
   title: 'Request to Pay Multiple Students',
   madeOne: 'request to pay',
   made: 'requests to pay',
-  writeArea: 'requests',
+  access: studentBillingEndpoints.create,
   paths: {
     list: paths.entity.bulkStudentsHistory,
     upload: paths.entity.bulkStudentsUpload,
@@ -241,7 +254,7 @@ export const PATIENT_BILLING_FLOW: BatchFlow = {
   title: 'Request to Pay Multiple Patients',
   madeOne: 'statement',
   made: 'statements',
-  writeArea: 'requests',
+  access: patientStatementEndpoints.create,
   paths: {
     list: paths.entity.healthcareBulk,
     upload: paths.entity.healthcareBulkUpload,
@@ -287,7 +300,7 @@ export const PATIENT_IMPORT_FLOW: BatchFlow = {
   title: 'Import Patients',
   madeOne: 'patient',
   made: 'patients',
-  writeArea: 'patients',
+  access: patientEndpoints.create,
   paths: {
     list: paths.entity.healthcareClientImports,
     upload: paths.entity.healthcareClientImport,

@@ -4,11 +4,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { BATCH_FIELDS, type Batch, type BatchPayerMode } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useBusinessTime } from '../../../lib/business-time';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useBatch, useMapBatch } from '../api/batches-api';
 import { MappingPreview } from '../components/mapping-preview';
 import type { BatchFlow } from '../batch-flows';
@@ -35,7 +35,7 @@ export function BatchMapPage({ flow }: { flow: BatchFlow }) {
 function MapForm({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   const navigate = useNavigate();
   const clock = useBusinessTime();
-  const access = useWriteAccess(flow.writeArea);
+  const access = useEndpointAccess(flow.access);
   const map = useMapBatch();
   const [payer, setPayer] = useState<BatchPayerMode>(batch.mapping.payer);
   const [columns, setColumns] = useState<Record<string, string>>(batch.mapping.columns);
@@ -52,7 +52,7 @@ function MapForm({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   return (
     <Stack gap="md">
       <BatchPageHeader flow={flow} title="Match the columns" subtitle={`Step 2 of 3 · ${batch.fileName} · ${batch.counts.rows.toLocaleString('en-US')} rows`} />
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {batch.duplicateOf && (
         <Alert color="yellow" title="You uploaded this same file before">
           Batch {batch.duplicateOf} has exactly the same content. Sending both would {flow.twice}.{' '}

@@ -19,11 +19,11 @@ import { DataTable, type Column, type RowAction } from '../../../components/ui/d
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useRoleAllows, useWriteAccess } from '../../../lib/write-access';
+import { useRoleAllows, useEndpointAccess } from '../../../lib/endpoint-access';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { zonedInputToIso } from '../../../lib/send-at';
 import {
@@ -71,7 +71,7 @@ export function BatchReviewPage({ flow }: { flow: BatchFlow }) {
 function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
   const businessId = useBusinessId();
   const navigate = useNavigate();
-  const access = useWriteAccess(flow.writeArea);
+  const access = useEndpointAccess(flow.access);
   const { get, update, page, pageSize } = useListParams();
   const parsedFilter = BatchRowFilter.safeParse(get('status') ?? 'all');
   const status = parsedFilter.success ? parsedFilter.data : 'all';
@@ -231,7 +231,7 @@ function Review({ flow, batch }: { flow: BatchFlow; batch: Batch }) {
             : `Step 3 of 3 · ${batch.fileName} · uploaded by ${batch.uploadedBy} ${clock.dateTime(batch.createdAt)}`
         }
       />
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <BatchProgress batch={batch} />
       {batch.duplicateOf && !submitted && (
         <Alert color="yellow" title="You uploaded this same file before">

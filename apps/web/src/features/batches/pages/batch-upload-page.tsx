@@ -3,10 +3,10 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { MAX_BATCH_FILE_BYTES, MAX_BATCH_ROWS } from '@tay/contract';
 import { FileDrop } from '../../../components/ui/file-drop';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { uploadBatchFile } from '../api/batches-api';
 import { downloadTemplate, type BatchFlow } from '../batch-flows';
 import { BatchPageHeader } from '../components/batch-page-header';
@@ -22,7 +22,7 @@ export function BatchUploadPage({ flow }: { flow: BatchFlow }) {
   useDocumentTitle(`${flow.title}: upload`);
   const businessId = useBusinessId();
   const navigate = useNavigate();
-  const access = useWriteAccess(flow.writeArea);
+  const access = useEndpointAccess(flow.access);
   const [progress, setProgress] = useState<number | null>(null);
   const [fileName, setFileName] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -57,7 +57,7 @@ export function BatchUploadPage({ flow }: { flow: BatchFlow }) {
   return (
     <Stack gap="md">
       <BatchPageHeader flow={flow} title="Upload a file" subtitle="Step 1 of 3: upload · match the columns · review and send" />
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <Paper withBorder radius="md" p="lg">
         <Stack gap="md">
           <FileDrop

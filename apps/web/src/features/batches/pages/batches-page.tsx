@@ -3,11 +3,11 @@ import { IconDownload, IconUpload } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { formatMoney, type Batch } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useBusinessTime } from '../../../lib/business-time';
 import { useListParams } from '../../../lib/list-params';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useBatches } from '../api/batches-api';
 import { BatchProgress, BatchStateBadge } from '../components/batch-status';
 import { downloadTemplate, type BatchFlow } from '../batch-flows';
@@ -26,7 +26,7 @@ export function BatchesPage({ flow }: { flow: BatchFlow }) {
   useDocumentTitle(flow.title);
   const navigate = useNavigate();
   const clock = useBusinessTime();
-  const access = useWriteAccess(flow.writeArea);
+  const access = useEndpointAccess(flow.access);
   const { update, page, pageSize } = useListParams();
   const batches = useBatches({ kind: flow.kind, page, pageSize });
   const data = batches.data;
@@ -99,7 +99,7 @@ export function BatchesPage({ flow }: { flow: BatchFlow }) {
           )}
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption="Your bulk batches"
         columns={columns}

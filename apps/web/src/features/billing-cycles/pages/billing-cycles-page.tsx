@@ -16,14 +16,15 @@ import {
   type BillingCycle,
   type BillingCycleListQuery,
   type BillingRun,
+  billingCycleEndpoints,
 } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import {
   downloadBillingCyclesCsv,
   useActivePrograms,
@@ -78,7 +79,7 @@ export function runSummary(run: BillingRun): string {
 export function BillingCyclesPage() {
   useDocumentTitle('Billing cycles');
   const businessId = useBusinessId();
-  const access = useWriteAccess('billingCycles');
+  const access = useEndpointAccess(billingCycleEndpoints.create);
   const canWrite = access.allowed;
   const { get, update, page, pageSize } = useListParams();
   const [editing, setEditing] = useState<{ cycle: BillingCycle | null } | null>(null);
@@ -273,7 +274,7 @@ export function BillingCyclesPage() {
         </div>
         {newCycle}
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption="Billing cycles"
         columns={columns}

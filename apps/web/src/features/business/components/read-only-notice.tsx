@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import type { Access, Business } from '@tay/contract';
-import { useRoleAllows } from '../../../lib/write-access';
+import { useRoleAllows } from '../../../lib/endpoint-access';
 
 /** Details cannot change while they are under review or while the business is disabled. */
 export function isLocked(business: Business | undefined): boolean {

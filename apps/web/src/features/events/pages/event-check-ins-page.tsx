@@ -18,7 +18,7 @@ import { ReceiverReviewBadge } from '../../../components/ui/receiver-review-badg
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useRoleAllows } from '../../../lib/write-access';
+import { useRoleAllows } from '../../../lib/endpoint-access';
 import { downloadCheckInsCsv, useEventCheckIns, useReviewCheckedInReceiver } from '../api/events-api';
 import { exportCsv } from '../../../components/ui/list-filters';
 import { useBusinessTime } from '../../../lib/business-time';

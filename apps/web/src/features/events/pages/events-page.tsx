@@ -15,14 +15,15 @@ import {
   type EventListQuery,
   type PayoutEvent,
   type QrImageFormat,
+  eventEndpoints,
 } from '@tay/contract';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadEventImage, downloadEventsCsv, useEventCommand, useEventList, type EventCommand } from '../api/events-api';
 import { EventFormModal } from '../components/event-form-modal';
 
@@ -47,7 +48,7 @@ export function EventsPage() {
   useDocumentTitle('Events');
   const navigate = useNavigate();
   const businessId = useBusinessId();
-  const access = useWriteAccess('payouts');
+  const access = useEndpointAccess(eventEndpoints.create);
   const canWrite = access.allowed;
   const { get, update, page, pageSize } = useListParams();
   const [editing, setEditing] = useState<{ event: PayoutEvent | null } | null>(null);
@@ -195,7 +196,7 @@ export function EventsPage() {
         </div>
         {newEvent}
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption="Events"
         columns={columns}

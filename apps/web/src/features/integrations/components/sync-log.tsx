@@ -14,7 +14,7 @@ import {
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
-import { useRoleAllows } from '../../../lib/write-access';
+import { useRoleAllows } from '../../../lib/endpoint-access';
 import { downloadSyncLogCsv, useRetryItem, useSyncLog, type SyncLogFilters } from '../api/integrations-api';
 import { LinkRecordModal } from './link-record-modal';
 import { useBusinessTime } from '../../../lib/business-time';

@@ -6,7 +6,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useListParams } from '../../../lib/list-params';
 import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useRoleAllows } from '../../../lib/write-access';
+import { useRoleAllows } from '../../../lib/endpoint-access';
 import { useIntegrations } from '../api/integrations-api';
 import { IntegrationCard } from '../components/integration-card';
 import { SyncLog } from '../components/sync-log';

@@ -2,10 +2,10 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
-import { formatMoney, type InvoiceAction, type InvoiceListItem } from '@tay/contract';
+import { formatMoney, type InvoiceAction, type InvoiceListItem, invoiceEndpoints } from '@tay/contract';
 import { copyInvoiceHref, editInvoiceHref } from '../../../lib/invoice-paths';
 import { useBusinessId } from '../../../lib/session';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadInvoicePdf, useInvoiceCommand, type InvoiceCommand } from '../api/invoices-api';
 
 type Target = Pick<InvoiceListItem, 'invoiceId' | 'number' | 'payerName' | 'totalCents'>;
@@ -56,7 +56,7 @@ const CONFIRM: Record<InvoiceCommand, { title: string; verb: string; confirm: st
 export function useInvoiceActions({ onDeleted }: { onDeleted?: () => void } = {}) {
   const navigate = useNavigate();
   const businessId = useBusinessId();
-  const canWrite = useWriteAccess('invoices').allowed;
+  const canWrite = useEndpointAccess(invoiceEndpoints.create).allowed;
   const command = useInvoiceCommand();
 
   const confirm = (invoice: Target, name: InvoiceCommand) => {

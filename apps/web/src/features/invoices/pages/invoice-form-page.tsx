@@ -18,13 +18,14 @@ import {
   type InvoiceState,
   type InvoiceTerms,
   type RequestChannel,
+  invoiceEndpoints,
 } from '@tay/contract';
 import { InvoiceTotals } from '../../../components/invoices/invoice-lines';
 import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { PdfPreviewModal } from '../../../components/ui/pdf-preview-modal';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { formatZonedDateTime } from '../../../lib/zoned-time';
 import { useBusinessInvoiceTerms, useBusinessTimeZone } from '../../../lib/business-time-zone';
@@ -34,7 +35,7 @@ import { formatPhone } from '../../../lib/phone';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/send-at';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { fetchInvoicePdf, useInvoiceDetail, useSaveInvoice, useSendInvoice } from '../api/invoices-api';
 import { LineItemsEditor } from '../components/line-items-editor';
 import {
@@ -173,7 +174,7 @@ function InvoiceForm({
 }) {
   const navigate = useNavigate();
   const businessId = useBusinessId();
-  const access = useWriteAccess('invoices');
+  const access = useEndpointAccess(invoiceEndpoints.create);
   useDocumentTitle(editing ? `Edit ${editing.number}` : 'New invoice');
   const scheduled = editing?.invoiceState === 'Scheduled';
 
@@ -305,7 +306,7 @@ function InvoiceForm({
           </Text>
         )}
       </div>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {failure && (
         <Alert color="red" title="The invoice was not saved or sent" role="alert">
           <Text size="sm">{failure}</Text>

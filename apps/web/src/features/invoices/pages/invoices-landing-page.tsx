@@ -2,14 +2,14 @@ import { ScrollRegion } from '../../../components/ui/scroll-region';
 import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconFileInvoice, IconList, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatDay, formatMoney } from '@tay/contract';
+import { formatDay, formatMoney, invoiceEndpoints } from '@tay/contract';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { invoiceDetailsHref, invoicePaths } from '../../../lib/invoice-paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useInvoiceList, useInvoiceSummary } from '../api/invoices-api';
 import { InvoiceStateBadge } from '../components/invoice-state-badge';
 
@@ -24,7 +24,7 @@ const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  */
 export function InvoicesLandingPage() {
   useDocumentTitle('Invoices');
-  const access = useWriteAccess('invoices');
+  const access = useEndpointAccess(invoiceEndpoints.create);
   const summary = useInvoiceSummary();
   const recent = useInvoiceList({ page: 1, pageSize: RECENT, sortBy: 'number', sortDirection: 'desc' });
   const s = summary.data;
@@ -50,7 +50,7 @@ export function InvoicesLandingPage() {
           {newInvoice}
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {summary.error && <LoadError title="The figures could not be loaded" error={summary.error} onRetry={() => void summary.refetch()} />}
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Figure

@@ -1,10 +1,11 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { invoiceEndpoints } from '@tay/contract';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { invoicePaths } from '../../../lib/invoice-paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { InvoicesTable } from '../components/invoices-table';
 
 /**
@@ -13,7 +14,7 @@ import { InvoicesTable } from '../components/invoices-table';
  */
 export function InvoicesListPage() {
   useDocumentTitle('Invoices');
-  const access = useWriteAccess('invoices');
+  const access = useEndpointAccess(invoiceEndpoints.create);
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
@@ -38,7 +39,7 @@ export function InvoicesListPage() {
           )}
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <InvoicesTable caption="Invoices" />
     </Stack>
   );

@@ -14,6 +14,7 @@ import {
   statementLineErrors,
   type PatientStatementInput,
   type PaymentRequestDetail,
+  patientStatementEndpoints,
 } from '@tay/contract';
 import { type PickedPatient, PatientPicker } from '../../../components/patients/patient-picker';
 import {
@@ -30,12 +31,12 @@ import {
 import { LoadError } from '../../../components/ui/load-error';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useCreatePatientStatement, usePatientForStatement, useStatementToCopy } from '../api/patient-statements-api';
 
 /** A line as typed: amounts as text ("120.00"), the service date empty for the date of service. */
@@ -113,7 +114,7 @@ function PatientStatementForm({
   source: PaymentRequestDetail | null;
 }) {
   const navigate = useNavigate();
-  const access = useWriteAccess('requests');
+  const access = useEndpointAccess(patientStatementEndpoints.create);
   const save = useCreatePatientStatement();
   const { values, set, errors, setErrors } = useRequestFields(
     source
@@ -252,7 +253,7 @@ function PatientStatementForm({
           .
         </Text>
       </div>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {failure && (
         <Alert color="red" title="The statement was not saved" role="alert">
           {failure}

@@ -2,8 +2,8 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
-import { getHref, paths, PatientAction, type Patient } from '@tay/contract';
-import { useWriteAccess } from '../../../lib/write-access';
+import { getHref, paths, PatientAction, type Patient, patientEndpoints } from '@tay/contract';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { usePatientCommand, type PatientCommand } from '../api/patients-api';
 
 /** The actions that change nothing here: all a person may use who cannot change the practice's patients. */
@@ -32,7 +32,7 @@ const DONE: Record<PatientCommand, { title: string; verb: string; text: (p: Pati
  */
 export function usePatientActions() {
   const navigate = useNavigate();
-  const canWrite = useWriteAccess('patients').allowed;
+  const canWrite = useEndpointAccess(patientEndpoints.create).allowed;
   const command = usePatientCommand();
 
   const change = (patient: Patient, name: PatientCommand) =>

@@ -13,15 +13,16 @@ import {
   type FieldErrors,
   type GuarantorRelationship,
   type Patient,
+  patientEndpoints,
 } from '@tay/contract';
 import { PayerChoiceFields, payerChoice, payerChoiceBody, useSwitchLayout, type PayerChoice } from '../../../components/payers/payer-choice';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useBusinessTime } from '../../../lib/business-time';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { usePatientRecord, useSavePatient } from '../api/patients-api';
 import { PatientRecordViews } from '../components/patient-record-views';
 
@@ -159,7 +160,7 @@ function GuarantorFields({ draft, errors, set }: { draft: Draft; errors: FieldEr
 function PatientForm({ patient }: { patient: Patient | null }) {
   const navigate = useNavigate();
   const save = useSavePatient();
-  const access = useWriteAccess('patients');
+  const access = useEndpointAccess(patientEndpoints.create);
   const [draft, setDraft] = useState<Draft>(() => (patient ? draftOf(patient) : EMPTY));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [problem, setProblem] = useState<string | null>(null);
@@ -195,7 +196,7 @@ function PatientForm({ patient }: { patient: Patient | null }) {
 
   return (
     <Stack gap="md">
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <Paper withBorder radius="md" p="lg">
         <form onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit patient' : 'Add a patient'}>
           <Stack gap="md">

@@ -11,15 +11,16 @@ import {
   PatientStatus,
   type Patient,
   type PatientListQuery,
+  patientEndpoints,
 } from '@tay/contract';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessTime } from '../../../lib/business-time';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadPatientsCsv, usePatientList } from '../api/patients-api';
 import { permittedPatientActions, usePatientActions } from '../components/patient-actions';
 
@@ -45,7 +46,7 @@ export function PatientsPage() {
   useDocumentTitle('Patients');
   const businessId = useBusinessId();
   const clock = useBusinessTime();
-  const access = useWriteAccess('patients');
+  const access = useEndpointAccess(patientEndpoints.create);
   const { get, update, page, pageSize } = useListParams();
   const { run, canWrite } = usePatientActions();
 
@@ -141,7 +142,7 @@ export function PatientsPage() {
           {access.allowed ? addButton : null}
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption="Patients"
         columns={columns}

@@ -14,13 +14,14 @@ import {
   type PayerImportPreview,
   type PayerImportResult,
   type SuggestedPayerMapping,
+  payerEndpoints,
 } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
 import { useImportPayers, useImportPreview } from '../api/payers-api';
 import { ImportPreview } from '../components/import-preview';
 import { PayersPageHeader } from '../components/payers-page-header';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
-import { useWriteAccess } from '../../../lib/write-access';
+import { AccessAlert } from '../../../components/ui/access-alert';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 
 /** The header row as the browser reads it, for the column choices when the server cannot suggest one. */
 function localHeaders(csv: string): string[] {
@@ -36,7 +37,7 @@ function localHeaders(csv: string): string[] {
 export function ImportPayersPage() {
   const previewCall = useImportPreview();
   const importCall = useImportPayers();
-  const access = useWriteAccess('payers');
+  const access = useEndpointAccess(payerEndpoints.import);
   const [file, setFile] = useState<File | null>(null);
   const [csv, setCsv] = useState<string | null>(null);
   const [headers, setHeaders] = useState<string[]>([]);
@@ -118,7 +119,7 @@ export function ImportPayersPage() {
         title="Import payers"
         description={`Add up to ${MAX_PAYER_IMPORT_ROWS.toLocaleString('en-US')} payers from a CSV file (2 MB at most). Payers you already have are skipped.`}
       />
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
 
       {result ? (
         <Paper withBorder radius="md" p="lg">

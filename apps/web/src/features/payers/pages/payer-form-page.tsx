@@ -4,13 +4,13 @@ import { notifications } from '@mantine/notifications';
 import { useForm, type Path } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { PAYER_FIELD_LIMITS, payerName, payerPaths } from '@tay/contract';
+import { PAYER_FIELD_LIMITS, payerName, payerPaths, payerEndpoints } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { ApiError } from '../../../lib/api-client';
 import { formatPhone, toE164 } from '../../../lib/phone';
-import { useWriteAccess } from '../../../lib/write-access';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { usePayer, useSavePayer } from '../api/payers-api';
 import { PayersPageHeader } from '../components/payers-page-header';
 
@@ -47,7 +47,7 @@ export function PayerFormPage() {
   const payerId = params.get('payerId');
   const payer = usePayer(payerId);
   const save = useSavePayer();
-  const access = useWriteAccess('payers');
+  const access = useEndpointAccess(payerEndpoints.create);
   const editing = Boolean(payerId);
   const form = useForm<Values>({
     resolver: zodResolver(schema),
@@ -106,7 +106,7 @@ export function PayerFormPage() {
         title={title}
         description={editing ? 'A new e-mail address must be confirmed again by the payer.' : 'We e-mail the payer a link to confirm their address.'}
       />
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {payer.error ? (
         <LoadError title="We could not load this payer" error={payer.error} onRetry={() => void payer.refetch()} />
       ) : editing && !payer.data ? (

@@ -1,12 +1,12 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router';
-import { getHref, paths, type Payer, payerPaths } from '@tay/contract';
+import { getHref, paths, type Payer, payerPaths, payerEndpoints, paymentRequestEndpoints } from '@tay/contract';
 import type { ReactNode } from 'react';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useBusinessTime } from '../../../lib/business-time';
 import { formatPhone } from '../../../lib/phone';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { usePayer } from '../api/payers-api';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
 import { PayerHistoryCard } from '../components/payer-history';
@@ -23,8 +23,8 @@ export function PayerTransactionsPage({ requests }: { requests: (payer: Payer) =
   const payerId = params.get('payerId');
   const payer = usePayer(payerId);
   const clock = useBusinessTime();
-  const canRequest = useWriteAccess('requests').allowed;
-  const canChange = useWriteAccess('payers').allowed;
+  const canRequest = useEndpointAccess(paymentRequestEndpoints.create).allowed;
+  const canChange = useEndpointAccess(payerEndpoints.create).allowed;
   if (!payerId) {
     return (
       <Stack gap="md">

@@ -3,12 +3,22 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { getHref, paths, type Payer, type PayerAction, payerActions, type PayerListQuery, payerPaths } from '@tay/contract';
+import {
+  getHref,
+  paths,
+  type Payer,
+  type PayerAction,
+  payerActions,
+  type PayerListQuery,
+  payerPaths,
+  payerEndpoints,
+  paymentRequestEndpoints,
+} from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { useBusinessTime } from '../../../lib/business-time';
 import { formatPhone } from '../../../lib/phone';
-import { useWriteAccess } from '../../../lib/write-access';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { downloadPayersCsv, usePayerCommand, usePayerList, type PayerCommand } from '../api/payers-api';
@@ -28,8 +38,8 @@ export function PayersPage() {
   const navigate = useNavigate();
   const businessId = useBusinessId();
   const clock = useBusinessTime();
-  const access = useWriteAccess('payers');
-  const canRequest = useWriteAccess('requests').allowed;
+  const access = useEndpointAccess(payerEndpoints.create);
+  const canRequest = useEndpointAccess(paymentRequestEndpoints.create).allowed;
   const { get, update, page, pageSize } = useListParams();
   const command = usePayerCommand();
 
@@ -141,7 +151,7 @@ export function PayersPage() {
           </>
         }
       />
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption="Payers"
         columns={columns}

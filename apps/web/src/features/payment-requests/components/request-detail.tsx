@@ -13,11 +13,12 @@ import {
   type RequestAction,
   type RequestState,
   type RequestTimelineEvent,
+  paymentRequestEndpoints,
 } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
 import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
 import { useRequestDetail } from '../api/payment-requests-api';
@@ -73,7 +74,7 @@ export function RequestDetailDrawer({
 }) {
   const detail = useRequestDetail(requestId);
   const clock = useBusinessTime();
-  const canWrite = useWriteAccess('requests').allowed;
+  const canWrite = useEndpointAccess(paymentRequestEndpoints.create).allowed;
   const r = detail.data;
   const viaQrCode = Boolean(r?.qrCodeId);
   const guidance = r ? requestGuidance(r.transactionState, r.payerName, canWrite, r.invoiceNumber, viaQrCode) : null;

@@ -1,14 +1,14 @@
 import { Button, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { IconFileInvoice, IconHistory, IconSend, IconUsers } from '@tabler/icons-react';
 import { Link, useOutletContext } from 'react-router';
-import { type EntityType, formatMoney, getHref, paths } from '@tay/contract';
+import { type EntityType, formatMoney, getHref, paths, paymentRequestEndpoints } from '@tay/contract';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBalances } from '../../../lib/balances';
-import { useWriteAccess } from '../../../lib/write-access';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useRequestSummary } from '../api/payment-requests-api';
 
 /** Where the landing's request button and its people shortcut lead for each template (its own single request and people). */
@@ -31,7 +31,7 @@ export function PaymentsLandingPage() {
   useDocumentTitle(heading);
   const summary = useRequestSummary();
   const balances = useBalances();
-  const access = useWriteAccess('requests');
+  const access = useEndpointAccess(paymentRequestEndpoints.create);
   const s = summary.data;
   const b = balances.data;
 
@@ -49,7 +49,7 @@ export function PaymentsLandingPage() {
           </Button>
         )}
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {balances.error && <LoadError title="Your balances could not be loaded" error={balances.error} onRetry={() => void balances.refetch()} />}
       {summary.error && <LoadError title="The figures could not be loaded" error={summary.error} onRetry={() => void summary.refetch()} />}
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>

@@ -14,6 +14,7 @@ import {
   type PaymentRequestDetail,
   type PaymentRequestInput,
   type RequestChannel,
+  paymentRequestEndpoints,
 } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -25,9 +26,9 @@ import { useBusinessId } from '../../../lib/session';
 import { useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/payment-requests-api';
 import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
 import { isoToZonedInput } from '../../../lib/send-at';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { StatementLines } from '../../../components/payments/statement-lines';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
 import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
 import {
@@ -227,7 +228,7 @@ function RequestForm({
   const { values, set, errors, setErrors } = useRequestFields(initialFields);
   const [failure, setFailure] = useState<string | null>(null);
   const save = useSaveRequest();
-  const access = useWriteAccess('requests');
+  const access = useEndpointAccess(paymentRequestEndpoints.create);
 
   const submit = (mode: Mode) => {
     if (!access.allowed) return;
@@ -272,7 +273,7 @@ function RequestForm({
           </Text>
         )}
       </div>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {/* A patient's statement (ADR 037): its amount is its lines' total, kept as it is. */}
       {editing?.statement && (
         <Alert color="blue" variant="light" title={`A statement for ${editing.patientName ?? 'a patient'}`}>

@@ -1,11 +1,11 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { RequestsTable } from '../components/requests-table';
-import { paths } from '@tay/contract';
+import { paths, paymentRequestEndpoints } from '@tay/contract';
 
 /**
  * /business/payment/transactions/history and /draft: every request, with status badges, row
@@ -15,7 +15,7 @@ import { paths } from '@tay/contract';
 export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
   useDocumentTitle(view === 'draft' ? 'Draft requests' : 'Transaction history');
   const navigate = useNavigate();
-  const access = useWriteAccess('requests');
+  const access = useEndpointAccess(paymentRequestEndpoints.create);
   const title = view === 'draft' ? 'Draft requests' : 'Transaction history';
 
   return (
@@ -36,7 +36,7 @@ export function TransactionsPage({ view }: { view: 'history' | 'draft' }) {
           </Button>
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <RequestsTable view={view} caption={title} />
     </Stack>
   );

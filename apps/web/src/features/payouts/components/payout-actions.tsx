@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatMoney, MONEY_RULES, type Payout, type PayoutAction } from '@tay/contract';
-import { useRoleAllows } from '../../../lib/write-access';
+import { useRoleAllows } from '../../../lib/endpoint-access';
 import { usePayoutCommand, type PayoutCommand } from '../api/payouts-api';
 import { payoutFormHref } from '../payout-paths';
 

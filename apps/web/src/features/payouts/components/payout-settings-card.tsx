@@ -1,7 +1,7 @@
 import { Card, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { formatMoney } from '@tay/contract';
-import { useRoleAllows } from '../../../lib/write-access';
+import { useRoleAllows } from '../../../lib/endpoint-access';
 import { usePayoutSettings, useUpdatePayoutSettings } from '../api/payouts-api';
 
 /** "Payout approvals": whether a second owner or admin must approve what a member submits (owners and admins only). */

@@ -2,14 +2,14 @@ import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput, 
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { formatMoney, MAX_AMOUNT_CENTS, MONEY_RULES, parseMoney, paths, type PayoutDetail, type Receiver } from '@tay/contract';
+import { formatMoney, MAX_AMOUNT_CENTS, MONEY_RULES, parseMoney, paths, type PayoutDetail, type Receiver, payoutEndpoints } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useRoleAllows, useWriteAccess } from '../../../lib/write-access';
+import { useRoleAllows, useEndpointAccess } from '../../../lib/endpoint-access';
 import { useAvailableBalance, usePayout, usePayoutCommand, usePayoutSettings, useReceiverSearch, useSavePayout } from '../api/payouts-api';
 
 /** Why a receiver cannot be chosen, or null. */
@@ -65,7 +65,7 @@ export function PayoutFormPage() {
 
 function PayoutForm({ source }: { source: PayoutDetail | null }) {
   const navigate = useNavigate();
-  const access = useWriteAccess('payouts');
+  const access = useEndpointAccess(payoutEndpoints.create);
   const editing = source?.state === 'Draft' ? source : null;
   useDocumentTitle(editing ? `Edit ${editing.reference}` : 'Send a Payment - Single Receiver');
   const settings = usePayoutSettings();
@@ -158,7 +158,7 @@ function PayoutForm({ source }: { source: PayoutDetail | null }) {
   return (
     <Stack gap="md" maw={640}>
       <Title order={1}>{editing ? `Edit ${editing.reference}` : source ? `Copy of ${source.reference}` : 'Send a Payment - Single Receiver'}</Title>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <Select
         label="Receiver"
         description="Only verified, active receivers can be paid."

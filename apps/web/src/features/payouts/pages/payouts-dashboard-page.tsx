@@ -1,13 +1,13 @@
 import { Anchor, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconList, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatMoney, paths } from '@tay/contract';
+import { formatMoney, paths, payoutEndpoints } from '@tay/contract';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { usePayoutSummary } from '../api/payouts-api';
 import { PayoutSettingsCard } from '../components/payout-settings-card';
 import { PayoutStateBadge } from '../components/payout-state-badge';
@@ -17,7 +17,7 @@ import { useBusinessTime } from '../../../lib/business-time';
 /** /business/payouts: the Transaction Dashboard — what can be paid out, what is on its way, what waits for approval. */
 export function PayoutsDashboardPage() {
   useDocumentTitle('Transaction Dashboard');
-  const access = useWriteAccess('payouts');
+  const access = useEndpointAccess(payoutEndpoints.create);
   const summary = usePayoutSummary();
   const clock = useBusinessTime();
   if (summary.isPending) return <PageLoader />;
@@ -41,7 +41,7 @@ export function PayoutsDashboardPage() {
           </Button>
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
         <Figure label="Available" value={formatMoney(s.availableCents)} hint="What approvals can take from" />
         <Figure label="In flight" value={formatMoney(s.inFlightCents)} hint="Approved, not paid yet (fees included)" />

@@ -11,8 +11,9 @@ import {
   type EnrollmentStatus,
   type Program,
   type ProgramStatus,
+  programEndpoints,
 } from '@tay/contract';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useProgramCommand, type ProgramCommand } from '../api/programs-api';
 
 export function ProgramStatusBadge({ status }: { status: ProgramStatus }) {
@@ -60,7 +61,7 @@ const DONE: Record<ProgramCommand, { title: string; verb: string; text: (p: Prog
  */
 export function useProgramActions() {
   const navigate = useNavigate();
-  const canWrite = useWriteAccess('programs').allowed;
+  const canWrite = useEndpointAccess(programEndpoints.create).allowed;
   const command = useProgramCommand();
 
   const change = (program: Program, name: ProgramCommand) =>

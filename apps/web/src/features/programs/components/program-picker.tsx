@@ -1,9 +1,9 @@
 import { Alert, Anchor, Button, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
-import { paths } from '@tay/contract';
+import { paths, programEndpoints } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useProgramList } from '../api/programs-api';
 import { programManageHref } from './program-actions';
 
@@ -27,7 +27,7 @@ export function ProgramPicker({
   activeOnly?: boolean;
 }) {
   const navigate = useNavigate();
-  const canWrite = useWriteAccess('programs').allowed;
+  const canWrite = useEndpointAccess(programEndpoints.create).allowed;
   const programs = useProgramList({
     page: 1,
     pageSize: MAX_LISTED,

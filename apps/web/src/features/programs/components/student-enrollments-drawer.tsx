@@ -1,10 +1,10 @@
 import { Alert, Button, Drawer, Group, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { formatDay, formatMoney, PROGRAM_FREQUENCY_LABELS, type Enrollment, type FieldErrors } from '@tay/contract';
+import { formatDay, formatMoney, PROGRAM_FREQUENCY_LABELS, type Enrollment, type FieldErrors, programEndpoints } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { ApiError } from '../../../lib/api-client';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useEnrollStudent, useProgramList, useStudentEnrollments } from '../api/programs-api';
 import { EnrollmentStatusBadge, localToday } from './program-actions';
 import { WithdrawModal } from './withdraw-modal';
@@ -113,7 +113,7 @@ function EnrollForm({
 
 function Enrollments({ businessId, studentId, studentName }: { businessId: string; studentId: string; studentName: string }) {
   const list = useStudentEnrollments(studentId, businessId);
-  const access = useWriteAccess('programs');
+  const access = useEndpointAccess(programEndpoints.enrollStudent);
   const [withdrawing, setWithdrawing] = useState<Enrollment | null>(null);
 
   if (list.error) return <LoadError title="The enrollments could not be loaded" error={list.error} onRetry={() => void list.refetch()} />;

@@ -11,16 +11,17 @@ import {
   type EnrollCandidate,
   type EnrollCandidateQuery,
   type Program,
+  programEndpoints,
 } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useEnroll, useEnrollCandidates, useProgram } from '../api/programs-api';
 import { localToday, programEnrollHref, programStudentsHref } from '../components/program-actions';
 import { ProgramPicker } from '../components/program-picker';
@@ -50,7 +51,7 @@ export function ProgramEnrollPage() {
 
 function EnrollForm({ program }: { program: Program }) {
   const navigate = useNavigate();
-  const access = useWriteAccess('programs');
+  const access = useEndpointAccess(programEndpoints.enroll);
   const { get, update, page, pageSize } = useListParams();
   const [selected, setSelected] = useState<Map<string, EnrollCandidate>>(new Map());
   const [startDate, setStartDate] = useState(() => {
@@ -190,7 +191,7 @@ function EnrollForm({ program }: { program: Program }) {
           {program.endDate ? formatDay(program.endDate) : 'no end'}
         </Text>
       </div>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {closed && (
         <Alert color="yellow" title={`${program.name} is disabled`}>
           A disabled program takes no enrollments. Activate it from the programs list first.

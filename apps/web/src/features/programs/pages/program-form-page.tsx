@@ -12,14 +12,15 @@ import {
   ProgramInput,
   type FieldErrors,
   type Program,
+  programEndpoints,
 } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useProgram, useSaveProgram } from '../api/programs-api';
 
 export interface ProgramFormValues {
@@ -98,7 +99,7 @@ export function ProgramFormPage() {
 function ProgramForm({ editing }: { editing: Program | null }) {
   useDocumentTitle(editing ? `Edit ${editing.name}` : 'New program');
   const navigate = useNavigate();
-  const access = useWriteAccess('programs');
+  const access = useEndpointAccess(programEndpoints.create);
   const save = useSaveProgram();
   const [values, setValues] = useState<ProgramFormValues>(editing ? valuesOf(editing) : emptyProgramValues());
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -143,7 +144,7 @@ function ProgramForm({ editing }: { editing: Program | null }) {
         </Anchor>
         <Title order={1}>{editing ? `Edit ${editing.name}` : 'New program'}</Title>
       </div>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <Paper withBorder p="md">
         <form onSubmit={submit} noValidate aria-label={editing ? 'Edit program' : 'New program'}>
           <Stack gap="sm">

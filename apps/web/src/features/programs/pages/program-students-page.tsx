@@ -11,16 +11,17 @@ import {
   PROGRAM_FREQUENCY_LABELS,
   type Enrollment,
   type EnrollmentListQuery,
+  programEndpoints,
 } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadEnrollmentsCsv, useEnrollmentList, useProgram } from '../api/programs-api';
 import { enrolledOfCapacity, EnrollmentStatusBadge, programEnrollHref, ProgramStatusBadge, programStudentsHref } from '../components/program-actions';
 import { ProgramPicker } from '../components/program-picker';
@@ -41,7 +42,7 @@ export function ProgramStudentsPage() {
   useDocumentTitle(program.data ? `${program.data.name} students` : 'Program students');
   const businessId = useBusinessId();
   const navigate = useNavigate();
-  const access = useWriteAccess('programs');
+  const access = useEndpointAccess(programEndpoints.create);
   const { get, update, page, pageSize } = useListParams();
   const [withdrawing, setWithdrawing] = useState<Enrollment | null>(null);
 
@@ -132,7 +133,7 @@ export function ProgramStudentsPage() {
         </div>
         {enrollButton}
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption={`Students of ${p.name}`}
         columns={columns}

@@ -10,14 +10,15 @@ import {
   ProgramStatus,
   type Program,
   type ProgramListQuery,
+  programEndpoints,
 } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadProgramsCsv, useProgramList } from '../api/programs-api';
 import { enrolledOfCapacity, permittedProgramActions, programManageHref, ProgramStatusBadge, useProgramActions } from '../components/program-actions';
 
@@ -33,7 +34,7 @@ const FREQUENCY_OPTIONS = ProgramFrequency.options.map((f) => ({ value: f, label
 export function ProgramsPage() {
   useDocumentTitle('Programs');
   const businessId = useBusinessId();
-  const access = useWriteAccess('programs');
+  const access = useEndpointAccess(programEndpoints.create);
   const { get, update, page, pageSize } = useListParams();
   const { run, canWrite } = useProgramActions();
   const navigate = useNavigate();
@@ -108,7 +109,7 @@ export function ProgramsPage() {
         </div>
         {addButton}
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption="Programs"
         columns={columns}

@@ -2,9 +2,9 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
-import { QrCodeAction, type QrCode } from '@tay/contract';
+import { QrCodeAction, type QrCode, qrCodeEndpoints } from '@tay/contract';
 import { qrCodeDownloadHref, qrCodeManageHref, qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useQrCodeCommand, type QrCodeCommand } from '../api/qr-codes-api';
 
 type Target = Pick<QrCode, 'qrId' | 'label'>;
@@ -41,7 +41,7 @@ const DONE: Record<QrCodeCommand, { title: string; verb: string; text: (label: s
  */
 export function useQrCodeActions({ onDeleted }: { onDeleted?: () => void } = {}) {
   const navigate = useNavigate();
-  const canWrite = useWriteAccess('qrCodes').allowed;
+  const canWrite = useEndpointAccess(qrCodeEndpoints.create).allowed;
   const command = useQrCodeCommand();
 
   const change = (code: Target, name: QrCodeCommand) =>

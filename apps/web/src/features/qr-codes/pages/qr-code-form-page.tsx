@@ -2,14 +2,14 @@ import { Alert, Anchor, Button, Fieldset, Grid, Group, Paper, Radio, SimpleGrid,
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { paths, type QrAmountMode, type QrAsk, type QrCode } from '@tay/contract';
+import { paths, type QrAmountMode, type QrAsk, type QrCode, qrCodeEndpoints } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { qrCodeDownloadHref } from '../../../lib/qr-code-paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useQrCode, useSaveQrCode } from '../api/qr-codes-api';
 import { emptyQrValues, errorsFromApi, FIELD_OF, qrValuesFrom, toQrInput, type QrFormErrors, type QrFormValues } from '../qr-code-form-model';
 import { MoneyInput } from '../../../components/ui/money-input';
@@ -44,7 +44,7 @@ export function QrCodeFormPage() {
 function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrFormValues }) {
   const navigate = useNavigate();
   useDocumentTitle(editing ? `Edit ${editing.label}` : 'New QR code');
-  const access = useWriteAccess('qrCodes');
+  const access = useEndpointAccess(qrCodeEndpoints.create);
   const save = useSaveQrCode();
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<QrFormErrors>({});
@@ -98,7 +98,7 @@ function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrF
             : 'Payers scan the code with their phone, then pay on a page that asks what you choose here.'}
         </Text>
       </div>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {failure && (
         <Alert color="red" title="The QR code was not saved" role="alert">
           {failure}

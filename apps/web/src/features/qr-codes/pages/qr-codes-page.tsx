@@ -1,16 +1,16 @@
 import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { IconHistory, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
-import { formatDay, formatMoney, QR_STATUS_LABELS, QrCodeDisplayStatus, type QrCode, type QrCodeListQuery } from '@tay/contract';
+import { formatDay, formatMoney, QR_STATUS_LABELS, QrCodeDisplayStatus, type QrCode, type QrCodeListQuery, qrCodeEndpoints } from '@tay/contract';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useBusinessTime } from '../../../lib/business-time';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { qrCodeDownloadHref, qrCodeManageHref, qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadQrCodesCsv, useQrCodeList } from '../api/qr-codes-api';
 import { QR_ACTION_LABELS, permittedQrCodeActions, useQrCodeActions } from '../components/qr-code-actions';
 import { QrStatusBadge } from '../components/qr-status-badge';
@@ -29,7 +29,7 @@ export function QrCodesPage() {
   const navigate = useNavigate();
   const businessId = useBusinessId();
   const clock = useBusinessTime();
-  const access = useWriteAccess('qrCodes');
+  const access = useEndpointAccess(qrCodeEndpoints.create);
   const { get, update, page, pageSize } = useListParams();
   const { run, canWrite } = useQrCodeActions();
 
@@ -103,7 +103,7 @@ export function QrCodesPage() {
           {newCode}
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption="QR codes"
         columns={columns}

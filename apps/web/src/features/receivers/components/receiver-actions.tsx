@@ -2,8 +2,8 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
-import { getHref, MONEY_RULES, paths, ReceiverAction, type Receiver } from '@tay/contract';
-import { useRoleAllows, useWriteAccess } from '../../../lib/write-access';
+import { getHref, MONEY_RULES, paths, ReceiverAction, type Receiver, receiverEndpoints } from '@tay/contract';
+import { useRoleAllows, useEndpointAccess } from '../../../lib/endpoint-access';
 import { useReceiverCommand, type ReceiverCommand } from '../api/receivers-api';
 
 /** The actions that change nothing: all a person may use who cannot change the business's receivers. */
@@ -37,7 +37,7 @@ const DONE: Record<ReceiverCommand, { title: string; verb: string; text: (r: Rec
  */
 export function useReceiverActions({ onEdit }: { onEdit: (receiver: Receiver) => void }) {
   const navigate = useNavigate();
-  const canWrite = useWriteAccess('payouts').allowed;
+  const canWrite = useEndpointAccess(receiverEndpoints.create).allowed;
   const canReview = useRoleAllows(MONEY_RULES.approvePayout.access);
   const command = useReceiverCommand();
 

@@ -9,14 +9,15 @@ import {
   ReceiverVerification,
   type Receiver,
   type ReceiverListQuery,
+  receiverEndpoints,
 } from '@tay/contract';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadReceiversCsv, useReceiverList } from '../api/receivers-api';
 import { permittedReceiverActions, useReceiverActions } from '../components/receiver-actions';
 import { ReceiverReviewBadge } from '../../../components/ui/receiver-review-badge';
@@ -41,7 +42,7 @@ export function ReceiversPage() {
   useDocumentTitle('Receivers');
   const businessId = useBusinessId();
   const clock = useBusinessTime();
-  const access = useWriteAccess('payouts');
+  const access = useEndpointAccess(receiverEndpoints.create);
   const { get, update, page, pageSize } = useListParams();
   const [editing, setEditing] = useState<{ receiver: Receiver | null } | null>(null);
   const { run, canWrite, canReview } = useReceiverActions({ onEdit: (receiver) => setEditing({ receiver }) });
@@ -115,7 +116,7 @@ export function ReceiversPage() {
         </div>
         {addButton}
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption="Receivers"
         columns={columns}

@@ -13,14 +13,15 @@ import {
   type BillableStudent,
   type FieldErrors,
   type StudentBillTo,
+  studentBillingEndpoints,
 } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { ClearFiltersButton } from '../../../components/ui/list-filters';
 import { MoneyInput } from '../../../components/ui/money-input';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useBillableStudents, useCreateStudentBilling } from '../api/student-billing-api';
 
 function dayFromToday(days: number): string {
@@ -53,7 +54,7 @@ const fieldOf = (fields: FieldErrors, ...names: string[]) => names.map((k) => fi
 export function BulkStudentsPage() {
   useDocumentTitle('Request to Pay Multiple Students');
   const navigate = useNavigate();
-  const access = useWriteAccess('requests');
+  const access = useEndpointAccess(studentBillingEndpoints.create);
   const [grade, setGrade] = useState<string | null>(null);
   const [programFilter, setProgramFilter] = useState<string | null>(null);
   const [search, setSearch] = useState('');
@@ -185,7 +186,7 @@ export function BulkStudentsPage() {
           )}
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
 
       <Stack gap="xs">
         <Group justify="space-between" wrap="wrap">

@@ -30,15 +30,16 @@ import {
   type ProgramBillingLine,
   type ProgramBillingPreview,
   type StudentBillTo,
+  studentBillingEndpoints,
 } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { MoneyInput } from '../../../components/ui/money-input';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useActivePrograms, useCreateProgramBilling, useProgramBillingPreview } from '../api/student-billing-api';
 
 /** 'YYYY-MM-DD' of the browser's today plus `days`. */
@@ -66,7 +67,7 @@ const fieldOf = (fields: FieldErrors | undefined, ...keys: string[]) => keys.map
 export function ProgramBillingPage() {
   useDocumentTitle('Program Billing and Payment');
   const navigate = useNavigate();
-  const access = useWriteAccess('requests');
+  const access = useEndpointAccess(studentBillingEndpoints.programBilling);
   const programs = useActivePrograms();
   const previewCall = useProgramBillingPreview();
   const create = useCreateProgramBilling();
@@ -286,7 +287,7 @@ export function ProgramBillingPage() {
           Request to Pay Multiple Students
         </Button>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {programs.isError && <LoadError title="Your programs could not be loaded" error={programs.error} onRetry={() => void programs.refetch()} />}
 
       <Paper withBorder p="md" component="form" onSubmit={(e) => (e.preventDefault(), void runPreview())} aria-label="What to bill">

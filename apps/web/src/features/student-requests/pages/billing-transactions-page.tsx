@@ -1,13 +1,13 @@
 import { Box, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { getHref, monthPeriod, paths, type PaymentRequest } from '@tay/contract';
+import { getHref, monthPeriod, paths, type PaymentRequest, paymentRequestEndpoints } from '@tay/contract';
 import type { ReactNode } from 'react';
 import type { Column } from '../../../components/ui/data-table';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useProgramOptions, useStudentDetail } from '../api/student-requests-api';
 import { StudentPicker } from '../components/student-picker';
 
@@ -93,7 +93,7 @@ export interface BillingHistoryParts {
 export function BillingTransactionsPage({ history }: { history: (parts: BillingHistoryParts) => ReactNode }) {
   useDocumentTitle('Billing transactions');
   const navigate = useNavigate();
-  const access = useWriteAccess('requests');
+  const access = useEndpointAccess(paymentRequestEndpoints.create);
   const newRequest = getHref(paths.entity.billingStudent);
   return (
     <Stack gap="md">
@@ -116,7 +116,7 @@ export function BillingTransactionsPage({ history }: { history: (parts: BillingH
           </Button>
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {history({ columns: STUDENT_COLUMNS, filters: <StudentFilters />, newRequestPath: newRequest })}
     </Stack>
   );

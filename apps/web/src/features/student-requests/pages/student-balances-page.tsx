@@ -1,13 +1,13 @@
 import { Button, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconFilterOff } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { formatMoney, getHref, paths, type StudentBalance, type StudentBalancesQuery } from '@tay/contract';
+import { formatMoney, getHref, paths, type StudentBalance, type StudentBalancesQuery, paymentRequestEndpoints } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { Figure } from '../../../components/ui/figure';
 import { paymentsHeading } from '../../../lib/template';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadStudentBalancesCsv, useStudentBalances, useStudentOptions } from '../api/student-requests-api';
 import { exportCsv } from '../../../components/ui/list-filters';
 
@@ -42,7 +42,7 @@ export function StudentBalancesPage() {
   useDocumentTitle('Students’ balances');
   const navigate = useNavigate();
   const businessId = useBusinessId();
-  const canWrite = useWriteAccess('requests').allowed;
+  const canWrite = useEndpointAccess(paymentRequestEndpoints.create).allowed;
   const [params, setParams] = useSearchParams();
   const query = queryOf(params);
   const list = useStudentBalances(query);

@@ -2,15 +2,15 @@ import { Alert, Anchor, Grid, Paper, Radio, Select, Stack, Text, TextInput, Titl
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatMoney, getHref, paths, type Student, type StudentBillTo, type StudentRequestInput } from '@tay/contract';
+import { formatMoney, getHref, paths, type Student, type StudentBillTo, type StudentRequestInput, studentRequestEndpoints } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import {
   ChannelField,
   checkRequestFields,
@@ -63,7 +63,7 @@ function StudentRequestForm({
   onPick: (s: PickedStudent | null) => void;
 }) {
   const navigate = useNavigate();
-  const access = useWriteAccess('requests');
+  const access = useEndpointAccess(studentRequestEndpoints.create);
   const save = useCreateStudentRequest();
   const { values, set, errors, setErrors } = useRequestFields(newRequestValues());
   const [billTo, setBillTo] = useState<StudentBillTo>('guardian');
@@ -129,7 +129,7 @@ function StudentRequestForm({
           .
         </Text>
       </div>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       {failure && (
         <Alert color="red" title="The request was not saved" role="alert">
           {failure}

@@ -2,8 +2,8 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
-import { getHref, paths, StudentAction, type Student } from '@tay/contract';
-import { useWriteAccess } from '../../../lib/write-access';
+import { getHref, paths, StudentAction, type Student, studentEndpoints } from '@tay/contract';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useStudentCommand, type StudentCommand } from '../api/students-api';
 
 /** The actions that change nothing here: all a person may use who cannot change the business's students. */
@@ -32,7 +32,7 @@ const DONE: Record<StudentCommand, { title: string; verb: string; text: (s: Stud
  */
 export function useStudentActions({ onEnrollment }: { onEnrollment: (student: Student) => void }) {
   const navigate = useNavigate();
-  const canWrite = useWriteAccess('students').allowed;
+  const canWrite = useEndpointAccess(studentEndpoints.create).allowed;
   const command = useStudentCommand();
 
   const change = (student: Student, name: StudentCommand) =>

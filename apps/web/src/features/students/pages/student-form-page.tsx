@@ -2,14 +2,14 @@ import { Alert, Anchor, Button, Grid, Group, Paper, Stack, Text, TextInput, Titl
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { paths, STUDENT_FIELD_LIMITS, StudentInput, type FieldErrors, type Student } from '@tay/contract';
+import { paths, STUDENT_FIELD_LIMITS, StudentInput, type FieldErrors, type Student, studentEndpoints } from '@tay/contract';
 import { PayerChoiceFields, payerChoice, payerChoiceBody, type PayerChoice } from '../../../components/payers/payer-choice';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useSaveStudent, useStudent } from '../api/students-api';
 
 interface Draft {
@@ -116,7 +116,7 @@ function GuardianFields({
 function StudentForm({ student }: { student: Student | null }) {
   const navigate = useNavigate();
   const save = useSaveStudent();
-  const access = useWriteAccess('students');
+  const access = useEndpointAccess(studentEndpoints.create);
   const [draft, setDraft] = useState<Draft>(() => (student ? draftOf(student) : EMPTY));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [problem, setProblem] = useState<string | null>(null);
@@ -153,7 +153,7 @@ function StudentForm({ student }: { student: Student | null }) {
 
   return (
     <Stack gap="md">
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <Paper withBorder radius="md" p="lg">
         <form onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit student' : 'Add a student'}>
           <Stack gap="md">

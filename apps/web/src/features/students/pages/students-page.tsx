@@ -2,15 +2,15 @@ import { Anchor, Badge, Button, Group, Select, Stack, Text, Title } from '@manti
 import { IconPlus, IconUpload } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatDay, paths, STUDENT_STATUS_LABELS, StudentSortBy, StudentStatus, type Student, type StudentListQuery } from '@tay/contract';
+import { formatDay, paths, STUDENT_STATUS_LABELS, StudentSortBy, StudentStatus, type Student, type StudentListQuery, studentEndpoints } from '@tay/contract';
 import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { WriteAccessAlert } from '../../../components/ui/write-access-alert';
+import { AccessAlert } from '../../../components/ui/access-alert';
 import { useBusinessTime } from '../../../lib/business-time';
 import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useWriteAccess } from '../../../lib/write-access';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadStudentsCsv, useInvalidateStudents, useStudentList } from '../api/students-api';
 import { permittedStudentActions, useStudentActions } from '../components/student-actions';
 
@@ -40,7 +40,7 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
   useDocumentTitle('Manage Students');
   const businessId = useBusinessId();
   const clock = useBusinessTime();
-  const access = useWriteAccess('students');
+  const access = useEndpointAccess(studentEndpoints.create);
   const { get, update, page, pageSize } = useListParams();
   const [enrolling, setEnrolling] = useState<{ studentId: string; name: string } | null>(null);
   const invalidate = useInvalidateStudents();
@@ -142,7 +142,7 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
           {access.allowed ? addButton : null}
         </Group>
       </Group>
-      <WriteAccessAlert access={access} />
+      <AccessAlert access={access} />
       <DataTable
         caption="Students"
         columns={columns}

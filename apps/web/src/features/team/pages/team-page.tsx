@@ -7,7 +7,7 @@ import { MEMBER_ROLES, ROLE_LABELS, type MemberRole, type TeamInvitation, type T
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSession } from '../../../lib/session';
-import { useRoleAllows } from '../../../lib/write-access';
+import { useRoleAllows } from '../../../lib/endpoint-access';
 import { useInvite, useRemoveMember, useRevokeInvitation, useSetRole, useTeam } from '../api/team-api';
 import { RoleBadge } from '../components/role-badge';
 import { useBusinessTime } from '../../../lib/business-time';
