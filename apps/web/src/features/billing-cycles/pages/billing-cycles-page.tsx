@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
@@ -18,12 +18,9 @@ import {
   type BillingRun,
   billingCycleEndpoints,
 } from '@tay/contract';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { useListParams, listTableProps } from '../../../lib/list-params';
-import { useBusinessId } from '../../../lib/session';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
+import { useListParams } from '../../../lib/list-params';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import {
   downloadBillingCyclesCsv,
@@ -77,11 +74,10 @@ export function runSummary(run: BillingRun): string {
  * Activate/Deactivate, Delete, and what each run made.
  */
 export function BillingCyclesPage() {
-  useDocumentTitle('Billing cycles');
-  const businessId = useBusinessId();
   const access = useEndpointAccess(billingCycleEndpoints.create);
   const canWrite = access.allowed;
-  const { get, update, page, pageSize } = useListParams();
+  const params = useListParams();
+  const { get, page, pageSize } = params;
   const [editing, setEditing] = useState<{ cycle: BillingCycle | null } | null>(null);
   const [runsOf, setRunsOf] = useState<BillingCycle | null>(null);
   const command = useBillingCycleCommand();
@@ -103,8 +99,6 @@ export function BillingCyclesPage() {
     ...(programId ? { programId } : {}),
   };
   const list = useBillingCycleList(query);
-  const filtered = Boolean(query.search || query.status || query.schedule || query.programId);
-  const clearFilters = () => update({ search: undefined, status: undefined, schedule: undefined, programId: undefined });
 
   const change = (c: BillingCycle, name: BillingCycleCommand) =>
     command.mutate(
@@ -264,77 +258,50 @@ export function BillingCyclesPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1}>Manage Billing Cycles</Title>
-          <Text c="dimmed" size="sm">
-            A cycle bills its programs every month, term or period you list, at midnight of its run day: one request per enrolled student.
-          </Text>
-        </div>
-        {newCycle}
-      </Group>
-      <AccessAlert access={access} />
-      <DataTable
-        caption="Billing cycles"
-        columns={columns}
-        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
-        rowKey={(c) => c.cycleId}
-        searchPlaceholder="Cycle name"
-        filters={
-          <>
-            <Select
-              label="Schedule"
-              placeholder="Any schedule"
-              data={SCHEDULE_OPTIONS}
-              value={query.schedule ?? null}
-              onChange={(value) => update({ schedule: value })}
-              clearable
-              w={170}
-            />
-            <Select
-              label="Program"
-              placeholder="Any program"
-              data={(programs.data?.items ?? []).map((p) => ({ value: p.programId, label: p.name }))}
-              value={query.programId ?? null}
-              onChange={(value) => update({ programId: value })}
-              clearable
-              searchable
-              w={200}
-            />
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={STATUS_OPTIONS}
-              value={query.status ?? null}
-              onChange={(value) => update({ status: value })}
-              clearable
-              w={150}
-            />
-            {filtered && <ClearFiltersButton onClick={clearFilters} />}
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadBillingCyclesCsv(businessId, query))}
-        actions={actions}
-        empty={
-          filtered
-            ? noMatches('No billing cycles match', 'Nothing matches the search and filters you chose. Clear them to see every cycle.', clearFilters)
-            : {
-                title: 'No billing cycles yet',
-                description: 'Add a cycle to bill your programs every month or term by itself. Programs come first: add them under Manage Programs.',
-                action: canWrite ? (
-                  <Group>
-                    {newCycle}
-                    <Button component={Link} to={paths.entity.programs} variant="default">
-                      Manage programs
-                    </Button>
-                  </Group>
-                ) : undefined,
-              }
-        }
-      />
+    <EntityListPage
+      title="Manage Billing Cycles"
+      documentTitle="Billing cycles"
+      description="A cycle bills its programs every month, term or period you list, at midnight of its run day: one request per enrolled student."
+      actions={newCycle}
+      access={access}
+      params={params}
+      query={query}
+      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
+      list={list}
+      filters={[
+        { name: 'schedule', label: 'Schedule', placeholder: 'Any schedule', data: SCHEDULE_OPTIONS, width: 170 },
+        {
+          name: 'programId',
+          label: 'Program',
+          placeholder: 'Any program',
+          data: (programs.data?.items ?? []).map((p) => ({ value: p.programId, label: p.name })),
+          width: 200,
+          searchable: true,
+        },
+        { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 150 },
+      ]}
+      caption="Billing cycles"
+      columns={columns}
+      rowKey={(c) => c.cycleId}
+      searchPlaceholder="Cycle name"
+      rowActions={actions}
+      download={(id) => downloadBillingCyclesCsv(id, query)}
+      noMatches={{ title: 'No billing cycles match', description: 'Nothing matches the search and filters you chose. Clear them to see every cycle.' }}
+      empty={{
+        title: 'No billing cycles yet',
+        description: 'Add a cycle to bill your programs every month or term by itself. Programs come first: add them under Manage Programs.',
+        action: canWrite ? (
+          <Group>
+            {newCycle}
+            <Button component={Link} to={paths.entity.programs} variant="default">
+              Manage programs
+            </Button>
+          </Group>
+        ) : undefined,
+      }}
+    >
       <BillingCycleFormModal opened={editing !== null} cycle={editing?.cycle ?? null} onClose={() => setEditing(null)} />
       <BillingRunsDrawer cycle={runsOf} onClose={() => setRunsOf(null)} />
-    </Stack>
+    </EntityListPage>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, Select, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Menu, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPlus } from '@tabler/icons-react';
@@ -17,12 +17,10 @@ import {
   type QrImageFormat,
   eventEndpoints,
 } from '@tay/contract';
-import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { useListParams, listTableProps } from '../../../lib/list-params';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
+import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadEventImage, downloadEventsCsv, useEventCommand, useEventList, type EventCommand } from '../api/events-api';
 import { EventFormModal } from '../components/event-form-modal';
@@ -45,12 +43,12 @@ const DONE: Record<EventCommand, { title: string; verb: string; text: (name: str
  * event's check-ins.
  */
 export function EventsPage() {
-  useDocumentTitle('Events');
   const navigate = useNavigate();
   const businessId = useBusinessId();
   const access = useEndpointAccess(eventEndpoints.create);
   const canWrite = access.allowed;
-  const { get, update, page, pageSize } = useListParams();
+  const params = useListParams();
+  const { get, page, pageSize } = params;
   const [editing, setEditing] = useState<{ event: PayoutEvent | null } | null>(null);
   const command = useEventCommand();
 
@@ -65,8 +63,6 @@ export function EventsPage() {
     ...((EventStatus.options as readonly string[]).includes(status ?? '') ? { status: status as EventStatus } : {}),
   };
   const list = useEventList(query);
-  const filtered = Boolean(query.search || query.status);
-  const clearFilters = () => update({ search: undefined, status: undefined });
 
   const change = (ev: PayoutEvent, name: EventCommand) =>
     command.mutate(
@@ -186,50 +182,31 @@ export function EventsPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1}>Manage Events</Title>
-          <Text c="dimmed" size="sm">
-            Print an event’s QR code: people scan it to check in with their e-mail, and you pay who checked in.
-          </Text>
-        </div>
-        {newEvent}
-      </Group>
-      <AccessAlert access={access} />
-      <DataTable
-        caption="Events"
-        columns={columns}
-        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
-        rowKey={(ev) => ev.eventId}
-        searchPlaceholder="Event name"
-        filters={
-          <>
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={STATUS_OPTIONS}
-              value={query.status ?? null}
-              onChange={(value) => update({ status: value })}
-              clearable
-              w={160}
-            />
-            {filtered && <ClearFiltersButton onClick={clearFilters} />}
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadEventsCsv(businessId, query))}
-        actions={actions}
-        empty={
-          filtered
-            ? noMatches('No events match', 'Nothing matches the search and status you chose. Clear them to see every event.', clearFilters)
-            : {
-                title: 'No events yet',
-                description: 'Create an event, print its QR code, and the people you pay check in by scanning it.',
-                action: canWrite ? newEvent : undefined,
-              }
-        }
-      />
+    <EntityListPage
+      title="Manage Events"
+      documentTitle="Events"
+      description="Print an event’s QR code: people scan it to check in with their e-mail, and you pay who checked in."
+      actions={newEvent}
+      access={access}
+      params={params}
+      query={query}
+      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
+      list={list}
+      filters={[{ name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 }]}
+      caption="Events"
+      columns={columns}
+      rowKey={(ev) => ev.eventId}
+      searchPlaceholder="Event name"
+      rowActions={actions}
+      download={(id) => downloadEventsCsv(id, query)}
+      noMatches={{ title: 'No events match', description: 'Nothing matches the search and status you chose. Clear them to see every event.' }}
+      empty={{
+        title: 'No events yet',
+        description: 'Create an event, print its QR code, and the people you pay check in by scanning it.',
+        action: canWrite ? newEvent : undefined,
+      }}
+    >
       <EventFormModal opened={editing !== null} event={editing?.event ?? null} onClose={() => setEditing(null)} />
-    </Stack>
+    </EntityListPage>
   );
 }

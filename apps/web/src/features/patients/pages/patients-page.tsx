@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
 import { IconPlus, IconUpload } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import {
@@ -13,13 +13,10 @@ import {
   type PatientListQuery,
   patientEndpoints,
 } from '@tay/contract';
-import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { useListParams, listTableProps } from '../../../lib/list-params';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
+import { useListParams } from '../../../lib/list-params';
 import { useBusinessTime } from '../../../lib/business-time';
-import { useBusinessId } from '../../../lib/session';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadPatientsCsv, usePatientList } from '../api/patients-api';
 import { permittedPatientActions, usePatientActions } from '../components/patient-actions';
@@ -43,11 +40,10 @@ export function PatientStatusBadge({ status }: { status: PatientStatus }) {
  * patient's own page.
  */
 export function PatientsPage() {
-  useDocumentTitle('Patients');
-  const businessId = useBusinessId();
   const clock = useBusinessTime();
   const access = useEndpointAccess(patientEndpoints.create);
-  const { get, update, page, pageSize } = useListParams();
+  const params = useListParams();
+  const { get, page, pageSize } = params;
   const { run, canWrite } = usePatientActions();
 
   const sortBy = get('sortBy');
@@ -63,8 +59,6 @@ export function PatientsPage() {
     ...((GuarantorRelationship.options as readonly string[]).includes(relationship ?? '') ? { relationship: relationship as GuarantorRelationship } : {}),
   };
   const list = usePatientList(query);
-  const filtered = Boolean(query.search || query.status || query.relationship);
-  const clearFilters = () => update({ search: undefined, status: undefined, relationship: undefined });
 
   const actions = (p: Patient): RowAction<Patient>[] =>
     permittedPatientActions(p.actions, canWrite).map((action) => ({
@@ -126,69 +120,48 @@ export function PatientsPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1}>Patients</Title>
-          <Text c="dimmed" size="sm">
-            Your patients and who pays for them. Dates of birth are masked here; opening a patient&apos;s record is recorded.{' '}
-            <Anchor component={Link} to={paths.entity.healthcareClientImports} size="sm" underline="always">
-              Past imports
-            </Anchor>
-          </Text>
-        </div>
-        <Group gap="sm">
+    <EntityListPage
+      title="Patients"
+      description={
+        <>
+          Your patients and who pays for them. Dates of birth are masked here; opening a patient&apos;s record is recorded.{' '}
+          <Anchor component={Link} to={paths.entity.healthcareClientImports} size="sm" underline="always">
+            Past imports
+          </Anchor>
+        </>
+      }
+      actions={
+        <>
           {access.allowed ? importButton : null}
           {access.allowed ? addButton : null}
-        </Group>
-      </Group>
-      <AccessAlert access={access} />
-      <DataTable
-        caption="Patients"
-        columns={columns}
-        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
-        rowKey={(p) => p.clientId}
-        searchPlaceholder="Name, MRN or guarantor e-mail"
-        filters={
-          <>
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={STATUS_OPTIONS}
-              value={query.status ?? null}
-              onChange={(value) => update({ status: value })}
-              clearable
-              w={160}
-            />
-            <Select
-              label="Guarantor"
-              placeholder="Anyone"
-              data={RELATIONSHIP_OPTIONS}
-              value={query.relationship ?? null}
-              onChange={(value) => update({ relationship: value })}
-              clearable
-              w={200}
-            />
-            {filtered && <ClearFiltersButton onClick={clearFilters} />}
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadPatientsCsv(businessId, query))}
-        actions={actions}
-        empty={
-          filtered
-            ? noMatches('No patients match', 'Nothing matches the search and filters you chose. Clear them to see every patient.', clearFilters)
-            : {
-                title: 'No patients yet',
-                description: 'Add your patients one by one, or import them with their guarantors from a CSV file.',
-                action: canWrite ? (
-                  <Group gap="sm" justify="center">
-                    {importButton}
-                    {addButton}
-                  </Group>
-                ) : undefined,
-              }
-        }
-      />
-    </Stack>
+        </>
+      }
+      access={access}
+      params={params}
+      query={query}
+      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
+      list={list}
+      filters={[
+        { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 },
+        { name: 'relationship', label: 'Guarantor', placeholder: 'Anyone', data: RELATIONSHIP_OPTIONS, width: 200 },
+      ]}
+      caption="Patients"
+      columns={columns}
+      rowKey={(p) => p.clientId}
+      searchPlaceholder="Name, MRN or guarantor e-mail"
+      rowActions={actions}
+      download={(businessId) => downloadPatientsCsv(businessId, query)}
+      noMatches={{ title: 'No patients match', description: 'Nothing matches the search and filters you chose. Clear them to see every patient.' }}
+      empty={{
+        title: 'No patients yet',
+        description: 'Add your patients one by one, or import them with their guarantors from a CSV file.',
+        action: canWrite ? (
+          <Group gap="sm" justify="center">
+            {importButton}
+            {addButton}
+          </Group>
+        ) : undefined,
+      }}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Select, Stack, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
@@ -14,20 +14,25 @@ import {
   payerEndpoints,
   paymentRequestEndpoints,
 } from '@tay/contract';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useBusinessTime } from '../../../lib/business-time';
 import { formatPhone } from '../../../lib/phone';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
-import { AccessAlert } from '../../../components/ui/access-alert';
 import { useListParams } from '../../../lib/list-params';
-import { useBusinessId } from '../../../lib/session';
 import { downloadPayersCsv, usePayerCommand, usePayerList, type PayerCommand } from '../api/payers-api';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
 import { RequestCount } from '../components/request-count';
-import { PayersPageHeader } from '../components/payers-page-header';
-import { exportCsv } from '../../../components/ui/list-filters';
 
 const SORTS = ['name', 'email', 'createdAt', 'status'] as const;
+const STATUS_OPTIONS = [
+  { value: 'active', label: 'Active' },
+  { value: 'Disabled', label: 'Disabled' },
+];
+const VERIFICATION_OPTIONS = [
+  { value: 'verified', label: 'Verified' },
+  { value: 'unverified', label: 'Unverified' },
+];
 
 /**
  * /business/payment/payers: the business's payers with search (name or e-mail begins with, exact
@@ -36,11 +41,11 @@ const SORTS = ['name', 'email', 'createdAt', 'status'] as const;
  */
 export function PayersPage() {
   const navigate = useNavigate();
-  const businessId = useBusinessId();
   const clock = useBusinessTime();
   const access = useEndpointAccess(payerEndpoints.create);
   const canRequest = useEndpointAccess(paymentRequestEndpoints.create).allowed;
-  const { get, update, page, pageSize } = useListParams();
+  const params = useListParams();
+  const { get, page, pageSize } = params;
   const command = usePayerCommand();
 
   const status = get('status');
@@ -55,7 +60,6 @@ export function PayersPage() {
     ...(verification === 'verified' || verification === 'unverified' ? { verification } : {}),
   };
   const list = usePayerList(query);
-  const filtered = Boolean(query.search || query.status || query.verification);
 
   const run = (payer: Payer, name: PayerCommand, done: string, failed: string) =>
     command.mutate(
@@ -137,80 +141,38 @@ export function PayersPage() {
   );
 
   return (
-    <Stack gap="md">
-      <PayersPageHeader
-        title="Manage Payers"
-        description="The people and companies you ask for money."
-        back={false}
-        actions={
-          <>
-            <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => navigate(payerPaths.import)} disabled={!access.allowed}>
-              Import payers
-            </Button>
-            {addButton}
-          </>
-        }
-      />
-      <AccessAlert access={access} />
-      <DataTable
-        caption="Payers"
-        columns={columns}
-        rows={list.data?.items}
-        rowKey={(p) => p.payerId}
-        total={list.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(page) => update({ page }, false)}
-        onPageSizeChange={(pageSize) => update({ pageSize })}
-        sortBy={query.sortBy ?? 'createdAt'}
-        sortDirection={query.sortDirection ?? 'desc'}
-        onSortChange={(sortBy, sortDirection) => update({ sortBy, sortDirection })}
-        search={query.search ?? ''}
-        onSearchChange={(search) => update({ search })}
-        searchPlaceholder="Name, e-mail or reference"
-        filters={
-          <>
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={[
-                { value: 'active', label: 'Active' },
-                { value: 'Disabled', label: 'Disabled' },
-              ]}
-              value={query.status ?? null}
-              onChange={(value) => update({ status: value })}
-              clearable
-              w={150}
-            />
-            <Select
-              label="Verification"
-              placeholder="Any verification"
-              data={[
-                { value: 'verified', label: 'Verified' },
-                { value: 'unverified', label: 'Unverified' },
-              ]}
-              value={query.verification ?? null}
-              onChange={(value) => update({ verification: value })}
-              clearable
-              w={170}
-            />
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadPayersCsv(businessId, query))}
-        actions={actions}
-        loading={list.isPending || list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => void list.refetch()}
-        empty={
-          filtered
-            ? { title: 'No payer matches', description: 'Change the search or filters to see more.' }
-            : {
-                title: 'No payers yet',
-                description: 'Add the people and companies you ask for money, one by one or from a spreadsheet.',
-                action: addButton,
-              }
-        }
-      />
-    </Stack>
+    <EntityListPage
+      title="Manage Payers"
+      description="The people and companies you ask for money."
+      actions={
+        <>
+          <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => navigate(payerPaths.import)} disabled={!access.allowed}>
+            Import payers
+          </Button>
+          {addButton}
+        </>
+      }
+      access={access}
+      params={params}
+      query={query}
+      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
+      list={list}
+      filters={[
+        { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 150 },
+        { name: 'verification', label: 'Verification', placeholder: 'Any verification', data: VERIFICATION_OPTIONS, width: 170 },
+      ]}
+      caption="Payers"
+      columns={columns}
+      rowKey={(p) => p.payerId}
+      searchPlaceholder="Name, e-mail or reference"
+      rowActions={actions}
+      download={(id) => downloadPayersCsv(id, query)}
+      noMatches={{ title: 'No payer matches', description: 'Change the search or filters to see more.', clear: false }}
+      empty={{
+        title: 'No payers yet',
+        description: 'Add the people and companies you ask for money, one by one or from a spreadsheet.',
+        action: addButton,
+      }}
+    />
   );
 }

@@ -1,12 +1,10 @@
-import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatMoney, paths, PAYOUT_STATE_LABELS, PayoutState, type Payout, type PayoutListQuery } from '@tay/contract';
-import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { useListParams, listTableProps } from '../../../lib/list-params';
-import { useBusinessId } from '../../../lib/session';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
+import { useListParams } from '../../../lib/list-params';
 import { downloadPayoutsCsv, usePayoutList, usePayoutSettings } from '../api/payouts-api';
 import { PAYOUT_ACTION_LABELS, permittedPayoutActions, usePayoutActions } from '../components/payout-actions';
 import { PayoutDetailDrawer } from '../components/payout-detail-drawer';
@@ -23,10 +21,9 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * its detail (`?payoutId=`) with the timeline and actions.
  */
 export function PayoutsTransactionsPage() {
-  useDocumentTitle('Payouts');
-  const businessId = useBusinessId();
   const clock = useBusinessTime();
-  const { get, update, page, pageSize } = useListParams();
+  const params = useListParams();
+  const { get, update, page, pageSize } = params;
   const settings = usePayoutSettings();
   const { run, modals, canOperate, canApprove } = usePayoutActions(settings.data?.feeCents ?? 0);
 
@@ -48,8 +45,6 @@ export function PayoutsTransactionsPage() {
   };
   const list = usePayoutList(query);
   const openId = get('payoutId') ?? null;
-  const filtered = Boolean(query.search || query.state || query.receiverId || query.batchId || query.from || query.to);
-  const clearFilters = () => update({ search: undefined, state: undefined, receiverId: undefined, batchId: undefined, from: undefined, to: undefined });
 
   const actions = (p: Payout): RowAction<Payout>[] =>
     permittedPayoutActions(p.actions, canOperate, canApprove).map((action) => ({
@@ -80,51 +75,38 @@ export function PayoutsTransactionsPage() {
   ];
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1}>All payouts</Title>
-          {list.data && (
-            <Text c="dimmed" size="sm">
-              {list.data.totals.count} payouts, {formatMoney(list.data.totals.amountCents)} (fees {formatMoney(list.data.totals.feeCents)})
-            </Text>
-          )}
-        </div>
+    <EntityListPage
+      title="All payouts"
+      documentTitle="Payouts"
+      description={
+        list.data && `${list.data.totals.count} payouts, ${formatMoney(list.data.totals.amountCents)} (fees ${formatMoney(list.data.totals.feeCents)})`
+      }
+      actions={
         <Button component={Link} to={paths.payouts.request} leftSection={<IconPlus size={16} />} disabled={!canOperate}>
           New payout
         </Button>
-      </Group>
-      <DataTable
-        caption="Payouts"
-        columns={columns}
-        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
-        rowKey={(p) => p.payoutId}
-        searchPlaceholder="Receiver, e-mail or PAY-number"
-        filters={
-          <>
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={STATE_OPTIONS}
-              value={query.state ?? null}
-              onChange={(value) => update({ state: value })}
-              clearable
-              w={180}
-            />
-            <TextInput type="date" label="From" value={query.from ?? ''} onChange={(e) => update({ from: e.currentTarget.value || undefined })} w={160} />
-            <TextInput type="date" label="To" value={query.to ?? ''} onChange={(e) => update({ to: e.currentTarget.value || undefined })} w={160} />
-            {filtered && <ClearFiltersButton onClick={clearFilters} />}
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadPayoutsCsv(businessId, query))}
-        actions={actions}
-        onRowClick={(p) => update({ payoutId: p.payoutId }, false)}
-        empty={
-          filtered
-            ? noMatches('No payouts match', 'Nothing matches the filters you chose. Clear them to see every payout.', clearFilters)
-            : { title: 'No payouts yet', description: 'Pay a receiver with New payout; each payout shows here.' }
-        }
-      />
+      }
+      params={params}
+      query={query}
+      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
+      list={list}
+      filters={[
+        { name: 'state', label: 'Status', placeholder: 'Any status', data: STATE_OPTIONS, width: 180 },
+        { name: 'from', type: 'date', label: 'From', width: 160 },
+        { name: 'to', type: 'date', label: 'To', width: 160 },
+        { name: 'receiverId', type: 'link' },
+        { name: 'batchId', type: 'link' },
+      ]}
+      caption="Payouts"
+      columns={columns}
+      rowKey={(p) => p.payoutId}
+      searchPlaceholder="Receiver, e-mail or PAY-number"
+      rowActions={actions}
+      onRowClick={(p) => update({ payoutId: p.payoutId }, false)}
+      download={(id) => downloadPayoutsCsv(id, query)}
+      noMatches={{ title: 'No payouts match', description: 'Nothing matches the filters you chose. Clear them to see every payout.' }}
+      empty={{ title: 'No payouts yet', description: 'Pay a receiver with New payout; each payout shows here.' }}
+    >
       <PayoutDetailDrawer
         payoutId={openId}
         onClose={() => update({ payoutId: undefined }, false)}
@@ -133,6 +115,6 @@ export function PayoutsTransactionsPage() {
         onAction={(action, payout) => run(action, payout)}
       />
       {modals}
-    </Stack>
+    </EntityListPage>
   );
 }

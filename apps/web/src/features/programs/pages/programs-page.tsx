@@ -1,4 +1,4 @@
-import { Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import {
@@ -12,12 +12,9 @@ import {
   type ProgramListQuery,
   programEndpoints,
 } from '@tay/contract';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { useListParams, listTableProps } from '../../../lib/list-params';
-import { useBusinessId } from '../../../lib/session';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
+import { useListParams } from '../../../lib/list-params';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadProgramsCsv, useProgramList } from '../api/programs-api';
 import { enrolledOfCapacity, permittedProgramActions, programManageHref, ProgramStatusBadge, useProgramActions } from '../components/program-actions';
@@ -32,10 +29,9 @@ const FREQUENCY_OPTIONS = ProgramFrequency.options.map((f) => ({ value: f, label
  * Enroll, Activate / Deactivate and Delete (asks first).
  */
 export function ProgramsPage() {
-  useDocumentTitle('Programs');
-  const businessId = useBusinessId();
   const access = useEndpointAccess(programEndpoints.create);
-  const { get, update, page, pageSize } = useListParams();
+  const params = useListParams();
+  const { get, page, pageSize } = params;
   const { run, canWrite } = useProgramActions();
   const navigate = useNavigate();
 
@@ -52,8 +48,6 @@ export function ProgramsPage() {
     ...((ProgramFrequency.options as readonly string[]).includes(frequency ?? '') ? { frequency: frequency as ProgramFrequency } : {}),
   };
   const list = useProgramList(query);
-  const filtered = Boolean(query.search || query.status || query.frequency);
-  const clearFilters = () => update({ search: undefined, status: undefined, frequency: undefined });
 
   const actions = (p: Program): RowAction<Program>[] =>
     permittedProgramActions(p.actions, canWrite).map((action) => ({
@@ -99,58 +93,32 @@ export function ProgramsPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1}>Manage Programs</Title>
-          <Text c="dimmed" size="sm">
-            What you bill families for: each program’s fee, how often it is billed, its dates and places.
-          </Text>
-        </div>
-        {addButton}
-      </Group>
-      <AccessAlert access={access} />
-      <DataTable
-        caption="Programs"
-        columns={columns}
-        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
-        rowKey={(p) => p.programId}
-        searchPlaceholder="Program name or description"
-        filters={
-          <>
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={STATUS_OPTIONS}
-              value={query.status ?? null}
-              onChange={(value) => update({ status: value })}
-              clearable
-              w={160}
-            />
-            <Select
-              label="Frequency"
-              placeholder="Any"
-              data={FREQUENCY_OPTIONS}
-              value={query.frequency ?? null}
-              onChange={(value) => update({ frequency: value })}
-              clearable
-              w={160}
-            />
-            {filtered && <ClearFiltersButton onClick={clearFilters} />}
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadProgramsCsv(businessId, query))}
-        actions={actions}
-        empty={
-          filtered
-            ? noMatches('No programs match', 'Nothing matches the search and filters you chose. Clear them to see every program.', clearFilters)
-            : {
-                title: 'No programs yet',
-                description: 'Add the programs you bill for — a class, a club, a term’s tuition — then enroll students in them.',
-                action: canWrite ? addButton : undefined,
-              }
-        }
-      />
-    </Stack>
+    <EntityListPage
+      title="Manage Programs"
+      documentTitle="Programs"
+      description="What you bill families for: each program’s fee, how often it is billed, its dates and places."
+      actions={addButton}
+      access={access}
+      params={params}
+      query={query}
+      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
+      list={list}
+      filters={[
+        { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 },
+        { name: 'frequency', label: 'Frequency', placeholder: 'Any', data: FREQUENCY_OPTIONS, width: 160 },
+      ]}
+      caption="Programs"
+      columns={columns}
+      rowKey={(p) => p.programId}
+      searchPlaceholder="Program name or description"
+      rowActions={actions}
+      download={(id) => downloadProgramsCsv(id, query)}
+      noMatches={{ title: 'No programs match', description: 'Nothing matches the search and filters you chose. Clear them to see every program.' }}
+      empty={{
+        title: 'No programs yet',
+        description: 'Add the programs you bill for — a class, a club, a term’s tuition — then enroll students in them.',
+        action: canWrite ? addButton : undefined,
+      }}
+    />
   );
 }

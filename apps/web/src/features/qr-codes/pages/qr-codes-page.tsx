@@ -1,15 +1,12 @@
-import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Text } from '@mantine/core';
 import { IconHistory, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { formatDay, formatMoney, QR_STATUS_LABELS, QrCodeDisplayStatus, type QrCode, type QrCodeListQuery, qrCodeEndpoints } from '@tay/contract';
-import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { AccessAlert } from '../../../components/ui/access-alert';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useBusinessTime } from '../../../lib/business-time';
-import { useListParams, listTableProps } from '../../../lib/list-params';
+import { useListParams } from '../../../lib/list-params';
 import { qrCodeDownloadHref, qrCodeManageHref, qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
-import { useBusinessId } from '../../../lib/session';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadQrCodesCsv, useQrCodeList } from '../api/qr-codes-api';
 import { QR_ACTION_LABELS, permittedQrCodeActions, useQrCodeActions } from '../components/qr-code-actions';
@@ -25,12 +22,11 @@ const STATUS_OPTIONS = QrCodeDisplayStatus.options.map((s) => ({ value: s, label
  * export of the same query, all kept in the URL; the row actions the API gives each code.
  */
 export function QrCodesPage() {
-  useDocumentTitle('QR codes');
   const navigate = useNavigate();
-  const businessId = useBusinessId();
   const clock = useBusinessTime();
   const access = useEndpointAccess(qrCodeEndpoints.create);
-  const { get, update, page, pageSize } = useListParams();
+  const params = useListParams();
+  const { get, page, pageSize } = params;
   const { run, canWrite } = useQrCodeActions();
 
   const sortBy = get('sortBy');
@@ -44,8 +40,6 @@ export function QrCodesPage() {
     ...((QrCodeDisplayStatus.options as readonly string[]).includes(status ?? '') ? { status: status as QrCodeDisplayStatus } : {}),
   };
   const list = useQrCodeList(query);
-  const filtered = Boolean(query.search || query.status);
-  const clearFilters = () => update({ search: undefined, status: undefined });
 
   const actions = (code: QrCode): RowAction<QrCode>[] =>
     permittedQrCodeActions(code.actions, canWrite).map((action) => ({
@@ -88,55 +82,37 @@ export function QrCodesPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1}>Manage QR Codes</Title>
-          <Text c="dimmed" size="sm">
-            Codes your payers scan with their phone to pay you: at a counter, on a flyer, at an event.
-          </Text>
-        </div>
-        <Group>
+    <EntityListPage
+      title="Manage QR Codes"
+      documentTitle="QR codes"
+      description="Codes your payers scan with their phone to pay you: at a counter, on a flyer, at an event."
+      actions={
+        <>
           <Button variant="default" component={Link} to={qrCodeTransactionsHref()} leftSection={<IconHistory size={16} />}>
             Payments through codes
           </Button>
           {newCode}
-        </Group>
-      </Group>
-      <AccessAlert access={access} />
-      <DataTable
-        caption="QR codes"
-        columns={columns}
-        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
-        rowKey={(c) => c.qrId}
-        searchPlaceholder="Label"
-        filters={
-          <>
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={STATUS_OPTIONS}
-              value={query.status ?? null}
-              onChange={(value) => update({ status: value })}
-              clearable
-              w={160}
-            />
-            {filtered && <ClearFiltersButton onClick={clearFilters} />}
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadQrCodesCsv(businessId, query))}
-        actions={actions}
-        onRowClick={(code) => void navigate(qrCodeDownloadHref(code.qrId))}
-        empty={
-          filtered
-            ? noMatches('No QR codes match', 'Nothing matches the search and status you chose. Clear them to see every code.', clearFilters)
-            : {
-                title: 'No QR codes yet',
-                description: 'Create a code for a counter, a flyer or an event. Payers scan it with their phone and pay you; each payment shows here.',
-                action: canWrite ? newCode : undefined,
-              }
-        }
-      />
-    </Stack>
+        </>
+      }
+      access={access}
+      params={params}
+      query={query}
+      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
+      list={list}
+      filters={[{ name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 }]}
+      caption="QR codes"
+      columns={columns}
+      rowKey={(c) => c.qrId}
+      searchPlaceholder="Label"
+      rowActions={actions}
+      onRowClick={(code) => void navigate(qrCodeDownloadHref(code.qrId))}
+      download={(id) => downloadQrCodesCsv(id, query)}
+      noMatches={{ title: 'No QR codes match', description: 'Nothing matches the search and status you chose. Clear them to see every code.' }}
+      empty={{
+        title: 'No QR codes yet',
+        description: 'Create a code for a counter, a flyer or an event. Payers scan it with their phone and pay you; each payment shows here.',
+        action: canWrite ? newCode : undefined,
+      }}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import {
@@ -11,12 +11,9 @@ import {
   type ReceiverListQuery,
   receiverEndpoints,
 } from '@tay/contract';
-import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { useListParams, listTableProps } from '../../../lib/list-params';
-import { useBusinessId } from '../../../lib/session';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
+import { useListParams } from '../../../lib/list-params';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadReceiversCsv, useReceiverList } from '../api/receivers-api';
 import { permittedReceiverActions, useReceiverActions } from '../components/receiver-actions';
@@ -39,11 +36,10 @@ const REVIEW_OPTIONS = [
  * filters, sort, pages and CSV export kept in the URL; add and edit in a modal; the row actions.
  */
 export function ReceiversPage() {
-  useDocumentTitle('Receivers');
-  const businessId = useBusinessId();
   const clock = useBusinessTime();
   const access = useEndpointAccess(receiverEndpoints.create);
-  const { get, update, page, pageSize } = useListParams();
+  const params = useListParams();
+  const { get, page, pageSize } = params;
   const [editing, setEditing] = useState<{ receiver: Receiver | null } | null>(null);
   const { run, canWrite, canReview } = useReceiverActions({ onEdit: (receiver) => setEditing({ receiver }) });
 
@@ -62,8 +58,6 @@ export function ReceiversPage() {
     ...(review === 'unreviewed' || review === 'reviewed' ? { review } : {}),
   };
   const list = useReceiverList(query);
-  const filtered = Boolean(query.search || query.status || query.verification || query.review);
-  const clearFilters = () => update({ search: undefined, status: undefined, verification: undefined, review: undefined });
 
   const actions = (r: Receiver): RowAction<Receiver>[] =>
     permittedReceiverActions(r.actions, canWrite, canReview).map((action) => ({
@@ -106,68 +100,35 @@ export function ReceiversPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1}>Manage Receivers</Title>
-          <Text c="dimmed" size="sm">
-            The people you pay. Each enters their own bank account on a secure link we e-mail them.
-          </Text>
-        </div>
-        {addButton}
-      </Group>
-      <AccessAlert access={access} />
-      <DataTable
-        caption="Receivers"
-        columns={columns}
-        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
-        rowKey={(r) => r.receiverId}
-        searchPlaceholder="Name, e-mail or reference"
-        filters={
-          <>
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={STATUS_OPTIONS}
-              value={query.status ?? null}
-              onChange={(value) => update({ status: value })}
-              clearable
-              w={160}
-            />
-            <Select
-              label="Verification"
-              placeholder="Any"
-              data={VERIFICATION_OPTIONS}
-              value={query.verification ?? null}
-              onChange={(value) => update({ verification: value })}
-              clearable
-              w={220}
-            />
-            <Select
-              label="Review"
-              placeholder="Any"
-              data={REVIEW_OPTIONS}
-              value={query.review ?? null}
-              onChange={(value) => update({ review: value })}
-              clearable
-              w={160}
-            />
-            {filtered && <ClearFiltersButton onClick={clearFilters} />}
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadReceiversCsv(businessId, query))}
-        actions={actions}
-        empty={
-          filtered
-            ? noMatches('No receivers match', 'Nothing matches the search and filters you chose. Clear them to see every receiver.', clearFilters)
-            : {
-                title: 'No receivers yet',
-                description: 'Add the people you pay. We e-mail each a secure link to enter their bank account; then you can pay them.',
-                action: canWrite ? addButton : undefined,
-              }
-        }
-      />
+    <EntityListPage
+      title="Manage Receivers"
+      documentTitle="Receivers"
+      description="The people you pay. Each enters their own bank account on a secure link we e-mail them."
+      actions={addButton}
+      access={access}
+      params={params}
+      query={query}
+      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
+      list={list}
+      filters={[
+        { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 },
+        { name: 'verification', label: 'Verification', placeholder: 'Any', data: VERIFICATION_OPTIONS, width: 220 },
+        { name: 'review', label: 'Review', placeholder: 'Any', data: REVIEW_OPTIONS, width: 160 },
+      ]}
+      caption="Receivers"
+      columns={columns}
+      rowKey={(r) => r.receiverId}
+      searchPlaceholder="Name, e-mail or reference"
+      rowActions={actions}
+      download={(id) => downloadReceiversCsv(id, query)}
+      noMatches={{ title: 'No receivers match', description: 'Nothing matches the search and filters you chose. Clear them to see every receiver.' }}
+      empty={{
+        title: 'No receivers yet',
+        description: 'Add the people you pay. We e-mail each a secure link to enter their bank account; then you can pay them.',
+        action: canWrite ? addButton : undefined,
+      }}
+    >
       <ReceiverFormModal opened={editing !== null} receiver={editing?.receiver ?? null} onClose={() => setEditing(null)} />
-    </Stack>
+    </EntityListPage>
   );
 }

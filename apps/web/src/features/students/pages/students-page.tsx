@@ -1,15 +1,13 @@
-import { Anchor, Badge, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus, IconUpload } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDay, paths, STUDENT_STATUS_LABELS, StudentSortBy, StudentStatus, type Student, type StudentListQuery, studentEndpoints } from '@tay/contract';
-import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { AccessAlert } from '../../../components/ui/access-alert';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useBusinessTime } from '../../../lib/business-time';
-import { useListParams, listTableProps } from '../../../lib/list-params';
+import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadStudentsCsv, useInvalidateStudents, useStudentList } from '../api/students-api';
 import { permittedStudentActions, useStudentActions } from '../components/student-actions';
@@ -37,11 +35,11 @@ export interface StudentsPageProps {
 }
 
 export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) {
-  useDocumentTitle('Manage Students');
   const businessId = useBusinessId();
   const clock = useBusinessTime();
   const access = useEndpointAccess(studentEndpoints.create);
-  const { get, update, page, pageSize } = useListParams();
+  const params = useListParams();
+  const { get, page, pageSize } = params;
   const [enrolling, setEnrolling] = useState<{ studentId: string; name: string } | null>(null);
   const invalidate = useInvalidateStudents();
   const { run, canWrite } = useStudentActions({ onEnrollment: (s) => setEnrolling({ studentId: s.studentId, name: s.name }) });
@@ -59,8 +57,6 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
     ...((StudentStatus.options as readonly string[]).includes(status ?? '') ? { status: status as StudentStatus } : {}),
   };
   const list = useStudentList(query);
-  const filtered = Boolean(query.search || query.grade || query.programId || query.status);
-  const clearFilters = () => update({ search: undefined, grade: undefined, programId: undefined, status: undefined });
 
   const gradeOptions = [...new Set([...(list.data?.grades ?? []), ...(query.grade ? [query.grade] : [])])];
   const programOptions = [
@@ -126,80 +122,50 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1}>Manage Students</Title>
-          <Text c="dimmed" size="sm">
-            Your students and the guardians billed for them.{' '}
-            <Anchor component={Link} to={paths.entity.studentImports} size="sm" underline="always">
-              Past imports
-            </Anchor>
-          </Text>
-        </div>
-        <Group gap="sm">
+    <EntityListPage
+      title="Manage Students"
+      description={
+        <>
+          Your students and the guardians billed for them.{' '}
+          <Anchor component={Link} to={paths.entity.studentImports} size="sm" underline="always">
+            Past imports
+          </Anchor>
+        </>
+      }
+      actions={
+        <>
           {access.allowed ? importButton : null}
           {access.allowed ? addButton : null}
-        </Group>
-      </Group>
-      <AccessAlert access={access} />
-      <DataTable
-        caption="Students"
-        columns={columns}
-        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'createdAt', sortDirection: 'desc' })}
-        rowKey={(s) => s.studentId}
-        searchPlaceholder="Name, student id or guardian e-mail"
-        filters={
-          <>
-            <Select
-              label="Grade"
-              placeholder="Any grade"
-              data={gradeOptions}
-              value={query.grade ?? null}
-              onChange={(value) => update({ grade: value })}
-              clearable
-              searchable
-              w={160}
-            />
-            <Select
-              label="Program"
-              placeholder="Any program"
-              data={programOptions}
-              value={query.programId ?? null}
-              onChange={(value) => update({ programId: value })}
-              clearable
-              searchable
-              w={200}
-            />
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={STATUS_OPTIONS}
-              value={query.status ?? null}
-              onChange={(value) => update({ status: value })}
-              clearable
-              w={160}
-            />
-            {filtered && <ClearFiltersButton onClick={clearFilters} />}
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadStudentsCsv(businessId, query))}
-        actions={actions}
-        empty={
-          filtered
-            ? noMatches('No students match', 'Nothing matches the search and filters you chose. Clear them to see every student.', clearFilters)
-            : {
-                title: 'No students yet',
-                description: 'Add your students one by one, or import them with their guardians from a CSV file.',
-                action: canWrite ? (
-                  <Group gap="sm" justify="center">
-                    {importButton}
-                    {addButton}
-                  </Group>
-                ) : undefined,
-              }
-        }
-      />
+        </>
+      }
+      access={access}
+      params={params}
+      query={query}
+      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
+      list={list}
+      filters={[
+        { name: 'grade', label: 'Grade', placeholder: 'Any grade', data: gradeOptions, width: 160, searchable: true },
+        { name: 'programId', label: 'Program', placeholder: 'Any program', data: programOptions, width: 200, searchable: true },
+        { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 },
+      ]}
+      caption="Students"
+      columns={columns}
+      rowKey={(s) => s.studentId}
+      searchPlaceholder="Name, student id or guardian e-mail"
+      rowActions={actions}
+      download={(id) => downloadStudentsCsv(id, query)}
+      noMatches={{ title: 'No students match', description: 'Nothing matches the search and filters you chose. Clear them to see every student.' }}
+      empty={{
+        title: 'No students yet',
+        description: 'Add your students one by one, or import them with their guardians from a CSV file.',
+        action: canWrite ? (
+          <Group gap="sm" justify="center">
+            {importButton}
+            {addButton}
+          </Group>
+        ) : undefined,
+      }}
+    >
       {businessId &&
         enrollments?.({
           businessId,
@@ -209,6 +175,6 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
             void invalidate();
           },
         })}
-    </Stack>
+    </EntityListPage>
   );
 }
