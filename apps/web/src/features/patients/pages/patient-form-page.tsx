@@ -1,7 +1,7 @@
-import { Alert, Anchor, Badge, Button, Grid, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Grid, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import {
   formatDay,
   formatMoney,
@@ -16,13 +16,10 @@ import {
   patientEndpoints,
 } from '@tay/contract';
 import { PayerChoiceFields, payerChoice, payerChoiceBody, useSwitchLayout, type PayerChoice } from '../../../components/payers/payer-choice';
-import { LoadError } from '../../../components/ui/load-error';
-import { PageLoader } from '../../../components/ui/page-loader';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { ApiError } from '../../../lib/api-client';
+import { EntityForm, FormPage } from '../../../components/ui/form-page';
 import { useBusinessTime } from '../../../lib/business-time';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
+import { useFormErrors } from '../../../lib/form-errors';
 import { usePatientRecord, useSavePatient } from '../api/patients-api';
 import { PatientRecordViews } from '../components/patient-record-views';
 
@@ -162,14 +159,12 @@ function PatientForm({ patient }: { patient: Patient | null }) {
   const save = useSavePatient();
   const access = useEndpointAccess(patientEndpoints.create);
   const [draft, setDraft] = useState<Draft>(() => (patient ? draftOf(patient) : EMPTY));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [problem, setProblem] = useState<string | null>(null);
+  const { errors, setErrors, problem, setProblem, refused } = useFormErrors();
   const editing = patient !== null;
 
   const set = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     const { body, errors: found } = toBody(draft);
     setErrors(found);
     setProblem(null);
@@ -186,8 +181,7 @@ function PatientForm({ patient }: { patient: Patient | null }) {
           void navigate(paths.entity.healthcareClients);
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.fields) setErrors(error.fields);
-          else setProblem(error.message);
+          refused(error);
           notifications.show({ color: 'red', title: editing ? 'Patient not saved' : 'Patient not added', message: error.message });
         },
       },
@@ -195,78 +189,66 @@ function PatientForm({ patient }: { patient: Patient | null }) {
   };
 
   return (
-    <Stack gap="md">
-      <AccessAlert access={access} />
-      <Paper withBorder radius="md" p="lg">
-        <form onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit patient' : 'Add a patient'}>
-          <Stack gap="md">
-            {problem && (
-              <Alert color="red" role="alert">
-                {problem}
-              </Alert>
-            )}
-            <Grid>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="MRN"
-                  description="Your practice's own id for the patient (medical record number)"
-                  required
-                  autoComplete="off"
-                  maxLength={PATIENT_FIELD_LIMITS.mrn}
-                  value={draft.mrn}
-                  onChange={(e) => set({ mrn: e.currentTarget.value })}
-                  error={errors.mrn}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Date of birth"
-                  description="Shown in full only here; lists show the year"
-                  type="date"
-                  required
-                  min="1900-01-01"
-                  max={localToday()}
-                  value={draft.dateOfBirth}
-                  onChange={(e) => set({ dateOfBirth: e.currentTarget.value })}
-                  error={errors.dateOfBirth}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="First name"
-                  required
-                  autoComplete="off"
-                  maxLength={PATIENT_FIELD_LIMITS.firstName}
-                  value={draft.firstName}
-                  onChange={(e) => set({ firstName: e.currentTarget.value })}
-                  error={errors.firstName}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Last name"
-                  required
-                  autoComplete="off"
-                  maxLength={PATIENT_FIELD_LIMITS.lastName}
-                  value={draft.lastName}
-                  onChange={(e) => set({ lastName: e.currentTarget.value })}
-                  error={errors.lastName}
-                />
-              </Grid.Col>
-            </Grid>
-            <GuarantorFields draft={draft} errors={errors} set={set} />
-            <Group>
-              <Button type="submit" disabled={!access.allowed} loading={save.isPending}>
-                {editing ? 'Save patient' : 'Add patient'}
-              </Button>
-              <Button variant="default" component={Link} to={paths.entity.healthcareClients}>
-                Cancel
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
-    </Stack>
+    <EntityForm
+      label={editing ? 'Edit patient' : 'Add a patient'}
+      onSubmit={onSubmit}
+      access={access}
+      problem={problem}
+      submitLabel={editing ? 'Save patient' : 'Add patient'}
+      pending={save.isPending}
+      cancelTo={paths.entity.healthcareClients}
+    >
+      <Grid>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="MRN"
+            description="Your practice's own id for the patient (medical record number)"
+            required
+            autoComplete="off"
+            maxLength={PATIENT_FIELD_LIMITS.mrn}
+            value={draft.mrn}
+            onChange={(e) => set({ mrn: e.currentTarget.value })}
+            error={errors.mrn}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="Date of birth"
+            description="Shown in full only here; lists show the year"
+            type="date"
+            required
+            min="1900-01-01"
+            max={localToday()}
+            value={draft.dateOfBirth}
+            onChange={(e) => set({ dateOfBirth: e.currentTarget.value })}
+            error={errors.dateOfBirth}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="First name"
+            required
+            autoComplete="off"
+            maxLength={PATIENT_FIELD_LIMITS.firstName}
+            value={draft.firstName}
+            onChange={(e) => set({ firstName: e.currentTarget.value })}
+            error={errors.firstName}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="Last name"
+            required
+            autoComplete="off"
+            maxLength={PATIENT_FIELD_LIMITS.lastName}
+            value={draft.lastName}
+            onChange={(e) => set({ lastName: e.currentTarget.value })}
+            error={errors.lastName}
+          />
+        </Grid.Col>
+      </Grid>
+      <GuarantorFields draft={draft} errors={errors} set={set} />
+    </EntityForm>
   );
 }
 
@@ -316,30 +298,16 @@ export function PatientFormPage() {
   const [params] = useSearchParams();
   const clientId = params.get('clientId');
   const patient = usePatientRecord(clientId);
-  const title = clientId ? 'Edit patient' : 'Add a patient';
-  useDocumentTitle(title);
   return (
-    <Stack gap="md">
-      <div>
-        <Anchor component={Link} to={paths.entity.healthcareClients} size="sm">
-          ← Manage Clients
-        </Anchor>
-        <Title order={1}>{title}</Title>
-        <Text c="dimmed" size="sm">
-          The guarantor is who pays: the patient themself or another person. A new guarantor becomes one of your payers when you save.
-        </Text>
-      </div>
-      {clientId && patient.error ? (
-        <LoadError title="We could not load this patient" error={patient.error} onRetry={() => void patient.refetch()} />
-      ) : clientId && !patient.data ? (
-        <PageLoader />
-      ) : (
-        <>
-          {patient.data && <PatientSummary patient={patient.data} />}
-          <PatientForm key={patient.data?.clientId ?? 'new'} patient={patient.data ?? null} />
-          {clientId && patient.data && <PatientRecordViews clientId={clientId} ready />}
-        </>
-      )}
-    </Stack>
+    <FormPage
+      title={clientId ? 'Edit patient' : 'Add a patient'}
+      back={{ to: paths.entity.healthcareClients, label: 'Manage Clients' }}
+      description="The guarantor is who pays: the patient themself or another person. A new guarantor becomes one of your payers when you save."
+      load={clientId ? { query: patient, what: 'this patient' } : undefined}
+    >
+      {patient.data && <PatientSummary patient={patient.data} />}
+      <PatientForm key={patient.data?.clientId ?? 'new'} patient={patient.data ?? null} />
+      {clientId && patient.data && <PatientRecordViews clientId={clientId} ready />}
+    </FormPage>
   );
 }

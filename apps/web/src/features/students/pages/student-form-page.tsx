@@ -1,15 +1,12 @@
-import { Alert, Anchor, Button, Grid, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { paths, STUDENT_FIELD_LIMITS, StudentInput, type FieldErrors, type Student, studentEndpoints } from '@tay/contract';
 import { PayerChoiceFields, payerChoice, payerChoiceBody, type PayerChoice } from '../../../components/payers/payer-choice';
-import { LoadError } from '../../../components/ui/load-error';
-import { PageLoader } from '../../../components/ui/page-loader';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { ApiError } from '../../../lib/api-client';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { EntityForm, FormPage } from '../../../components/ui/form-page';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
+import { useFormErrors } from '../../../lib/form-errors';
 import { useSaveStudent, useStudent } from '../api/students-api';
 
 interface Draft {
@@ -118,15 +115,13 @@ function StudentForm({ student }: { student: Student | null }) {
   const save = useSaveStudent();
   const access = useEndpointAccess(studentEndpoints.create);
   const [draft, setDraft] = useState<Draft>(() => (student ? draftOf(student) : EMPTY));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [problem, setProblem] = useState<string | null>(null);
+  const { errors, setErrors, problem, setProblem, refused } = useFormErrors();
   const editing = student !== null;
 
   const set = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
   const setGuardian = (index: number, next: PayerChoice) => setDraft((d) => ({ ...d, guardians: d.guardians.map((g, i) => (i === index ? next : g)) }));
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     const { body, errors: found } = toBody(draft);
     setErrors(found);
     setProblem(null);
@@ -143,8 +138,7 @@ function StudentForm({ student }: { student: Student | null }) {
           void navigate(paths.entity.students);
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.fields) setErrors(error.fields);
-          else setProblem(error.message);
+          refused(error);
           notifications.show({ color: 'red', title: editing ? 'Student not saved' : 'Student not added', message: error.message });
         },
       },
@@ -152,111 +146,99 @@ function StudentForm({ student }: { student: Student | null }) {
   };
 
   return (
-    <Stack gap="md">
-      <AccessAlert access={access} />
-      <Paper withBorder radius="md" p="lg">
-        <form onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit student' : 'Add a student'}>
-          <Stack gap="md">
-            {problem && (
-              <Alert color="red" role="alert">
-                {problem}
-              </Alert>
-            )}
-            {errors.guardians && (
-              <Alert color="red" role="alert">
-                {errors.guardians}
-              </Alert>
-            )}
-            <Grid>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Student id"
-                  description="Your school's own id for the student"
-                  required
-                  autoComplete="off"
-                  maxLength={STUDENT_FIELD_LIMITS.studentNumber}
-                  value={draft.studentNumber}
-                  onChange={(e) => set({ studentNumber: e.currentTarget.value })}
-                  error={errors.studentNumber}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Grade or group"
-                  description="Optional: Year 7, Grade 5, U12 Blue"
-                  autoComplete="off"
-                  maxLength={STUDENT_FIELD_LIMITS.grade}
-                  value={draft.grade}
-                  onChange={(e) => set({ grade: e.currentTarget.value })}
-                  error={errors.grade}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="First name"
-                  required
-                  autoComplete="off"
-                  maxLength={STUDENT_FIELD_LIMITS.firstName}
-                  value={draft.firstName}
-                  onChange={(e) => set({ firstName: e.currentTarget.value })}
-                  error={errors.firstName}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Last name"
-                  required
-                  autoComplete="off"
-                  maxLength={STUDENT_FIELD_LIMITS.lastName}
-                  value={draft.lastName}
-                  onChange={(e) => set({ lastName: e.currentTarget.value })}
-                  error={errors.lastName}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput
-                  label="Date of birth"
-                  description="Optional"
-                  type="date"
-                  max={localToday()}
-                  value={draft.dateOfBirth}
-                  onChange={(e) => set({ dateOfBirth: e.currentTarget.value })}
-                  error={errors.dateOfBirth}
-                />
-              </Grid.Col>
-            </Grid>
-            <Title order={2} size="h4">
-              Guardians
-            </Title>
-            {draft.guardians.map((g, i) => (
-              <GuardianFields
-                key={i}
-                index={i}
-                guardian={g}
-                errors={errors}
-                onChange={(next) => setGuardian(i, next)}
-                {...(i === 1 ? { onRemove: () => set({ guardians: draft.guardians.slice(0, 1) }) } : {})}
-              />
-            ))}
-            {draft.guardians.length < 2 && (
-              <Group>
-                <Button variant="default" onClick={() => set({ guardians: [...draft.guardians, payerChoice('existing')] })}>
-                  Add a second guardian
-                </Button>
-              </Group>
-            )}
-            <Group>
-              <Button type="submit" disabled={!access.allowed} loading={save.isPending}>
-                {editing ? 'Save student' : 'Add student'}
-              </Button>
-              <Button variant="default" component={Link} to={paths.entity.students}>
-                Cancel
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
-    </Stack>
+    <EntityForm
+      label={editing ? 'Edit student' : 'Add a student'}
+      onSubmit={onSubmit}
+      access={access}
+      problem={problem}
+      submitLabel={editing ? 'Save student' : 'Add student'}
+      pending={save.isPending}
+      cancelTo={paths.entity.students}
+    >
+      {errors.guardians && (
+        <Alert color="red" role="alert">
+          {errors.guardians}
+        </Alert>
+      )}
+      <Grid>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="Student id"
+            description="Your school's own id for the student"
+            required
+            autoComplete="off"
+            maxLength={STUDENT_FIELD_LIMITS.studentNumber}
+            value={draft.studentNumber}
+            onChange={(e) => set({ studentNumber: e.currentTarget.value })}
+            error={errors.studentNumber}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="Grade or group"
+            description="Optional: Year 7, Grade 5, U12 Blue"
+            autoComplete="off"
+            maxLength={STUDENT_FIELD_LIMITS.grade}
+            value={draft.grade}
+            onChange={(e) => set({ grade: e.currentTarget.value })}
+            error={errors.grade}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="First name"
+            required
+            autoComplete="off"
+            maxLength={STUDENT_FIELD_LIMITS.firstName}
+            value={draft.firstName}
+            onChange={(e) => set({ firstName: e.currentTarget.value })}
+            error={errors.firstName}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="Last name"
+            required
+            autoComplete="off"
+            maxLength={STUDENT_FIELD_LIMITS.lastName}
+            value={draft.lastName}
+            onChange={(e) => set({ lastName: e.currentTarget.value })}
+            error={errors.lastName}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="Date of birth"
+            description="Optional"
+            type="date"
+            max={localToday()}
+            value={draft.dateOfBirth}
+            onChange={(e) => set({ dateOfBirth: e.currentTarget.value })}
+            error={errors.dateOfBirth}
+          />
+        </Grid.Col>
+      </Grid>
+      <Title order={2} size="h4">
+        Guardians
+      </Title>
+      {draft.guardians.map((g, i) => (
+        <GuardianFields
+          key={i}
+          index={i}
+          guardian={g}
+          errors={errors}
+          onChange={(next) => setGuardian(i, next)}
+          {...(i === 1 ? { onRemove: () => set({ guardians: draft.guardians.slice(0, 1) }) } : {})}
+        />
+      ))}
+      {draft.guardians.length < 2 && (
+        <Group>
+          <Button variant="default" onClick={() => set({ guardians: [...draft.guardians, payerChoice('existing')] })}>
+            Add a second guardian
+          </Button>
+        </Group>
+      )}
+    </EntityForm>
   );
 }
 
@@ -265,26 +247,14 @@ export function StudentFormPage() {
   const [params] = useSearchParams();
   const studentId = params.get('studentId');
   const student = useStudent(studentId);
-  const title = studentId ? 'Edit student' : 'Add a student';
-  useDocumentTitle(title);
   return (
-    <Stack gap="md">
-      <div>
-        <Anchor component={Link} to={paths.entity.students} size="sm">
-          ← Manage Students
-        </Anchor>
-        <Title order={1}>{title}</Title>
-        <Text c="dimmed" size="sm">
-          A guardian is one of your payers: the first is billed for the student. A new guardian becomes a payer when you save.
-        </Text>
-      </div>
-      {studentId && student.error ? (
-        <LoadError title="We could not load this student" error={student.error} onRetry={() => void student.refetch()} />
-      ) : studentId && !student.data ? (
-        <PageLoader />
-      ) : (
-        <StudentForm key={student.data?.studentId ?? 'new'} student={student.data ?? null} />
-      )}
-    </Stack>
+    <FormPage
+      title={studentId ? 'Edit student' : 'Add a student'}
+      back={{ to: paths.entity.students, label: 'Manage Students' }}
+      description="A guardian is one of your payers: the first is billed for the student. A new guardian becomes a payer when you save."
+      load={studentId ? { query: student, what: 'this student' } : undefined}
+    >
+      <StudentForm key={student.data?.studentId ?? 'new'} student={student.data ?? null} />
+    </FormPage>
   );
 }
