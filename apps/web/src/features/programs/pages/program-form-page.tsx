@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, Group, NumberInput, Paper, Radio, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Group, NumberInput, Radio, SimpleGrid, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import {
   formatMoney,
   parseMoney,
@@ -14,13 +14,10 @@ import {
   type Program,
   programEndpoints,
 } from '@tay/contract';
-import { LoadError } from '../../../components/ui/load-error';
+import { EntityForm, FormPage } from '../../../components/ui/form-page';
 import { MoneyInput } from '../../../components/ui/money-input';
-import { PageLoader } from '../../../components/ui/page-loader';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { ApiError } from '../../../lib/api-client';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
+import { serverFieldErrors } from '../../../lib/form-errors';
 import { useProgram, useSaveProgram } from '../api/programs-api';
 
 export interface ProgramFormValues {
@@ -90,14 +87,20 @@ export function ProgramFormPage() {
   const [params] = useSearchParams();
   const programId = params.get('programId');
   const source = useProgram(programId);
-  if (programId && source.error) return <LoadError title="We could not load this program" error={source.error} onRetry={() => void source.refetch()} />;
-  if (programId && !source.data) return <PageLoader />;
   const editing = programId ? (source.data ?? null) : null;
-  return <ProgramForm key={programId ?? 'new'} editing={editing} />;
+  return (
+    <FormPage
+      title={editing ? `Edit ${editing.name}` : programId ? 'Edit program' : 'New program'}
+      back={{ to: paths.entity.programs, label: 'Programs' }}
+      maw={760}
+      load={programId ? { query: source, what: 'this program' } : undefined}
+    >
+      <ProgramForm key={programId ?? 'new'} editing={editing} />
+    </FormPage>
+  );
 }
 
 function ProgramForm({ editing }: { editing: Program | null }) {
-  useDocumentTitle(editing ? `Edit ${editing.name}` : 'New program');
   const navigate = useNavigate();
   const access = useEndpointAccess(programEndpoints.create);
   const save = useSaveProgram();
@@ -110,8 +113,7 @@ function ProgramForm({ editing }: { editing: Program | null }) {
     setErrors(({ [field]: _cleared, ...rest }) => rest);
   };
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const checked = checkProgram(values);
     if (!checked.ok) return setErrors(checked.errors);
     save.mutate(
@@ -129,7 +131,8 @@ function ProgramForm({ editing }: { editing: Program | null }) {
           void navigate(paths.entity.programs);
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.fields) setErrors(error.fields);
+          const fields = serverFieldErrors(error);
+          if (fields) setErrors(fields);
           else notifications.show({ color: 'red', title: 'The program was not saved', message: error.message });
         },
       },
@@ -137,115 +140,101 @@ function ProgramForm({ editing }: { editing: Program | null }) {
   };
 
   return (
-    <Stack gap="md" maw={760}>
-      <div>
-        <Anchor component={Link} to={paths.entity.programs} size="sm">
-          ← Programs
-        </Anchor>
-        <Title order={1}>{editing ? `Edit ${editing.name}` : 'New program'}</Title>
-      </div>
-      <AccessAlert access={access} />
-      <Paper withBorder p="md">
-        <form onSubmit={submit} noValidate aria-label={editing ? 'Edit program' : 'New program'}>
-          <Stack gap="sm">
-            <TextInput
-              label="Name"
-              required
-              maxLength={PROGRAM_FIELD_LIMITS.name}
-              value={values.name}
-              error={errors.name}
-              disabled={disabled}
-              onChange={(e) => set('name', e.currentTarget.value)}
-            />
-            <Textarea
-              label="Description"
-              autosize
-              minRows={2}
-              maxLength={PROGRAM_FIELD_LIMITS.description}
-              value={values.description}
-              error={errors.description}
-              disabled={disabled}
-              onChange={(e) => set('description', e.currentTarget.value)}
-            />
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <MoneyInput
-                label="Fee"
-                required
-                value={values.fee}
-                error={errors.feeCents}
-                disabled={disabled}
-                description={editing ? 'A new fee applies from the next billing on.' : 'Billed each period.'}
-                onValueChange={(v) => set('fee', v, 'feeCents')}
-              />
-              <NumberInput
-                label="Capacity"
-                description="Places; empty for no limit"
-                min={1}
-                allowDecimal={false}
-                allowNegative={false}
-                value={values.capacity}
-                error={errors.capacity}
-                disabled={disabled}
-                onChange={(v) => set('capacity', v === '' ? '' : String(v))}
-              />
-            </SimpleGrid>
-            <Radio.Group label="Frequency" required value={values.frequency} error={errors.frequency} onChange={(v) => set('frequency', v as ProgramFrequency)}>
-              <Group mt={4}>
-                {ProgramFrequency.options.map((f) => (
-                  <Radio key={f} value={f} label={PROGRAM_FREQUENCY_LABELS[f]} disabled={disabled} />
-                ))}
-              </Group>
-            </Radio.Group>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label="Start date"
-                type="date"
-                required
-                value={values.startDate}
-                error={errors.startDate}
-                disabled={disabled}
-                onChange={(e) => set('startDate', e.currentTarget.value)}
-              />
-              <TextInput
-                label="End date"
-                type="date"
-                description="Empty for no end"
-                value={values.endDate}
-                error={errors.endDate}
-                disabled={disabled}
-                onChange={(e) => set('endDate', e.currentTarget.value)}
-              />
-            </SimpleGrid>
-            <Switch
-              label="Prorate"
-              description="An enrollment that starts or ends inside a period is billed for its share of the days."
-              checked={values.prorate}
-              disabled={disabled}
-              onChange={(e) => set('prorate', e.currentTarget.checked)}
-            />
-            {editing && editing.enrolledCount > 0 && (
-              <Alert color="blue" variant="light">
-                <Text size="sm">
-                  {editing.enrolledCount} {editing.enrolledCount === 1 ? 'student is' : 'students are'} enrolled: the capacity cannot go below that.
-                </Text>
-              </Alert>
-            )}
-            {errors.form && (
-              <Text c="red" size="sm">
-                {errors.form}
-              </Text>
-            )}
-            <Group justify="flex-end" mt="sm">
-              <Button variant="default" onClick={() => void navigate(paths.entity.programs)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={save.isPending} disabled={disabled}>
-                {editing ? 'Save' : 'Add program'}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
-    </Stack>
+    <EntityForm
+      label={editing ? 'Edit program' : 'New program'}
+      onSubmit={submit}
+      access={access}
+      submitLabel={editing ? 'Save' : 'Add program'}
+      pending={save.isPending}
+      cancelTo={paths.entity.programs}
+    >
+      <TextInput
+        label="Name"
+        required
+        maxLength={PROGRAM_FIELD_LIMITS.name}
+        value={values.name}
+        error={errors.name}
+        disabled={disabled}
+        onChange={(e) => set('name', e.currentTarget.value)}
+      />
+      <Textarea
+        label="Description"
+        autosize
+        minRows={2}
+        maxLength={PROGRAM_FIELD_LIMITS.description}
+        value={values.description}
+        error={errors.description}
+        disabled={disabled}
+        onChange={(e) => set('description', e.currentTarget.value)}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <MoneyInput
+          label="Fee"
+          required
+          value={values.fee}
+          error={errors.feeCents}
+          disabled={disabled}
+          description={editing ? 'A new fee applies from the next billing on.' : 'Billed each period.'}
+          onValueChange={(v) => set('fee', v, 'feeCents')}
+        />
+        <NumberInput
+          label="Capacity"
+          description="Places; empty for no limit"
+          min={1}
+          allowDecimal={false}
+          allowNegative={false}
+          value={values.capacity}
+          error={errors.capacity}
+          disabled={disabled}
+          onChange={(v) => set('capacity', v === '' ? '' : String(v))}
+        />
+      </SimpleGrid>
+      <Radio.Group label="Frequency" required value={values.frequency} error={errors.frequency} onChange={(v) => set('frequency', v as ProgramFrequency)}>
+        <Group mt={4}>
+          {ProgramFrequency.options.map((f) => (
+            <Radio key={f} value={f} label={PROGRAM_FREQUENCY_LABELS[f]} disabled={disabled} />
+          ))}
+        </Group>
+      </Radio.Group>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label="Start date"
+          type="date"
+          required
+          value={values.startDate}
+          error={errors.startDate}
+          disabled={disabled}
+          onChange={(e) => set('startDate', e.currentTarget.value)}
+        />
+        <TextInput
+          label="End date"
+          type="date"
+          description="Empty for no end"
+          value={values.endDate}
+          error={errors.endDate}
+          disabled={disabled}
+          onChange={(e) => set('endDate', e.currentTarget.value)}
+        />
+      </SimpleGrid>
+      <Switch
+        label="Prorate"
+        description="An enrollment that starts or ends inside a period is billed for its share of the days."
+        checked={values.prorate}
+        disabled={disabled}
+        onChange={(e) => set('prorate', e.currentTarget.checked)}
+      />
+      {editing && editing.enrolledCount > 0 && (
+        <Alert color="blue" variant="light">
+          <Text size="sm">
+            {editing.enrolledCount} {editing.enrolledCount === 1 ? 'student is' : 'students are'} enrolled: the capacity cannot go below that.
+          </Text>
+        </Alert>
+      )}
+      {errors.form && (
+        <Text c="red" size="sm">
+          {errors.form}
+        </Text>
+      )}
+    </EntityForm>
   );
 }

@@ -1,15 +1,12 @@
-import { Alert, Anchor, Button, Fieldset, Grid, Group, Paper, Radio, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Fieldset, Grid, Group, Radio, SimpleGrid, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { paths, type QrAmountMode, type QrAsk, type QrCode, qrCodeEndpoints } from '@tay/contract';
-import { LoadError } from '../../../components/ui/load-error';
-import { PageLoader } from '../../../components/ui/page-loader';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { ApiError } from '../../../lib/api-client';
+import { EntityForm, FormPage } from '../../../components/ui/form-page';
 import { qrCodeDownloadHref } from '../../../lib/qr-code-paths';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
+import { serverFieldErrors } from '../../../lib/form-errors';
 import { useQrCode, useSaveQrCode } from '../api/qr-codes-api';
 import { emptyQrValues, errorsFromApi, FIELD_OF, qrValuesFrom, toQrInput, type QrFormErrors, type QrFormValues } from '../qr-code-form-model';
 import { MoneyInput } from '../../../components/ui/money-input';
@@ -35,15 +32,27 @@ export function QrCodeFormPage() {
   const [params] = useSearchParams();
   const qrId = params.get('qrcodeid');
   const source = useQrCode(qrId);
-  if (qrId && source.error) return <LoadError title="We could not load this QR code" error={source.error} onRetry={() => void source.refetch()} />;
-  if (qrId && !source.data) return <PageLoader />;
   const editing = qrId ? (source.data ?? null) : null;
-  return <QrCodeForm key={qrId ?? 'new'} editing={editing} initial={editing ? qrValuesFrom(editing) : emptyQrValues()} />;
+  return (
+    <FormPage
+      title={editing ? `Edit “${editing.label}”` : qrId ? 'Edit QR code' : 'New QR code'}
+      documentTitle={editing ? `Edit ${editing.label}` : qrId ? 'Edit QR code' : 'New QR code'}
+      back={{ to: paths.payments.qrCodes, label: 'QR codes' }}
+      description={
+        qrId
+          ? 'Changes apply as soon as you save: the printed code stays the same, so there is nothing to print again.'
+          : 'Payers scan the code with their phone, then pay on a page that asks what you choose here.'
+      }
+      maw={820}
+      load={qrId ? { query: source, what: 'this QR code' } : undefined}
+    >
+      <QrCodeForm key={qrId ?? 'new'} editing={editing} initial={editing ? qrValuesFrom(editing) : emptyQrValues()} />
+    </FormPage>
+  );
 }
 
 function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrFormValues }) {
   const navigate = useNavigate();
-  useDocumentTitle(editing ? `Edit ${editing.label}` : 'New QR code');
   const access = useEndpointAccess(qrCodeEndpoints.create);
   const save = useSaveQrCode();
   const [values, setValues] = useState(initial);
@@ -78,7 +87,8 @@ function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrF
           void navigate(qrCodeDownloadHref(saved.qrId));
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.fields) setErrors(errorsFromApi(error.fields));
+          const fields = serverFieldErrors(error);
+          if (fields) setErrors(errorsFromApi(fields));
           setFailure(error.message);
         },
       },
@@ -86,156 +96,121 @@ function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrF
   };
 
   return (
-    <Stack gap="lg" maw={820}>
-      <div>
-        <Anchor component={Link} to={paths.payments.qrCodes} size="sm">
-          QR codes
-        </Anchor>
-        <Title order={1}>{editing ? `Edit “${editing.label}”` : 'New QR code'}</Title>
-        <Text c="dimmed" size="sm">
-          {editing
-            ? 'Changes apply as soon as you save: the printed code stays the same, so there is nothing to print again.'
-            : 'Payers scan the code with their phone, then pay on a page that asks what you choose here.'}
-        </Text>
-      </div>
-      <AccessAlert access={access} />
-      {failure && (
-        <Alert color="red" title="The QR code was not saved" role="alert">
-          {failure}
-        </Alert>
+    <EntityForm
+      label={editing ? 'Edit QR code' : 'New QR code'}
+      onSubmit={submit}
+      access={access}
+      problem={failure}
+      problemTitle="The QR code was not saved"
+      submitLabel="Save"
+      pending={save.isPending}
+      cancelTo={editing ? qrCodeDownloadHref(editing.qrId) : paths.payments.qrCodes}
+    >
+      <TextInput
+        label="Label"
+        description="Where or what it is for, such as “Front counter”. Payers see it."
+        required
+        maxLength={100}
+        value={values.label}
+        onChange={(e) => set('label', e.currentTarget.value)}
+        error={errors.label}
+        disabled={disabled}
+      />
+      <Radio.Group<QrAmountMode>
+        label="Amount"
+        value={values.amountMode}
+        onChange={(mode) => {
+          set('amountMode', mode);
+          setErrors(({ amountCents: _a, minAmountCents: _min, maxAmountCents: _max, ...rest }) => rest);
+        }}
+        error={errors.amountMode}
+      >
+        <Stack gap="xs" mt={6}>
+          <Radio value="fixed" label="A fixed amount" description="Every payment through the code is the same amount" disabled={disabled} />
+          <Radio value="open" label="The payer enters the amount" description="Optionally within a smallest and a largest amount" disabled={disabled} />
+        </Stack>
+      </Radio.Group>
+      {values.amountMode === 'fixed' ? (
+        <MoneyInput
+          label="Amount (USD)"
+          required
+          maw={{ sm: 320 }}
+          value={values.amount}
+          onValueChange={(value) => set('amount', value)}
+          error={errors.amountCents}
+          disabled={disabled}
+        />
+      ) : (
+        <Grid>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <MoneyInput
+              label="Smallest amount (USD)"
+              description="Optional"
+              value={values.minAmount}
+              onValueChange={(value) => set('minAmount', value)}
+              error={errors.minAmountCents}
+              disabled={disabled}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <MoneyInput
+              label="Largest amount (USD)"
+              description="Optional"
+              value={values.maxAmount}
+              onValueChange={(value) => set('maxAmount', value)}
+              error={errors.maxAmountCents}
+              disabled={disabled}
+            />
+          </Grid.Col>
+        </Grid>
       )}
-      <Paper withBorder p="lg" radius="md">
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <Stack gap="md">
-            <TextInput
-              label="Label"
-              description="Where or what it is for, such as “Front counter”. Payers see it."
-              required
-              maxLength={100}
-              value={values.label}
-              onChange={(e) => set('label', e.currentTarget.value)}
-              error={errors.label}
-              disabled={disabled}
-            />
-            <Radio.Group<QrAmountMode>
-              label="Amount"
-              value={values.amountMode}
-              onChange={(mode) => {
-                set('amountMode', mode);
-                setErrors(({ amountCents: _a, minAmountCents: _min, maxAmountCents: _max, ...rest }) => rest);
-              }}
-              error={errors.amountMode}
-            >
-              <Stack gap="xs" mt={6}>
-                <Radio value="fixed" label="A fixed amount" description="Every payment through the code is the same amount" disabled={disabled} />
-                <Radio value="open" label="The payer enters the amount" description="Optionally within a smallest and a largest amount" disabled={disabled} />
-              </Stack>
-            </Radio.Group>
-            {values.amountMode === 'fixed' ? (
-              <MoneyInput
-                label="Amount (USD)"
-                required
-                maw={{ sm: 320 }}
-                value={values.amount}
-                onValueChange={(value) => set('amount', value)}
-                error={errors.amountCents}
-                disabled={disabled}
-              />
-            ) : (
-              <Grid>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <MoneyInput
-                    label="Smallest amount (USD)"
-                    description="Optional"
-                    value={values.minAmount}
-                    onValueChange={(value) => set('minAmount', value)}
-                    error={errors.minAmountCents}
-                    disabled={disabled}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <MoneyInput
-                    label="Largest amount (USD)"
-                    description="Optional"
-                    value={values.maxAmount}
-                    onValueChange={(value) => set('maxAmount', value)}
-                    error={errors.maxAmountCents}
-                    disabled={disabled}
-                  />
-                </Grid.Col>
-              </Grid>
-            )}
-            {errors.amountCents && values.amountMode === 'open' && (
-              <Text size="sm" c="red" role="alert">
-                {errors.amountCents}
-              </Text>
-            )}
-            <Textarea
-              label="Memo"
-              description="Shown to the payer above the amount: what they are paying for"
-              autosize
-              minRows={2}
-              maxLength={500}
-              value={values.memo}
-              onChange={(e) => set('memo', e.currentTarget.value)}
-              error={errors.memo}
-              disabled={disabled}
-            />
-            <Fieldset legend="What to ask the payer" variant="unstyled">
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-                {ASKED.map(({ key, label, description }) => (
-                  <Radio.Group<QrAsk>
-                    key={key}
-                    label={label}
-                    description={description}
-                    value={values[key]}
-                    onChange={(ask) => set(key, ask)}
-                    error={errors[key]}
-                  >
-                    <Group gap="md" mt={6}>
-                      {ASKS.map((ask) => (
-                        <Radio key={ask.value} value={ask.value} label={ask.label} disabled={disabled} />
-                      ))}
-                    </Group>
-                  </Radio.Group>
+      {errors.amountCents && values.amountMode === 'open' && (
+        <Text size="sm" c="red" role="alert">
+          {errors.amountCents}
+        </Text>
+      )}
+      <Textarea
+        label="Memo"
+        description="Shown to the payer above the amount: what they are paying for"
+        autosize
+        minRows={2}
+        maxLength={500}
+        value={values.memo}
+        onChange={(e) => set('memo', e.currentTarget.value)}
+        error={errors.memo}
+        disabled={disabled}
+      />
+      <Fieldset legend="What to ask the payer" variant="unstyled">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          {ASKED.map(({ key, label, description }) => (
+            <Radio.Group<QrAsk> key={key} label={label} description={description} value={values[key]} onChange={(ask) => set(key, ask)} error={errors[key]}>
+              <Group gap="md" mt={6}>
+                {ASKS.map((ask) => (
+                  <Radio key={ask.value} value={ask.value} label={ask.label} disabled={disabled} />
                 ))}
-              </SimpleGrid>
-            </Fieldset>
-            <TextInput
-              label="Expires on"
-              description="Optional: the last day the code takes payments"
-              type="date"
-              maw={{ sm: 320 }}
-              value={values.expiresOn}
-              onChange={(e) => set('expiresOn', e.currentTarget.value)}
-              error={errors.expiresOn}
-              disabled={disabled}
-            />
-            <Switch
-              label="Active"
-              description="An active code takes payments; a disabled one tells payers it takes none, until you enable it again"
-              checked={values.active}
-              onChange={(e) => set('active', e.currentTarget.checked)}
-              error={errors.status}
-              disabled={disabled}
-            />
-            <Group>
-              <Button type="submit" disabled={disabled} loading={save.isPending}>
-                Save
-              </Button>
-              <Button variant="default" component={Link} to={editing ? qrCodeDownloadHref(editing.qrId) : paths.payments.qrCodes}>
-                Cancel
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
-    </Stack>
+              </Group>
+            </Radio.Group>
+          ))}
+        </SimpleGrid>
+      </Fieldset>
+      <TextInput
+        label="Expires on"
+        description="Optional: the last day the code takes payments"
+        type="date"
+        maw={{ sm: 320 }}
+        value={values.expiresOn}
+        onChange={(e) => set('expiresOn', e.currentTarget.value)}
+        error={errors.expiresOn}
+        disabled={disabled}
+      />
+      <Switch
+        label="Active"
+        description="An active code takes payments; a disabled one tells payers it takes none, until you enable it again"
+        checked={values.active}
+        onChange={(e) => set('active', e.currentTarget.checked)}
+        error={errors.status}
+        disabled={disabled}
+      />
+    </EntityForm>
   );
 }
