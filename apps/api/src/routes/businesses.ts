@@ -52,7 +52,7 @@ export const businessRoutes: FastifyPluginAsync<BusinessRoutesOptions> = async (
 
   mount(e.create, async ({ session, body }) => success(await createBusiness({ db, actor: userActor(session.user), body })));
 
-  mount(e.get, async ({ business }) => success(await getBusiness({ db, businessId: business.id, role: business.role })));
+  mount(e.get, async ({ business }) => success(await getBusiness({ db, businessId: business.id })));
 
   mount(e.update, async ({ business, session, body }) => success(await updateBusiness({ db, businessId: business.id, actor: userActor(session.user), body })));
 

@@ -21,9 +21,6 @@ import { endpointMounter, success } from '../http/mount';
 import { AppError } from '../lib/app-error';
 import { consumeRateLimit, tryAgainIn } from '../lib/rate-limiter';
 import type { Mailer } from '../mail/mailer';
-import type { AuthSession } from '../plugins/authenticate';
-
-const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
 
 /** Events (`packages/contract/src/payouts/events.ts`, ADR 035): the business's side. */
 export const eventRoutes: FastifyPluginAsync<{ db: Kysely<DB>; publicUrl: string }> = async (app, { db, publicUrl }) => {
@@ -33,22 +30,16 @@ export const eventRoutes: FastifyPluginAsync<{ db: Kysely<DB>; publicUrl: string
 
   mount(e.list, async ({ business, query }) => success(await listEvents(ctx, { business, query })));
   mount(e.exportCsv, async ({ business, query, reply }) => sendCsv(reply, exportEvents(ctx, { business, query }), `events-${today()}.csv`));
-  mount(e.create, async ({ business, session, body, reply }) =>
-    reply.status(201).send(success(await createEvent(ctx, { business, user: acting(session), body }))),
-  );
+  mount(e.create, async ({ business, actor, body, reply }) => reply.status(201).send(success(await createEvent(ctx, { business, user: actor, body }))));
   mount(e.get, async ({ business, params }) => success(await getEvent(ctx, { business, eventId: params.eventId })));
-  mount(e.update, async ({ business, session, params, body }) =>
-    success(await updateEvent(ctx, { business, user: acting(session), eventId: params.eventId, body })),
-  );
-  mount(e.remove, async ({ business, session, params, reply }) => {
-    await deleteEvent(ctx, { business, user: acting(session), eventId: params.eventId });
+  mount(e.update, async ({ business, actor, params, body }) => success(await updateEvent(ctx, { business, user: actor, eventId: params.eventId, body })));
+  mount(e.remove, async ({ business, actor, params, reply }) => {
+    await deleteEvent(ctx, { business, user: actor, eventId: params.eventId });
     return reply.status(204).send();
   });
-  mount(e.enable, async ({ business, session, params }) =>
-    success(await setEventStatus(ctx, { business, user: acting(session), eventId: params.eventId, enable: true })),
-  );
-  mount(e.disable, async ({ business, session, params }) =>
-    success(await setEventStatus(ctx, { business, user: acting(session), eventId: params.eventId, enable: false })),
+  mount(e.enable, async ({ business, actor, params }) => success(await setEventStatus(ctx, { business, user: actor, eventId: params.eventId, enable: true })));
+  mount(e.disable, async ({ business, actor, params }) =>
+    success(await setEventStatus(ctx, { business, user: actor, eventId: params.eventId, enable: false })),
   );
   mount(e.image, async ({ business, params, query, reply }) => {
     const row = await selectEvent(db, business.id, params.eventId);

@@ -13,7 +13,7 @@ import {
 import type { ProviderSettings } from '../accounting/port';
 import { accountingProviders } from '../accounting/providers';
 import type { DB } from '../db/schema';
-import { completeConnect, startConnect } from '../domain/integrations/connect';
+import { completeConnect, connectRefused, startConnect, takeConnectState } from '../domain/integrations/connect';
 import { integrationTokenBox, type IntegrationDeps } from '../domain/integrations/deps';
 import { disconnect } from '../domain/integrations/disconnect';
 import { linkPayer, retryItem } from '../domain/integrations/items';
@@ -21,7 +21,7 @@ import { listLog, logCsv } from '../domain/integrations/log';
 import { requestSync } from '../domain/integrations/sync';
 import { listIntegrations } from '../domain/integrations/view';
 import { sendCsv } from '../http/csv-reply';
-import { endpointMounter, success } from '../http/mount';
+import { endpointMounter, memberHolding, success } from '../http/mount';
 import type { Jobs } from '../jobs/queue';
 
 export interface IntegrationRoutesOptions {
@@ -108,7 +108,12 @@ function cookieOf(header: string | undefined, name: string): string | undefined 
   return undefined;
 }
 
-/** Where the provider sends the browser back: always a redirect to the integrations page, saying what happened. */
+/**
+ * Where the provider sends the browser back: always a redirect to the integrations page, saying
+ * what happened. It finishes a Connect, so the person who pressed it must still hold that entry's
+ * access in the table (`integrationEndpoints.connect`), read now: an owner demoted meanwhile
+ * connects nothing.
+ */
 const callbackRoute: FastifyPluginAsyncZod<{ deps: IntegrationDeps }> = async (app, { deps }) => {
   app.get(
     INTEGRATION_CALLBACK_PATH,
@@ -119,7 +124,10 @@ const callbackRoute: FastifyPluginAsyncZod<{ deps: IntegrationDeps }> = async (a
     },
     async (request, reply) => {
       const provider = request.params.provider;
-      const location = await completeConnect(deps, provider, request.query, cookieOf(request.headers.cookie, cookieName(provider)));
+      const taken = await takeConnectState(deps, provider, request.query, cookieOf(request.headers.cookie, cookieName(provider)));
+      const member = 'pending' in taken ? await memberHolding(deps.db, e.connect.access, taken.pending) : null;
+      const location =
+        'location' in taken ? taken.location : member ? await completeConnect(deps, provider, request.query, taken.pending, member) : connectRefused(provider);
       return reply
         .header('set-cookie', browserCookie(provider, '', 0, deps.publicUrl))
         .header('cache-control', 'no-store')

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import { invoiceEndpoints as e } from '@tay/contract';
 import type { DB } from '../db/schema';
@@ -10,11 +10,7 @@ import { createInvoice, deleteInvoiceDraft, selectInvoice, updateInvoice } from 
 import type { RequestContext } from '../domain/payment-requests/request-context';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
-import { sendCommandScope, withIdempotency } from '../lib/idempotency';
-import type { AuthSession } from '../plugins/authenticate';
-
-const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
-const answer = (reply: FastifyReply, result: { status: number; body: unknown }) => reply.status(result.status).send(result.body);
+import { sendCommandScope } from '../lib/idempotency';
 
 /**
  * The invoices area (`packages/contract/src/invoices/endpoints.ts`, ADR 033). Sending and resending
@@ -36,63 +32,45 @@ export const invoiceRoutes: FastifyPluginAsync<{ ctx: RequestContext; db: Kysely
 
   mount(e.summary, async ({ business }) => success(await invoiceSummary({ db, businessId: business.id, timeZone: business.timeZone })));
 
-  mount(e.create, async ({ business, session, body, reply }) =>
-    reply.status(201).send(success(await createInvoice(ctx, { business, user: acting(session), body }))),
-  );
+  mount(e.create, async ({ business, actor, body, reply }) => reply.status(201).send(success(await createInvoice(ctx, { business, user: actor, body }))));
 
   mount(e.get, async ({ business, params }) => success(await getInvoice({ ...ctx, db }, { business, invoiceId: params.invoiceId })));
 
-  mount(e.update, async ({ business, session, params, body }) =>
-    success(await updateInvoice(ctx, { business, invoiceId: params.invoiceId, user: acting(session), body })),
-  );
+  mount(e.update, async ({ business, actor, params, body }) => success(await updateInvoice(ctx, { business, invoiceId: params.invoiceId, user: actor, body })));
 
-  mount(e.send, async ({ business, session, params, body, request, reply }) =>
-    answer(
-      reply,
-      await withIdempotency({
-        db,
-        scope: sendCommandScope(business.id),
-        key: request.headers['idempotency-key'] as string | undefined,
-        request: { command: 'send', invoiceId: params.invoiceId, sendAt: body.sendAt ?? null },
-        run: async () => ({
-          status: 200,
-          body: success(
-            await sendInvoice(ctx, {
-              business,
-              invoiceId: params.invoiceId,
-              user: acting(session),
-              sendAt: body.sendAt ?? null,
-              confirmedAmountCents: body.confirmedAmountCents ?? null,
-            }),
-          ),
+  mount(
+    e.send,
+    async ({ business, actor, params, body }) =>
+      success(
+        await sendInvoice(ctx, {
+          business,
+          invoiceId: params.invoiceId,
+          user: actor,
+          sendAt: body.sendAt ?? null,
+          confirmedAmountCents: body.confirmedAmountCents ?? null,
         }),
-      }),
-    ),
+      ),
+    {
+      idempotent: {
+        scope: (business) => sendCommandScope(business.id),
+        request: ({ params, body }) => ({ command: 'send', invoiceId: params.invoiceId, sendAt: body.sendAt ?? null }),
+      },
+    },
   );
 
   const commands = { resend: e.resend, withdraw: e.withdraw, cancel: e.cancel } as const satisfies Record<InvoiceCommand, unknown>;
   for (const [command, endpoint] of Object.entries(commands) as [InvoiceCommand, (typeof commands)[InvoiceCommand]][]) {
-    mount(endpoint, async ({ business, session, params, request, reply }) => {
-      const run = async () => ({
-        status: 200,
-        body: success(await runInvoiceCommand(ctx, { business, invoiceId: params.invoiceId, user: acting(session), command })),
-      });
-      if (command !== 'resend') return answer(reply, await run());
-      return answer(
-        reply,
-        await withIdempotency({
-          db,
-          scope: sendCommandScope(business.id),
-          key: request.headers['idempotency-key'] as string | undefined,
-          request: { command, invoiceId: params.invoiceId },
-          run,
-        }),
-      );
-    });
+    mount(
+      endpoint,
+      async ({ business, actor, params }) => success(await runInvoiceCommand(ctx, { business, invoiceId: params.invoiceId, user: actor, command })),
+      command === 'resend'
+        ? { idempotent: { scope: (business) => sendCommandScope(business.id), request: ({ params }) => ({ command, invoiceId: params.invoiceId }) } }
+        : {},
+    );
   }
 
-  mount(e.deleteDraft, async ({ business, session, params, reply }) => {
-    await deleteInvoiceDraft(ctx, { business, invoiceId: params.invoiceId, user: acting(session) });
+  mount(e.deleteDraft, async ({ business, actor, params, reply }) => {
+    await deleteInvoiceDraft(ctx, { business, invoiceId: params.invoiceId, user: actor });
     return reply.status(204).send();
   });
 

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { ErrorCode, LIVE_EVENTS, liveEndpoints, type LiveChange } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { ChangeFeed } from '../domain/changes/change-feed';
-import { mayWatchBusiness, watchBusinessChanges } from '../domain/changes/watch-business-changes';
+import { watchBusinessChanges } from '../domain/changes/watch-business-changes';
 import { AppError } from '../lib/app-error';
 import { endpointMounter } from '../http/mount';
 
@@ -12,7 +12,7 @@ import { endpointMounter } from '../http/mount';
 export const MAX_STREAMS_PER_USER = 8;
 /** A comment line this often keeps idle proxies and load balancers from dropping the stream. */
 const HEARTBEAT_MS = 25_000;
-/** How often a stream checks that its session and membership still stand. */
+/** How often a stream asks the gate again whether its session and membership still admit it. */
 const RECHECK_MS = 60_000;
 /** A client that stops reading is cut off rather than buffered for. */
 const MAX_UNREAD_BYTES = 64 * 1024;
@@ -115,7 +115,7 @@ export const liveUpdateRoutes: FastifyPluginAsync<LiveUpdateOptions> = async (ap
     await feed.close();
   });
 
-  endpointMounter(app, db)(liveEndpoints.events, async ({ business, session, request, reply }) => {
+  endpointMounter(app, db)(liveEndpoints.events, async ({ business, session, request, reply, readmit }) => {
     const userId = session.user.id;
     const businessId = business.id;
     const open = streamsPerUser.get(userId) ?? 0;
@@ -164,9 +164,7 @@ export const liveUpdateRoutes: FastifyPluginAsync<LiveUpdateOptions> = async (ap
     timers.push(
       setInterval(() => {
         void (async () => {
-          const current = await app.sessions.read(request);
-          const allowed = current?.sessionId === session.sessionId && (await mayWatchBusiness({ db, businessId, userId }));
-          if (!allowed) stream.end();
+          if (!(await readmit())) stream.end();
         })().catch((error: unknown) => request.log.warn({ err: error }, 'rechecking a live stream failed'));
       }, RECHECK_MS),
     );

@@ -5,10 +5,6 @@ import type { DB } from '../db/schema';
 import type { RequestContext } from '../domain/payment-requests/request-context';
 import { createPatientStatement, listPatientStatements } from '../domain/patient-statements/patient-statement';
 import { endpointMounter, success } from '../http/mount';
-import { withIdempotency } from '../lib/idempotency';
-import type { AuthSession } from '../plugins/authenticate';
-
-const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
 
 /**
  * The healthcare template's statements (`packages/contract/src/patients/statements.ts`, ADR 037):
@@ -18,19 +14,16 @@ const acting = (session: AuthSession) => ({ userId: session.user.id, email: sess
 export const patientStatementRoutes: FastifyPluginAsync<{ ctx: RequestContext; db: Kysely<DB> }> = async (app, { ctx, db }) => {
   const mount = endpointMounter(app, db);
 
-  mount(e.create, async ({ business, session, params, body, request, reply }) => {
-    const result = await withIdempotency({
-      db,
-      scope: `business:${business.id}:create-patient-statement`,
-      key: request.headers['idempotency-key'] as string | undefined,
-      request: { clientId: params.clientId, ...body },
-      run: async () => ({
-        status: 201,
-        body: success(await createPatientStatement(ctx, { business, user: acting(session), patientId: params.clientId, body })),
-      }),
-    });
-    return reply.status(result.status).send(result.body);
-  });
+  mount(
+    e.create,
+    async ({ business, actor, params, body }) => success(await createPatientStatement(ctx, { business, user: actor, patientId: params.clientId, body })),
+    {
+      idempotent: {
+        scope: (business) => `business:${business.id}:create-patient-statement`,
+        request: ({ params, body }) => ({ clientId: params.clientId, ...body }),
+      },
+    },
+  );
 
   mount(e.list, async ({ business, session, params, query }) =>
     success(await listPatientStatements(db, { business, user: session.user, patientId: params.clientId, query })),

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import { paymentRequestEndpoints as e } from '@tay/contract';
 import type { DB } from '../db/schema';
@@ -14,18 +14,13 @@ import { getRequestReceipt } from '../domain/payments/get-request-receipt';
 import { renderReceiptPdf } from '../domain/payments/render-receipt-pdf';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
-import { sendCommandScope, withIdempotency } from '../lib/idempotency';
-import { bearerOf, type AuthSession } from '../plugins/authenticate';
-
-const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
-
-/** Sends what `withIdempotency` answered: the stored answer of a retry, or this run's. */
-const answer = (reply: FastifyReply, result: { status: number; body: unknown }) => reply.status(result.status).send(result.body);
+import { sendCommandScope } from '../lib/idempotency';
+import { bearerOf } from '../plugins/authenticate';
 
 /**
  * The payment-requests area (`packages/contract/src/payment-requests/endpoints.ts`). Creating,
- * editing and sending honour an `Idempotency-Key` (ADR 024). The mount checks access before a
- * key is claimed or read, so nobody who may not act on the business can hold or read its keys.
+ * editing and sending honour an `Idempotency-Key` (ADR 024): the mount's `idempotent` option, which
+ * claims a key only once access is checked, so nobody who may not act on the business holds or reads its keys.
  */
 export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db: Kysely<DB> }> = async (app, { ctx, db }) => {
   const mount = endpointMounter(app, db);
@@ -60,18 +55,9 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
 
   mount(e.summary, async ({ business }) => success(await requestSummary({ db, businessId: business.id })));
 
-  mount(e.create, async ({ business, session, body, request, reply }) =>
-    answer(
-      reply,
-      await withIdempotency({
-        db,
-        scope: `business:${business.id}:create-request`,
-        key: request.headers['idempotency-key'] as string | undefined,
-        request: body,
-        run: async () => ({ status: 201, body: success(await createRequest(ctx, { business, user: acting(session), body })) }),
-      }),
-    ),
-  );
+  mount(e.create, async ({ business, actor, body }) => success(await createRequest(ctx, { business, user: actor, body })), {
+    idempotent: { scope: (business) => `business:${business.id}:create-request` },
+  });
 
   mount(e.get, async ({ business, params }) =>
     success(
@@ -86,20 +72,12 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
     ),
   );
 
-  mount(e.update, async ({ business, session, params, body, request, reply }) =>
-    answer(
-      reply,
-      await withIdempotency({
-        db,
-        scope: `business:${business.id}:update-request`,
-        key: request.headers['idempotency-key'] as string | undefined,
-        request: { requestId: params.requestId, ...body },
-        run: async () => ({
-          status: 200,
-          body: success(await updateRequest(ctx, { business, requestId: params.requestId, user: acting(session), body })),
-        }),
-      }),
-    ),
+  mount(
+    e.update,
+    async ({ business, actor, params, body }) => success(await updateRequest(ctx, { business, requestId: params.requestId, user: actor, body })),
+    {
+      idempotent: { scope: (business) => `business:${business.id}:update-request`, request: ({ params, body }) => ({ requestId: params.requestId, ...body }) },
+    },
   );
 
   mount(e.receipt, async ({ business, params }) => success(await getRequestReceipt({ db, business, requestId: params.requestId })));
@@ -116,30 +94,22 @@ export const paymentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db:
 
   const commands = { send: e.send, resend: e.resend, withdraw: e.withdraw, cancel: e.cancel } as const satisfies Record<RequestCommand, unknown>;
   for (const [command, endpoint] of Object.entries(commands) as [RequestCommand, (typeof commands)[RequestCommand]][]) {
-    mount(endpoint, async ({ business, session, params, body, request, reply }) => {
-      const confirmedAmountCents = (body as { confirmedAmountCents?: number | null } | undefined)?.confirmedAmountCents ?? null;
-      const run = async () => ({
-        status: 200,
-        body: success(await runRequestCommand(ctx, { business, requestId: params.requestId, user: acting(session), command, confirmedAmountCents })),
-      });
-      if (command !== 'send' && command !== 'resend') return answer(reply, await run());
+    mount(
+      endpoint,
+      async ({ business, actor, params, body }) => {
+        const confirmedAmountCents = (body as { confirmedAmountCents?: number | null } | undefined)?.confirmedAmountCents ?? null;
+        return success(await runRequestCommand(ctx, { business, requestId: params.requestId, user: actor, command, confirmedAmountCents }));
+      },
       // One key space per business for request commands, and the key names what it did: reusing
       // it for another request or another command is refused (422), never run as a new command.
-      return answer(
-        reply,
-        await withIdempotency({
-          db,
-          scope: sendCommandScope(business.id),
-          key: request.headers['idempotency-key'] as string | undefined,
-          request: { command, requestId: params.requestId },
-          run,
-        }),
-      );
-    });
+      command === 'send' || command === 'resend'
+        ? { idempotent: { scope: (business) => sendCommandScope(business.id), request: ({ params }) => ({ command, requestId: params.requestId }) } }
+        : {},
+    );
   }
 
-  mount(e.deleteDraft, async ({ business, session, params, reply }) => {
-    await deleteDraft(ctx, { businessId: business.id, requestId: params.requestId, user: acting(session) });
+  mount(e.deleteDraft, async ({ business, actor, params, reply }) => {
+    await deleteDraft(ctx, { businessId: business.id, requestId: params.requestId, user: actor });
     return reply.status(204).send();
   });
 };

@@ -14,9 +14,6 @@ import { endpointMounter, success } from '../http/mount';
 import { AppError } from '../lib/app-error';
 import { withIdempotency } from '../lib/idempotency';
 import { consumeRateLimit, tryAgainIn } from '../lib/rate-limiter';
-import type { AuthSession } from '../plugins/authenticate';
-
-const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
 
 /** The QR codes area (`packages/contract/src/qr-codes/endpoints.ts`, ADR 034): the business's side. */
 export const qrCodeRoutes: FastifyPluginAsync<{ db: Kysely<DB>; publicUrl: string }> = async (app, { db, publicUrl }) => {
@@ -27,23 +24,15 @@ export const qrCodeRoutes: FastifyPluginAsync<{ db: Kysely<DB>; publicUrl: strin
   mount(e.exportCsv, async ({ business, query, reply }) =>
     sendCsv(reply, exportQrCodes(ctx, { business, query }), `qr-codes-${new Date().toISOString().slice(0, 10)}.csv`),
   );
-  mount(e.create, async ({ business, session, body, reply }) =>
-    reply.status(201).send(success(await createQrCode(ctx, { business, user: acting(session), body }))),
-  );
+  mount(e.create, async ({ business, actor, body, reply }) => reply.status(201).send(success(await createQrCode(ctx, { business, user: actor, body }))));
   mount(e.get, async ({ business, params }) => success(await getQrCode(ctx, { business, qrId: params.qrId })));
-  mount(e.update, async ({ business, session, params, body }) =>
-    success(await updateQrCode(ctx, { business, user: acting(session), qrId: params.qrId, body })),
-  );
-  mount(e.remove, async ({ business, session, params, reply }) => {
-    await deleteQrCode(ctx, { business, user: acting(session), qrId: params.qrId });
+  mount(e.update, async ({ business, actor, params, body }) => success(await updateQrCode(ctx, { business, user: actor, qrId: params.qrId, body })));
+  mount(e.remove, async ({ business, actor, params, reply }) => {
+    await deleteQrCode(ctx, { business, user: actor, qrId: params.qrId });
     return reply.status(204).send();
   });
-  mount(e.enable, async ({ business, session, params }) =>
-    success(await setQrCodeStatus(ctx, { business, user: acting(session), qrId: params.qrId, enable: true })),
-  );
-  mount(e.disable, async ({ business, session, params }) =>
-    success(await setQrCodeStatus(ctx, { business, user: acting(session), qrId: params.qrId, enable: false })),
-  );
+  mount(e.enable, async ({ business, actor, params }) => success(await setQrCodeStatus(ctx, { business, user: actor, qrId: params.qrId, enable: true })));
+  mount(e.disable, async ({ business, actor, params }) => success(await setQrCodeStatus(ctx, { business, user: actor, qrId: params.qrId, enable: false })));
   mount(e.image, async ({ business, params, query, reply }) => {
     const row = await selectQrCode(db, business.id, params.qrId);
     const image = await qrCodeImage(db, publicUrl, row, query.format, query.size);

@@ -21,9 +21,6 @@ import { endpointMounter, success } from '../http/mount';
 import { AppError } from '../lib/app-error';
 import { consumeRateLimit, tryAgainIn } from '../lib/rate-limiter';
 import type { Mailer } from '../mail/mailer';
-import type { AuthSession } from '../plugins/authenticate';
-
-const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
 
 /** Receivers (`packages/contract/src/payouts/receivers.ts`, ADR 035): the business's side. */
 export const receiverRoutes: FastifyPluginAsync<{ db: Kysely<DB>; mailer: Pick<Mailer, 'send'>; publicUrl: string }> = async (
@@ -37,29 +34,23 @@ export const receiverRoutes: FastifyPluginAsync<{ db: Kysely<DB>; mailer: Pick<M
   mount(e.exportCsv, async ({ business, query, reply }) =>
     sendCsv(reply, exportReceivers(ctx, { business, query }), `receivers-${new Date().toISOString().slice(0, 10)}.csv`),
   );
-  mount(e.create, async ({ business, session, body, reply }) =>
-    reply.status(201).send(success(await createReceiver(ctx, { business, user: acting(session), body }))),
-  );
+  mount(e.create, async ({ business, actor, body, reply }) => reply.status(201).send(success(await createReceiver(ctx, { business, user: actor, body }))));
   mount(e.get, async ({ business, params }) => success(await getReceiver(ctx, { business, receiverId: params.receiverId })));
-  mount(e.update, async ({ business, session, params, body }) =>
-    success(await updateReceiver(ctx, { business, user: acting(session), receiverId: params.receiverId, body })),
+  mount(e.update, async ({ business, actor, params, body }) =>
+    success(await updateReceiver(ctx, { business, user: actor, receiverId: params.receiverId, body })),
   );
-  mount(e.remove, async ({ business, session, params, reply }) => {
-    await deleteReceiver(ctx, { business, user: acting(session), receiverId: params.receiverId });
+  mount(e.remove, async ({ business, actor, params, reply }) => {
+    await deleteReceiver(ctx, { business, user: actor, receiverId: params.receiverId });
     return reply.status(204).send();
   });
-  mount(e.enable, async ({ business, session, params }) =>
-    success(await setReceiverStatus(ctx, { business, user: acting(session), receiverId: params.receiverId, enable: true })),
+  mount(e.enable, async ({ business, actor, params }) =>
+    success(await setReceiverStatus(ctx, { business, user: actor, receiverId: params.receiverId, enable: true })),
   );
-  mount(e.disable, async ({ business, session, params }) =>
-    success(await setReceiverStatus(ctx, { business, user: acting(session), receiverId: params.receiverId, enable: false })),
+  mount(e.disable, async ({ business, actor, params }) =>
+    success(await setReceiverStatus(ctx, { business, user: actor, receiverId: params.receiverId, enable: false })),
   );
-  mount(e.resendLink, async ({ business, session, params }) =>
-    success(await resendReceiverLink(ctx, { business, user: acting(session), receiverId: params.receiverId })),
-  );
-  mount(e.review, async ({ business, session, params }) =>
-    success(await reviewReceiver(ctx, { business, user: acting(session), receiverId: params.receiverId })),
-  );
+  mount(e.resendLink, async ({ business, actor, params }) => success(await resendReceiverLink(ctx, { business, user: actor, receiverId: params.receiverId })));
+  mount(e.review, async ({ business, actor, params }) => success(await reviewReceiver(ctx, { business, user: actor, receiverId: params.receiverId })));
 };
 
 /** The receiver's side (no sign-in): the secure link, `/api/public/receivers/bank-account/:token…`. */

@@ -7,10 +7,6 @@ import { exportStudentBalances, studentBalances } from '../domain/student-reques
 import { createStudentRequest } from '../domain/student-requests/student-request';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
-import { withIdempotency } from '../lib/idempotency';
-import type { AuthSession } from '../plugins/authenticate';
-
-const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
 
 /**
  * The student template's requests (`packages/contract/src/students/student-requests.ts`, ADR 036):
@@ -20,19 +16,16 @@ const acting = (session: AuthSession) => ({ userId: session.user.id, email: sess
 export const studentRequestRoutes: FastifyPluginAsync<{ ctx: RequestContext; db: Kysely<DB> }> = async (app, { ctx, db }) => {
   const mount = endpointMounter(app, db);
 
-  mount(e.create, async ({ business, session, params, body, request, reply }) => {
-    const result = await withIdempotency({
-      db,
-      scope: `business:${business.id}:create-student-request`,
-      key: request.headers['idempotency-key'] as string | undefined,
-      request: { studentId: params.studentId, ...body },
-      run: async () => ({
-        status: 201,
-        body: success(await createStudentRequest(ctx, { business, user: acting(session), studentId: params.studentId, body })),
-      }),
-    });
-    return reply.status(result.status).send(result.body);
-  });
+  mount(
+    e.create,
+    async ({ business, actor, params, body }) => success(await createStudentRequest(ctx, { business, user: actor, studentId: params.studentId, body })),
+    {
+      idempotent: {
+        scope: (business) => `business:${business.id}:create-student-request`,
+        request: ({ params, body }) => ({ studentId: params.studentId, ...body }),
+      },
+    },
+  );
 
   mount(e.balances, async ({ business, query }) => success(await studentBalances(db, { business, query })));
 

@@ -5,9 +5,6 @@ import type { DB } from '../db/schema';
 import { createStudent, deleteStudent, exportStudents, getStudent, listStudents, setStudentStatus, updateStudent } from '../domain/students/students';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
-import type { AuthSession } from '../plugins/authenticate';
-
-const acting = (session: AuthSession) => ({ userId: session.user.id, email: session.user.email, ip: session.user.ip });
 
 /** Students and their guardians (`packages/contract/src/students/students.ts`, ADR 036): the student template only. */
 export const studentRoutes: FastifyPluginAsync<{ db: Kysely<DB> }> = async (app, { db }) => {
@@ -17,21 +14,17 @@ export const studentRoutes: FastifyPluginAsync<{ db: Kysely<DB> }> = async (app,
   mount(e.exportCsv, async ({ business, query, reply }) =>
     sendCsv(reply, exportStudents(db, { business, query }), `students-${new Date().toISOString().slice(0, 10)}.csv`),
   );
-  mount(e.create, async ({ business, session, body, reply }) =>
-    reply.status(201).send(success(await createStudent(db, { business, user: acting(session), body }))),
-  );
+  mount(e.create, async ({ business, actor, body, reply }) => reply.status(201).send(success(await createStudent(db, { business, user: actor, body }))));
   mount(e.get, async ({ business, params }) => success(await getStudent(db, { business, studentId: params.studentId })));
-  mount(e.update, async ({ business, session, params, body }) =>
-    success(await updateStudent(db, { business, user: acting(session), studentId: params.studentId, body })),
-  );
-  mount(e.remove, async ({ business, session, params, reply }) => {
-    await deleteStudent(db, { business, user: acting(session), studentId: params.studentId });
+  mount(e.update, async ({ business, actor, params, body }) => success(await updateStudent(db, { business, user: actor, studentId: params.studentId, body })));
+  mount(e.remove, async ({ business, actor, params, reply }) => {
+    await deleteStudent(db, { business, user: actor, studentId: params.studentId });
     return reply.status(204).send();
   });
-  mount(e.activate, async ({ business, session, params }) =>
-    success(await setStudentStatus(db, { business, user: acting(session), studentId: params.studentId, activate: true })),
+  mount(e.activate, async ({ business, actor, params }) =>
+    success(await setStudentStatus(db, { business, user: actor, studentId: params.studentId, activate: true })),
   );
-  mount(e.deactivate, async ({ business, session, params }) =>
-    success(await setStudentStatus(db, { business, user: acting(session), studentId: params.studentId, activate: false })),
+  mount(e.deactivate, async ({ business, actor, params }) =>
+    success(await setStudentStatus(db, { business, user: actor, studentId: params.studentId, activate: false })),
   );
 };

@@ -3,14 +3,12 @@ import type { Kysely } from 'kysely';
 import { teamEndpoints as e } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { userActor } from '../domain/businesses/audit';
-import type { ScopedBusiness } from '../domain/businesses/business-scope';
 import { auditActors, exportAudit, listAudit } from '../domain/team/audit-log';
 import { acceptInvitation, previewInvitation } from '../domain/team/invitations';
-import { inviteMember, listTeam, removeMember, revokeInvitation, setMemberRole, type TeamActor } from '../domain/team/team';
+import { inviteMember, listTeam, removeMember, revokeInvitation, setMemberRole } from '../domain/team/team';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
 import type { Mailer } from '../mail/mailer';
-import type { AuthSession } from '../plugins/authenticate';
 
 export interface TeamRoutesOptions {
   db: Kysely<DB>;
@@ -19,28 +17,38 @@ export interface TeamRoutesOptions {
   publicUrl: string;
 }
 
-const who = (session: AuthSession, business: ScopedBusiness): TeamActor => ({ actor: userActor(session.user), role: business.role });
-
-/** The team area (`packages/contract/src/team/endpoints.ts`): members, roles, invitations and the audit log. */
+/**
+ * The team area (`packages/contract/src/team/endpoints.ts`): members, roles, invitations and the
+ * audit log. Who may act on an owner is the table's subject rules; a role change or removal acts on
+ * the member as the mount read them (`subjects['member.role']`).
+ */
 export const teamRoutes: FastifyPluginAsync<TeamRoutesOptions> = async (app, { db, mailer, publicUrl }) => {
   const mount = endpointMounter(app, db);
   const ctx = { db, mailer, publicUrl };
 
   mount(e.members, async ({ business }) => success(await listTeam(db, business.id)));
 
-  mount(e.invite, async ({ business, session, body }) => success(await inviteMember(ctx, { business, who: who(session, business), body })));
+  mount(e.invite, async ({ business, session, body }) => success(await inviteMember(ctx, { business, actor: userActor(session.user), body })));
 
-  mount(e.setRole, async ({ business, session, params, body }) =>
-    success(await setMemberRole(db, { businessId: business.id, who: who(session, business), userId: params.userId, role: body.role })),
+  mount(e.setRole, async ({ business, session, params, body, subjects }) =>
+    success(
+      await setMemberRole(db, {
+        businessId: business.id,
+        actor: userActor(session.user),
+        userId: params.userId,
+        role: body.role,
+        admittedAs: subjects['member.role'],
+      }),
+    ),
   );
 
-  mount(e.remove, async ({ business, session, params }) => {
-    await removeMember(db, { businessId: business.id, who: who(session, business), userId: params.userId });
+  mount(e.remove, async ({ business, session, params, subjects }) => {
+    await removeMember(db, { businessId: business.id, actor: userActor(session.user), userId: params.userId, admittedAs: subjects['member.role'] });
     return success({ removed: true as const });
   });
 
   mount(e.revokeInvitation, async ({ business, session, params }) => {
-    await revokeInvitation(db, { businessId: business.id, who: who(session, business), invitationId: params.invitationId });
+    await revokeInvitation(db, { businessId: business.id, actor: userActor(session.user), invitationId: params.invitationId });
     return success({ removed: true as const });
   });
 

@@ -1,6 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as contract from '@tay/contract';
-import { errorStatusesOf, isFileBody, MEMBER_ROLES, pathOf, roleAllows, type EndpointSpec, type MemberRole } from '@tay/contract';
+import {
+  errorStatusesOf,
+  isFileBody,
+  MEMBER_ROLES,
+  pathOf,
+  roleAllows,
+  roleRefusal,
+  type BusinessRule,
+  type EndpointSpec,
+  type MemberRole,
+  type RuleSubject,
+  type SubjectNeeds,
+  type SubjectRule,
+} from '@tay/contract';
+import { ruleRefusal } from '../../src/http/mount';
+import { newId } from '../../src/lib/ids';
 import { approvedBusiness } from '../support/approved-business';
 import { completeSetup, createBusiness, request } from '../support/businesses';
 import { errorOf, registeredUser } from '../support/identity';
@@ -9,8 +24,10 @@ import { createTestApp, type TestApp } from '../support/test-app';
 /**
  * Walks the endpoint table (every `…Endpoints` export of the contract) and checks each entry
  * against what the running server does: the OpenAPI document lists it with the statuses it can
- * answer, and its access rule and state rules refuse exactly as declared. A new endpoint is
- * checked here the moment it is declared.
+ * answer, and its access rule and state rules refuse exactly as declared; each value a subject
+ * rule names (a batch's kind, an owner's role) is refused or admitted as declared for every role;
+ * and what an endpoint withholds reaches only the roles it is for. A new endpoint is checked here
+ * the moment it is declared.
  */
 
 const tables = Object.entries(contract).filter(([name, value]) => name.endsWith('Endpoints') && typeof value === 'object') as [
@@ -46,6 +63,9 @@ const asRole: Partial<Record<MemberRole, string>> = {};
 let outsider: { token: string; businessId: string };
 let incomplete: { token: string; businessId: string };
 let pending: { token: string; businessId: string };
+/** Approved businesses of the student and healthcare templates (the owner's and the outsider's are standard). */
+let school: { token: string; businessId: string };
+let clinic: { token: string; businessId: string };
 
 beforeAll(async () => {
   // The Pending business stays Pending however long the walk takes.
@@ -69,18 +89,32 @@ beforeAll(async () => {
   await completeSetup(t.app, pendingToken, pendingId);
   expect((await request(t.app, 'PATCH', `/api/businesses/${pendingId}/update/submit`, pendingToken, {})).statusCode).toBe(200);
   pending = { token: pendingToken, businessId: pendingId };
-}, 120_000);
+  school = await approvedBusiness(t.app, db, 'table-school@example.com', 'student');
+  clinic = await approvedBusiness(t.app, db, 'table-clinic@example.com', 'healthCare');
+}, 180_000);
 afterAll(async () => t?.close());
 
-/** Calls an endpoint as `token` for `businessId`; every other path parameter names nothing. */
-function call(endpoint: EndpointSpec, businessId: string, token?: string) {
-  const params = Object.fromEntries([...endpoint.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => [name!, name === 'id' ? businessId : `${name}_none`]));
-  const query = (endpoint.query as { shape?: Record<string, unknown> } | undefined)?.shape?.businessId ? `?businessId=${businessId}` : '';
+/** What a call names besides the business: path parameters, query and body (a subject rule's fixture). */
+interface Naming {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+/** Calls an endpoint as `token` for `businessId`; every other path parameter names nothing unless `naming` says. */
+function call(endpoint: EndpointSpec, businessId: string, token?: string, naming: Naming = {}) {
+  const params = Object.fromEntries(
+    [...endpoint.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => [name!, name === 'id' ? businessId : (naming.params?.[name!] ?? `${name}_none`)]),
+  );
+  const query = new URLSearchParams(naming.query);
+  if ((endpoint.query as { shape?: Record<string, unknown> } | undefined)?.shape?.businessId) query.set('businessId', businessId);
+  const search = query.size > 0 ? `?${query}` : '';
+  const body = endpoint.method === 'GET' ? undefined : (naming.body ?? (endpoint.method === 'DELETE' ? undefined : {}));
   return t.app.inject({
     method: endpoint.method,
-    url: `${pathOf(endpoint.path, params)}${query}`,
+    url: `${pathOf(endpoint.path, params)}${search}`,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(endpoint.method === 'GET' || endpoint.method === 'DELETE' ? {} : { payload: '{}' }),
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
 }
 
@@ -183,6 +217,196 @@ describe('the endpoint table', () => {
         expect(res.statusCode, res.body).toBe(409);
         expect(errorOf(res).code).toBe('CONFLICT');
       });
+    }
+  });
+});
+
+/* ------------------------------------------------------------------ subject rules and withheld parts */
+
+const db = () => t.runtime.database.db;
+
+/** A Draft batch of `kind`, written directly (the batch engine has its own tests): one per call, as a call may discard it. */
+async function insertBatch(businessId: string, kind: string): Promise<string> {
+  const id = newId('bat');
+  await db()
+    .insertInto('batches')
+    .values({
+      business_id: businessId,
+      id,
+      kind: kind as never,
+      file_name: 'walk.csv',
+      file_bytes: 1,
+      file_sha256: id,
+      encoding: 'utf-8',
+      delimiter: ',',
+      columns: JSON.stringify(['a']) as never,
+      file_rows: 0,
+      mapping: JSON.stringify({ columns: {} }) as never,
+      heartbeat_at: null,
+      send_mode: null,
+      send_at: null,
+      submitted_at: null,
+      submitted_by_user_id: null,
+      submitted_by: null,
+      processed_at: null,
+      created_by_user_id: 'usr_walk',
+      created_by: 'walk@example.com',
+    })
+    .execute();
+  return id;
+}
+
+/** A member of the business with `role` (the owner's business has one of each). */
+async function memberWith(businessId: string, role: string): Promise<string> {
+  const row = await db()
+    .selectFrom('business_members')
+    .select('user_id')
+    .where('business_id', '=', businessId)
+    .where('role', '=', role as MemberRole)
+    .executeTakeFirstOrThrow();
+  return row.user_id;
+}
+
+/** An open invitation with `role`: one per call, as a call may withdraw it. */
+async function insertInvitation(businessId: string, role: string): Promise<string> {
+  const id = newId('inv');
+  await db()
+    .insertInto('business_invitations')
+    .values({
+      business_id: businessId,
+      id,
+      email: `${id}@invited.example`,
+      role: role as MemberRole,
+      token_hash: id,
+      invited_by_user_id: 'usr_walk',
+      invited_by: 'walk@example.com',
+      expires_at: new Date(Date.now() + 86_400_000),
+      accepted_at: null,
+      revoked_at: null,
+    })
+    .execute();
+  return id;
+}
+
+/** How to make a call whose subject reads `value` in a business. A new subject needs its line here. */
+const FIXTURES: Record<RuleSubject, (value: string, businessId: string) => Promise<Naming>> = {
+  'query.kind': async (value) => ({ query: { kind: value } }),
+  'body.role': async (value) => ({ body: { role: value } }),
+  'batch.kind': async (value, businessId) => ({ params: { batchId: await insertBatch(businessId, value) } }),
+  'member.role': async (value, businessId) => ({ params: { userId: await memberWith(businessId, value) } }),
+  'invitation.role': async (value, businessId) => ({ params: { invitationId: await insertInvitation(businessId, value) } }),
+};
+
+/** A business that breaks each rule a subject can ask for, and one that keeps it (each Approved). */
+const breaking = (rule: BusinessRule) => {
+  switch (rule) {
+    case 'payoutsEnabled':
+      return { breaks: outsider, keeps: owner };
+    case 'studentTemplate':
+      return { breaks: owner, keeps: school };
+    case 'healthCareTemplate':
+      return { breaks: owner, keeps: clinic };
+    default:
+      throw new Error(`No business in the walk breaks and keeps ${rule}: add them`);
+  }
+};
+
+/** What a business that breaks the rule is told (the mount's words). */
+const refusalOf = (rule: BusinessRule) => ruleRefusal(rule, { state: 'Approved', payoutEnabled: false, entityType: 'standard' })!;
+
+function refusedBy(res: { statusCode: number; json(): unknown }, rule: BusinessRule): boolean {
+  const refusal = refusalOf(rule);
+  if (res.statusCode !== refusal.statusCode) return false;
+  const error = errorOf(res);
+  return error.code === refusal.code && error.message === refusal.message;
+}
+
+/** Admitted: no refusal about who is calling, and none of the rules the value asks for. */
+function expectAdmitted(res: { statusCode: number; body: string; json(): unknown }, needs: SubjectNeeds) {
+  expect([401, 403], res.body).not.toContain(res.statusCode);
+  if (res.statusCode === 404) expect(errorOf(res).message).not.toBe('Business not found.');
+  for (const rule of needs.rules ?? []) expect(refusedBy(res, rule), res.body).toBe(false);
+}
+
+const subjectCases = endpoints.flatMap(({ name, endpoint }) =>
+  (endpoint.subjectRules ?? []).flatMap((rule: SubjectRule) =>
+    Object.entries(rule.when).map(([value, needs]) => ({ name: `${name} when ${rule.reads} is ${value}`, endpoint, reads: rule.reads, value, needs: needs! })),
+  ),
+);
+
+describe('the subject rules of the table', () => {
+  it('are declared: batch kinds and the owners of a team', () => {
+    expect(subjectCases.length).toBeGreaterThan(10);
+  });
+
+  for (const { name, endpoint, reads, value, needs } of subjectCases) {
+    describe(name, () => {
+      // In the owner's business (Approved, payouts enabled, standard template): every role.
+      it.each(MEMBER_ROLES)('%s: allowed or refused as the table says', async (role) => {
+        const res = await call(endpoint, owner.businessId, asRole[role], await FIXTURES[reads](value, owner.businessId));
+        if (!roleAllows(role, endpoint.access)) {
+          expect(res.statusCode, res.body).toBe(403);
+          expect(errorOf(res)).toEqual({ code: 'FORBIDDEN', message: roleRefusal(endpoint.access) });
+          return;
+        }
+        if (needs.access && !roleAllows(role, needs.access)) {
+          expect(res.statusCode, res.body).toBe(403);
+          expect(errorOf(res)).toEqual({ code: 'FORBIDDEN', message: needs.refusal ?? roleRefusal(needs.access) });
+          return;
+        }
+        const broken = (needs.rules ?? []).find((rule) => breaking(rule).breaks === owner);
+        if (broken) {
+          expect(refusedBy(res, broken), res.body).toBe(true);
+          return;
+        }
+        expectAdmitted(res, needs);
+      });
+
+      for (const rule of needs.rules ?? []) {
+        it(`refuses a business that breaks ${rule}, and admits one that keeps it`, async () => {
+          const { breaks, keeps } = breaking(rule);
+          const refused = await call(endpoint, breaks.businessId, breaks.token, await FIXTURES[reads](value, breaks.businessId));
+          expect(refusedBy(refused, rule), refused.body).toBe(true);
+          const admitted = await call(endpoint, keeps.businessId, keeps.token, await FIXTURES[reads](value, keeps.businessId));
+          expectAdmitted(admitted, needs);
+        });
+      }
+    });
+  }
+});
+
+/** Every value at `path` of a body (`data.owners[].ssnLast4`). */
+function valuesAt(body: unknown, path: string): unknown[] {
+  return path.split('.').reduce<unknown[]>(
+    (values, segment) => {
+      const each = segment.endsWith('[]');
+      const key = each ? segment.slice(0, -2) : segment;
+      return values.flatMap((value) => {
+        const inner = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+        return each ? (Array.isArray(inner) ? inner : []) : [inner];
+      });
+    },
+    [body],
+  );
+}
+
+describe.each(endpoints.filter(({ endpoint }) => endpoint.withheld))('$name withholds parts of its answer', ({ endpoint }) => {
+  it.each(MEMBER_ROLES)('%s: reads them or gets null, as the table says', async (role) => {
+    const res = await call(endpoint, owner.businessId, asRole[role]);
+    expect(res.statusCode, res.body).toBe(endpoint.status ?? 200);
+    for (const path of endpoint.withheld!.paths) {
+      const values = valuesAt(res.json(), path);
+      expect(values.length, path).toBeGreaterThan(0);
+      if (roleAllows(role, endpoint.withheld!.access))
+        expect(
+          values.every((v) => v !== null && v !== undefined),
+          path,
+        ).toBe(true);
+      else
+        expect(
+          values.every((v) => v === null),
+          path,
+        ).toBe(true);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeMember, setMemberRole } from '../../src/domain/team/team';
 import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';
 import { request } from '../support/businesses';
 import { requestsApi } from '../support/requests';
@@ -200,6 +201,18 @@ describe('roles and removal', () => {
     expect((await patch(member, 'owner', admin)).statusCode).toBe(403);
     expect((await patch(await userId('team-owner@example.com'), 'viewer', admin)).statusCode).toBe(403);
     expect((await post(t.app, `${base()}/members`, { email: 'new-owner@example.com', role: 'owner' }, admin)).statusCode).toBe(403);
+  });
+
+  it('acts on a member as the mount read them when it admitted the request: a role changed since is a conflict (409), and nothing changes', async () => {
+    const member = await userId('team-member@example.com');
+    const actor = { userId: await userId('team-owner@example.com'), label: 'team-owner@example.com' };
+    // The member is a viewer now; the request was admitted while the mount read another role.
+    const changed = { statusCode: 409, message: 'The role of team-member@example.com changed a moment ago. Reload the team and try again.' };
+    await expect(setMemberRole(db(), { businessId: acme.businessId, actor, userId: member, role: 'admin', admittedAs: 'member' })).rejects.toMatchObject(
+      changed,
+    );
+    await expect(removeMember(db(), { businessId: acme.businessId, actor, userId: member, admittedAs: 'owner' })).rejects.toMatchObject(changed);
+    expect((await team()).members.find((m) => m.userId === member)?.role).toBe('viewer');
   });
 
   it('a role change is on the audit log with before and after, who made it and from where', async () => {

@@ -1,4 +1,4 @@
-import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
+import { defineEndpoint, type NotApprovedMessages, type SubjectNeeds } from '../common/endpoint';
 import { BusinessIdParams } from '../businesses/schemas';
 import { IdempotencyHeaders } from '../payment-requests/schemas';
 import {
@@ -16,6 +16,7 @@ import {
   BatchSubmitBody,
   BatchUploadQuery,
   EventIdParams,
+  type BatchKind,
 } from './schemas';
 
 const tag = 'batches';
@@ -26,7 +27,21 @@ const notApproved: NotApprovedMessages = {
   pending: 'Bulk requests can be uploaded and sent once your business is approved.',
   disabled: 'This business is disabled, so it cannot request payments. Contact Tay support.',
 };
-const change = { access: 'business:operate', rules: ['approved'], notApproved } as const;
+/**
+ * A batch's kind belongs to its area: a payouts batch needs payouts enabled (ADR 035), a
+ * template's kinds that template (ADR 036, 037). Read from the query's `kind` (list, upload) or
+ * from the batch the path names (every other batch endpoint).
+ */
+export const BATCH_KIND_NEEDS = {
+  payouts: { rules: ['payoutsEnabled'] },
+  students: { rules: ['studentTemplate'] },
+  'student-billing': { rules: ['studentTemplate'] },
+  patients: { rules: ['healthCareTemplate'] },
+  'patient-billing': { rules: ['healthCareTemplate'] },
+} as const satisfies Partial<Record<BatchKind, SubjectNeeds>>;
+const ofKind = { subjectRules: [{ reads: 'query.kind', when: BATCH_KIND_NEEDS }] } as const;
+const ofBatch = { subjectRules: [{ reads: 'batch.kind', when: BATCH_KIND_NEEDS }] } as const;
+const change = { access: 'business:operate', rules: ['approved'], notApproved, ...ofBatch } as const;
 
 /** Bulk batches (ADR 032): upload a file, map its columns, review every row, submit them as one. */
 export const batchEndpoints = {
@@ -36,6 +51,7 @@ export const batchEndpoints = {
     summary: 'Every batch of the business, newest first',
     tag,
     access: 'business:read',
+    ...ofKind,
     params: BusinessIdParams,
     query: BatchListQuery,
     response: BatchListResponse,
@@ -48,6 +64,7 @@ export const batchEndpoints = {
       'The body is the file itself (`Content-Type: text/csv`): UTF-8 with or without a byte-order mark, or Windows-1252; comma, semicolon or tab separated. A file that cannot be read is refused whole with one message, and nothing is saved. `duplicateOf` names an earlier batch with the same content.',
     tag,
     ...change,
+    ...ofKind,
     params: BusinessIdParams,
     query: BatchUploadQuery,
     status: 201,
@@ -60,6 +77,7 @@ export const batchEndpoints = {
     summary: 'One batch: its state, counts, total and progress',
     tag,
     access: 'business:read',
+    ...ofBatch,
     params: BatchIdParams,
     response: BatchResponse,
   }),
@@ -92,6 +110,7 @@ export const batchEndpoints = {
     summary: 'The rows of a batch with their outcome, in file order',
     tag,
     access: 'business:read',
+    ...ofBatch,
     params: BatchIdParams,
     query: BatchRowsQuery,
     response: BatchRowListResponse,
@@ -102,6 +121,7 @@ export const batchEndpoints = {
     summary: 'The rows with errors (or that failed to send), with the reason, as CSV',
     tag,
     access: 'business:read',
+    ...ofBatch,
     params: BatchIdParams,
     response: { description: 'The rows, one per line, under a header row', contentTypes: ['text/csv'], text: true },
   }),

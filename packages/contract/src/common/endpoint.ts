@@ -15,7 +15,8 @@ import type { z } from 'zod';
  * - `business:operate`: a member who runs the day's work — payers, requests to pay (owner, admin, member).
  * - `business:write`: a member who manages the business — its profile, logo, submission, the team (owner, admin).
  * - `business:owner`: an owner — the settlement bank account, integrations, the team's owners.
- * Which role holds which: {@link ROLE_ACCESS}, the one permission table.
+ * Which role holds which: {@link ROLE_ACCESS}, the one permission table. What a request names can
+ * ask for more ({@link SubjectRule}: an owner's role is an owner's to change).
  */
 export type Access = 'public' | 'user' | 'business:read' | 'business:operate' | 'business:write' | 'business:owner';
 
@@ -76,6 +77,48 @@ export const BUSINESS_RULE_CODES: Record<BusinessRule, { status: number; code: s
   healthCareTemplate: { status: 404, code: 'NOT_FOUND' },
 };
 
+/**
+ * What a rule on the request's subject reads: something the request names, which decides what
+ * else the endpoint needs. The mount reads it once the endpoint's own access and state rules have
+ * passed, before the inputs are validated (`apps/api/src/http/rule-subjects.ts`):
+ * - `query.kind`: the kind of batch the query names (a batch list or upload);
+ * - `batch.kind`: the kind of the batch the path's `:batchId` names, in this business;
+ * - `body.role`: the role the body gives (an invitation, a role change);
+ * - `member.role`: the role of the member the path's `:userId` names, in this business;
+ * - `invitation.role`: the role of the open invitation the path's `:invitationId` names.
+ * Nothing found (no such batch, member or invitation) asks for nothing more: the handler answers.
+ */
+export type RuleSubject = 'query.kind' | 'batch.kind' | 'body.role' | 'member.role' | 'invitation.role';
+
+/** What one value of a subject needs, besides the endpoint's own access and rules. */
+export interface SubjectNeeds {
+  access?: Access;
+  rules?: readonly BusinessRule[];
+  /** What a role that `access` refuses is told (403 `FORBIDDEN`); {@link roleRefusal}'s words when not said. */
+  refusal?: string;
+}
+
+/** A rule on what the request names: the subject it reads and, for each value, what that value needs. */
+export interface SubjectRule {
+  reads: RuleSubject;
+  when: Readonly<Partial<Record<string, SubjectNeeds>>>;
+}
+
+/** What a subject's value needs under `rule` (nothing for a value the rule does not name). */
+export function subjectNeeds(rule: SubjectRule, value: string | undefined): SubjectNeeds | undefined {
+  return value !== undefined && Object.hasOwn(rule.when, value) ? rule.when[value] : undefined;
+}
+
+/**
+ * Parts of a response only some roles read: a role below `access` gets null in each place
+ * `paths` names (`data.owners[].ssnLast4`: `[]` walks an array). The mount blanks them before the
+ * response is serialised, so they never leave the server.
+ */
+export interface Withheld {
+  access: Access;
+  paths: readonly string[];
+}
+
 /** What an endpoint says when its business is not Approved: before approval, and once disabled. */
 export interface NotApprovedMessages {
   pending: string;
@@ -109,6 +152,10 @@ export interface EndpointSpec {
   rules?: readonly BusinessRule[];
   /** The `approved` rule's messages, in this endpoint's words. */
   notApproved?: NotApprovedMessages;
+  /** Rules on what the request names (a batch's kind, the role a member holds or is given). */
+  subjectRules?: readonly SubjectRule[];
+  /** Parts of the response a role below an access gets as null. */
+  withheld?: Withheld;
   params?: Schema;
   query?: Schema;
   body?: Schema;
@@ -160,6 +207,9 @@ export function errorStatusesOf(endpoint: EndpointSpec): number[] {
   if (endpoint.access !== 'public') statuses.add(401).add(403);
   if (endpoint.access.startsWith('business:')) statuses.add(404);
   for (const rule of endpoint.rules ?? []) statuses.add(BUSINESS_RULE_CODES[rule].status);
+  for (const { when } of endpoint.subjectRules ?? []) {
+    for (const needs of Object.values(when)) for (const rule of needs?.rules ?? []) statuses.add(BUSINESS_RULE_CODES[rule].status);
+  }
   return [...statuses].sort((a, b) => a - b);
 }
 

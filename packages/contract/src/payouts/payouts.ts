@@ -208,7 +208,8 @@ const command = (name: 'approve' | 'cancel', summary: string, access: typeof ope
     summary,
     ...access,
     params: PayoutIdParams,
-    headers: IdempotencyHeaders,
+    // Approving moves the money, so it honours an Idempotency-Key; cancelling only releases it.
+    ...(name === 'approve' ? { headers: IdempotencyHeaders } : {}),
     response: PayoutDetailResponse,
     errors: [404, 409, 422],
   });

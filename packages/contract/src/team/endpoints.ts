@@ -1,4 +1,4 @@
-import { defineEndpoint } from '../common/endpoint';
+import { defineEndpoint, type SubjectNeeds } from '../common/endpoint';
 import { BusinessIdParams } from '../businesses/schemas';
 import {
   AuditActorsResponse,
@@ -18,6 +18,9 @@ import {
 } from './schemas';
 
 const tag = 'team';
+
+/** Owners are the owners' business: only an owner makes, changes, removes or withdraws the invitation of one. */
+const ownerOnly = (what: string): SubjectNeeds => ({ access: 'business:owner', refusal: `Only an owner of this business can ${what}.` });
 
 /** The team area: who belongs to the business with which role, their invitations, and the audit log of every change. */
 export const teamEndpoints = {
@@ -39,6 +42,7 @@ export const teamEndpoints = {
     access: 'business:write',
     params: BusinessIdParams,
     body: InviteBody,
+    subjectRules: [{ reads: 'body.role', when: { owner: ownerOnly('invite an owner') } }],
     status: 201,
     response: InviteResponse,
     errors: [409],
@@ -51,6 +55,10 @@ export const teamEndpoints = {
     access: 'business:write',
     params: MemberParams,
     body: SetRoleBody,
+    subjectRules: [
+      { reads: 'member.role', when: { owner: ownerOnly("change an owner's role") } },
+      { reads: 'body.role', when: { owner: ownerOnly('make someone an owner') } },
+    ],
     response: MemberResponse,
     errors: [409],
   }),
@@ -61,6 +69,7 @@ export const teamEndpoints = {
     tag,
     access: 'business:write',
     params: MemberParams,
+    subjectRules: [{ reads: 'member.role', when: { owner: ownerOnly('remove an owner') } }],
     response: RemovedResponse,
     errors: [409],
   }),
@@ -71,6 +80,7 @@ export const teamEndpoints = {
     tag,
     access: 'business:write',
     params: InvitationParams,
+    subjectRules: [{ reads: 'invitation.role', when: { owner: ownerOnly("withdraw an owner's invitation") } }],
     response: RemovedResponse,
     errors: [409],
   }),

@@ -19,7 +19,7 @@ import { writeLog } from './log';
 /**
  * Connect (ADR 041): a one-use `state` (only its hash is kept) and a PKCE verifier (sealed), both
  * bound to the business, the provider and the owner who asked, for OAUTH_STATE_TTL_SECONDS. The
- * answer is the provider's consent page; the browser comes back to {@link completeConnect}.
+ * answer is the provider's consent page; the browser comes back to {@link takeConnectState}.
  */
 export async function startConnect(
   deps: IntegrationDeps,
@@ -57,43 +57,60 @@ export interface CallbackQuery {
   error_description?: string | undefined;
 }
 
+/** A Connect the provider's redirect came back for: its business and the person who pressed Connect. */
+export interface PendingConnect {
+  businessId: string;
+  userId: string;
+  stateHash: string;
+  codeVerifierSealed: string;
+}
+
 /**
- * The provider's redirect back. The browser carries no bearer token here: the state alone says
- * which business and person this is, so it must match one made by {@link startConnect}, unused,
- * unexpired and back in the browser that asked (its one-use cookie; else "Invalid state in OAuth flow"). The code is swapped for tokens within the
- * 10-second OAuth wait; the tokens are sealed and the first sync queued. Answers where to send
- * the browser: the integrations page, saying what happened.
+ * The provider's redirect back, first step. The browser carries no bearer token here: the state
+ * alone says which business and person this is, so it must match one made by {@link startConnect},
+ * unused, unexpired and back in the browser that asked (its one-use cookie; else "Invalid state in
+ * OAuth flow"). Uses the state up; answers the Connect it was for, or where to send the browser.
+ * Whether that person may still connect is the endpoint table's (the route asks the mount).
+ */
+export async function takeConnectState(
+  deps: IntegrationDeps,
+  provider: IntegrationProvider,
+  query: CallbackQuery,
+  browserKey: string | undefined,
+): Promise<{ pending: PendingConnect } | { location: string }> {
+  if (!query.state) return { location: integrationsPage(provider, { error: 'invalid_state' }) };
+  const stateHash = sha256(query.state);
+  // Deleting it is what uses it: a second arrival of the same state finds nothing.
+  const pending = await deps.db.deleteFrom('integration_oauth_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
+  // The same browser that pressed Connect: a consent link forwarded to someone else connects nothing (login CSRF).
+  const sameBrowser =
+    pending?.browser_hash != null && browserKey !== undefined && timingSafeEqual(Buffer.from(sha256(browserKey)), Buffer.from(pending.browser_hash));
+  if (!pending || pending.provider !== provider || pending.expires_at.getTime() < Date.now() || !sameBrowser) {
+    return { location: integrationsPage(provider, { error: 'invalid_state' }) };
+  }
+  return { pending: { businessId: pending.business_id, userId: pending.user_id, stateHash, codeVerifierSealed: pending.code_verifier_sealed } };
+}
+
+/** Where the browser goes when the person who pressed Connect may no longer connect (an owner demoted meanwhile). */
+export const connectRefused = (provider: IntegrationProvider): string => integrationsPage(provider, { error: 'invalid_state' });
+
+/**
+ * The provider's redirect back, second step, for a person the mount admitted: the code is swapped
+ * for tokens within the 10-second OAuth wait; the tokens are sealed and the first sync queued.
+ * Answers where to send the browser: the integrations page, saying what happened.
  */
 export async function completeConnect(
   deps: IntegrationDeps,
   provider: IntegrationProvider,
   query: CallbackQuery,
-  browserKey: string | undefined,
+  pending: PendingConnect,
+  member: { name: string; email: string },
 ): Promise<string> {
   const { db } = deps;
   const name = INTEGRATION_PROVIDER_LABELS[provider].name;
-  if (!query.state) return integrationsPage(provider, { error: 'invalid_state' });
-  const stateHash = sha256(query.state);
-  // Deleting it is what uses it: a second arrival of the same state finds nothing.
-  const pending = await db.deleteFrom('integration_oauth_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
-  // The same browser that pressed Connect: a consent link forwarded to someone else connects nothing (login CSRF).
-  const sameBrowser =
-    pending?.browser_hash != null && browserKey !== undefined && timingSafeEqual(Buffer.from(sha256(browserKey)), Buffer.from(pending.browser_hash));
-  if (!pending || pending.provider !== provider || pending.expires_at.getTime() < Date.now() || !sameBrowser) {
-    return integrationsPage(provider, { error: 'invalid_state' });
-  }
+  const { stateHash } = pending;
   const log = (outcome: 'info' | 'failed', message: string) =>
-    writeLog(db, pending.business_id, provider, { direction: 'connection', recordLabel: `Connect to ${name}`, outcome, message });
-
-  // The person must still be an owner of the business (an owner demoted meanwhile connects nothing).
-  const member = await db
-    .selectFrom('business_members')
-    .innerJoin('users', 'users.id', 'business_members.user_id')
-    .where('business_members.business_id', '=', pending.business_id)
-    .where('business_members.user_id', '=', pending.user_id)
-    .select(['business_members.role', 'users.name', 'users.email'])
-    .executeTakeFirst();
-  if (!member || member.role !== 'owner') return integrationsPage(provider, { error: 'invalid_state' });
+    writeLog(db, pending.businessId, provider, { direction: 'connection', recordLabel: `Connect to ${name}`, outcome, message });
 
   if (query.error) {
     const denied = query.error === 'access_denied';
@@ -107,7 +124,7 @@ export async function completeConnect(
   try {
     connection = await providerOf(deps, provider).exchangeCode({
       code: query.code,
-      codeVerifier: deps.box.open(pending.code_verifier_sealed, `oauth:${stateHash}`),
+      codeVerifier: deps.box.open(pending.codeVerifierSealed, `oauth:${stateHash}`),
       redirectUri: callbackUrl(deps.publicUrl, provider),
       realmId: query.realmId,
       signal: AbortSignal.timeout(OAUTH_WAIT_MS),
@@ -120,7 +137,7 @@ export async function completeConnect(
     return integrationsPage(provider, { error: code });
   }
 
-  const businessId = pending.business_id;
+  const { businessId } = pending;
   const sealed = {
     access_token_sealed: deps.box.seal(connection.accessToken, tokenContext(businessId, provider, 'access')),
     refresh_token_sealed: deps.box.seal(connection.refreshToken, tokenContext(businessId, provider, 'refresh')),
@@ -172,7 +189,7 @@ export async function completeConnect(
     await deps.jobs.send('integrations.sync', { businessId, provider, manual: true }, { db: jobDb(trx), singletonKey: syncKey(businessId, provider) });
     await recordEvent(trx, {
       businessId,
-      actor: { userId: pending.user_id, label: member.email },
+      actor: { userId: pending.userId, label: member.email },
       action: 'integration.connected',
       details: { provider, companyName: connection.companyName, accountId: connection.accountId },
     });

@@ -10,11 +10,11 @@ import { newVerificationToken } from '../payers/verification';
 import { issueTemporaryPassword } from '../users/create-user-by-operator';
 import { invitationEmail, newMemberEmail } from './team-emails';
 
-/** Who acts on the team, and with which role (the endpoint mount resolved both). */
-export interface TeamActor {
-  actor: Actor & { userId: string };
-  role: MemberRole;
-}
+/**
+ * Who acts on the team. Whether they may is the endpoint table's (`packages/contract/src/team/endpoints.ts`):
+ * an owner's role, and an owner's invitation, are an owner's to change, and the mount checks it.
+ */
+export type TeamActor = Actor & { userId: string };
 
 export interface TeamContext {
   db: Kysely<DB>;
@@ -23,11 +23,6 @@ export interface TeamContext {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
-
-/** Owners are the owners' business: only an owner makes, changes or removes one. */
-function requireOwnerFor(who: TeamActor, what: string): void {
-  if (who.role !== 'owner') throw new AppError(ErrorCode.Forbidden, `Only an owner of this business can ${what}.`);
-}
 
 function memberOf(row: {
   user_id: string;
@@ -98,9 +93,8 @@ export async function listTeam(db: Kysely<DB>, businessId: string): Promise<{ me
  */
 export async function inviteMember(
   ctx: TeamContext,
-  { business, who, body }: { business: { id: string; name: string }; who: TeamActor; body: InviteBody },
+  { business, actor, body }: { business: { id: string; name: string }; actor: TeamActor; body: InviteBody },
 ): Promise<{ outcome: 'member_added' | 'invitation_sent'; member: TeamMember | null; invitation: TeamInvitation | null }> {
-  if (body.role === 'owner') requireOwnerFor(who, 'invite an owner');
   const address = body.email;
   const roleLabel = ROLE_LABELS[body.role].label;
   return ctx.db.transaction().execute(async (trx) => {
@@ -129,12 +123,12 @@ export async function inviteMember(
       await trx.insertInto('business_members').values({ business_id: business.id, user_id: created.userId, role: body.role }).execute();
       await recordEvent(trx, {
         businessId: business.id,
-        actor: who.actor,
+        actor,
         action: 'member.invited',
         details: { email: address, role: body.role, userId: created.userId, how: 'temporary password' },
       });
       await ctx.mailer.send(
-        newMemberEmail({ to: address, businessName: business.name, invitedBy: who.actor.label, roleLabel, temporaryPassword: password, expiresAt, signInUrl }),
+        newMemberEmail({ to: address, businessName: business.name, invitedBy: actor.label, roleLabel, temporaryPassword: password, expiresAt, signInUrl }),
         trx,
       );
       const row = await membersQuery(trx, business.id).where('m.user_id', '=', created.userId).executeTakeFirstOrThrow();
@@ -162,15 +156,15 @@ export async function inviteMember(
         email: address,
         role: body.role,
         token_hash: hash,
-        invited_by_user_id: who.actor.userId,
-        invited_by: who.actor.label,
+        invited_by_user_id: actor.userId,
+        invited_by: actor.label,
         expires_at: expiresAt,
       })
       .returning(['id', 'email', 'role', 'invited_by', 'created_at', 'expires_at'])
       .executeTakeFirstOrThrow();
     await recordEvent(trx, {
       businessId: business.id,
-      actor: who.actor,
+      actor,
       action: 'member.invited',
       details: { email: address, role: body.role, invitationId: id, how: 'invitation link' },
     });
@@ -179,7 +173,7 @@ export async function inviteMember(
       invitationEmail({
         to: address,
         businessName: business.name,
-        invitedBy: who.actor.label,
+        invitedBy: actor.label,
         roleLabel,
         link,
         expiresAt,
@@ -191,9 +185,15 @@ export async function inviteMember(
   });
 }
 
-async function lockMember(trx: Transaction<DB>, businessId: string, userId: string) {
+/**
+ * The member, locked, as the request was admitted for them: the endpoint's rule on their role
+ * (an owner's is an owner's to change) was read by the mount before this transaction, so a role
+ * that changed since is a conflict to reload, never a change made under the rule of the old one.
+ */
+async function lockMember(trx: Transaction<DB>, businessId: string, userId: string, admittedAs: string | undefined) {
   const row = await membersQuery(trx, businessId).where('m.user_id', '=', userId).forUpdate().executeTakeFirst();
   if (!row) throw AppError.notFound('Member');
+  if (row.role !== admittedAs) throw new AppError(ErrorCode.Conflict, `The role of ${row.email} changed a moment ago. Reload the team and try again.`);
   return row;
 }
 
@@ -211,21 +211,20 @@ async function ownerCount(trx: Transaction<DB>, businessId: string): Promise<num
 
 const LAST_OWNER = 'A business always has an owner: make another member an owner first.';
 
+/** `admittedAs`: the member's role as the mount read it when it admitted the request. */
 export async function setMemberRole(
   db: Kysely<DB>,
-  { businessId, who, userId, role }: { businessId: string; who: TeamActor; userId: string; role: MemberRole },
+  { businessId, actor, userId, role, admittedAs }: { businessId: string; actor: TeamActor; userId: string; role: MemberRole; admittedAs: string | undefined },
 ): Promise<TeamMember> {
   return db.transaction().execute(async (trx) => {
     const owners = await ownerCount(trx, businessId);
-    const row = await lockMember(trx, businessId, userId);
+    const row = await lockMember(trx, businessId, userId, admittedAs);
     if (row.role === role) return memberOf(row);
-    if (row.role === 'owner') requireOwnerFor(who, "change an owner's role");
-    if (role === 'owner') requireOwnerFor(who, 'make someone an owner');
     if (row.role === 'owner' && owners <= 1) throw new AppError(ErrorCode.Conflict, LAST_OWNER);
     await trx.updateTable('business_members').set({ role }).where('business_id', '=', businessId).where('user_id', '=', userId).execute();
     await recordEvent(trx, {
       businessId,
-      actor: who.actor,
+      actor,
       action: 'member.role_changed',
       details: { userId, email: row.email, changes: [{ field: 'role', before: row.role, after: role }] },
     });
@@ -233,24 +232,27 @@ export async function setMemberRole(
   });
 }
 
-/** Removes a member; every session of theirs ends at once, so nothing they had open keeps working. */
-export async function removeMember(db: Kysely<DB>, { businessId, who, userId }: { businessId: string; who: TeamActor; userId: string }): Promise<void> {
+/**
+ * Removes a member; every session of theirs ends at once, so nothing they had open keeps working.
+ * `admittedAs`: their role as the mount read it when it admitted the request.
+ */
+export async function removeMember(
+  db: Kysely<DB>,
+  { businessId, actor, userId, admittedAs }: { businessId: string; actor: TeamActor; userId: string; admittedAs: string | undefined },
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const owners = await ownerCount(trx, businessId);
-    const row = await lockMember(trx, businessId, userId);
-    if (row.role === 'owner') {
-      requireOwnerFor(who, 'remove an owner');
-      if (owners <= 1) throw new AppError(ErrorCode.Conflict, LAST_OWNER);
-    }
+    const row = await lockMember(trx, businessId, userId, admittedAs);
+    if (row.role === 'owner' && owners <= 1) throw new AppError(ErrorCode.Conflict, LAST_OWNER);
     await trx.deleteFrom('business_members').where('business_id', '=', businessId).where('user_id', '=', userId).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-    await recordEvent(trx, { businessId, actor: who.actor, action: 'member.removed', details: { userId, email: row.email, role: row.role } });
+    await recordEvent(trx, { businessId, actor, action: 'member.removed', details: { userId, email: row.email, role: row.role } });
   });
 }
 
 export async function revokeInvitation(
   db: Kysely<DB>,
-  { businessId, who, invitationId }: { businessId: string; who: TeamActor; invitationId: string },
+  { businessId, actor, invitationId }: { businessId: string; actor: TeamActor; invitationId: string },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await trx
@@ -263,13 +265,12 @@ export async function revokeInvitation(
     if (!row) throw AppError.notFound('Invitation');
     if (row.accepted_at) throw new AppError(ErrorCode.Conflict, `${row.email} already accepted this invitation; remove them from the team instead.`);
     if (row.revoked_at) return;
-    if (row.role === 'owner') requireOwnerFor(who, "withdraw an owner's invitation");
     await trx
       .updateTable('business_invitations')
       .set({ revoked_at: sql<Date>`now()` })
       .where('business_id', '=', businessId)
       .where('id', '=', invitationId)
       .execute();
-    await recordEvent(trx, { businessId, actor: who.actor, action: 'invitation.revoked', details: { invitationId, email: row.email, role: row.role } });
+    await recordEvent(trx, { businessId, actor, action: 'invitation.revoked', details: { invitationId, email: row.email, role: row.role } });
   });
 }
