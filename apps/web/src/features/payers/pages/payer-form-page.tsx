@@ -1,16 +1,16 @@
-import { Alert, Button, Grid, Group, Paper, Stack, TextInput } from '@mantine/core';
+import { Grid, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { notifications } from '@mantine/notifications';
 import { useForm, type Path } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { PAYER_FIELD_LIMITS, payerName, payerPaths, payerEndpoints } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { ApiError } from '../../../lib/api-client';
+import { serverFieldErrors } from '../../../lib/form-errors';
 import { formatPhone, toE164 } from '../../../lib/phone';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
-import { AccessAlert } from '../../../components/ui/access-alert';
+import { EntityForm } from '../../../components/ui/form-page';
 import { usePayer, useSavePayer } from '../api/payers-api';
 import { PayersPageHeader } from '../components/payers-page-header';
 
@@ -88,10 +88,8 @@ export function PayerFormPage() {
           void navigate(payerPaths.list);
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.fields) {
-            for (const [field, message] of Object.entries(error.fields)) {
-              if (field in EMPTY) form.setError(field as Path<Values>, { message });
-            }
+          for (const [field, message] of Object.entries(serverFieldErrors(error) ?? {})) {
+            if (field in EMPTY) form.setError(field as Path<Values>, { message });
           }
           notifications.show({ color: 'red', title: editing ? 'Payer not saved' : 'Payer not added', message: error.message });
         },
@@ -106,94 +104,84 @@ export function PayerFormPage() {
         title={title}
         description={editing ? 'A new e-mail address must be confirmed again by the payer.' : 'We e-mail the payer a link to confirm their address.'}
       />
-      <AccessAlert access={access} />
       {payer.error ? (
         <LoadError title="We could not load this payer" error={payer.error} onRetry={() => void payer.refetch()} />
       ) : editing && !payer.data ? (
         <PageLoader />
       ) : (
-        <Paper withBorder radius="md" p="lg">
-          <form onSubmit={onSubmit} noValidate>
-            <Stack gap="md">
-              {save.error && !(save.error instanceof ApiError && save.error.fields) && (
-                <Alert color="red" role="alert">
-                  {save.error.message}
-                </Alert>
-              )}
-              <Grid>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
-                    label="First name"
-                    autoComplete="off"
-                    maxLength={PAYER_FIELD_LIMITS.firstName}
-                    error={errors.firstName?.message}
-                    {...form.register('firstName')}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
-                    label="Last name"
-                    autoComplete="off"
-                    maxLength={PAYER_FIELD_LIMITS.lastName}
-                    error={errors.lastName?.message}
-                    {...form.register('lastName')}
-                  />
-                </Grid.Col>
-                <Grid.Col span={12}>
-                  <TextInput
-                    label="Company name"
-                    description="For a company, instead of a person's name"
-                    autoComplete="off"
-                    maxLength={PAYER_FIELD_LIMITS.companyName}
-                    error={errors.companyName?.message}
-                    {...form.register('companyName')}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
-                    label="E-mail"
-                    type="email"
-                    autoComplete="off"
-                    required
-                    maxLength={PAYER_FIELD_LIMITS.email}
-                    error={errors.email?.message}
-                    {...form.register('email')}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
-                    label="Mobile number"
-                    description="Optional"
-                    type="tel"
-                    autoComplete="off"
-                    // Room for a number typed with spaces, dashes and brackets; the check is on its digits.
-                    maxLength={24}
-                    error={errors.mobileNumber?.message}
-                    {...form.register('mobileNumber')}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
-                    label="Reference"
-                    description="Optional: your own account or customer number"
-                    autoComplete="off"
-                    maxLength={PAYER_FIELD_LIMITS.reference}
-                    error={errors.reference?.message}
-                    {...form.register('reference')}
-                  />
-                </Grid.Col>
-              </Grid>
-              <Group>
-                <Button type="submit" disabled={!access.allowed} loading={save.isPending}>
-                  {editing ? 'Save payer' : 'Add payer'}
-                </Button>
-                <Button variant="default" component={Link} to={payerPaths.list}>
-                  Cancel
-                </Button>
-              </Group>
-            </Stack>
-          </form>
-        </Paper>
+        <EntityForm
+          label={title}
+          onSubmit={() => void onSubmit()}
+          access={access}
+          problem={save.error && !serverFieldErrors(save.error) ? save.error.message : null}
+          submitLabel={editing ? 'Save payer' : 'Add payer'}
+          pending={save.isPending}
+          cancelTo={payerPaths.list}
+        >
+          <Grid>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label="First name"
+                autoComplete="off"
+                maxLength={PAYER_FIELD_LIMITS.firstName}
+                error={errors.firstName?.message}
+                {...form.register('firstName')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label="Last name"
+                autoComplete="off"
+                maxLength={PAYER_FIELD_LIMITS.lastName}
+                error={errors.lastName?.message}
+                {...form.register('lastName')}
+              />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <TextInput
+                label="Company name"
+                description="For a company, instead of a person's name"
+                autoComplete="off"
+                maxLength={PAYER_FIELD_LIMITS.companyName}
+                error={errors.companyName?.message}
+                {...form.register('companyName')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label="E-mail"
+                type="email"
+                autoComplete="off"
+                required
+                maxLength={PAYER_FIELD_LIMITS.email}
+                error={errors.email?.message}
+                {...form.register('email')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label="Mobile number"
+                description="Optional"
+                type="tel"
+                autoComplete="off"
+                // Room for a number typed with spaces, dashes and brackets; the check is on its digits.
+                maxLength={24}
+                error={errors.mobileNumber?.message}
+                {...form.register('mobileNumber')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label="Reference"
+                description="Optional: your own account or customer number"
+                autoComplete="off"
+                maxLength={PAYER_FIELD_LIMITS.reference}
+                error={errors.reference?.message}
+                {...form.register('reference')}
+              />
+            </Grid.Col>
+          </Grid>
+        </EntityForm>
       )}
     </Stack>
   );
