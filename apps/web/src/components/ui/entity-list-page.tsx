@@ -6,6 +6,7 @@ import { useBusinessId } from '../../lib/session';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { AccessAlert } from './access-alert';
 import { DataTable, type Column, type RowAction } from './data-table';
+import { BackLink } from './form-page';
 import { ClearFiltersButton, exportCsv, noMatches } from './list-filters';
 
 /**
@@ -26,6 +27,10 @@ export interface EntityListPageProps<T, Q extends ListQueryFields> {
   title: string;
   /** The browser tab's title, when it is not the heading. */
   documentTitle?: string;
+  /** The way back to the list this one belongs to ("← Programs"), above the heading. */
+  back?: { to: string; label: string };
+  /** Beside the heading: the record's status. */
+  titleAside?: ReactNode;
   /** One line under the heading. */
   description?: ReactNode;
   /** Beside the heading: add, import, other pages. */
@@ -77,7 +82,15 @@ export function EntityListPage<T, Q extends ListQueryFields>(props: EntityListPa
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>{props.title}</Title>
+          {props.back && <BackLink {...props.back} />}
+          {props.titleAside ? (
+            <Group gap="xs">
+              <Title order={1}>{props.title}</Title>
+              {props.titleAside}
+            </Group>
+          ) : (
+            <Title order={1}>{props.title}</Title>
+          )}
           {props.description && (
             <Text c="dimmed" size="sm">
               {props.description}

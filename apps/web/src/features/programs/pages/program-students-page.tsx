@@ -1,7 +1,7 @@
-import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import {
   ENROLLMENT_STATUS_LABELS,
   EnrollmentStatus,
@@ -13,13 +13,11 @@ import {
   type EnrollmentListQuery,
   programEndpoints,
 } from '@tay/contract';
-import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { ClearFiltersButton, noMatches, exportCsv } from '../../../components/ui/list-filters';
+import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { useListParams, listTableProps } from '../../../lib/list-params';
-import { useBusinessId } from '../../../lib/session';
+import { useListParams } from '../../../lib/list-params';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadEnrollmentsCsv, useEnrollmentList, useProgram } from '../api/programs-api';
@@ -40,10 +38,10 @@ export function ProgramStudentsPage() {
   const programId = params.get('programId') ?? '';
   const program = useProgram(programId || null);
   useDocumentTitle(program.data ? `${program.data.name} students` : 'Program students');
-  const businessId = useBusinessId();
   const navigate = useNavigate();
   const access = useEndpointAccess(programEndpoints.create);
-  const { get, update, page, pageSize } = useListParams();
+  const listParams = useListParams();
+  const { get, page, pageSize } = listParams;
   const [withdrawing, setWithdrawing] = useState<Enrollment | null>(null);
 
   const sortBy = get('sortBy');
@@ -64,9 +62,6 @@ export function ProgramStudentsPage() {
   if (program.error) return <LoadError title="We could not load this program" error={program.error} onRetry={() => void program.refetch()} />;
   if (!program.data) return <PageLoader />;
   const p = program.data;
-
-  const filtered = Boolean(query.search || query.status);
-  const clearFilters = () => update({ search: undefined, status: undefined });
 
   const columns: Column<Enrollment>[] = [
     { key: 'studentNumber', header: 'Student id', sortKey: 'studentNumber', render: (e) => e.studentNumber },
@@ -115,58 +110,42 @@ export function ProgramStudentsPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Anchor component={Link} to={paths.entity.programs} size="sm">
-            ← Programs
-          </Anchor>
-          <Group gap="xs">
-            <Title order={1}>{p.name}</Title>
-            <ProgramStatusBadge status={p.status} />
-          </Group>
-          <Text c="dimmed" size="sm">
-            {formatMoney(p.feeCents)} {PROGRAM_FREQUENCY_LABELS[p.frequency].toLowerCase()} · {formatDay(p.startDate)} –{' '}
-            {p.endDate ? formatDay(p.endDate) : 'no end'} · Enrolled {enrolledOfCapacity(p)}
-            {p.placesLeft !== null ? ` · ${p.placesLeft} ${p.placesLeft === 1 ? 'place' : 'places'} left` : ''}
-          </Text>
-        </div>
-        {enrollButton}
-      </Group>
-      <AccessAlert access={access} />
-      <DataTable
-        caption={`Students of ${p.name}`}
-        columns={columns}
-        {...listTableProps(list, query, { update, page, pageSize }, { sortBy: 'name', sortDirection: 'asc' })}
-        rowKey={(e) => e.enrollmentId}
-        searchPlaceholder="Name, student id, grade or guardian e-mail"
-        filters={
-          <>
-            <Select
-              label="Status"
-              placeholder="Any status"
-              data={STATUS_OPTIONS}
-              value={query.status ?? null}
-              onChange={(value) => update({ status: value })}
-              clearable
-              w={160}
-            />
-            {filtered && <ClearFiltersButton onClick={clearFilters} />}
-          </>
-        }
-        onExport={() => businessId && exportCsv(downloadEnrollmentsCsv(businessId, p.programId, query))}
-        actions={actions}
-        empty={
-          filtered
-            ? noMatches('No students match', 'Nothing matches the search and filters you chose. Clear them to see every student of the program.', clearFilters)
-            : {
-                title: 'Nobody is enrolled yet',
-                description: `Enroll students in ${p.name}; each active enrollment is billed every period.`,
-                action: access.allowed && p.status === 'active' ? enrollButton : undefined,
-              }
-        }
-      />
+    <EntityListPage
+      title={p.name}
+      documentTitle={`${p.name} students`}
+      back={{ to: paths.entity.programs, label: 'Programs' }}
+      titleAside={<ProgramStatusBadge status={p.status} />}
+      description={
+        <>
+          {formatMoney(p.feeCents)} {PROGRAM_FREQUENCY_LABELS[p.frequency].toLowerCase()} · {formatDay(p.startDate)} –{' '}
+          {p.endDate ? formatDay(p.endDate) : 'no end'} · Enrolled {enrolledOfCapacity(p)}
+          {p.placesLeft !== null ? ` · ${p.placesLeft} ${p.placesLeft === 1 ? 'place' : 'places'} left` : ''}
+        </>
+      }
+      actions={enrollButton}
+      access={access}
+      params={listParams}
+      query={query}
+      defaultSort={{ sortBy: 'name', sortDirection: 'asc' }}
+      list={list}
+      filters={[{ name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 }]}
+      caption={`Students of ${p.name}`}
+      columns={columns}
+      rowKey={(e) => e.enrollmentId}
+      searchPlaceholder="Name, student id, grade or guardian e-mail"
+      rowActions={actions}
+      download={(id) => downloadEnrollmentsCsv(id, p.programId, query)}
+      noMatches={{
+        title: 'No students match',
+        description: 'Nothing matches the search and filters you chose. Clear them to see every student of the program.',
+      }}
+      empty={{
+        title: 'Nobody is enrolled yet',
+        description: `Enroll students in ${p.name}; each active enrollment is billed every period.`,
+        action: access.allowed && p.status === 'active' ? enrollButton : undefined,
+      }}
+    >
       <WithdrawModal enrollment={withdrawing} onClose={() => setWithdrawing(null)} />
-    </Stack>
+    </EntityListPage>
   );
 }
