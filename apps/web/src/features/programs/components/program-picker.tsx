@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Group, Loader, Paper, Select, Stack, Text, Title
 import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { paths, programEndpoints } from '@tay/contract';
+import { BackLink } from '../../../components/ui/form-page';
 import { LoadError } from '../../../components/ui/load-error';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useProgramList } from '../api/programs-api';
@@ -92,9 +93,7 @@ export function ProgramPicker({
   return (
     <Stack gap="md">
       <div>
-        <Anchor component={Link} to={paths.entity.programs} size="sm">
-          ← Programs
-        </Anchor>
+        <BackLink to={paths.entity.programs} label="Programs" />
         <Title order={1}>{title}</Title>
         <Text c="dimmed" size="sm">
           {description}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Checkbox, Group, List, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, List, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -13,6 +13,7 @@ import {
   type Program,
   programEndpoints,
 } from '@tay/contract';
+import { BackLink } from '../../../components/ui/form-page';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
 import { LoadError } from '../../../components/ui/load-error';
@@ -182,9 +183,7 @@ function EnrollForm({ program }: { program: Program }) {
   return (
     <Stack gap="md">
       <div>
-        <Anchor component={Link} to={programStudentsHref(program.programId)} size="sm">
-          ← {program.name} students
-        </Anchor>
+        <BackLink to={programStudentsHref(program.programId)} label={`${program.name} students`} />
         <Title order={1}>Enroll in {program.name}</Title>
         <Text c="dimmed" size="sm">
           {formatMoney(program.feeCents)} {PROGRAM_FREQUENCY_LABELS[program.frequency].toLowerCase()} · {formatDay(program.startDate)} –{' '}
