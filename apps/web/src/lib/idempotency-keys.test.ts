@@ -73,3 +73,19 @@ describe('keys per intent', () => {
     expect(k.keyFor('{"amountCents":100}')).toBe('key-1');
   });
 });
+
+describe('a call under its intent’s key', () => {
+  it('sends the key, keeps it after an unknown outcome, and takes a new one after an answer', async () => {
+    const k = keys();
+    const sent: string[] = [];
+    const call = (outcome: unknown) => (headers: { 'Idempotency-Key': string }) => {
+      sent.push(headers['Idempotency-Key']);
+      return outcome === 'ok' ? Promise.resolve('done') : Promise.reject(outcome);
+    };
+    await expect(k.run('send:req_1', call(network))).rejects.toBe(network);
+    await expect(k.run('send:req_1', call('ok'))).resolves.toBe('done');
+    await expect(k.run('send:req_1', call(payerDisabled))).rejects.toBe(payerDisabled);
+    await expect(k.run('send:req_1', call('ok'))).resolves.toBe('done');
+    expect(sent).toEqual(['key-1', 'key-1', 'key-2', 'key-3']);
+  });
+});
