@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 
 export type ParamChanges = Record<string, string | number | undefined | null>;
@@ -9,14 +10,21 @@ export type ParamChanges = Record<string, string | number | undefined | null>;
  */
 export function useListParams() {
   const [params, setParams] = useSearchParams();
+  // What the URL holds once the changes already asked for are in: two changes before the page
+  // renders again (a search typed, then a sort clicked) both stand, the second on the first.
+  const latest = useRef(params);
+  useLayoutEffect(() => {
+    latest.current = params;
+  }, [params]);
   const get = (key: string): string | undefined => params.get(key) ?? undefined;
   const update = (changes: ParamChanges, resetPage = true) => {
-    const next = new URLSearchParams(params);
+    const next = new URLSearchParams(latest.current);
     for (const [key, value] of Object.entries(changes)) {
       if (value === undefined || value === null || value === '') next.delete(key);
       else next.set(key, String(value));
     }
     if (resetPage && !('page' in changes)) next.delete('page');
+    latest.current = next;
     setParams(next, { replace: true });
   };
   /** The page and page size of the URL (page 1 and 25 rows unless it says otherwise). */
