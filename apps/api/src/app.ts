@@ -8,7 +8,7 @@ import type { Database } from './db/database';
 import type { Jobs } from './jobs/queue';
 import type { Mailer } from './mail/mailer';
 import { authSecretsOf } from './lib/secret-box';
-import { AccessLog } from './plugins/access-log';
+import { AccessLog, appLogger } from './plugins/access-log';
 import { authenticate } from './plugins/authenticate';
 import { compression } from './plugins/compression';
 import { errorHandler, frameworkError } from './plugins/error-handler';
@@ -17,7 +17,6 @@ import { openapi } from './plugins/openapi';
 import { responseSerializer } from './plugins/response-serializer';
 import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
-import { sourceMaps } from './plugins/source-maps';
 import { textInput } from './plugins/text-input';
 import { web } from './plugins/web';
 import type { PaymentProcessor } from './processor/port';
@@ -70,13 +69,9 @@ export interface BuildAppOptions {
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config, database, auth } = deps;
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-          },
+    // Requests and replies are logged without their headers, so nothing needs redacting; a
+    // request's own logger is made only if something logs through it (access-log.ts).
+    ...(options.logger === false ? { logger: false } : { loggerInstance: appLogger(config.logLevel) }),
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -87,12 +82,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer);
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
-
   await app.register(errorHandler);
+  // Security headers and the request id on every response.
   await app.register(security, { isProduction: config.isProduction });
   // Per session, or per address without one (ADR 044); the session reader is authenticate's, read per request.
   await app.register(rateLimit, { db: database.db, rule: config.rateLimit, sessionToken: (request) => app.sessions.token(request) });
@@ -180,7 +171,6 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   };
   // For the Vite dev server, which serves the page without the server's meta tag.
   app.get('/api/public-config', { schema: { hide: true } }, async () => publicConfig);
-  await app.register(sourceMaps, { serve: !config.isProduction });
-  await app.register(web, { distDir: config.webDistDir, publicConfig });
+  await app.register(web, { distDir: config.webDistDir, publicConfig, sourceMaps: !config.isProduction });
   return app;
 }

@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { AccessLog, loggedUrl } from './access-log';
+import pino from 'pino';
+import { spawnSync } from 'node:child_process';
+import { AccessLog, BatchedLines, accessLine, appLogger, loggedUrl } from './access-log';
 
 function appWithLog() {
   const lines: Record<string, unknown>[] = [];
@@ -11,8 +13,13 @@ function appWithLog() {
       done();
     },
   });
-  const app = Fastify({ logger: { level: 'info', stream }, logController: new AccessLog() });
+  // As the server is built (app.ts): its logger options, a request's logger made only when used.
+  const app = Fastify({ loggerInstance: appLogger('info', stream as unknown as pino.DestinationStream), logController: new AccessLog() });
   app.get('/ok', async () => ({ ok: true }));
+  app.get('/noted', async (request) => {
+    request.log.info({ step: 'noted' }, 'a route logs');
+    return { ok: true };
+  });
   app.get('/boom', async () => {
     throw new Error('kaput');
   });
@@ -26,10 +33,27 @@ describe('AccessLog', () => {
     expect(res.statusCode).toBe(200);
     const access = lines.filter((l) => l.msg === 'request completed' || l.msg === 'incoming request');
     expect(access).toHaveLength(1);
-    expect(access[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/ok?page=2' }, res: { statusCode: 200 } });
+    expect(access[0]).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'GET', url: '/ok?page=2', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 200 },
+    });
+    expect(Object.keys(access[0]!.req as object)).toEqual(['method', 'url', 'remoteAddress']);
     expect(typeof access[0]!.responseTime).toBe('number');
     expect(typeof access[0]!.reqId).toBe('string');
     expect(JSON.stringify(lines)).not.toContain('secret-token');
+    await app.close();
+  });
+
+  it('gives a route that logs a logger with the request id, and the access line the same id', async () => {
+    const { app, lines } = appWithLog();
+    await app.inject({ method: 'GET', url: '/noted' });
+    const noted = lines.find((l) => l.msg === 'a route logs');
+    const access = lines.find((l) => l.msg === 'request completed');
+    expect(noted).toMatchObject({ step: 'noted' });
+    expect(typeof noted!.reqId).toBe('string');
+    expect(access!.reqId).toBe(noted!.reqId);
+    expect(Object.keys(access!).filter((k) => k === 'reqId')).toHaveLength(1);
     await app.close();
   });
 
@@ -55,5 +79,72 @@ describe('AccessLog', () => {
     expect(JSON.stringify(lines)).not.toContain('one-time-code');
     expect(JSON.stringify(lines)).not.toContain('the-state');
     await app.close();
+  });
+});
+
+describe('accessLine', () => {
+  const logger = pino({ level: 'info', base: { pid: 42, hostname: 'web-1' } });
+
+  it('is the line pino writes for the same fields', () => {
+    const fields = { reqId: 'r-1', method: 'GET', url: '/api/health?page=2', remoteAddress: '10.0.0.7', statusCode: 200, responseTime: 0.8123 };
+    const lines: string[] = [];
+    const same = pino({ level: 'info', base: { pid: 42, hostname: 'web-1' } }, { write: (line: string) => void lines.push(line) });
+    same.info(
+      {
+        reqId: fields.reqId,
+        req: { method: 'GET', url: fields.url, remoteAddress: fields.remoteAddress },
+        res: { statusCode: 200 },
+        responseTime: fields.responseTime,
+      },
+      'request completed',
+    );
+    const byHand = accessLine(logger as never, fields);
+    expect(byHand.endsWith('\n')).toBe(true);
+    const { time: _a, ...mine } = JSON.parse(byHand) as Record<string, unknown>;
+    const { time: _b, ...theirs } = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(Object.keys(mine)).toEqual(Object.keys(theirs));
+    expect(mine).toEqual(theirs);
+  });
+
+  it('escapes what the caller sent, redacts credentials and leaves out an address it does not have', () => {
+    const line = JSON.parse(
+      accessLine(logger as never, {
+        reqId: 'a"b\\c\n',
+        method: 'GET',
+        url: '/x?state=s3cr3t&q="</script>',
+        remoteAddress: undefined,
+        statusCode: 404,
+        responseTime: 1,
+      }),
+    ) as { reqId: string; req: Record<string, unknown> };
+    expect(line.reqId).toBe('a"b\\c\n');
+    expect(line.req).toEqual({ method: 'GET', url: '/x?state=[redacted]&q="</script>' });
+  });
+});
+
+describe('BatchedLines', () => {
+  const collector = () => {
+    const writes: string[] = [];
+    return { writes, out: { write: (text: string) => writes.push(text) > 0 } };
+  };
+
+  it('hands lines on together, a tenth of a second after the first, or at once when 4 kB have gathered', async () => {
+    const { writes, out } = collector();
+    const lines = new BatchedLines(out);
+    lines.write('one\n');
+    lines.write('two\n');
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(writes).toEqual(['one\ntwo\n']);
+    lines.write(`${'x'.repeat(5000)}\n`);
+    expect(writes).toHaveLength(2);
+  });
+
+  it('writes what it holds before the process exits', () => {
+    const script = `import { appLogger } from ${JSON.stringify(new URL('./access-log.ts', import.meta.url).href)};
+      appLogger('info').info({ kept: true }, 'the last words'); process.exit(0);`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('"msg":"the last words"');
   });
 });

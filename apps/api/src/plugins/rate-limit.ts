@@ -59,7 +59,11 @@ const refusedPage = (seconds: number) =>
 
 function refuse(request: FastifyRequest, reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
   reply.status(429).header('retry-after', String(retryAfterSeconds)).header('cache-control', 'no-store');
-  if (isNavigation(request)) return reply.type('text/html; charset=utf-8').send(refusedPage(retryAfterSeconds));
+  if (isNavigation(request)) {
+    // A page the browser shows, from whatever path: with a page's headers (its styles are inline).
+    if (request.server.pageSecurityHeaders) reply.headers(request.server.pageSecurityHeaders);
+    return reply.type('text/html; charset=utf-8').send(refusedPage(retryAfterSeconds));
+  }
   return reply.send(errorBody(ErrorCode.RateLimited, `Too many requests. Please wait ${retryAfterSeconds} seconds and try again.`));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { helmetOptions, securityHeaders } from './security';
+import { apiSecurityHeaders, helmetOptions, isApiCall, securityHeaders } from './security';
 
 describe('securityHeaders', () => {
   it("are helmet's headers for our options, worked out once", () => {
@@ -25,5 +25,26 @@ describe('securityHeaders', () => {
     expect(headers['strict-transport-security']).toBeUndefined();
     expect(headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
     expect(headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+});
+
+describe('apiSecurityHeaders', () => {
+  it('are the four an answer that is no page needs, HSTS in production only', () => {
+    expect(apiSecurityHeaders(true)).toEqual({
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'cross-origin-resource-policy': 'same-origin',
+      'x-content-type-options': 'nosniff',
+      'strict-transport-security': securityHeaders(helmetOptions(true))['strict-transport-security'],
+    });
+    expect(apiSecurityHeaders(false)['strict-transport-security']).toBeUndefined();
+  });
+
+  it('go on API calls; the API reference and everything else is a page', () => {
+    expect(isApiCall('/api/health')).toBe(true);
+    expect(isApiCall('/api/businesses/b1/payment-requests?page=2')).toBe(true);
+    expect(isApiCall('/api/docs/')).toBe(false);
+    expect(isApiCall('/api')).toBe(false);
+    expect(isApiCall('/business/home')).toBe(false);
+    expect(isApiCall('/assets/index-abc.js')).toBe(false);
   });
 });

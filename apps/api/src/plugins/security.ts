@@ -53,12 +53,46 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   return headers;
 }
 
-/** Security headers on every response. The request budgets are `rate-limit.ts`'s (ADR 044). */
+/**
+ * What an API answer needs of them: a JSON body is never a document a browser renders, so of the
+ * page's twelve it keeps what applies to any response — no sniffing, no use by another site's page,
+ * nothing run or framed if it is opened on its own, and HTTPS only in production.
+ */
+export function apiSecurityHeaders(isProduction: boolean): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cross-origin-resource-policy': 'same-origin',
+    'x-content-type-options': 'nosniff',
+    ...(isProduction ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+}
+
+/** An API call, answered with the short set: `/api/…`, but not the API reference's pages (`/api/docs`). */
+export function isApiCall(url: string): boolean {
+  return url.startsWith('/api/') && !url.startsWith('/api/docs');
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The headers of a page, for a page sent from an API path (a refusal a browser shows). */
+    pageSecurityHeaders: Record<string, string>;
+  }
+}
+
+/**
+ * Security headers and the request id on every response: helmet's twelve for the web app's
+ * pages and files, four for an API answer ({@link apiSecurityHeaders}; 870 bytes of headers per
+ * answer were half the cost of a health check, bench/RESULTS.md 2026-12-01). The request budgets
+ * are `rate-limit.ts`'s (ADR 044).
+ */
 export const security = fp<SecurityOptions>(
   async function security(app: FastifyInstance, options) {
-    const headers = securityHeaders(helmetOptions(options.isProduction));
-    app.addHook('onRequest', (_request, reply, done) => {
-      reply.headers(headers);
+    const page = securityHeaders(helmetOptions(options.isProduction));
+    const api = apiSecurityHeaders(options.isProduction);
+    app.decorate('pageSecurityHeaders', page);
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(isApiCall(request.url) ? api : page);
+      reply.header('x-request-id', request.id);
       done();
     });
   },

@@ -64,6 +64,14 @@ export function unstorableFields(value: unknown, root: string, into: FieldErrors
   return into;
 }
 
+/** An object with no keys of its own (a route without path parameters, a URL without a query), or nothing. */
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'object') return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
 /**
  * Refuses, before any route or validation sees them, path parameters, query strings and bodies
  * (JSON, the identity endpoints' bodies, a CSV sent as text) holding text that cannot be
@@ -73,6 +81,11 @@ export function unstorableFields(value: unknown, root: string, into: FieldErrors
 export const textInput = fp(
   async function textInput(app: FastifyInstance) {
     app.addHook('preValidation', (request, reply, done) => {
+      // Most API calls are reads with no body and a short query: nothing to look through.
+      if (request.body === undefined && isEmpty(request.params) && isEmpty(request.query)) {
+        done();
+        return;
+      }
       const fields: FieldErrors = {};
       unstorableFields(request.params, 'params', fields);
       unstorableFields(request.query, 'query', fields);

@@ -7,10 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, PUBLIC_CONFIG_META, isClientRoute, type PublicConfig } from '@tay/contract';
 import { errorBody } from './error-handler';
+import { isSourceMapPath } from './source-maps';
 
 export interface WebOptions {
   distDir: string;
   publicConfig: PublicConfig;
+  /** Off in production: a source map hands out the web app's original source, comments and all (ADR 023). */
+  sourceMaps: boolean;
 }
 
 function escapeAttribute(text: string): string {
@@ -49,7 +52,7 @@ function compressedPage(html: string): Record<'br' | 'gzip' | 'identity', Buffer
  * (the app shows its not-found page). `/api/*` never falls back: it answers in the error shape.
  */
 export const web = fp<WebOptions>(
-  async function web(app: FastifyInstance, { distDir, publicConfig }) {
+  async function web(app: FastifyInstance, { distDir, publicConfig, sourceMaps }) {
     const indexFile = path.join(distDir, 'index.html');
     const hasApp = existsSync(indexFile);
     if (hasApp) {
@@ -65,7 +68,9 @@ export const web = fp<WebOptions>(
         // The build writes a .br and a .gz beside each file worth compressing (apps/web/build/precompress.ts):
         // sent as the request's Accept-Encoding allows, with `Vary: accept-encoding`; never as files of their own.
         preCompressed: true,
-        globIgnore: ['**/*.br', '**/*.gz'],
+        // Without source maps (production), the build's maps get no route: nothing on any request
+        // has to look for them, and asking for one is answered as for any file that is not there.
+        globIgnore: sourceMaps ? ['**/*.br', '**/*.gz'] : ['**/*.br', '**/*.gz', '**/*.map'],
         // Hashed assets never change; the index page must always be revalidated.
         setHeaders(reply, filePath) {
           reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -78,7 +83,8 @@ export const web = fp<WebOptions>(
 
     app.setNotFoundHandler((request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';
-      if (wantsPage(request.method, request.url) && page) {
+      // A source map, however it is spelt (`%2Emap`, `.MAP`), is not a page of the app.
+      if (wantsPage(request.method, request.url) && page && (sourceMaps || !isSourceMapPath(request.url))) {
         const encoding = pageEncodings.negotiate(request.headers['accept-encoding'] ?? '');
         reply
           .status(isClientRoute(pathname) ? 200 : 404)

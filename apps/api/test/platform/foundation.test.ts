@@ -8,13 +8,25 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('health and readiness', () => {
-  it('GET /api/health answers 200 {"status":"ok"} with security headers and a request id', async () => {
+  it('GET /api/health answers 200 {"status":"ok"} with an API answer\'s security headers and a request id', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    // A page's headers are for pages: a JSON answer is never rendered as a document.
+    expect(res.headers['x-frame-options']).toBeUndefined();
+    expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+  });
+
+  it('anything outside the API (the pages, their files) carries every header of a page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/no-such-page' });
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
