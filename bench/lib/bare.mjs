@@ -2,7 +2,7 @@
 // the Tay server gets, so neither competes with the load generator for an event loop.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort, root, startFlags } from './server.mjs';
+import { drain, freePort, root, startFlags } from './server.mjs';
 
 export async function startBare(script, env = {}) {
   const port = await freePort();
@@ -11,8 +11,10 @@ export async function startBare(script, env = {}) {
   const child = spawn('node', [...flags, path.join(root, 'bench/bare', script)], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Read as Tay's output is (server.mjs), though the bare servers log nothing.
+  drain(child.stdout);
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`The bare server ${script} exited`);
     try {

@@ -1,7 +1,7 @@
 // What the host was doing while a scenario ran, so figures from different days can be compared:
 // the share of CPU time that was idle and that the hypervisor stole (from /proc/stat; null
 // elsewhere), and the round trip of `SELECT 1` to the database with one client.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /** The machine's CPU time counters (jiffies): total, idle, stolen; null without /proc/stat. */
@@ -32,55 +32,71 @@ function processJiffies(pid) {
   }
 }
 
-/** Every PostgreSQL process's CPU time (jiffies): the server's backends and its helpers. */
-function postgresJiffies() {
-  let total = 0;
-  try {
-    for (const pid of readdirSync('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
-      try {
-        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
-      } catch {
-        continue;
-      }
-      total += processJiffies(pid)?.own ?? 0;
-    }
-  } catch {
-    return null;
+/**
+ * The backends of one database, each with its CPU time (jiffies) now: `pids()` lists them (from
+ * pg_stat_activity, on a connection to that database). Other databases' backends on the same
+ * server (other engineers' tests, other benches) are none of this bench's business.
+ */
+async function backendJiffies(pids) {
+  const out = new Map();
+  for (const pid of await pids()) {
+    const jiffies = processJiffies(pid)?.own;
+    if (jiffies !== undefined) out.set(pid, jiffies);
   }
-  return total;
+  return out;
 }
 
 /**
- * Starts counting; `stop()` gives the host's `idle %` and `steal %` over the interval, and, given
- * the server's pid, the share of one core that the server, PostgreSQL (every postgres process;
- * null with the embedded database, which runs in the server; the process `databasePid` when given)
- * and the load generator (this process and the children it waited for, such as wrk) took. Nulls without /proc.
+ * A pids() for {@link cpuShare}: the backends of the database `client` is connected to, but
+ * `client`'s own.
  */
-export function cpuShare({ serverPid, postgres = true, databasePid } = {}) {
+export function databaseBackends(client) {
+  return async () =>
+    (await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+}
+
+/**
+ * Starts counting; `stop()` resolves to the host's `idle %` and `steal %` over the interval, and,
+ * given the server's pid, the share of one core that the server, PostgreSQL and the load generator
+ * (this process and the children it waited for, such as wrk) took. PostgreSQL's share is that of
+ * the backends of the bench's own database (`backends`, see {@link databaseBackends}): each
+ * backend's time since the start, or since it began when it began later; a backend that ended
+ * meanwhile counts nothing, so the figure is never below zero. It is the process `databasePid`
+ * when given (the embedded database inside Tay, while a bare baseline queries it), and null
+ * without either. Nulls without /proc.
+ */
+export async function cpuShare({ serverPid, backends, databasePid } = {}) {
   const start = cpuTimes();
   const startedAt = performance.now();
   const mine = () => processJiffies(process.pid);
-  // The database's share: every postgres process, or one process that serves it (the embedded
-  // database inside Tay, while a bare baseline queries it).
-  const dbJiffies = () => (databasePid ? (processJiffies(databasePid)?.own ?? null) : postgres ? postgresJiffies() : null);
-  const before = { server: serverPid ? processJiffies(serverPid)?.own : null, db: dbJiffies(), load: mine() };
+  const before = {
+    server: serverPid ? processJiffies(serverPid)?.own : null,
+    db: databasePid ? (processJiffies(databasePid)?.own ?? null) : backends ? await backendJiffies(backends) : null,
+    load: mine(),
+  };
   return {
-    stop() {
+    async stop() {
       const end = cpuTimes();
+      const db = databasePid ? (processJiffies(databasePid)?.own ?? null) : backends ? await backendJiffies(backends) : null;
       if (!start || !end || end.total === start.total) return { 'idle %': null, 'steal %': null };
       const pct = (key) => Math.round((1000 * (end[key] - start[key])) / (end.total - start.total)) / 10;
       // Jiffies are 1/100 s on Linux: a share of one core over the interval.
       const seconds = (performance.now() - startedAt) / 1000;
       const core = (jiffies) => (jiffies === null || Number.isNaN(jiffies) ? null : Math.round(jiffies / seconds));
       const server = serverPid && before.server != null ? processJiffies(serverPid)?.own : null;
-      const db = dbJiffies();
+      let dbJiffies = null;
+      if (db instanceof Map && before.db instanceof Map) {
+        dbJiffies = 0;
+        for (const [pid, jiffies] of db) dbJiffies += Math.max(0, jiffies - (before.db.get(pid) ?? 0));
+      } else if (typeof db === 'number' && typeof before.db === 'number') {
+        dbJiffies = Math.max(0, db - before.db);
+      }
       const load = mine();
       return {
         'idle %': pct('idle'),
         'steal %': pct('steal'),
         'server %': server != null ? core(server - before.server) : null,
-        'postgres %': db != null && before.db != null ? core(db - before.db) : null,
+        'postgres %': core(dbJiffies),
         'load %': load && before.load ? core(load.own + load.children - before.load.own - before.load.children) : null,
       };
     },

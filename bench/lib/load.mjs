@@ -56,8 +56,15 @@ async function autocannonRun({ url, connections, duration, headers }) {
 
 export const loadGenerator = process.env.BENCH_LOADGEN === 'wrk' ? 'wrk' : 'autocannon';
 
-export async function measure({ name, url, connections = 50, duration = 10, headers = {} }) {
+/**
+ * What every measured request carries besides its own headers: the Accept-Encoding a browser
+ * sends, so answers are compressed (or not) as they would be for the web app.
+ */
+export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+export async function measure({ name, url, connections = 50, duration = 10, headers: own = {} }) {
   const load = loadGenerator === 'wrk' ? wrk : autocannonRun;
+  const headers = { ...BROWSER_HEADERS, ...own };
   // A short warm-up so JIT and connection pools are in their steady state.
   await load({ url, connections, duration: 2, headers });
   const result = await load({ url, connections, duration, headers });

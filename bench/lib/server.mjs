@@ -20,6 +20,15 @@ export async function freePort() {
   });
 }
 
+/** Reads a child's output as it comes and counts it, as whoever runs the process would read its log. */
+export function drain(stream) {
+  const counted = { bytes: 0 };
+  stream.on('data', (chunk) => {
+    counted.bytes += chunk.length;
+  });
+  return counted;
+}
+
 /** The Node flags `npm start` gives the server (package.json), so the bench runs it the same way. */
 export function startFlags() {
   const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
@@ -39,6 +48,7 @@ export async function startTay({ env = {} } = {}) {
   if (process.env.DATABASE_URL) {
     dbName = process.env.BENCH_KEEP_DB ? 'tay_bench_kept' : `tay_bench_${process.pid}`;
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    admin.on('error', () => {});
     await admin.connect();
     // BENCH_KEEP_DB=1 keeps the seeded database between runs and reuses it (no second seeding).
     const kept = process.env.BENCH_KEEP_DB && (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName])).rowCount > 0;
@@ -64,15 +74,16 @@ export async function startTay({ env = {} } = {}) {
     RATE_LIMIT_MAX: '100000000',
     AUTH_IP_RATE_LIMIT_SCALE: '1000',
     SANDBOX_AUTO_APPROVE: 'false',
-    // The web process alone, as a deployment runs it beside `npm run worker`: the seeded backlog
-    // (requests past their expiry or due date) would otherwise keep the jobs busy under the load.
-    JOBS_IN_PROCESS: 'false',
+    // The jobs run in the server's process, as under `npm start` (JOBS_IN_PROCESS defaults to true).
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
     ...env,
   };
   const flags = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean) : startFlags();
-  const child = spawn('node', [...flags, 'apps/api/dist/main.js', 'serve'], { cwd: root, env: serverEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Its log goes to a real pipe, read as fast as it comes, as a process manager or a container
+  // runtime reads it: writing to /dev/null would cost the server nothing.
+  const child = spawn('node', [...flags, 'apps/api/dist/main.js', 'serve'], { cwd: root, env: serverEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  const logged = drain(child.stdout);
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`${baseUrl}/api/ready`)).ok) break;
@@ -89,6 +100,8 @@ export async function startTay({ env = {} } = {}) {
     /** How a client reaches the same database (the embedded one through the server's socket). */
     connection: databaseUrl ? { connectionString: databaseUrl } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres' },
     database: databaseUrl ? 'postgres' : 'pglite',
+    /** Bytes the server has written to its log so far. */
+    loggedBytes: () => logged.bytes,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -96,6 +109,7 @@ export async function startTay({ env = {} } = {}) {
       // BENCH_KEEP_DB=1 leaves the database behind for EXPLAIN and friends.
       if (dbName && !process.env.BENCH_KEEP_DB) {
         const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        admin.on('error', () => {});
         await admin.connect();
         await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
         await admin.end();
