@@ -7,6 +7,7 @@ const scenarios = {
   bulk: () => import('./bulk.mjs'),
   reports: () => import('./reports.mjs'),
   bundle: () => import('./bundle.mjs'),
+  lighthouse: () => import('./lighthouse.mjs'),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length ? wanted : Object.keys(scenarios)) {

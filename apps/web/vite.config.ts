@@ -35,8 +35,25 @@ export default defineConfig({
     // No public source maps: the server would hand the app's source to anyone who asks.
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
-    // Everything the first page needs in one file: split into the pieces the lazy pages share, it
-    // compressed a tenth worse and took more requests.
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] } } },
+    rolldownOptions: {
+      // Needed to copy small shared chunks into the chunks that use them (below); no page imports
+      // the entry's exports.
+      preserveEntrySignatures: false,
+      output: {
+        codeSplitting: {
+          // Everything the first page needs in one file: split into the pieces the lazy pages
+          // share, it compressed a tenth worse and took more requests.
+          groups: [{ name: 'shell', tags: ['$initial'] }],
+          // A lazy page's modules are shared with other pages in so many ways that the bundler
+          // made a file of each way: the portal's home was 93 script requests, the pay page 47,
+          // most under 2 kB. A shared chunk of less than 60 kB of source is copied into the chunks
+          // that use it instead; the bundler's runtime keeps one instance of each module whichever
+          // copy runs first (bench/RESULTS.md, 2026-12-01: home 10 requests, the pay page 8, for
+          // about the same bytes; the sign-in page +4 kB for that runtime). Stylesheets stay
+          // files of their own, as Vite needs them to.
+          experimentalInlineCommonChunks: { maxSize: 60_000, exclude: /\.(css|scss|sass|less|styl|stylus|pcss|postcss|sss)(\?|$)/ },
+        },
+      },
+    },
   },
 });
