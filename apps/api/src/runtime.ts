@@ -7,6 +7,7 @@ import { openDatabase, type Database, type DatabaseSetup } from './db/database';
 import { migrate, pendingMigrations } from './db/migrate';
 import { createJobHandlers } from './jobs/handlers';
 import { JOBS_SCHEMA, missingQueues, prepareJobs, startJobs, type Jobs } from './jobs/queue';
+import { attachmentRenderers } from './domain/request-sources';
 import { createMailer, type Mailer } from './mail/mailer';
 import type { PaymentProcessor } from './processor/port';
 import { createSandboxProcessor } from './processor/sandbox/sandbox-processor';
@@ -69,7 +70,16 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     });
     const { smsApiUrl, smsFrom } = config.mail;
     const sms = smsApiUrl && smsFrom ? { apiUrl: smsApiUrl, from: smsFrom } : undefined;
-    const mailer = createMailer({ db: database.db, jobs, log, smtpUrl: config.mail.smtpUrl, from: config.mail.from, sms });
+    const mailer = createMailer({
+      db: database.db,
+      jobs,
+      log,
+      smtpUrl: config.mail.smtpUrl,
+      from: config.mail.from,
+      sms,
+      // The files the requests' sources send that the delivery job makes (an invoice's PDF, ADR 045).
+      renderers: attachmentRenderers(database.db),
+    });
     const auth = createAuth({ config, pool: database.pool, mailer, log });
     const processor = createSandboxProcessor({
       db: database.db,

@@ -42,6 +42,8 @@ export async function grantAppPrivileges(
     `REVOKE UPDATE, DELETE ON ${APPEND_ONLY_TABLES.join(', ')} FROM ${r}`,
     // The app checks what was applied (a second process on the embedded database) and nothing more.
     `REVOKE INSERT, UPDATE, DELETE ON schema_migrations FROM ${r}`,
+    // The kinds of source a request may have are the migrations' to add (ADR 045).
+    `REVOKE INSERT, UPDATE, DELETE ON request_source_kinds FROM ${r}`,
     `REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${all} FROM ${r}`,
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${all} TO ${r}`,
     `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${all} TO ${r}`,

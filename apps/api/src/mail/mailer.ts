@@ -2,7 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/executor';
 import { jobDb } from '../db/executor';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../db/schema';
 import type { Jobs } from '../jobs/queue';
 import { newId } from '../lib/ids';
@@ -18,11 +18,22 @@ export interface MailMessage {
   attachments?: MailAttachment[];
 }
 
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
-  content: Uint8Array;
+/**
+ * A file sent with a message: its bytes, or how to make them (`render`: a recipe its kind's
+ * renderer turns into the bytes in the delivery job, so an invoice's PDF is drawn there rather
+ * than in the transaction that sends it). Either way the outbox keeps the bytes with the message
+ * until it is delivered.
+ */
+export type MailAttachment = { filename: string; contentType: string } & ({ content: Uint8Array } | { render: AttachmentRecipe });
+
+/** What a renderer needs to make a file: its kind (`invoice-pdf`) and its own fields, as JSON. */
+export interface AttachmentRecipe {
+  kind: string;
+  [field: string]: unknown;
 }
+
+/** Makes the bytes of an attachment from its recipe (registered by kind when the mailer is made). */
+export type AttachmentRenderer = (recipe: AttachmentRecipe) => Promise<Uint8Array>;
 
 /** A text message (SMS) to a mobile number in E.164 form (ADR 020). */
 export interface TextMessage {
@@ -60,6 +71,8 @@ export interface MailerOptions {
   from: string;
   /** The SMS provider's Messages endpoint (Twilio's form) and the number messages come from. */
   sms?: { apiUrl: string; from: string } | undefined;
+  /** The renderers of the attachments that are made in the delivery job, by recipe kind. */
+  renderers?: Record<string, AttachmentRenderer>;
 }
 
 /**
@@ -93,6 +106,10 @@ export async function postTextMessage(apiUrl: string, from: string, to: string, 
   throw new Error(`The SMS provider answered ${response.status}${reason ? `: ${reason}` : ''}`);
 }
 
+type MailOutboxRow = Selectable<DB['mail_outbox']>;
+/** A file as the outbox keeps it once made: its bytes as base64. */
+type StoredAttachment = { filename: string; contentType: string; content: string };
+
 /** A message on its way into the outbox: what it says, how it goes, and whether it is to be delivered. */
 interface Outgoing {
   channel: 'email' | 'sms';
@@ -122,14 +139,21 @@ function outboxValues(id: string, m: Outgoing) {
     ...(m.attachments?.length
       ? {
           attachments: JSON.stringify(
-            m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content).toString('base64') })),
+            m.attachments.map((a) =>
+              'render' in a
+                ? { filename: a.filename, contentType: a.contentType, render: a.render }
+                : { filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content).toString('base64') },
+            ),
           ),
         }
       : {}),
   };
 }
 
-export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOptions): Mailer {
+/** Whether a message still has files to make before it can go (or be read in the outbox). */
+const hasRecipes = (attachments: MailAttachment[] | undefined) => Boolean(attachments?.some((a) => 'render' in a));
+
+export function createMailer({ db, jobs, log, smtpUrl, from, sms, renderers = {} }: MailerOptions): Mailer {
   const smtp: Transporter | null = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
   const transport = smtp ? 'smtp' : 'outbox';
   const textTransport = sms ? 'sms-api' : 'outbox';
@@ -141,8 +165,33 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
   async function record(executor: Executor, m: Outgoing): Promise<string> {
     const id = newId('msg');
     await executor.insertInto('mail_outbox').values(outboxValues(id, m)).execute();
-    if (m.queued) await jobs.send('mail.deliver', { messageId: id }, { db: jobDb(executor), singletonKey: id });
+    // A message with files to make goes through the delivery job even to the outbox: the job makes them.
+    if (m.queued || hasRecipes(m.attachments)) await jobs.send('mail.deliver', { messageId: id }, { db: jobDb(executor), singletonKey: id });
     return id;
+  }
+
+  /**
+   * Makes the files of a message that are still recipes, and keeps them with it: once, by the
+   * delivery job (a retry after a crash makes what is still missing). Returns the files as stored.
+   */
+  async function renderAttachments(messageId: string, stored: NonNullable<MailOutboxRow['attachments']>): Promise<StoredAttachment[]> {
+    if (!stored.some((a) => 'render' in a)) return stored as StoredAttachment[];
+    const made: StoredAttachment[] = [];
+    for (const a of stored) {
+      if (!('render' in a) || !a.render) {
+        made.push(a as StoredAttachment);
+        continue;
+      }
+      const render = renderers[a.render.kind];
+      if (!render) throw new Error(`No renderer for attachments of kind ${a.render.kind}.`);
+      made.push({ filename: a.filename, contentType: a.contentType, content: Buffer.from(await render(a.render)).toString('base64') });
+    }
+    await db
+      .updateTable('mail_outbox')
+      .set({ attachments: JSON.stringify(made) })
+      .where('id', '=', messageId)
+      .execute();
+    return made;
   }
 
   /** Marks a delivery done, or failed with the reason (and throws, so the job retries it). */
@@ -241,6 +290,7 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
     async deliver(messageId) {
       const message = await db.selectFrom('mail_outbox').selectAll().where('id', '=', messageId).executeTakeFirst();
       if (!message || message.status === 'sent') return;
+      const attachments = message.attachments ? await renderAttachments(messageId, message.attachments) : null;
       if (message.channel === 'sms') {
         if (!sms || message.transport !== 'sms-api') return;
         await delivered(messageId, () => postTextMessage(sms.apiUrl, sms.from, message.to_address, message.text_body));
@@ -254,9 +304,9 @@ export function createMailer({ db, jobs, log, smtpUrl, from, sms }: MailerOption
           subject: message.subject,
           text: message.text_body,
           ...(message.html_body ? { html: message.html_body } : {}),
-          ...(message.attachments
+          ...(attachments
             ? {
-                attachments: message.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
+                attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
               }
             : {}),
           messageId: `<${message.id}@tay>`,

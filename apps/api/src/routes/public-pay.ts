@@ -7,7 +7,8 @@ import { payRequest } from '../domain/payments/pay-request';
 import { resumePayment } from '../domain/payments/resume-payment';
 import type { PaymentDeps } from '../domain/payments/apply-charge-result';
 import { declineRequest, findByPayToken, getPayPage, PAY_LINK_ATTEMPTS } from '../domain/payment-requests/public-pay-page';
-import { QR_PAY_ATTEMPTS } from '../domain/qr-codes/qr-payments';
+import { sourceOf } from '../domain/request-sources';
+import { invoiceIdOf } from '../domain/invoices/invoice-source';
 import { selectInvoice } from '../domain/invoices/invoice-record';
 import { invoicePdf, invoicePdfName } from '../domain/invoices/invoice-document';
 import { payLink } from '../domain/payment-requests/request-record';
@@ -33,11 +34,8 @@ export const publicPayRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omi
     const { row } = await findByPayToken(db, params.token);
     // Card testing: a pay link takes a few tries per device. A walk-in request made through a QR
     // code counts against its code's tries, so its link is no way around the code's limit.
-    const attempt = await consumeRateLimit(
-      db,
-      row.qr_code_id ? `qr-pay:${row.qr_code_id}:${request.ip}` : `pay-link:${row.id}:${request.ip}`,
-      row.qr_code_id ? QR_PAY_ATTEMPTS : PAY_LINK_ATTEMPTS,
-    );
+    const counted = sourceOf(row.source_kind).payAttempts?.(row) ?? { key: `pay-link:${row.id}`, limit: PAY_LINK_ATTEMPTS };
+    const attempt = await consumeRateLimit(db, `${counted.key}:${request.ip}`, counted.limit);
     if (!attempt.allowed) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
       throw new AppError(
@@ -68,8 +66,9 @@ export const publicPayRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omi
   // The payer's copy of the invoice, as it stands (what is paid so far included), with this link on it.
   mount(e.invoicePdf, async ({ params, reply }) => {
     const { row } = await findByPayToken(db, params.token);
-    if (!row.invoice_id) throw AppError.notFound('Invoice');
-    const invoice = await selectInvoice(db, row.business_id, row.invoice_id);
+    const invoiceId = invoiceIdOf(row);
+    if (!invoiceId) throw AppError.notFound('Invoice');
+    const invoice = await selectInvoice(db, row.business_id, invoiceId);
     const pdf = await invoicePdf(db, invoice, payLink(publicUrl, params.token));
     return reply
       .header('content-type', 'application/pdf')

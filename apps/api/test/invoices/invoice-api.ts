@@ -60,31 +60,38 @@ export function invoicesApi(app: FastifyInstance, biz: Pick<ApprovedBusiness, 'b
   };
 }
 
+type Attachment = { filename: string; contentType: string; content: string };
+
+/** The e-mails about a request, once the delivery job has made their files (an invoice's PDF is drawn there). */
+async function emailsAbout(db: Kysely<DB>, requestId: string, order: 'asc' | 'desc') {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const messages = await db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('request_id', '=', requestId)
+      .where('channel', '=', 'email')
+      .orderBy('created_at', order)
+      .orderBy('id', order)
+      .execute();
+    const made = messages.every((m) => !(m.attachments ?? []).some((a) => 'render' in a));
+    if (made || Date.now() > deadline) return messages.map((m) => ({ ...m, attachments: (m.attachments ?? []) as Attachment[] }));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The newest e-mail about the invoice's request, with its pay token and attachments, as stored in the outbox. */
 export async function invoiceEmail(db: Kysely<DB>, requestId: string) {
-  const message = await db
-    .selectFrom('mail_outbox')
-    .selectAll()
-    .where('request_id', '=', requestId)
-    .where('channel', '=', 'email')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
+  const message = (await emailsAbout(db, requestId, 'desc'))[0];
+  if (!message) throw new Error(`No e-mail about ${requestId}`);
   const token = /\/pay\/([\w-]+)/.exec(message.text_body)?.[1];
-  return { message, token: token!, attachments: message.attachments ?? [] };
+  return { message, token: token!, attachments: message.attachments };
 }
 
 /** Every e-mail about the invoice's request, oldest first, with its attachments. */
 export async function invoiceEmails(db: Kysely<DB>, requestId: string) {
-  const messages = await db
-    .selectFrom('mail_outbox')
-    .selectAll()
-    .where('request_id', '=', requestId)
-    .where('channel', '=', 'email')
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .execute();
-  return messages.map((m) => ({ subject: m.subject, to: m.to_address, text: m.text_body, attachments: m.attachments ?? [] }));
+  const messages = await emailsAbout(db, requestId, 'asc');
+  return messages.map((m) => ({ subject: m.subject, to: m.to_address, text: m.text_body, attachments: m.attachments }));
 }
 
 /** The text of a PDF (poppler's pdftotext), to check what it prints. */
@@ -110,7 +117,13 @@ export async function invoiceSnapshot(db: Kysely<DB>, invoiceId: string) {
     .select(({ fn }) => fn.countAll<number>().as('n'))
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirstOrThrow();
-  const requests = await db.selectFrom('payment_requests').select('id').where('invoice_id', '=', invoiceId).orderBy('id').execute();
+  const requests = await db
+    .selectFrom('payment_requests')
+    .select('id')
+    .where('source_kind', '=', 'invoice')
+    .where('source_id', '=', invoiceId)
+    .orderBy('id')
+    .execute();
   const mail = row
     ? await db
         .selectFrom('mail_outbox')

@@ -43,7 +43,9 @@ async function http(method: Method, path: string, { token, key, body }: { token:
 }
 
 async function requestsFor(invoiceId: string): Promise<string[]> {
-  return (await db().selectFrom('payment_requests').select('id').where('invoice_id', '=', invoiceId).execute()).map((r) => r.id);
+  return (await db().selectFrom('payment_requests').select('id').where('source_kind', '=', 'invoice').where('source_id', '=', invoiceId).execute()).map(
+    (r) => r.id,
+  );
 }
 
 let serial = 0;

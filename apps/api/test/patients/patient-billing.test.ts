@@ -19,6 +19,7 @@ import { dayIn, outbox } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { createHealthcareBusiness, insertPatient } from '../support/patients';
 import { batchesApi, type Batch, type BatchesApi } from '../batches/batch-api';
+import { withSource } from '../support/request-rows';
 
 /**
  * Batch kind `patient-billing` (ADR 037): a file of charges, one row per charge line, grouped by
@@ -89,7 +90,14 @@ async function checked(rows: string[], name = `charges-${++seq}.csv`, who: Batch
 type Groups = { groups?: { valid: number; sent: number } };
 
 async function requestsOf(businessId: string, batchId: string) {
-  return db().selectFrom('payment_requests').selectAll().where('business_id', '=', businessId).where('batch_id', '=', batchId).orderBy('number').execute();
+  const rows = await db()
+    .selectFrom('payment_requests')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('batch_id', '=', batchId)
+    .orderBy('number')
+    .execute();
+  return rows.map(withSource);
 }
 
 function context(over: Partial<RequestContext> = {}): RequestContext {

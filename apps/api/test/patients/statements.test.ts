@@ -92,7 +92,8 @@ const count = async (clientId: string) =>
       await db()
         .selectFrom('payment_requests')
         .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('patient_id', '=', clientId)
+        .where('source_kind', '=', 'patient')
+        .where('source_id', '=', clientId)
         .executeTakeFirstOrThrow()
     ).n,
   );

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
+import { createMailer } from '../../src/mail/mailer';
 import { startRuntime } from '../../src/runtime';
 import { createTestApp, eventually, freshDatabaseUrl, type TestApp } from '../support/test-app';
 import { silentLogger } from '../support/silent-logger';
@@ -51,6 +52,66 @@ describe('outbox mode (no SMTP_URL)', () => {
     ).rejects.toThrow('abort');
     const res = await t.app.inject({ method: 'GET', url: '/api/dev/outbox?to=rollback@example.com' });
     expect(res.json()).toEqual([]);
+  });
+});
+
+describe('attachments made by the delivery job', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it("keeps a file's recipe with the message, makes it once in the job, and the outbox then holds the bytes", async () => {
+    const db = t.runtime.database.db;
+    const made: unknown[] = [];
+    // The mailer's own job queue stands aside: this test runs the job's step itself.
+    const mailer = createMailer({
+      db,
+      jobs: { send: async () => null, insert: async () => undefined },
+      log: silentLogger,
+      smtpUrl: undefined,
+      from: 'Tay <no-reply@tay.example>',
+      renderers: {
+        note: async (recipe) => {
+          made.push(recipe);
+          return new TextEncoder().encode(`made for ${String(recipe.who)}`);
+        },
+      },
+    });
+    const id = await mailer.send({
+      to: 'files@example.com',
+      subject: 'With a file',
+      text: 'x',
+      attachments: [
+        { filename: 'kept.txt', contentType: 'text/plain', content: new TextEncoder().encode('as given') },
+        { filename: 'made.txt', contentType: 'text/plain', render: { kind: 'note', who: 'Ana' } },
+      ],
+    });
+    const stored = async () => (await db.selectFrom('mail_outbox').select('attachments').where('id', '=', id).executeTakeFirstOrThrow()).attachments!;
+    expect(await stored()).toEqual([
+      { filename: 'kept.txt', contentType: 'text/plain', content: Buffer.from('as given').toString('base64') },
+      { filename: 'made.txt', contentType: 'text/plain', render: { kind: 'note', who: 'Ana' } },
+    ]);
+    expect(made).toHaveLength(0);
+
+    await mailer.deliver(id);
+    await mailer.deliver(id);
+    expect(made).toEqual([{ kind: 'note', who: 'Ana' }]);
+    expect((await stored())[1]).toEqual({ filename: 'made.txt', contentType: 'text/plain', content: Buffer.from('made for Ana').toString('base64') });
+  });
+
+  it('a recipe no renderer knows fails the job (which retries), and the message keeps its recipe', async () => {
+    const db = t.runtime.database.db;
+    const made = await t.runtime.mailer.send({
+      to: 'pdf@example.com',
+      subject: 'Unknown renderer',
+      text: 'x',
+      attachments: [{ filename: 'x.pdf', contentType: 'application/pdf', render: { kind: 'no-such-kind' } }],
+    });
+    await expect(t.runtime.mailer.deliver(made)).rejects.toThrow(/No renderer for attachments of kind no-such-kind/);
+    const row = await db.selectFrom('mail_outbox').select('attachments').where('id', '=', made).executeTakeFirstOrThrow();
+    expect(row.attachments).toEqual([{ filename: 'x.pdf', contentType: 'application/pdf', render: { kind: 'no-such-kind' } }]);
   });
 });
 

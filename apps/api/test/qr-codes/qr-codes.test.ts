@@ -10,6 +10,7 @@ import { assertLedgerInvariants } from '../support/ledger';
 import { CARDS, requestRow, tokenize } from '../support/payments';
 import { call, dayIn } from '../support/requests';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
+import { withSource } from '../support/request-rows';
 
 let t: TestApp;
 let biz: ApprovedBusiness;
@@ -62,7 +63,8 @@ async function settledThrough(qrId: string) {
       .selectFrom('payments as p')
       .innerJoin('payment_requests as r', (j) => j.onRef('r.business_id', '=', 'p.business_id').onRef('r.id', '=', 'p.request_id'))
       .select('p.id')
-      .where('r.qr_code_id', '=', qrId)
+      .where('r.source_kind', '=', 'qr')
+      .where('r.source_id', '=', qrId)
       .where('p.state', 'in', ['Pending', 'Processed'])
       .where('p.settled_at', 'is', null)
       .execute();
@@ -277,7 +279,7 @@ describe("the payer's page", () => {
     expect(outcome).toMatchObject({ amountCents: 1240, payment: { state: 'Processed', amountCents: 1240 } });
     expect(outcome.referenceNumber).toMatch(/^TRX-\d+$/);
 
-    const row = await db().selectFrom('payment_requests').selectAll().where('qr_code_id', '=', code.qrId).executeTakeFirstOrThrow();
+    const row = withSource(await db().selectFrom('payment_requests').selectAll().where('source_id', '=', code.qrId).executeTakeFirstOrThrow());
     expect(row).toMatchObject({
       payer_id: payerId,
       payer_display_name: 'Kim Known',
@@ -316,7 +318,7 @@ describe("the payer's page", () => {
     const count = await db()
       .selectFrom('payment_requests')
       .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('qr_code_id', '=', code.qrId)
+      .where('source_id', '=', code.qrId)
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
     await settledThrough(code.qrId);
@@ -331,7 +333,7 @@ describe("the payer's page", () => {
     expect(second.statusCode).toBe(201);
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.json().data.payment.paymentId).toBe(first.json().data.payment.paymentId);
-    const rows = await db().selectFrom('payment_requests').select('id').where('qr_code_id', '=', code.qrId).execute();
+    const rows = await db().selectFrom('payment_requests').select('id').where('source_id', '=', code.qrId).execute();
     expect(rows).toHaveLength(1);
     const payments = await db().selectFrom('payments').select('id').where('request_id', '=', rows[0]!.id).execute();
     expect(payments).toHaveLength(1);
@@ -349,7 +351,7 @@ describe("the payer's page", () => {
       payerEmail: 'ignored@example.com',
     });
     expect(res.statusCode, res.body).toBe(201);
-    const row = await db().selectFrom('payment_requests').selectAll().where('qr_code_id', '=', code.qrId).executeTakeFirstOrThrow();
+    const row = await db().selectFrom('payment_requests').selectAll().where('source_id', '=', code.qrId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ payer_id: null, payer_display_name: 'Walk-in payer', payer_email: '' });
     await eventually(async () => (await requestRow(db(), row.id)).state === 'Paid');
     const mails = await db().selectFrom('mail_outbox').select('to_address').where('request_id', '=', row.id).execute();
@@ -377,7 +379,7 @@ describe("the payer's page", () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(Object.keys(res.json().errorDetails.fields ?? {}), res.body).toContain(field);
     }
-    const made = await db().selectFrom('payment_requests').select('id').where('qr_code_id', 'in', [open.qrId, fixed.qrId]).execute();
+    const made = await db().selectFrom('payment_requests').select('id').where('source_id', 'in', [open.qrId, fixed.qrId]).execute();
     expect(made).toHaveLength(0);
   });
 
@@ -390,7 +392,7 @@ describe("the payer's page", () => {
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.json().errorDetails.message).toMatch(/Too many payment attempts/);
-    expect(await db().selectFrom('payment_requests').select('id').where('qr_code_id', '=', code.qrId).execute()).toHaveLength(0);
+    expect(await db().selectFrom('payment_requests').select('id').where('source_id', '=', code.qrId).execute()).toHaveLength(0);
   });
 
   it("the pay link of a request made through a code shares the code's count, so it is no way around the limit", async () => {
@@ -434,7 +436,7 @@ describe("the payer's page", () => {
     expect((await page(tokenOf(theirs))).json().data).toMatchObject({ status: 'unavailable' });
     expect((await payQr(tokenOf(theirs), { method: 'card', processorToken: await card(), amountCents: 100 })).statusCode).toBe(409);
     await sql`UPDATE businesses SET state = 'Approved' WHERE id = ${other.businessId}`.execute(db());
-    const made = await db().selectFrom('payment_requests').select('id').where('qr_code_id', 'in', [code.qrId, expired.qrId, theirs.qrId]).execute();
+    const made = await db().selectFrom('payment_requests').select('id').where('source_id', 'in', [code.qrId, expired.qrId, theirs.qrId]).execute();
     expect(made).toHaveLength(0);
   });
 

@@ -23,10 +23,7 @@ function rawRequests(db: Kysely<DB>, businessId: string) {
       'first_sent_at',
       'paid_at',
       'due_date',
-      'invoice_id',
-      'qr_code_id',
-      'student_id',
-      'patient_id',
+      'source_kind',
       'payer_id',
       'payer_display_name',
       'payer_email',
@@ -60,12 +57,9 @@ export function localDay(instant: Date, timeZone: string): string {
 
 const OPEN = ['Sent', 'Resent', 'Accepted', 'PartiallyPaid', 'Error'];
 
+/** The kind a report counts a collection under: what its request was made for (ADR 045). */
 function kindOf(r: RawRows['requests'][number]): string {
-  if (r.invoice_id) return 'invoice';
-  if (r.qr_code_id) return 'qr';
-  if (r.student_id) return 'student';
-  if (r.patient_id) return 'patient';
-  return 'request';
+  return r.source_kind;
 }
 
 const zero = (): ReportFigures => ({

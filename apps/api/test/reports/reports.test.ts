@@ -72,7 +72,16 @@ describe('the billing report agrees with the raw rows', () => {
     // Part paid by card, the request an invoice's.
     const part = await insertRequest(db(), biz.businessId, sam, { amountCents: 20_000, allowPartial: true });
     ids.part = part.requestId;
-    await db().updateTable('payment_requests').set({ invoice_id: 'inv_reports_test', invoice_number: 7 }).where('id', '=', part.requestId).execute();
+    await db()
+      .updateTable('payment_requests')
+      .set({
+        source_kind: 'invoice',
+        source_id: 'inv_reports_test',
+        source_number: 7,
+        source: JSON.stringify({ list: { invoiceId: 'inv_reports_test', invoiceNumber: 'INV-0007' } }),
+      })
+      .where('id', '=', part.requestId)
+      .execute();
     ids.partPayment = await paid(part.payToken, { method: 'card', processorToken: await card(CARDS.mastercard), amountCents: 5_000 });
     // Paid by a bank debit that is returned after it settles.
     const returned = await insertRequest(db(), biz.businessId, pat, { amountCents: 30_000 });
@@ -341,7 +350,7 @@ describe('the overview agrees with the raw rows', () => {
       .selectFrom('payment_requests')
       .select('id')
       .where('business_id', '=', biz.businessId)
-      .where('qr_code_id', 'is not', null)
+      .where('source_kind', '=', 'qr')
       .executeTakeFirstOrThrow();
     const made: { requestId: string; paymentId: string }[] = [];
     for (const [index, [payer, cents]] of (

@@ -6,6 +6,7 @@ import { call, dayIn } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { batchesApi, type BatchesApi } from '../batches/batch-api';
 import { enroll, insertProgram, insertStudent } from './student-billing-support';
+import { withSource } from '../support/request-rows';
 
 /**
  * Billed once (ADR 036): a student is billed for a program over any day at most once, whatever
@@ -54,7 +55,14 @@ async function bill(programIds: string[], period: { start: string; end: string; 
 }
 
 const requestsOf = (studentId: string) =>
-  db().selectFrom('payment_requests').select(['id', 'amount_cents', 'period']).where('student_id', '=', studentId).orderBy('created_at').execute();
+  db()
+    .selectFrom('payment_requests')
+    .selectAll()
+    .where('source_kind', '=', 'student')
+    .where('source_id', '=', studentId)
+    .orderBy('created_at')
+    .execute()
+    .then((rows) => rows.map((r) => ({ id: r.id, amount_cents: r.amount_cents, period: withSource(r).period })));
 
 describe('billed once', () => {
   it('a one-time program is billed once at all, whatever period asks again, and never prorated', async () => {

@@ -1,5 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import {
+  sql,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import {
   formatDay,
   monthPeriod,
@@ -17,6 +25,7 @@ import { errorOf } from '../support/identity';
 import { call } from '../support/requests';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 import { enroll, insertProgram, insertStudent, setTimeZone } from './billing-cycle-support';
+import { withSource } from '../support/request-rows';
 
 /**
  * What billing cycles' runs make (issue 21, ADR 036): one request per enrollment and period,
@@ -88,7 +97,7 @@ async function countWhere(table: 'payment_requests' | 'student_charges', program
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('business_id', '=', school.businessId)
-    .where('program_id', '=', programId)
+    .where(table === 'payment_requests' ? sql<string>`source #>> '{list,program,programId}'` : sql<string>`program_id`, '=', programId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -275,11 +284,13 @@ describe('the job at the business’s midnight', () => {
     }, 20_000);
     expect(await countWhere('payment_requests', programId)).toBe(3);
     expect(await countWhere('student_charges', programId)).toBe(3);
-    const requests = await db()
-      .selectFrom('payment_requests')
-      .select(['student_id', 'program_id', 'period', 'period_start', 'batch_id', 'amount_cents'])
-      .where('program_id', '=', programId)
-      .execute();
+    const requests = (
+      await db()
+        .selectFrom('payment_requests')
+        .selectAll()
+        .where(sql<string>`source #>> '{list,program,programId}'`, '=', programId)
+        .execute()
+    ).map(withSource);
     expect(
       requests.every((r) => r.period === 'March 2030' && r.period_start === '2030-03-01' && r.batch_id === batchId && Number(r.amount_cents) === 9_900),
     ).toBe(true);

@@ -7,6 +7,7 @@ import { call, dayIn } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { batchesApi, type BatchesApi } from '../batches/batch-api';
 import { enroll, insertProgram, insertStudent } from './student-billing-support';
+import { withSource } from '../support/request-rows';
 
 /**
  * Program Billing and Payment (ADR 036): the preview (who is billed what, prorated, already
@@ -148,7 +149,7 @@ describe('the batch', () => {
 
     const done = await api.sent(made.batchId);
     expect(done.counts).toMatchObject({ sent: 2, failed: 0 });
-    const requests = await db().selectFrom('payment_requests').selectAll().where('batch_id', '=', made.batchId).orderBy('number').execute();
+    const requests = (await db().selectFrom('payment_requests').selectAll().where('batch_id', '=', made.batchId).orderBy('number').execute()).map(withSource);
     const ofA = requests.find((r) => r.student_id === a.id)!;
     const ofB = requests.find((r) => r.student_id === b.id)!;
     expect(ofA).toMatchObject({
@@ -184,7 +185,7 @@ describe('the batch', () => {
     expect(res.statusCode, res.body).toBe(201);
     const { batchId } = res.json().data as { batchId: string };
     await api.sent(batchId);
-    const request = await db().selectFrom('payment_requests').selectAll().where('batch_id', '=', batchId).executeTakeFirstOrThrow();
+    const request = withSource(await db().selectFrom('payment_requests').selectAll().where('batch_id', '=', batchId).executeTakeFirstOrThrow());
     expect(request).toMatchObject({ period: 'Spring term', period_start: term.start, amount_cents: 30_000, memo: 'Choir Term, Spring term' });
     const charge = await db().selectFrom('student_charges').selectAll().where('enrollment_id', '=', e).executeTakeFirstOrThrow();
     expect(charge).toMatchObject({ period_start: term.start, period_end: term.end, request_id: request.id });

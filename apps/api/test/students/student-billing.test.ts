@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthPeriod } from '@tay/contract';
 import { createStudentBillingBatch } from '../../src/domain/batches/student-billing-batch';
@@ -9,6 +10,7 @@ import { call, dayIn, outbox } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { batchesApi, type BatchesApi } from '../batches/batch-api';
 import { enroll, insertProgram, insertStudent } from './student-billing-support';
+import { withSource } from '../support/request-rows';
 
 /**
  * Batch kind `student-billing` (ADR 036): its checks per field and rule, what a sent row makes
@@ -48,7 +50,8 @@ async function requestsOf(batchId: string) {
     .where('business_id', '=', school.businessId)
     .where('batch_id', '=', batchId)
     .orderBy('number')
-    .execute();
+    .execute()
+    .then((rows) => rows.map(withSource));
 }
 
 describe('the CSV path: upload → map → check → submit → requests', () => {
@@ -199,7 +202,11 @@ describe('a period is billed once, even when two batches are sent at once', () =
     expect(doneA.counts.failed + doneB.counts.failed).toBe(2);
     const charges = await db().selectFrom('student_charges').selectAll().where('enrollment_id', 'in', enrollments).execute();
     expect(charges).toHaveLength(2);
-    const requests = await db().selectFrom('payment_requests').select('id').where('program_id', '=', drums.id).execute();
+    const requests = await db()
+      .selectFrom('payment_requests')
+      .select('id')
+      .where(sql<string>`source #>> '{list,program,programId}'`, '=', drums.id)
+      .execute();
     expect(requests.map((r) => r.id).sort()).toEqual(charges.map((c) => c.request_id).sort());
   });
 });

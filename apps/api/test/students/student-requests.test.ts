@@ -7,6 +7,7 @@ import { addMember } from '../support/payouts';
 import { call, dayIn, outbox } from '../support/requests';
 import { insertStudent } from '../support/students';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { withSource } from '../support/request-rows';
 
 /**
  * A request to pay for one student (issue 21, ADR 036): billed to the student's first guardian,
@@ -101,14 +102,14 @@ describe('POST /api/businesses/:id/students/:studentId/payment-requests', () => 
       program: { programId, name: `Piano ${seq}` },
       period: 'December 2026',
     });
-    const row = await db().selectFrom('payment_requests').selectAll().where('id', '=', made.transactionId).executeTakeFirstOrThrow();
+    const row = withSource(await db().selectFrom('payment_requests').selectAll().where('id', '=', made.transactionId).executeTakeFirstOrThrow());
     expect(row).toMatchObject({ copy_payer_id: s.guardians[1], student_name: 'Mia Lopez', period: 'December 2026' });
     expect(String(row.period_start)).toMatch(/^2026-12-01/);
     // One request, two e-mails, one link.
     const count = await db()
       .selectFrom('payment_requests')
       .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('student_id', '=', s.studentId)
+      .where('source_id', '=', s.studentId)
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
     const [first] = await outbox(t.app, s.emails[0]!);
@@ -149,12 +150,10 @@ describe('POST /api/businesses/:id/students/:studentId/payment-requests', () => 
     const s = await student();
     const draft = await create(s.studentId, { mode: 'draft', billTo: 'both', period: 'Term 1 2026–27' });
     expect(draft).toMatchObject({ transactionState: 'Draft', period: 'Term 1 2026–27', student: { studentId: s.studentId } });
-    const row = await db()
-      .selectFrom('payment_requests')
-      .select(['period_start', 'copy_payer_id'])
-      .where('id', '=', draft.transactionId)
-      .executeTakeFirstOrThrow();
-    expect(row).toEqual({ period_start: null, copy_payer_id: s.guardians[1] });
+    const { period_start, copy_payer_id } = withSource(
+      await db().selectFrom('payment_requests').selectAll().where('id', '=', draft.transactionId).executeTakeFirstOrThrow(),
+    );
+    expect({ period_start, copy_payer_id }).toEqual({ period_start: null, copy_payer_id: s.guardians[1] });
     const scheduled = await create(s.studentId, { mode: 'schedule', sendAt: new Date(Date.now() + 2 * 86_400_000).toISOString() });
     expect(scheduled.transactionState).toBe('Pending');
     expect(await outbox(t.app, s.emails[0]!)).toHaveLength(0);
@@ -212,7 +211,7 @@ describe('POST /api/businesses/:id/students/:studentId/payment-requests', () => 
           await db()
             .selectFrom('payment_requests')
             .select((eb) => eb.fn.countAll<string>().as('n'))
-            .where('student_id', '=', studentId)
+            .where('source_id', '=', studentId)
             .executeTakeFirstOrThrow()
         ).n,
       );

@@ -103,9 +103,9 @@ export async function insertPatientRequest(db: Kysely<DB>, businessId: string, p
       pay_token_hash: null,
       last_reminder_offset: null,
       created_by: null,
-      patient_id: patientId,
-      patient_name: 'Maya Patel',
-      patient_first_name: 'Maya',
+      source_kind: 'patient',
+      source_id: patientId,
+      source: JSON.stringify({ list: { clientId: patientId, patientName: 'Maya Patel', statement: null }, patientFirstName: 'Maya' }),
     })
     .execute();
   return id;

@@ -8,6 +8,7 @@ import { payTokenHash } from '../../src/domain/payment-requests/request-record';
 import { newId } from '../../src/lib/ids';
 import type { Runtime } from '../../src/runtime';
 import { inDays } from './approved-business';
+import { withSource } from './request-rows';
 
 export const CARDS = {
   visa: '4242424242424242',
@@ -100,8 +101,9 @@ export function pay(app: FastifyInstance, payToken: string, body: Record<string,
   });
 }
 
+/** A request's row, with what its source holds read out (`withSource`). */
 export async function requestRow(db: Kysely<DB>, requestId: string) {
-  return db.selectFrom('payment_requests').selectAll().where('id', '=', requestId).executeTakeFirstOrThrow();
+  return withSource(await db.selectFrom('payment_requests').selectAll().where('id', '=', requestId).executeTakeFirstOrThrow());
 }
 
 export async function paymentRow(db: Kysely<DB>, paymentId: string) {

@@ -75,8 +75,9 @@ export async function insertStudentRequest(db: Kysely<DB>, businessId: string, s
       pay_token_hash: null,
       last_reminder_offset: null,
       created_by: null,
-      student_id: studentId,
-      student_name: 'Student',
+      source_kind: 'student',
+      source_id: studentId,
+      source: JSON.stringify({ list: { student: { studentId, name: 'Student' }, program: null, period: null }, periodStart: null, copyPayerId: null }),
     })
     .execute();
   return id;

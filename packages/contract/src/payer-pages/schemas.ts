@@ -53,6 +53,11 @@ export const PublicPayPage = z.object({
 });
 export type PublicPayPage = z.infer<typeof PublicPayPage>;
 
+/** The fields of the payer's page that the request's source fills (ADR 045), null for any other kind. */
+export const PAY_PAGE_SOURCE_FIELDS = { forStudent: null, forPatient: null, statement: null, invoice: null } as const satisfies Partial<
+  Record<keyof PublicPayPage, null>
+>;
+
 export const DeclineBody = z.object({ reason: z.string().trim().min(1, 'Tell the business why you decline.').max(500) });
 
 /**

@@ -86,6 +86,10 @@ export type RequestAction = 'Edit' | 'Copy' | 'Delete' | 'Cancel' | 'Resend' | '
  * Row actions by state (docs/product.md §4). A payment through a QR code (`viaQrCode`) was sent to
  * no one and has no payer to copy it for: it offers its receipt once paid, and nothing else.
  */
+/**
+ * The row actions of a request in a state. A payment through a QR code is the payer's own: it
+ * offers its receipt once paid and nothing else.
+ */
 export function requestActions(state: RequestState, viaQrCode = false): RequestAction[] {
   if (viaQrCode) return state === 'Paid' || state === 'PartiallyPaid' ? ['View/Download'] : [];
   switch (state) {
@@ -235,6 +239,29 @@ export const PaymentRequest = z.object({
 });
 export type PaymentRequest = z.infer<typeof PaymentRequest>;
 
+/** The row actions of a request made for a source of this kind (ADR 045): a QR code's payment is the payer's. */
+export function sourceRequestActions(state: RequestState, sourceKind: string): RequestAction[] {
+  return requestActions(state, sourceKind === 'qr');
+}
+
+/**
+ * The fields of a request that its source fills (ADR 045), each null on a request of another
+ * kind: in this order after the request's own fields. A new kind of source adds its fields here
+ * and in `request_source_kinds` (apps/api/migrations/0055_request_sources.sql).
+ */
+export const REQUEST_SOURCE_FIELDS = {
+  invoiceId: null,
+  invoiceNumber: null,
+  qrCodeId: null,
+  qrCodeLabel: null,
+  student: null,
+  program: null,
+  period: null,
+  clientId: null,
+  patientName: null,
+  statement: null,
+} as const satisfies Partial<Record<keyof PaymentRequest, null>>;
+
 export const PaymentMethod = z.enum(['card', 'bank_account']);
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 export const PaymentState = z.enum(['Pending', 'Processed', 'Rejected', 'Returned']);
@@ -295,6 +322,9 @@ export const PaymentRequestDetail = PaymentRequest.extend({
   payerNote: z.string().nullable(),
 });
 export type PaymentRequestDetail = z.infer<typeof PaymentRequestDetail>;
+
+/** The fields of a request's detail that its source fills (ADR 045), null for any other kind. */
+export const REQUEST_DETAIL_SOURCE_FIELDS = { payerPhone: null, payerNote: null } as const satisfies Partial<Record<keyof PaymentRequestDetail, null>>;
 
 export const RequestListQuery = PageQuery.extend({
   /** Comma-separated states. */

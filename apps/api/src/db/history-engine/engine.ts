@@ -57,12 +57,18 @@ export interface HistoryListDefinition<State extends string, Sort extends string
   amountColumn: string;
   /** The column the `batchId` filter applies to (the bulk batch that made a row), if the list has one. */
   batchColumn?: string;
-  /** The column the `qrId` filter applies to (the QR code a row was paid through), if the list has one. */
-  qrColumn?: string;
-  /** The columns the student template's `studentId`, `programId` and `period` filters apply to (ADR 036), if the list has them. */
-  studentColumns?: { student: string; program: string; period: string };
-  /** The column the healthcare template's `clientId` filter applies to (the patient, ADR 037), if the list has one. */
-  patientColumn?: string;
+  /**
+   * Filters on what a row was made for (its source, ADR 045), if the list has them: the columns of
+   * the source's kind, its record's id and its record (JSON), and each filter — its query
+   * parameter, the kind it is of, and whether it compares the record's id (`any` naming every
+   * record of the kind) or a path in the record.
+   */
+  sources?: {
+    kindColumn: string;
+    idColumn: string;
+    recordColumn: string;
+    filters: readonly { param: string; kind: string; on: { id: true; any?: string | undefined } | { path: readonly string[] } }[];
+  };
   /** The column the `sentFrom`/`sentTo` days apply to (when a row was first sent), if the list has one. */
   sentColumn?: string;
   /**
@@ -82,7 +88,7 @@ export interface HistoryListDefinition<State extends string, Sort extends string
      * order: the first that reads the text is searched (`TRX-10234`, then `INV-0042` on the
      * invoice's number a request carries).
      */
-    numbers: readonly { column: string; parse: (text: string) => number | null }[];
+    numbers: readonly { column: string; parse: (text: string) => number | null; also?: { column: string; value: string } }[];
   };
 }
 
@@ -92,12 +98,6 @@ export interface HistoryQuery<Sort extends string> {
   status?: string | undefined;
   payerId?: string | undefined;
   batchId?: string | undefined;
-  /** One QR code's id, or `any` for the rows paid through any code. */
-  qrId?: string | undefined;
-  studentId?: string | undefined;
-  programId?: string | undefined;
-  period?: string | undefined;
-  clientId?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   sentFrom?: string | undefined;
@@ -135,11 +135,8 @@ interface FilterShape {
   view: View;
   payer: boolean;
   batch: boolean;
-  qr: 'none' | 'one' | 'any';
-  student: boolean;
-  program: boolean;
-  period: boolean;
-  patient: boolean;
+  /** The source filters given (their parameters), each `param` or `param:any`, in the definition's order. */
+  sources: string[];
   from: boolean;
   to: boolean;
   sentFrom: boolean;
@@ -152,8 +149,8 @@ interface FilterShape {
   max: boolean;
   search: boolean;
   searchNumber: boolean;
-  /** Which of `search.numbers` the text reads as (its column), when `searchNumber`. */
-  searchNumberColumn: string;
+  /** Which of `search.numbers` the text reads as (its index), when `searchNumber`; -1 otherwise. */
+  searchNumberAt: number;
 }
 
 /** The filters' values: only ever parameters of the SQL. */
@@ -163,11 +160,8 @@ type FilterValues = {
   states: string[];
   payerId: string | undefined;
   batchId: string | undefined;
-  qrId: string | undefined;
-  studentId: string | undefined;
-  programId: string | undefined;
-  period: string | undefined;
-  clientId: string | undefined;
+  /** The values of the source filters that compare one (not `any`), in the shape's order. */
+  sourceValues: string[];
   from: string | undefined;
   to: string | undefined;
   sentFrom: string | undefined;
@@ -294,19 +288,20 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       }
     }
     const search = query.search || undefined;
-    const numbered =
-      search === undefined ? undefined : def.search.numbers.map((n) => ({ column: n.column, value: n.parse(search) })).find((n) => n.value !== null);
+    const numbered = search === undefined ? undefined : def.search.numbers.map((n, at) => ({ at, value: n.parse(search) })).find((n) => n.value !== null);
     const searchNumber = numbered?.value ?? null;
+    // The source filters given: each with its value, or null for "any record of the kind".
+    const sourcesGiven = (def.sources?.filters ?? []).flatMap((f) => {
+      const given = (query as unknown as Record<string, unknown>)[f.param];
+      if (typeof given !== 'string' || given === '') return [];
+      return [{ param: f.param, value: 'id' in f.on && f.on.any !== undefined && given === f.on.any ? null : given }];
+    });
     return {
       shape: {
         view: query.view,
         payer: Boolean(query.payerId),
         batch: Boolean(query.batchId && def.batchColumn),
-        qr: !query.qrId || !def.qrColumn ? 'none' : query.qrId === 'any' ? 'any' : 'one',
-        student: Boolean(query.studentId && def.studentColumns),
-        program: Boolean(query.programId && def.studentColumns),
-        period: Boolean(query.period && def.studentColumns),
-        patient: Boolean(query.clientId && def.patientColumn),
+        sources: sourcesGiven.map((g) => (g.value === null ? `${g.param}:any` : g.param)),
         from: Boolean(query.from),
         to: Boolean(query.to),
         sentFrom: Boolean(query.sentFrom && def.sentColumn),
@@ -319,18 +314,14 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         max: query.maxAmountCents !== undefined,
         search: search !== undefined,
         searchNumber: searchNumber !== null,
-        searchNumberColumn: numbered?.column ?? '',
+        searchNumberAt: numbered?.at ?? -1,
       },
       values: {
         businessId,
         states: statesOf(query.status),
         payerId: query.payerId || undefined,
         batchId: query.batchId || undefined,
-        qrId: query.qrId && query.qrId !== 'any' ? query.qrId : undefined,
-        studentId: query.studentId || undefined,
-        programId: query.programId || undefined,
-        period: query.period || undefined,
-        clientId: query.clientId || undefined,
+        sourceValues: sourcesGiven.flatMap((g) => (g.value === null ? [] : [g.value])),
         from: query.from,
         to: query.to,
         sentFrom: query.sentFrom || undefined,
@@ -345,6 +336,13 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         searchNumber: searchNumber ?? undefined,
       },
     };
+  }
+
+  /** The row (or rows) of the number a search text reads as: its column, and what else that number needs (the kind whose number it is). */
+  function numberIs(s: FilterShape, p: Params<FilterValues>): Expression<SqlBool> {
+    const n = def.search.numbers[s.searchNumberAt]!;
+    const is = sql<SqlBool>`${sql.ref(n.column)} = ${p.searchNumber}`;
+    return n.also ? sql<SqlBool>`(${is} AND ${sql.ref(n.also.column)} = ${sql.lit(n.also.value)})` : is;
   }
 
   /** The WHERE clause shared by the list, its total and the export. */
@@ -370,12 +368,19 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       if (p.states.length > 0) and.push(eb('state', 'in', p.states));
       if (s.payer) and.push(eb(def.payerColumn, '=', p.payerId));
       if (s.batch) and.push(eb(def.batchColumn!, '=', p.batchId));
-      if (s.qr === 'one') and.push(eb(def.qrColumn!, '=', p.qrId));
-      if (s.qr === 'any') and.push(eb(def.qrColumn!, 'is not', null));
-      if (s.student) and.push(eb(def.studentColumns!.student, '=', p.studentId));
-      if (s.program) and.push(eb(def.studentColumns!.program, '=', p.programId));
-      if (s.period) and.push(eb(def.studentColumns!.period, '=', p.period));
-      if (s.patient) and.push(eb(def.patientColumn!, '=', p.clientId));
+      let valueAt = 0;
+      for (const given of s.sources) {
+        const [param, any] = given.split(':');
+        const f = def.sources!.filters.find((x) => x.param === param)!;
+        and.push(eb(def.sources!.kindColumn, '=', sql.lit(f.kind)));
+        if (any) continue;
+        const value = p.sourceValues[valueAt++]!;
+        and.push(
+          'id' in f.on
+            ? eb(def.sources!.idColumn, '=', value)
+            : sql<SqlBool>`${sql.ref(def.sources!.recordColumn)} #>> ${sql.lit(`{${f.on.path.join(',')}}`)} = ${value}`,
+        );
+      }
       if (s.from) and.push(eb('created_at', '>=', sql<Date>`(${p.from}::date)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.to) and.push(eb('created_at', '<', sql<Date>`((${p.to}::date) + 1)::timestamp AT TIME ZONE ${timeZone}`));
       if (s.sentFrom) and.push(eb(def.sentColumn!, '>=', dayStart(p.sentFrom)));
@@ -390,7 +395,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       if (s.max) and.push(eb(def.amountColumn, '<=', p.max));
       if (s.search) {
         const or: Expression<SqlBool>[] = [beginsWith(p.searchText, nameOf), beginsWith(p.searchText, emailOf)];
-        if (s.searchNumber) or.push(eb(s.searchNumberColumn, '=', p.searchNumber));
+        if (s.searchNumber) or.push(numberIs(s, p));
         and.push(eb.or(or));
       }
       return eb.and(and);
@@ -446,7 +451,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       .selectFrom(T)
       .select(columns)
       .where(commonOf(s, p))
-      .where(s.filter.searchNumberColumn, '=', p.searchNumber)
+      .where(numberIs(s.filter, p))
       .where(sql<SqlBool>`NOT ${beginsWith(p.searchText, nameOf)} AND NOT ${beginsWith(p.searchText, emailOf)}`);
   }
 
@@ -719,11 +724,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
     const byStatusAtMost =
       !filter.shape.payer &&
       !filter.shape.batch &&
-      filter.shape.qr === 'none' &&
-      !filter.shape.student &&
-      !filter.shape.program &&
-      !filter.shape.period &&
-      !filter.shape.patient &&
+      filter.shape.sources.length === 0 &&
       !filter.shape.from &&
       !filter.shape.to &&
       !filter.shape.sentFrom &&

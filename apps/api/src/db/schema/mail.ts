@@ -20,5 +20,10 @@ export interface MailOutboxTable {
   business_id: Generated<string | null>;
   request_id: Generated<string | null>;
   /** Files sent with an e-mail (migration 0030): content in base64. */
-  attachments: ColumnType<{ filename: string; contentType: string; content: string }[] | null, string | undefined, string | null>;
+  /** Each file's bytes (base64), or the recipe the delivery job makes them from (`render`). */
+  attachments: ColumnType<
+    ({ filename: string; contentType: string } & ({ content: string } | { render: { kind: string; [field: string]: unknown } }))[] | null,
+    string | undefined,
+    string | null
+  >;
 }

@@ -1,6 +1,8 @@
-import type { StatementLineRecord } from './patients';
 import type { ColumnType, Generated } from 'kysely';
 import type { PaymentMethod, PaymentState, PayerStatus, RequestState, VerificationState } from '@tay/contract';
+
+/** A request's source record as stored (ADR 045): the history item's fields under `list`, and the source's own. */
+export type SourceRecordJson = { list: Record<string, unknown> } & Record<string, unknown>;
 
 /** `date` columns are 'YYYY-MM-DD' strings both ways (see db/database.ts). */
 type DateColumn = string;
@@ -63,31 +65,16 @@ export interface PaymentRequestsTable {
   list_item: Generated<string>;
   /** The bulk batch that made it (migration 0029). */
   batch_id: Generated<string | null>;
-  /** The invoice it collects, and its number (migration 0030). */
-  invoice_id: Generated<string | null>;
-  invoice_number: Generated<number | null>;
-  /** The QR code it was paid through, its label then, and what that payer gave (migration 0031). */
-  qr_code_id: Generated<string | null>;
-  qr_code_label: Generated<string | null>;
-  payer_phone: Generated<string | null>;
-  payer_note: Generated<string | null>;
-  /** For a student (migration 0034): the student, the program and the period billed. */
-  student_id: Generated<string | null>;
-  student_name: Generated<string | null>;
-  program_id: Generated<string | null>;
-  program_name: Generated<string | null>;
-  /** The period's label ("December 2026"); `period_start` is its first day ('YYYY-MM-DD'). */
-  period: Generated<string | null>;
-  period_start: Generated<string | null>;
-  /** A second guardian who gets the same e-mails and link (one request, one payment settles it). */
-  copy_payer_id: Generated<string | null>;
-  /** For a patient (migration 0039): the patient, their first name (all the payer sees of them), the statement. */
-  patient_id: Generated<string | null>;
-  patient_name: Generated<string | null>;
-  patient_first_name: Generated<string | null>;
-  date_of_service: Generated<string | null>;
-  /** Written as JSON text (`JSON.stringify`), read as the array. */
-  statement_lines: ColumnType<StatementLineRecord[] | null, string | null | undefined, string | null>;
+  /**
+   * What it was made for (migration 0055, ADR 045): the kind of source (`request_source_kinds`),
+   * the id and number of the source's own record where it has one, and the source's record: under
+   * `list` the fields its history item shows, beside them what the source keeps for itself.
+   * Written as JSON text, read as the object.
+   */
+  source_kind: Generated<string>;
+  source_id: Generated<string | null>;
+  source_number: Generated<number | null>;
+  source: ColumnType<SourceRecordJson, string | undefined, string>;
 }
 
 export interface PaymentRequestEventsTable {

@@ -18,6 +18,7 @@ import { newId } from '../../lib/ids';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { addDays, expiryAfter, todayIn } from '../payment-requests/request-record';
 import { mappingCheck, type BatchKindDefinition, type RowFields, type RowOutcome, type RowToSend, type SendContext, type SendOutcome } from './batch-kind';
+import { statementSource } from '../patient-statements/statement-source';
 import { insertSentRequests, type RequestToSend } from './send-requests';
 
 /**
@@ -392,13 +393,7 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
         allow_partial: statement.allowPartial,
         channel: 'email',
       },
-      columns: {
-        patient_id: patientId,
-        patient_name: first.patientName,
-        patient_first_name: first.patientFirstName,
-        date_of_service: statement.dateOfService,
-        statement_lines: statement.lines,
-      },
+      source: statementSource({ id: patientId, name: first.patientName, firstName: first.patientFirstName }, statement.dateOfService, statement.lines),
       mobile: null,
       detail: `From patient billing batch ${batchId}: ${what}`,
     });

@@ -15,6 +15,7 @@ import { billedAlready, claimCharges, type BilledBy } from '../students/charges'
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { expiryAfter, referenceNumber, todayIn } from '../payment-requests/request-record';
 import { mappingCheck, type BatchKindDefinition, type RowFields, type RowOutcome, type RowToSend, type SendContext, type SendOutcome } from './batch-kind';
+import { studentSource } from '../student-requests/student-source';
 import { insertSentRequests, type RequestToSend } from './send-requests';
 
 /**
@@ -484,15 +485,13 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
         allow_partial: false,
         channel: 'email',
       },
-      columns: {
-        student_id: r.plan.studentId,
-        student_name: r.plan.studentName,
-        program_id: r.plan.programId,
-        program_name: r.plan.programName,
+      source: studentSource({
+        student: { studentId: r.plan.studentId, name: r.plan.studentName },
+        program: r.plan.programId ? { programId: r.plan.programId, name: r.plan.programName ?? '' } : null,
         period,
-        period_start: r.plan.period?.start ?? null,
-        copy_payer_id: r.copy?.id ?? null,
-      },
+        periodStart: r.plan.period?.start ?? null,
+        copyPayerId: r.copy?.id ?? null,
+      }),
       mobile: null,
       copy: r.copy,
       detail: `From student billing batch ${batchId}: ${what}`,

@@ -17,7 +17,8 @@ import type { DB } from '../../db/schema';
 import type { IntegrationLinksTable } from '../../db/schema/integrations';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
-import { invoiceNumber } from '../payment-requests/request-record';
+import { invoiceNumber } from '../invoices/invoice-number';
+import { invoiceNumberOf } from '../invoices/invoice-source';
 import { notOffered, providerOf, sha256, syncKey, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
 import { freshSession, markNeedsReconnect, NeedsReconnect } from './session';
@@ -257,10 +258,10 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, pick: Sele
     .innerJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'pm.business_id').onRef('r.id', '=', 'pm.request_id'))
     .innerJoin('businesses as b', 'b.id', 'pm.business_id')
     .leftJoin('integration_links as l', (join) => join.on(linkOn(row, 'payment', 'l', 'pm.id', 'pm.business_id')))
-    .leftJoin('integration_links as inv', (join) => join.on(linkOn(row, 'invoice', 'inv', 'r.invoice_id', 'r.business_id')))
+    .leftJoin('integration_links as inv', (join) => join.on(linkOn(row, 'invoice', 'inv', 'r.source_id', 'r.business_id')))
     .leftJoin('integration_links as c', (join) => join.on(linkOn(row, 'customer', 'c', 'r.payer_id', 'r.business_id')))
     .where('pm.business_id', '=', row.business_id)
-    .where('r.invoice_id', 'is not', null)
+    .where('r.source_kind', '=', 'invoice')
     // Collected money: processed and not returned (a payment returned after its push is taken back: `voidReturned`).
     .where('pm.processed_at', 'is not', null)
     .where('pm.returned_at', 'is', null)
@@ -281,7 +282,8 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, pick: Sele
       'pm.id',
       'pm.amount_cents',
       'pm.method',
-      'r.invoice_number',
+      'r.source_kind',
+      'r.source_number',
       sql<string>`to_char(pm.processed_at AT TIME ZONE b.time_zone, 'YYYY-MM-DD')`.as('day'),
       'inv.remote_id as invoice_remote_id',
       'inv.remote_version as invoice_remote_version',
@@ -293,7 +295,8 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, pick: Sele
     .limit(pick.limit)
     .execute();
   return rows.map((r) => {
-    const invoiceName = r.invoice_number === null ? 'its invoice' : `Invoice ${invoiceNumber(r.invoice_number)}`;
+    const number = invoiceNumberOf(r);
+    const invoiceName = number === null ? 'its invoice' : `Invoice ${number}`;
     const label = `Payment of ${formatMoney(r.amount_cents)} on ${invoiceName}`;
     const invoice = remoteRef(r.invoice_remote_id, r.invoice_remote_version);
     const customer = remoteRef(r.customer_remote_id, r.customer_remote_version);
@@ -424,7 +427,7 @@ async function voidReturned(
     .where('pm.returned_at', 'is not', null)
     .where(takeBackDue(retryBefore))
     .$if(only !== undefined, (q) => q.where('pm.id', '=', only!))
-    .select(['pm.id', 'pm.amount_cents', 'pm.failure_reason', 'r.invoice_number', 'l.remote_id', 'l.remote_version'])
+    .select(['pm.id', 'pm.amount_cents', 'pm.failure_reason', 'r.source_kind', 'r.source_number', 'l.remote_id', 'l.remote_version'])
     .orderBy('pm.returned_at')
     .orderBy('pm.id')
     .limit(limit)
@@ -433,7 +436,7 @@ async function voidReturned(
     id: p.id,
     remoteId: p.remote_id!,
     remoteVersion: p.remote_version,
-    label: `Payment of ${formatMoney(p.amount_cents)} on ${p.invoice_number === null ? 'its invoice' : `Invoice ${invoiceNumber(p.invoice_number)}`}`,
+    label: `Payment of ${formatMoney(p.amount_cents)} on ${invoiceNumberOf(p) === null ? 'its invoice' : `Invoice ${invoiceNumberOf(p)}`}`,
     done: `Returned${p.failure_reason ? ` (${p.failure_reason})` : ''}: taken back from ${name}, so the invoice is open there again.`,
   }));
   await takeBackAll(deps, row, session, 'payment', items, tally);

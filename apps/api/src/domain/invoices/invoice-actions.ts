@@ -2,15 +2,17 @@ import { canApplyToInvoice, ErrorCode, formatDateTime, formatDay, type Invoice, 
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { newId } from '../../lib/ids';
 import { checkAmount } from '../businesses/amount-limits';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { runRequestCommand } from '../payment-requests/request-actions';
-import { nextNumber, userActor, type ActingUser, type RequestContext } from '../payment-requests/request-context';
-import { expiryAfter, invoiceNumber, todayIn } from '../payment-requests/request-record';
+import { insertRequests } from '../payment-requests/insert-requests';
+import { userActor, type ActingUser, type RequestContext } from '../payment-requests/request-context';
+import { expiryAfter, todayIn } from '../payment-requests/request-record';
+import { invoiceNumber } from './invoice-number';
+import { invoiceSource } from './invoice-source';
 import { lockRequest } from '../payment-requests/save-request';
 import { capitalized, issueLinkAndMessage } from '../payment-requests/send-request-email';
-import { recordRequestEvent, transitionRequest } from '../payment-requests/transition';
+import { transitionRequest } from '../payment-requests/transition';
 import { checkPayer } from '../payment-requests/save-request';
 import { lockInvoice, recordInvoiceEvent, selectInvoice, toInvoice, type InvoiceRow } from './invoice-record';
 
@@ -116,47 +118,23 @@ export async function sendInvoice(
     if (when && todayIn(business.timeZone, when) > row.due_date) {
       throw AppError.validation('It would go out after its due date.', { sendAt: `Send it by ${formatDay(row.due_date)}, its due date.` });
     }
-    const requestId = newId('req');
-    const number = await nextNumber(trx, business.id, 'request', 10001);
-    const request = await trx
-      .insertInto('payment_requests')
-      .values({
-        business_id: business.id,
-        id: requestId,
-        number,
-        payer_id: row.payer_id,
-        payer_display_name: row.payer_display_name,
-        payer_email: row.payer_email,
-        amount_cents: row.total_cents,
+    const [request] = await insertRequests(trx, business.id, [
+      {
+        payer: { id: row.payer_id, displayName: row.payer_display_name, email: row.payer_email },
+        amountCents: row.total_cents,
         memo: `Invoice ${invoiceNumber(row.number)}`,
         reference: invoiceNumber(row.number),
-        due_date: row.due_date,
-        expires_on: expiryAfter(row.due_date, business.defaultExpiryDays),
-        allow_partial: row.allow_partial,
+        dueDate: row.due_date,
+        expiresOn: expiryAfter(row.due_date, business.defaultExpiryDays),
+        allowPartial: row.allow_partial,
         channel: row.channel,
-        state: 'Draft',
-        send_at: null,
-        sent_at: null,
-        paid_at: null,
-        pay_token_hash: null,
-        last_reminder_offset: null,
-        created_by: user.userId,
-        invoice_id: row.id,
-        invoice_number: row.number,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+        source: invoiceSource(row),
+        createdBy: user.userId,
+        actor,
+      },
+    ]);
+    const requestId = request!.id;
     await trx.updateTable('invoices').set({ request_id: requestId }).where('business_id', '=', business.id).where('id', '=', invoiceId).execute();
-    await recordRequestEvent({
-      db: trx,
-      businessId: business.id,
-      requestId,
-      actor,
-      event: 'create',
-      from: null,
-      to: 'Draft',
-      detail: `For invoice ${invoiceNumber(row.number)}`,
-    });
     if (when) {
       await transitionRequest({
         db: trx,
@@ -170,7 +148,7 @@ export async function sendInvoice(
         detail: `To be sent ${formatDateTime(when, business.timeZone)} (${business.timeZone})`,
       });
     } else {
-      const { sentAt, how } = await issueLinkAndMessage(ctx, trx, request, business.name, 'request');
+      const { sentAt, how } = await issueLinkAndMessage(ctx, trx, request!, business.name, 'request');
       await transitionRequest({
         db: trx,
         businessId: business.id,

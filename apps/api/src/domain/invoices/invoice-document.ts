@@ -1,7 +1,8 @@
 import { formatDay, formatMoney } from '@tay/contract';
 import type { Executor } from '../../db/executor';
-import type { MailAttachment, MailMessage } from '../../mail/mailer';
-import { invoiceNumber, todayIn, type RequestRow } from '../payment-requests/request-record';
+import type { AttachmentRecipe, MailAttachment, MailMessage } from '../../mail/mailer';
+import { todayIn, type RequestRow } from '../payment-requests/request-record';
+import { invoiceNumber } from './invoice-number';
 import type { RequestEmailKind } from '../payment-requests/request-emails';
 import { selectInvoice, toInvoice, type InvoiceRow } from './invoice-record';
 import { renderInvoicePdf } from './render-invoice-pdf';
@@ -46,6 +47,15 @@ export async function invoicePdf(db: Executor, row: InvoiceRow, payLink: string 
 
 export const invoicePdfName = (number: number) => `${invoiceNumber(number)}.pdf`;
 
+/** The kind of an e-mail attachment that is an invoice's PDF, made in the delivery job. */
+export const INVOICE_PDF = 'invoice-pdf';
+
+/** Draws an invoice's PDF for an e-mail, from its recipe: the invoice as it stands, with the payer's link on it. */
+export async function renderInvoicePdfAttachment(db: Executor, recipe: AttachmentRecipe): Promise<Uint8Array> {
+  const { businessId, invoiceId, payLink } = recipe as AttachmentRecipe & { businessId: string; invoiceId: string; payLink: string | null };
+  return invoicePdf(db, await selectInvoice(db, businessId, invoiceId), payLink);
+}
+
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
@@ -55,7 +65,8 @@ function escape(text: string): string {
  * invoice's PDF attached and the payer's link. What is left to pay is the invoice's balance.
  */
 export async function invoiceEmail(db: Executor, request: RequestRow, businessName: string, kind: RequestEmailKind, link: string): Promise<MailMessage> {
-  const row = await selectInvoice(db, request.business_id, request.invoice_id!);
+  // The request collects the invoice its source names (ADR 045).
+  const row = await selectInvoice(db, request.business_id, request.source_id!);
   const number = invoiceNumber(row.number);
   const balance = formatMoney(row.total_cents - row.amount_paid_cents);
   const subject =
@@ -72,7 +83,12 @@ export async function invoiceEmail(db: Executor, request: RequestRow, businessNa
     ...(row.memo ? [row.memo] : []),
     'The invoice is attached as a PDF.',
   ];
-  const attachment: MailAttachment = { filename: invoicePdfName(row.number), contentType: 'application/pdf', content: await invoicePdf(db, row, link) };
+  // The PDF is drawn by the delivery job (ADR 045), from the invoice as it is then.
+  const attachment: MailAttachment = {
+    filename: invoicePdfName(row.number),
+    contentType: 'application/pdf',
+    render: { kind: INVOICE_PDF, businessId: row.business_id, invoiceId: row.id, payLink: link },
+  };
   return {
     about: { businessId: request.business_id, requestId: request.id },
     to: request.payer_email,

@@ -16,7 +16,8 @@ import type { Executor } from '../../db/executor';
 import type { DB } from '../../db/schema';
 import type { InvoicesTable, StoredInvoiceDiscount, StoredInvoiceLine } from '../../db/schema/invoices';
 import { AppError } from '../../lib/app-error';
-import { addDays, invoiceNumber } from '../payment-requests/request-record';
+import { addDays } from '../payment-requests/request-record';
+import { invoiceNumber } from './invoice-number';
 import type { Actor } from '../payment-requests/transition';
 
 export type InvoiceRow = Selectable<InvoicesTable>;

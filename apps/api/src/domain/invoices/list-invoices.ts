@@ -12,7 +12,8 @@ import {
 } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { invoiceNumber, todayIn } from '../payment-requests/request-record';
+import { todayIn } from '../payment-requests/request-record';
+import { invoiceNumber } from './invoice-number';
 import { parseInvoiceNumber, toInvoiceListItem, type InvoiceRow } from './invoice-record';
 
 export type InvoiceQuery = ReturnType<typeof InvoiceListQuery.parse>;

@@ -6,7 +6,8 @@ import { newId } from '../../lib/ids';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { nextNumber, userActor, type ActingUser, type RequestContext } from '../payment-requests/request-context';
-import { expiryAfter, invoiceNumber, todayIn } from '../payment-requests/request-record';
+import { expiryAfter, todayIn } from '../payment-requests/request-record';
+import { invoiceNumber } from './invoice-number';
 import { checkPayer } from '../payment-requests/save-request';
 import { invoiceColumns, lockInvoice, recordInvoiceEvent, selectInvoice, toInvoice, type InvoiceRow } from './invoice-record';
 

@@ -7,28 +7,9 @@ import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser, RequestContext } from '../payment-requests/request-context';
 import { referenceNumber, todayIn, toPaymentRequest } from '../payment-requests/request-record';
 import { createRequest, type RequestAttachment } from '../payment-requests/save-request';
-import { patientName, selectPatient, type PatientRow } from '../patients/patient-record';
+import { statementSource } from './statement-source';
+import { patientName, selectPatient } from '../patients/patient-record';
 import { recordPatientView, viewActor } from '../patients/patient-views';
-
-/**
- * The columns a patient's statement adds to its payment request (ADR 037): the patient, their
- * name, their first name (all the payer-facing pages and e-mails show of them), the date of service
- * and the lines (JSON text). Whatever makes a statement request — one at a time here, or a
- * patient-billing batch — writes these and an amount equal to the lines' responsibility total.
- */
-export function statementRequestColumns(
-  patient: Pick<PatientRow, 'id' | 'first_name' | 'last_name'>,
-  dateOfService: string,
-  lines: readonly StatementLineValues[],
-) {
-  return {
-    patient_id: patient.id,
-    patient_name: patientName(patient),
-    patient_first_name: patient.first_name,
-    date_of_service: dateOfService,
-    statement_lines: JSON.stringify(lines),
-  };
-}
 
 /**
  * The dates of a statement, in the business's time zone: the date of service and each line's
@@ -82,7 +63,7 @@ function statementAttachment(
     }
     return {
       payerId: guarantor.id,
-      columns: statementRequestColumns(patient, input.dateOfService, lines),
+      source: statementSource({ id: patient.id, name, firstName: patient.first_name }, input.dateOfService, lines),
       afterInsert: async (trx2, row) => {
         await recordEvent(trx2, {
           businessId: business.id,
@@ -149,7 +130,8 @@ export async function listPatientStatements(
         .selectFrom('payment_requests')
         .selectAll()
         .where('business_id', '=', business.id)
-        .where('patient_id', '=', patientId)
+        .where('source_kind', '=', 'patient')
+        .where('source_id', '=', patientId)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(query.pageSize)
@@ -159,7 +141,8 @@ export async function listPatientStatements(
         .selectFrom('payment_requests')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .where('business_id', '=', business.id)
-        .where('patient_id', '=', patientId)
+        .where('source_kind', '=', 'patient')
+        .where('source_id', '=', patientId)
         .executeTakeFirstOrThrow(),
     ]);
     await recordPatientView(trx, {

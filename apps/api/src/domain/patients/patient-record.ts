@@ -41,20 +41,21 @@ async function detailsOf(db: Executor, businessId: string, rows: PatientRow[]): 
     db
       .selectFrom('payment_requests')
       .select([
-        'patient_id',
+        'source_id as patient_id',
         (eb) => eb.fn.countAll<string>().as('n'),
-        sql<string>`count(*) FILTER (WHERE statement_lines IS NOT NULL)`.as('statements'),
+        sql<string>`count(*) FILTER (WHERE jsonb_typeof(source #> '{list,statement}') = 'object')`.as('statements'),
         sql<string>`coalesce(sum(greatest(amount_cents - amount_paid_cents, 0)) FILTER (WHERE state IN (${sql.join(
           BILLED_STATES.filter((s) => s !== 'Paid'),
         )})), 0)`.as('outstanding'),
       ])
       .where('business_id', '=', businessId)
+      .where('source_kind', '=', 'patient')
       .where(
-        'patient_id',
+        'source_id',
         'in',
         rows.map((r) => r.id),
       )
-      .groupBy('patient_id')
+      .groupBy('source_id')
       .execute(),
   ]);
   for (const p of payers) guarantors.set(p.id, { payerId: p.id, name: p.display_name, email: p.email, mobile: p.mobile_number, status: p.status });

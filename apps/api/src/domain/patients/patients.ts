@@ -239,7 +239,8 @@ export async function deletePatient(db: Kysely<DB>, { business, user, patientId 
       .selectFrom('payment_requests')
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('business_id', '=', business.id)
-      .where('patient_id', '=', patientId)
+      .where('source_kind', '=', 'patient')
+      .where('source_id', '=', patientId)
       .executeTakeFirstOrThrow();
     const n = Number(requests.n);
     if (n > 0) {

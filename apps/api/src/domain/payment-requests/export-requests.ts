@@ -1,34 +1,45 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { csvRow, formatDateTime, formatDay } from '@tay/contract';
 import type { DB } from '../../db/schema';
-import { exportFilters, recordPatientExportEvent, recordPatientExportViews, viewActor } from '../patients/patient-views';
-import { recordHistoryView, requestsList, type ListQuery } from './list-requests';
-import { invoiceNumber, referenceNumber } from './request-record';
+import { REQUEST_SOURCES } from '../request-sources';
+import { recordHistoryRead, requestsList, type ListQuery } from './list-requests';
+import { referenceNumber, type RequestRow } from './request-record';
+import type { Reader, SourceExportColumn } from './request-source';
 
-/** Times are in the business's time zone, as its date filters are; the header says which. */
-const header = (timeZone: string, students: boolean, patients: boolean) => [
-  'Reference',
-  'Invoice',
-  'Status',
-  'Payer',
-  'Payer e-mail',
-  'Amount (USD)',
-  'Paid (USD)',
-  'Memo',
-  'Your reference',
-  'Due date',
-  'Expires',
-  `Created (${timeZone})`,
-  `Sent (${timeZone})`,
-  'QR code',
-  // The student template's requests (ADR 036): whom, which program, which period.
-  ...(students ? ['Student', 'Program', 'Period'] : []),
-  // The healthcare template's statements (ADR 037): whose, and the date of service.
-  ...(patients ? ['Patient', 'Date of service'] : []),
-];
 const BATCH = 2000;
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** The sources' columns for a business of this template, where each goes. */
+function sourceColumns(template: string, at: SourceExportColumn['at']): SourceExportColumn[] {
+  return REQUEST_SOURCES.flatMap((s) => s.exportColumns ?? []).filter((c) => c.at === at && (c.template === undefined || c.template === template));
+}
+
+/**
+ * The CSV's columns: the request's own, and each source's where it puts them (the invoice's number
+ * after the reference, the QR code's label after the sent time, the student's and the patient's
+ * at the end, for a business of their template). Times are in the business's time zone, as its
+ * date filters are; the header says which.
+ */
+function columnsOf(timeZone: string, template: string): { header: string; value: (r: RequestRow) => string }[] {
+  return [
+    { header: 'Reference', value: (r) => referenceNumber(r.number) },
+    ...sourceColumns(template, 'afterReference'),
+    { header: 'Status', value: (r) => r.state },
+    { header: 'Payer', value: (r) => r.payer_display_name },
+    { header: 'Payer e-mail', value: (r) => r.payer_email },
+    { header: 'Amount (USD)', value: (r) => dollars(r.amount_cents) },
+    { header: 'Paid (USD)', value: (r) => dollars(r.amount_paid_cents) },
+    { header: 'Memo', value: (r) => r.memo },
+    { header: 'Your reference', value: (r) => r.reference },
+    { header: 'Due date', value: (r) => formatDay(r.due_date) },
+    { header: 'Expires', value: (r) => formatDay(r.expires_on) },
+    { header: `Created (${timeZone})`, value: (r) => formatDateTime(r.created_at, timeZone) },
+    { header: `Sent (${timeZone})`, value: (r) => (r.sent_at ? formatDateTime(r.sent_at, timeZone) : '') },
+    ...sourceColumns(template, 'afterSent'),
+    ...sourceColumns(template, 'end'),
+  ];
+}
 
 /**
  * The CSV of exactly what the list shows (same filters, search, sort and direction), produced in
@@ -39,119 +50,38 @@ export async function* exportRequests({
   db,
   businessId,
   timeZone,
+  template,
   query,
-  students = false,
-  patients = false,
   viewer,
 }: {
   db: Kysely<DB>;
   businessId: string;
   timeZone: string;
+  /** The business's template (`EntityType`): a source's columns may be for one template only. */
+  template: string;
   query: ListQuery;
-  /** With the student, program and period columns (a student-template business). */
-  students?: boolean;
-  /** With the patient and date-of-service columns (a healthcare-template business). */
-  patients?: boolean;
-  /** Who is exporting: filtered to a patient (`clientId`), the export is a view of their statements (ADR 037). */
-  viewer: { id: string; email: string; name: string | null; ip: string | null };
+  /** Who is exporting: a source may keep a record of it (a patient's statements, ADR 037). */
+  viewer: Reader;
 }): AsyncGenerator<string> {
-  const batches = requestsList.batches<Selectable<DB['payment_requests']>>({ db, businessId, query, batchSize: BATCH });
+  const batches = requestsList.batches<RequestRow>({ db, businessId, query, batchSize: BATCH });
   // The first batch checks the filters: a bad one throws before the header goes out.
   const first = await batches.next();
-  // The view is on record before any of the patient's statements goes out.
-  await recordHistoryView(db, { businessId, clientId: query.clientId, user: viewer });
-  // Otherwise a healthcare business's history holds its patients' statements: an export of patient data.
-  const statements = patients && !query.clientId ? statementExport(db, businessId, viewer, query) : null;
+  // A read the sources keep a record of is on record before any of its rows goes out.
+  await recordHistoryRead(db, { businessId, query, user: viewer });
+  // A source may count the export itself (a healthcare business's statements: an export of patient data).
+  const trackers = REQUEST_SOURCES.flatMap((s) => s.exported?.(db, { businessId, user: viewer, query: query as Record<string, unknown> }) ?? []);
+  const columns = columnsOf(timeZone, template);
+  const lines = (rows: RequestRow[]) => rows.map((r) => `${csvRow(columns.map((c) => c.value(r)))}\r\n`).join('');
   try {
-    yield `\ufeff${csvRow(header(timeZone, students, patients))}\r\n`;
+    yield `\ufeff${csvRow(columns.map((c) => c.header))}\r\n`;
     if (first.done) return;
-    await statements?.before(first.value);
-    yield lines(first.value, timeZone, students, patients);
+    for (const t of trackers) await t.before(first.value);
+    yield lines(first.value);
     for await (const rows of batches) {
-      await statements?.before(rows);
-      yield lines(rows, timeZone, students, patients);
+      for (const t of trackers) await t.before(rows);
+      yield lines(rows);
     }
   } finally {
-    await statements?.end();
+    for (const t of trackers) await t.end();
   }
-}
-
-/** The history's filters the audit log keeps of an export (a search as `true`). */
-const HISTORY_FILTERS = [
-  'view',
-  'status',
-  'payerId',
-  'batchId',
-  'qrId',
-  'from',
-  'to',
-  'sentFrom',
-  'sentTo',
-  'paidFrom',
-  'paidTo',
-  'returnedFrom',
-  'returnedTo',
-  'minAmountCents',
-  'maxAmountCents',
-  'search',
-] as const;
-
-/**
- * The history's export as an export of patient data (ADR 037): before each batch goes out, an
- * `export` view of every patient whose statement it holds (once per export); when the export
- * ends, finished or cut off, the audit log's `patients.exported` with how many statements went
- * (none: no entry).
- */
-function statementExport(db: Kysely<DB>, businessId: string, viewer: { id: string; email: string; name: string | null; ip: string | null }, query: ListQuery) {
-  const seen = new Set<string>();
-  let count = 0;
-  const who = { businessId, userId: viewer.id, actor: viewActor(viewer), ipAddress: viewer.ip };
-  return {
-    async before(rows: Selectable<DB['payment_requests']>[]) {
-      const fresh: string[] = [];
-      for (const r of rows) {
-        if (r.patient_id === null) continue;
-        count++;
-        if (!seen.has(r.patient_id)) fresh.push(r.patient_id);
-        seen.add(r.patient_id);
-      }
-      await recordPatientExportViews(db, { ...who, patientIds: fresh });
-    },
-    async end() {
-      if (count === 0) return; // no statement went: nothing of a patient's left
-      await recordPatientExportEvent(db, {
-        ...who,
-        kind: 'history',
-        count,
-        patients: seen.size,
-        filters: exportFilters(query as Record<string, unknown>, HISTORY_FILTERS),
-      });
-    },
-  };
-}
-
-function lines(rows: Selectable<DB['payment_requests']>[], timeZone: string, students: boolean, patients: boolean): string {
-  return rows
-    .map(
-      (r) =>
-        `${csvRow([
-          referenceNumber(r.number),
-          r.invoice_number === null ? '' : invoiceNumber(r.invoice_number),
-          r.state,
-          r.payer_display_name,
-          r.payer_email,
-          dollars(r.amount_cents),
-          dollars(r.amount_paid_cents),
-          r.memo,
-          r.reference,
-          formatDay(r.due_date),
-          formatDay(r.expires_on),
-          formatDateTime(r.created_at, timeZone),
-          r.sent_at ? formatDateTime(r.sent_at, timeZone) : '',
-          r.qr_code_label ?? '',
-          ...(students ? [r.student_name ?? '', r.program_name ?? '', r.period ?? ''] : []),
-          ...(patients ? [r.patient_name ?? '', r.date_of_service ? formatDay(r.date_of_service) : ''] : []),
-        ])}\r\n`,
-    )
-    .join('');
 }

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import { MAIL_DELIVERY_ATTEMPTS, type EmailDelivery, type PaymentRequestDetail } from '@tay/contract';
+import { MAIL_DELIVERY_ATTEMPTS, REQUEST_DETAIL_SOURCE_FIELDS, type EmailDelivery, type PaymentRequestDetail } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { authSecretsOf } from '../../lib/secret-box';
+import { sourceOf } from '../request-sources';
 import type { RequestContext } from './request-context';
 import { payLink, sentPayToken, toPaymentRequest } from './request-record';
 
@@ -75,8 +76,8 @@ export async function getRequest({
     })),
     channel: row.channel,
     batch: batch ? { batchId: batch.id, fileName: batch.file_name } : null,
-    payerPhone: row.payer_phone,
-    payerNote: row.payer_note,
+    ...REQUEST_DETAIL_SOURCE_FIELDS,
+    ...(sourceOf(row.source_kind).detail?.(row) as Partial<Pick<PaymentRequestDetail, keyof typeof REQUEST_DETAIL_SOURCE_FIELDS>> | undefined),
     emails: emails.map((m) => ({
       messageId: m.id,
       channel: m.channel,

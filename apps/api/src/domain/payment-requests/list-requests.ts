@@ -4,8 +4,9 @@ import type { Executor } from '../../db/executor';
 import { historyList } from '../../db/history-engine/engine';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { recordPatientView, viewActor } from '../patients/patient-views';
-import { parseInvoiceReference, parseReferenceNumber } from './request-record';
+import { REQUEST_SOURCES } from '../request-sources';
+import { parseReferenceNumber } from './request-record';
+import type { Reader, SourceFilter } from './request-source';
 
 export type ListQuery = ReturnType<typeof RequestListQuery.parse>;
 
@@ -31,9 +32,13 @@ export const requestsList = historyList({
   payerColumn: 'payer_id',
   amountColumn: 'amount_cents',
   batchColumn: 'batch_id',
-  qrColumn: 'qr_code_id',
-  studentColumns: { student: 'student_id', program: 'program_id', period: 'period' },
-  patientColumn: 'patient_id',
+  // What each row was made for: every source's own filters (ADR 045).
+  sources: {
+    kindColumn: 'source_kind',
+    idColumn: 'source_id',
+    recordColumn: 'source',
+    filters: REQUEST_SOURCES.flatMap((source) => (source.filters ?? []).map((f) => ({ param: f.param, kind: source.kind, on: f.on }))),
+  },
   // The days a billing report counts a request and its payments on (ADR 039).
   sentColumn: 'first_sent_at',
   payments: { table: 'payments', rowColumn: 'request_id', processedColumn: 'processed_at', returnedColumn: 'returned_at' },
@@ -49,22 +54,34 @@ export const requestsList = historyList({
     email: 'payer_email',
     numbers: [
       { column: 'number', parse: parseReferenceNumber },
-      // The request that collects an invoice is found by the invoice's number too (migration 0054).
-      { column: 'invoice_number', parse: parseInvoiceReference },
+      // A request made for a numbered source is found by the source's number too (INV-0042, migration 0055).
+      ...REQUEST_SOURCES.flatMap((source) =>
+        source.searchNumber ? [{ column: 'source_number', parse: source.searchNumber, also: { column: 'source_kind', value: source.kind } }] : [],
+      ),
     ],
   },
 });
 
+/** The source filters a query uses that keep a record of being read (a patient's statements, ADR 037). */
+function readFilters(query: ListQuery): { filter: SourceFilter & { onRead: NonNullable<SourceFilter['onRead']> }; value: string }[] {
+  const given = query as unknown as Record<string, unknown>;
+  return REQUEST_SOURCES.flatMap((source) =>
+    (source.filters ?? []).flatMap((filter) => {
+      const value = given[filter.param];
+      return filter.onRead && typeof value === 'string' && value !== '' ? [{ filter: { ...filter, onRead: filter.onRead }, value }] : [];
+    }),
+  );
+}
+
 /**
  * One page of the transaction history or the drafts, with the session behind `sessionToken`
  * checked by the same statement that reads the page (see `apps/api/src/db/history-engine/engine.ts`).
- * Filtered to a patient (`clientId`, ADR 037) it is a read of the patient's statements: the page
- * and the view it records (see {@link recordHistoryView}) are one transaction.
+ * Filtered by a source whose reads are on record (a patient's statements, `clientId`), the page and
+ * the record of its read (see {@link recordHistoryRead}) are one transaction.
  */
 export async function listRequests(args: { db: Kysely<DB>; businessId: string; sessionToken: string; query: ListQuery; ip?: string | null }) {
   const { db, businessId, sessionToken, query } = args;
-  if (!query.clientId) return requestsList.page({ db, businessId, sessionToken, query });
-  const clientId = query.clientId;
+  if (readFilters(query).length === 0) return requestsList.page({ db, businessId, sessionToken, query });
   return db.transaction().execute(async (trx) => {
     // The page checks the session and membership first: a refused read records nothing.
     const page = await requestsList.page({ db: trx, businessId, sessionToken, query });
@@ -75,33 +92,12 @@ export async function listRequests(args: { db: Kysely<DB>; businessId: string; s
       .where('s.token', '=', sessionToken)
       .executeTakeFirst();
     if (!user) throw AppError.signInRequired();
-    await recordHistoryView(trx, { businessId, clientId, user: { ...user, ip: args.ip ?? null } });
+    await recordHistoryRead(trx, { businessId, query, user: { ...user, ip: args.ip ?? null } });
     return page;
   });
 }
 
-/**
- * The history (or its CSV) filtered by `clientId` shows a patient's statements (ADR 037): when the
- * id is a patient of the business, one `statements` view of the record for the person reading it.
- * Any other id (another business's, a payer's, none) finds no patient's statements and records nothing.
- */
-export async function recordHistoryView(
-  db: Executor,
-  {
-    businessId,
-    clientId,
-    user,
-  }: { businessId: string; clientId: string | undefined; user: { id: string; email: string; name: string | null; ip: string | null } },
-): Promise<void> {
-  if (!clientId) return;
-  const patient = await db.selectFrom('patients').select('id').where('business_id', '=', businessId).where('id', '=', clientId).executeTakeFirst();
-  if (!patient) return;
-  await recordPatientView(db, {
-    businessId,
-    patientId: patient.id,
-    userId: user.id,
-    actor: viewActor(user),
-    what: 'statements',
-    ipAddress: user.ip,
-  });
+/** The history (or its CSV) read with filters whose sources keep a record of it: each records it. */
+export async function recordHistoryRead(db: Executor, { businessId, query, user }: { businessId: string; query: ListQuery; user: Reader }): Promise<void> {
+  for (const { filter, value } of readFilters(query)) await filter.onRead(db, { businessId, value, user });
 }

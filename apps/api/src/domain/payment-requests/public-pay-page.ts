@@ -1,11 +1,10 @@
-import { sql, type Kysely } from 'kysely';
-import { canApply, ErrorCode, PAYABLE_STATES, type PayerInvoice, type PayPageStatus, type PublicPayPage } from '@tay/contract';
+import type { Kysely } from 'kysely';
+import { canApply, ErrorCode, PAY_PAGE_SOURCE_FIELDS, PAYABLE_STATES, type PayPageStatus, type PublicPayPage } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { logoUrl } from '../businesses/business-record';
-import { invoiceLines } from '../invoices/invoice-record';
-import { invoiceNumber, payTokenHash, referenceNumber, requestStatement, todayIn, type RequestRow } from './request-record';
-import { patientLineOf, studentLineOf } from './request-emails';
+import { sourceOf } from '../request-sources';
+import { payTokenHash, referenceNumber, todayIn, type RequestRow } from './request-record';
 import { lockRequest } from './save-request';
 import { transitionRequest } from './transition';
 
@@ -106,9 +105,8 @@ export async function getPayPage(db: Kysely<DB>, token: string, { opened = false
     .orderBy('created_at', 'asc')
     .execute();
   const { status, message } = payStatus(context);
-  const invoice = row.invoice_id ? await payerInvoice(db, row.business_id, row.invoice_id) : null;
-  // An invoice's timeline says when the payer opened it (issue 18); a plain request's does not.
-  if (opened && row.invoice_id) await recordView(db, row);
+  // What its source shows (an invoice's lines, a student's or a patient's line and statement).
+  const fromSource = (await sourceOf(row.source_kind).payPage?.(db, row, opened)) ?? {};
   return {
     businessName: business.business_name,
     businessLogoUrl: logoUrl(business.id, business.logo_updated_at),
@@ -118,14 +116,12 @@ export async function getPayPage(db: Kysely<DB>, token: string, { opened = false
     amountPaidCents: row.amount_paid_cents,
     remainingCents: row.amount_cents - row.amount_paid_cents,
     memo: row.memo,
-    forStudent: studentLineOf(row),
-    forPatient: patientLineOf(row),
-    statement: requestStatement(row),
+    ...PAY_PAGE_SOURCE_FIELDS,
+    ...fromSource,
     dueDate: row.due_date,
     expiresOn: row.expires_on,
     allowPartial: row.allow_partial,
     transactionState: row.state,
-    invoice,
     status,
     statusMessage: message,
     declinable: declineRefusal(context) === null,
@@ -137,39 +133,6 @@ export async function getPayPage(db: Kysely<DB>, token: string, { opened = false
       failureReason: p.failure_reason,
       createdAt: p.created_at.toISOString(),
     })),
-  };
-}
-
-/**
- * The payer opened the page: noted once per link sent (a new send or resend makes a new link),
- * so the business sees that the e-mail got read without a line for every reload.
- */
-async function recordView(db: Kysely<DB>, row: RequestRow): Promise<void> {
-  if (!row.sent_at) return;
-  await sql`
-    INSERT INTO payment_request_events (business_id, request_id, actor_type, actor_id, actor_label, event, from_state, to_state, detail)
-    SELECT ${row.business_id}, ${row.id}, 'payer', NULL, ${`Payer (${row.payer_email})`}, 'viewed', NULL, NULL, NULL
-    WHERE NOT EXISTS (
-      SELECT 1 FROM payment_request_events
-      WHERE business_id = ${row.business_id} AND request_id = ${row.id} AND event = 'viewed' AND created_at >= ${row.sent_at}
-    )`.execute(db);
-}
-
-/** What the payer's page shows of the invoice a request collects: its lines and figures. */
-async function payerInvoice(db: Kysely<DB>, businessId: string, invoiceId: string): Promise<PayerInvoice | null> {
-  const invoice = await db.selectFrom('invoices').selectAll().where('business_id', '=', businessId).where('id', '=', invoiceId).executeTakeFirst();
-  if (!invoice) return null;
-  return {
-    number: invoiceNumber(invoice.number),
-    issueDate: invoice.issue_date,
-    dueDate: invoice.due_date,
-    items: invoiceLines(invoice.items),
-    subtotalCents: invoice.subtotal_cents,
-    discountCents: invoice.discount_cents,
-    taxCents: invoice.tax_cents,
-    totalCents: invoice.total_cents,
-    memo: invoice.memo,
-    footer: invoice.footer,
   };
 }
 

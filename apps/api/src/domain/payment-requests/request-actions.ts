@@ -10,8 +10,10 @@ import { checkAmount } from '../businesses/amount-limits';
 import { lockRequest, selectRequest } from './save-request';
 import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { transitionRequest } from './transition';
+import { sourceOf } from '../request-sources';
+import type { RequestCommand } from './request-source';
 
-export type RequestCommand = 'send' | 'resend' | 'withdraw' | 'cancel';
+export type { RequestCommand };
 
 const EVENT: Record<RequestCommand, RequestEvent> = { send: 'send', resend: 'resend', withdraw: 'withdraw', cancel: 'cancel' };
 const TARGET: Record<RequestCommand, RequestState> = { send: 'Sent', resend: 'Resent', withdraw: 'Withdrawn', cancel: 'Cancelled' };
@@ -31,12 +33,9 @@ export async function runRequestCommand(
   const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
     const row = await lockRequest(trx, businessId, requestId);
-    if (row.qr_code_id !== null) {
-      throw new AppError(
-        ErrorCode.Conflict,
-        `${referenceNumber(row.number)} is a payment through a QR code: it was sent to no one, so it cannot be ${VERB[command]}.`,
-      );
-    }
+    // A request made for something else may refuse a command (a payment through a QR code was sent to no one).
+    const refusal = sourceOf(row.source_kind).commandRefusal?.(row, command, VERB[command]);
+    if (refusal) throw refusal;
     const event = EVENT[command];
     if (!canApply(event, row.state)) {
       throw new AppError(ErrorCode.Conflict, `A request that is ${row.state} cannot be ${VERB[command]}.`);
@@ -124,8 +123,8 @@ export async function deleteDraft(
       throw new AppError(ErrorCode.Conflict, `Only drafts can be deleted; this request is ${row.state}. ${insteadOfDeleting(row.state)}`);
     }
     await trx.deleteFrom('payment_requests').where('business_id', '=', businessId).where('id', '=', requestId).execute();
-    // A student's draft that billed an enrollment's period (ADR 036) releases it: it can be billed again.
-    await trx.deleteFrom('student_charges').where('business_id', '=', businessId).where('request_id', '=', requestId).execute();
+    // Its source may hold something for it (a student's draft releases the enrollment's period it billed, ADR 036).
+    await sourceOf(row.source_kind).onDraftDeleted?.(trx, row);
     // The draft's timeline goes with it; the audit log keeps that it was deleted, and by whom.
     await recordEvent(trx, {
       businessId,

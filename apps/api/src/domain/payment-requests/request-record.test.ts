@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addDays,
-  daysBetween,
-  expiryAfter,
-  parseReferenceNumber,
-  payToken,
-  payTokenHash,
-  requestStatement,
-  todayIn,
-  type RequestListRow,
-} from './request-record';
+import { addDays, daysBetween, expiryAfter, parseReferenceNumber, payToken, payTokenHash, todayIn } from './request-record';
 
 describe('request records', () => {
   it('parses references typed in a search box', () => {
@@ -41,26 +31,5 @@ describe('request records', () => {
     expect(expiryAfter('2099-12-01', 30)).toBe('2099-12-31');
     expect(expiryAfter('2099-12-31', 365)).toBe('2099-12-31');
     expect(() => addDays('9999-12-31', 30)).toThrow(RangeError);
-  });
-
-  it("reads a patient's statement, and no statement when the columns are null or missing", () => {
-    const line = {
-      serviceDate: '2026-11-02',
-      description: 'Cleaning',
-      billedCents: 20000,
-      insurancePaidCents: 12000,
-      adjustmentCents: 3000,
-      responsibilityCents: 5000,
-    };
-    expect(requestStatement({ date_of_service: '2026-11-02', statement_lines: [line] })).toEqual({
-      dateOfService: '2026-11-02',
-      lines: [line],
-      totals: { billedCents: 20000, insurancePaidCents: 12000, adjustmentCents: 3000, responsibilityCents: 5000 },
-    });
-    expect(requestStatement({ date_of_service: null, statement_lines: null })).toBeNull();
-    // A row built without the patient columns (as a mail row may be) is not a statement either.
-    const bare = {} as Pick<RequestListRow, 'date_of_service' | 'statement_lines'>;
-    expect(requestStatement(bare)).toBeNull();
-    expect(requestStatement({ ...bare, date_of_service: '2026-11-02' })).toBeNull();
   });
 });

@@ -1,22 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { LATEST_DAY, requestActions, statementTotals, type PaymentRequest, type RequestStatement } from '@tay/contract';
+import { LATEST_DAY, REQUEST_SOURCE_FIELDS, sourceRequestActions, type PaymentRequest } from '@tay/contract';
 import type { PaymentRequestsTable } from '../../db/schema/payments';
 
 export type RequestRow = Selectable<PaymentRequestsTable>;
 /** What a request looks like in lists: the row without its business, link hash, reminder step and creator. */
 export type RequestListRow = Omit<RequestRow, 'business_id' | 'pay_token_hash' | 'last_reminder_offset' | 'created_by'>;
-
-/** `INV-0042` (the prefix needed: bare digits are a TRX- number) → the invoice's number a request carries, else null. */
-export function parseInvoiceReference(text: string): number | null {
-  const match = /^inv-?(\d{1,9})$/i.exec(text.trim());
-  return match ? Number(match[1]) : null;
-}
-
-/** INV-0001: at least four digits. */
-export function invoiceNumber(number: number): string {
-  return `INV-${String(number).padStart(4, '0')}`;
-}
 
 export function referenceNumber(number: number): string {
   return `TRX-${number}`;
@@ -58,6 +47,15 @@ export function payLink(publicUrl: string, token: string): string {
   return `${publicUrl}/pay/${token}`;
 }
 
+/** The fields a request's source shows in its history item (its record's `list`, ADR 045). */
+export function sourceListOf(row: Pick<RequestListRow, 'source'>): Record<string, unknown> {
+  return row.source?.list ?? {};
+}
+
+/**
+ * The request as the API shows it: its own fields, then its source's (ADR 045) — the fields its
+ * record keeps under `list`, in the contract's names and form, and null for every other kind's.
+ */
 export function toPaymentRequest(row: RequestListRow): PaymentRequest {
   return {
     transactionId: row.id,
@@ -78,37 +76,10 @@ export function toPaymentRequest(row: RequestListRow): PaymentRequest {
     paidAt: row.paid_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-    invoiceId: row.invoice_id,
-    invoiceNumber: row.invoice_number === null ? null : invoiceNumber(row.invoice_number),
-    qrCodeId: row.qr_code_id,
-    qrCodeLabel: row.qr_code_label,
-    student: row.student_id === null ? null : { studentId: row.student_id, name: row.student_name ?? '' },
-    program: row.program_id === null ? null : { programId: row.program_id, name: row.program_name ?? '' },
-    period: row.period,
-    clientId: row.patient_id,
-    patientName: row.patient_name,
-    statement: requestStatement(row),
-    actions: requestActions(row.state, row.qr_code_id !== null),
+    ...REQUEST_SOURCE_FIELDS,
+    ...(sourceListOf(row) as Partial<Pick<PaymentRequest, keyof typeof REQUEST_SOURCE_FIELDS>>),
+    actions: sourceRequestActions(row.state, row.source_kind),
   };
-}
-
-/**
- * A patient's statement (ADR 037) as the request carries it: the date of service, the lines in
- * their stored order (each with its keys in the contract's order) and their totals; null for any
- * other request — also when a row does not carry the columns at all (undefined, as a row built
- * in code without them).
- */
-export function requestStatement(row: Pick<RequestListRow, 'date_of_service' | 'statement_lines'>): RequestStatement | null {
-  if (row.date_of_service === null || row.date_of_service === undefined || row.statement_lines === null || row.statement_lines === undefined) return null;
-  const lines = row.statement_lines.map((l) => ({
-    serviceDate: l.serviceDate,
-    description: l.description,
-    billedCents: l.billedCents,
-    insurancePaidCents: l.insurancePaidCents,
-    adjustmentCents: l.adjustmentCents,
-    responsibilityCents: l.responsibilityCents,
-  }));
-  return { dateOfService: row.date_of_service, lines, totals: statementTotals(lines) };
 }
 
 /** 'YYYY-MM-DD' plus whole days, in calendar arithmetic (no time zone involved). */

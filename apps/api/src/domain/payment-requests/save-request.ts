@@ -1,12 +1,14 @@
-import { ErrorCode, formatDateTime, formatMoney, NO_MOBILE_MESSAGE, type PaymentRequest, type PaymentRequestValues, type RequestState } from '@tay/contract';
+import { ErrorCode, formatDateTime, NO_MOBILE_MESSAGE, type PaymentRequest, type PaymentRequestValues, type RequestState } from '@tay/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { newId } from '../../lib/ids';
 import { checkAmount } from '../businesses/amount-limits';
 import type { ScopedBusiness } from '../businesses/business-scope';
-import { nextNumber, userActor, type ActingUser, type RequestContext } from './request-context';
-import { expiryAfter, invoiceNumber, todayIn, toPaymentRequest, type RequestRow } from './request-record';
+import { sourceOf } from '../request-sources';
+import { insertRequests } from './insert-requests';
+import { userActor, type ActingUser, type RequestContext } from './request-context';
+import { expiryAfter, todayIn, toPaymentRequest, type RequestRow } from './request-record';
+import { OWN_SOURCE, type RequestSource } from './request-source';
 import { capitalized, issueLinkAndMessage } from './send-request-email';
 import { recordRequestEvent, transitionRequest } from './transition';
 
@@ -124,27 +126,12 @@ async function applyMode(
 
 /**
  * What a request made for something else carries beside the request's own fields, found in the
- * request's transaction before it is checked: its payer, and columns of its own. A student's
+ * request's transaction before it is checked: its payer and its source (ADR 045). A student's
  * request (ADR 036) is billed to the student's guardian and carries the student, program and period.
  */
 export type RequestAttachment = (trx: Transaction<DB>) => Promise<{
   payerId: string;
-  columns: Partial<
-    Pick<
-      RequestRow,
-      | 'student_id'
-      | 'student_name'
-      | 'program_id'
-      | 'program_name'
-      | 'period'
-      | 'period_start'
-      | 'copy_payer_id'
-      | 'patient_id'
-      | 'patient_name'
-      | 'patient_first_name'
-      | 'date_of_service'
-    >
-  > & { statement_lines?: string };
+  source: RequestSource;
   /** Runs once the request is inserted, in its transaction (a student's charge for the period, the audit). */
   afterInsert?: (trx: Transaction<DB>, row: RequestRow) => Promise<void>;
 }>;
@@ -159,34 +146,26 @@ export async function createRequest(
     const attached = attach ? await attach(trx) : null;
     const input = attached ? { ...body, payerId: attached.payerId } : body;
     const checked = await check(trx, business, input);
-    const id = newId('req');
-    const number = await nextNumber(trx, businessId, 'request', 10001);
-    const row = await trx
-      .insertInto('payment_requests')
-      .values({
-        business_id: businessId,
-        id,
-        number,
-        ...columns(input, checked),
-        ...attached?.columns,
-        state: 'Draft',
-        send_at: null,
-        sent_at: null,
-        paid_at: null,
-        pay_token_hash: null,
-        last_reminder_offset: null,
-        created_by: user.userId,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordRequestEvent({ db: trx, businessId, requestId: id, actor: userActor(user), event: 'create', from: null, to: 'Draft', detail: null });
-    await attached?.afterInsert?.(trx, row);
-    await applyMode(ctx, trx, business, row, input, checked, user);
-    return toPaymentRequest(await selectRequest(trx, businessId, id));
+    const [row] = await insertRequests(trx, businessId, [
+      {
+        payer: { id: checked.payer.id, displayName: checked.payer.display_name, email: checked.payer.email },
+        amountCents: input.amountCents,
+        memo: input.memo,
+        reference: input.reference,
+        dueDate: input.dueDate,
+        expiresOn: checked.expiresOn,
+        allowPartial: input.allowPartial,
+        channel: input.channel,
+        source: attached?.source ?? OWN_SOURCE,
+        createdBy: user.userId,
+        actor: userActor(user),
+      },
+    ]);
+    await attached?.afterInsert?.(trx, row!);
+    await applyMode(ctx, trx, business, row!, input, checked, user);
+    return toPaymentRequest(await selectRequest(trx, businessId, row!.id));
   });
 }
-
-const STATEMENT_PAYER_KEPT = "A statement is billed to the patient's guarantor; make a new statement to bill someone else.";
 
 /** Edits a Draft (any mode) or a Pending request (its details and its send time). */
 export async function updateRequest(
@@ -196,30 +175,11 @@ export async function updateRequest(
   const businessId = business.id;
   return ctx.db.transaction().execute(async (trx) => {
     const current = await lockRequest(trx, businessId, requestId);
-    if (current.qr_code_id !== null) {
-      throw new AppError(ErrorCode.Conflict, 'This is a payment through a QR code: it cannot be edited.');
-    }
-    if (current.invoice_id !== null) {
-      throw new AppError(
-        ErrorCode.Conflict,
-        `This request collects invoice ${invoiceNumber(current.invoice_number!)}: edit the invoice instead, so the invoice and its request stay the same.`,
-      );
-    }
+    // A request made for something else may be edited only as its source allows (ADR 045).
+    const refusal = sourceOf(current.source_kind).editRefusal?.(current, input);
+    if (refusal) throw refusal;
     if (current.state !== 'Draft' && current.state !== 'Pending') {
       throw new AppError(ErrorCode.Conflict, `A request that is ${current.state} cannot be edited. Copy it to make a new one.`);
-    }
-    // A patient's statement (ADR 037): its amount is the sum of its lines' patient responsibility,
-    // so an edit keeps the lines and may change anything but the amount.
-    if (current.statement_lines !== null && input.amountCents !== current.amount_cents) {
-      const instead = current.state === 'Pending' ? 'Cancel the scheduled statement' : 'Delete the draft';
-      throw AppError.validation(
-        `This is a patient's statement: its amount is the total of its lines' patient responsibility and cannot be changed on its own. ${instead} and make a new statement to change its lines.`,
-        { amountCents: `Keep the statement's total, ${formatMoney(current.amount_cents)}.` },
-      );
-    }
-    // Its payer is the patient's guarantor (ADR 037): an edit may not bill someone else.
-    if (current.patient_id !== null && input.payerId !== current.payer_id) {
-      throw AppError.validation(STATEMENT_PAYER_KEPT, { payerId: STATEMENT_PAYER_KEPT });
     }
     if (current.state === 'Pending' && input.mode === 'draft') {
       throw AppError.validation('A scheduled request cannot go back to draft; cancel it instead.', { mode: 'Cancel the scheduled request instead.' });

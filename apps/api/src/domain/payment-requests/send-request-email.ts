@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
-import { invoiceEmail } from '../invoices/invoice-document';
+import { sourceOf } from '../request-sources';
 import type { RequestContext } from './request-context';
 import { requestEmail, requestText, type RequestEmailKind } from './request-emails';
 import { payLink, payToken, payTokenHash, type RequestRow } from './request-record';
@@ -42,23 +42,23 @@ export async function messagePayer(
   kind: RequestEmailKind,
   link: string,
 ): Promise<{ how: string }> {
+  const source = sourceOf(current.source_kind);
   if (current.channel === 'sms' && current.payer_mobile) {
-    await ctx.mailer.sendText(requestText(kind, current, businessName, link, current.payer_mobile), trx);
+    await ctx.mailer.sendText(requestText(kind, current, businessName, link, current.payer_mobile, source), trx);
     return { how: `texted to ${current.payer_mobile}${await messageCopyPayer(ctx, trx, current, businessName, kind, link)}` };
   }
-  // An invoice's request sends the invoice: its own words and its PDF (ADR 033).
-  const email = current.invoice_id ? await invoiceEmail(trx, current, businessName, kind, link) : requestEmail(kind, current, businessName, link);
+  // A source may send its own e-mail: an invoice's request sends the invoice, and its PDF (ADR 033).
+  const email = source.email ? await source.email(trx, current, businessName, kind, link) : requestEmail(kind, current, businessName, link, source);
   await ctx.mailer.send(email, trx);
   const fallback = current.channel === 'sms' ? ' (the payer has no mobile number now, so not by text message)' : '';
   return { how: `e-mailed to ${current.payer_email}${fallback}${await messageCopyPayer(ctx, trx, current, businessName, kind, link)}` };
 }
 
 /**
- * A request that bills both of a student's guardians (ADR 036) is one request: the second
- * guardian (`copy_payer_id`) gets the same message with the same link, by text message when the
- * request goes that way and they have a mobile number, else by e-mail. Nothing for any other
- * request, or when that guardian was deactivated since. Returns what the timeline adds (" and
- * e-mailed to …").
+ * A request whose source names a second payer (a student's other guardian, ADR 036) is one
+ * request: that payer gets the same message with the same link, by text message when the request
+ * goes that way and they have a mobile number, else by e-mail. Nothing for any other request, or
+ * when that payer was deactivated since. Returns what the timeline adds (" and e-mailed to …").
  */
 export async function messageCopyPayer(
   ctx: Pick<RequestContext, 'mailer'>,
@@ -68,20 +68,22 @@ export async function messageCopyPayer(
   kind: RequestEmailKind,
   link: string,
 ): Promise<string> {
-  if (!row.copy_payer_id) return '';
+  const source = sourceOf(row.source_kind);
+  const copyPayerId = source.copyPayerId?.(row) ?? null;
+  if (!copyPayerId) return '';
   const copy = await trx
     .selectFrom('payers')
     .select(['display_name', 'email', 'mobile_number', 'status'])
     .where('business_id', '=', row.business_id)
-    .where('id', '=', row.copy_payer_id)
+    .where('id', '=', copyPayerId)
     .executeTakeFirst();
   if (!copy || copy.status !== 'active') return '';
   const addressed = { ...row, payer_display_name: copy.display_name, payer_email: copy.email };
   if (row.channel === 'sms' && copy.mobile_number) {
-    await ctx.mailer.sendText(requestText(kind, addressed, businessName, link, copy.mobile_number), trx);
+    await ctx.mailer.sendText(requestText(kind, addressed, businessName, link, copy.mobile_number, source), trx);
     return ` and texted to ${copy.mobile_number}`;
   }
-  await ctx.mailer.send(requestEmail(kind, addressed, businessName, link), trx);
+  await ctx.mailer.send(requestEmail(kind, addressed, businessName, link, source), trx);
   return ` and e-mailed to ${copy.email}`;
 }
 

@@ -5,6 +5,7 @@ import type { Mailer, MailMessage, TextMessage } from '../../mail/mailer';
 import { recordEvent } from '../businesses/audit';
 import { referenceNumber, type RequestRow } from '../payment-requests/request-record';
 import type { PaymentRow } from './payment-record';
+import { sourceOf } from '../request-sources';
 
 /** The business as the "payment received" messages name it. */
 interface NoticeBusiness {
@@ -97,8 +98,8 @@ export function paymentReceivedText(to: string, business: NoticeBusiness, reques
  * and an address since changed proves nothing about the new one).
  */
 async function verifyPayerByPayment(trx: Executor, request: RequestRow, payment: PaymentRow): Promise<void> {
-  // A payer through a QR code typed the address themselves: that proves nothing about it.
-  if (request.channel !== 'email' || request.payer_id === null || request.qr_code_id !== null) return;
+  // Unless its source says the payer typed the address themselves (a QR code's payer): that proves nothing about it.
+  if (request.channel !== 'email' || request.payer_id === null || sourceOf(request.source_kind).verifiesPayer === false) return;
   const verified = await trx
     .updateTable('payers')
     .set({ verification: 'verified', verified_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })

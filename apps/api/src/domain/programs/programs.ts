@@ -163,7 +163,8 @@ export async function deleteProgram(
       .selectFrom('payment_requests')
       .select('id')
       .where('business_id', '=', business.id)
-      .where('program_id', '=', programId)
+      .where('source_kind', '=', 'student')
+      .where(sql<string>`source #>> '{list,program,programId}'`, '=', programId)
       .limit(1)
       .executeTakeFirst();
     if (request) {

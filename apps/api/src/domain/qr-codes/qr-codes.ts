@@ -124,7 +124,8 @@ export async function deleteQrCode(ctx: QrContext, { business, user, qrId }: { b
       .selectFrom('payment_requests')
       .select('id')
       .where('business_id', '=', business.id)
-      .where('qr_code_id', '=', qrId)
+      .where('source_kind', '=', 'qr')
+      .where('source_id', '=', qrId)
       .limit(1)
       .executeTakeFirst();
     if (used) {

@@ -5,14 +5,14 @@ import { AppError } from '../../lib/app-error';
 import { consumeRateLimit } from '../../lib/rate-limiter';
 import { newId } from '../../lib/ids';
 import { logoUrl } from '../businesses/business-record';
-import { nextNumber } from '../payment-requests/request-context';
+import { insertRequests } from '../payment-requests/insert-requests';
 import { addDays, payToken, payTokenHash, referenceNumber, todayIn, type RequestRow } from '../payment-requests/request-record';
-import { recordRequestEvent } from '../payment-requests/transition';
 import type { PaymentDeps } from '../payments/apply-charge-result';
 import { chargePayment, checkInstrument, startPayment } from '../payments/pay-request';
 import type { PaymentRow } from '../payments/payment-record';
 import { toPaymentSummary, payerActor } from '../payments/payment-record';
 import { qrDisplayStatus, type QrCodeRow } from './qr-code-record';
+import { qrSource } from './qr-source';
 
 /** The values a payment through a code carries, as the contract parsed them. */
 export interface QrPaymentValues {
@@ -28,8 +28,7 @@ export interface QrPaymentValues {
 /** What names a payer through a code who gave no name. */
 export const WALK_IN_PAYER = 'Walk-in payer';
 
-/** Payment attempts one device may make through one code in ten minutes (card testing is refused past it). */
-export const QR_PAY_ATTEMPTS = { max: 10, windowSeconds: 600 } as const;
+export { QR_PAY_ATTEMPTS } from './qr-source';
 
 /** How long a visit lasts: a scan within it (a reload, the page opened again) is not counted again. */
 export const QR_VISIT_SECONDS = 30 * 60;
@@ -176,47 +175,26 @@ export async function payThroughQr(options: PayThroughQrOptions): Promise<QrPaym
     const requestId = newId('req');
     const sentAt = new Date();
     const payTokenValue = payToken(options.authSecret, requestId, sentAt);
-    const request = await trx
-      .insertInto('payment_requests')
-      .values({
-        business_id: code.business_id,
+    const [request] = await insertRequests(trx, code.business_id, [
+      {
         id: requestId,
-        number: await nextNumber(trx, code.business_id, 'request', 10001),
-        payer_id: payer?.id ?? null,
-        payer_display_name: payerName ?? payer?.display_name ?? WALK_IN_PAYER,
-        payer_email: payerEmail ?? '',
-        payer_phone: keep(code.ask_phone, body.payerPhone) ?? null,
-        payer_note: keep(code.ask_note, body.note) ?? null,
-        amount_cents: body.amountCents,
+        payer: { id: payer?.id ?? null, displayName: payerName ?? payer?.display_name ?? WALK_IN_PAYER, email: payerEmail ?? '' },
+        amountCents: body.amountCents,
         memo: code.memo,
         reference: code.label,
-        due_date: today,
+        dueDate: today,
         // A failed payment can be tried again from the request's own page until tomorrow ends.
-        expires_on: addDays(today, 1),
-        allow_partial: false,
-        state: 'Sent',
-        send_at: null,
-        sent_at: sentAt,
-        paid_at: null,
-        pay_token_hash: payTokenHash(payTokenValue),
-        last_reminder_offset: null,
-        created_by: null,
-        qr_code_id: code.id,
-        qr_code_label: code.label,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordRequestEvent({
-      db: trx,
-      businessId: code.business_id,
-      requestId,
-      actor: payerActor(payerEmail ?? ''),
-      event: 'create',
-      from: null,
-      to: 'Sent',
-      detail: `Through the QR code "${code.label}"`,
-    });
-    const started = await startPayment(trx, { ...options, body }, request, instrument, payerEmail ?? '');
+        expiresOn: addDays(today, 1),
+        allowPartial: false,
+        source: qrSource(code, { phone: keep(code.ask_phone, body.payerPhone) ?? null, note: keep(code.ask_note, body.note) ?? null }),
+        createdBy: null,
+        actor: payerActor(payerEmail ?? ''),
+        // Already sent, so it has a page of its own.
+        sent: { at: sentAt, payTokenHash: payTokenHash(payTokenValue) },
+        detail: `Through the QR code "${code.label}"`,
+      },
+    ]);
+    const started = await startPayment(trx, { ...options, body }, request!, instrument, payerEmail ?? '');
     return { payment: started, token: payTokenValue };
   });
   return qrOutcome(await chargePayment(options, payment, body.processorToken), token);

@@ -13,7 +13,9 @@ import {
 } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import type { ScopedBusiness } from '../businesses/business-scope';
-import { invoiceNumber, parseInvoiceReference, parseReferenceNumber, referenceNumber } from '../payment-requests/request-record';
+import { invoiceNumber, parseInvoiceReference } from '../invoices/invoice-number';
+import { invoiceNumberOf } from '../invoices/invoice-source';
+import { parseReferenceNumber, referenceNumber } from '../payment-requests/request-record';
 
 /** How many of the business's newest requests a memo is looked for in: a bounded read, however large the history. */
 const MEMO_WINDOW = 20_000;
@@ -45,12 +47,12 @@ export async function searchBusiness(db: Kysely<DB>, { business, q }: { business
   const requests = async (): Promise<SearchHit[]> => {
     const rows = await db
       .selectFrom('payment_requests')
-      .select(['id', 'number', 'payer_display_name', 'amount_cents', 'state', 'memo', 'invoice_number'])
+      .select(['id', 'number', 'payer_display_name', 'amount_cents', 'state', 'memo', 'source_kind', 'source_number'])
       .where('business_id', '=', b)
       .where((eb) => {
         const any = [];
         if (trx !== null) any.push(eb('number', '=', trx));
-        if (inv !== null) any.push(eb('invoice_number', '=', inv));
+        if (inv !== null) any.push(eb.and([eb('source_kind', '=', 'invoice'), eb('source_number', '=', inv)]));
         if (amount !== null && amount > 0) any.push(eb('amount_cents', '=', amount));
         any.push(
           eb(
@@ -67,7 +69,7 @@ export async function searchBusiness(db: Kysely<DB>, { business, q }: { business
     return rows.map((r) => ({
       kind: 'requests',
       id: r.id,
-      title: `${referenceNumber(r.number)}${r.invoice_number === null ? '' : ` (${invoiceNumber(r.invoice_number)})`} · ${r.payer_display_name}`,
+      title: `${referenceNumber(r.number)}${invoiceNumberOf(r) === null ? '' : ` (${invoiceNumberOf(r)})`} · ${r.payer_display_name}`,
       detail: [formatMoney(Number(r.amount_cents)), r.state, r.memo].filter(Boolean).join(' · '),
       href: getHref(paths.payments.history, undefined, { transid: r.id }),
     }));

@@ -40,9 +40,10 @@ function balances(db: Kysely<DB>, businessId: string, query: BalancesQuery, mont
     .leftJoin('payment_requests as r', (j) =>
       j
         .onRef('r.business_id', '=', 's.business_id')
-        .onRef('r.student_id', '=', 's.id')
+        .on('r.source_kind', '=', 'student')
+        .onRef('r.source_id', '=', 's.id')
         .on('r.state', 'in', [...BILLED_STATES])
-        .on(sql<boolean>`coalesce(r.period_start, r.due_date) BETWEEN ${first}::date AND ${last}::date`),
+        .on(sql<boolean>`coalesce((r.source ->> 'periodStart')::date, r.due_date) BETWEEN ${first}::date AND ${last}::date`),
     )
     .where('s.business_id', '=', businessId);
   if (query.search) {

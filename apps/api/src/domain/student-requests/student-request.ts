@@ -8,6 +8,7 @@ import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser, RequestContext } from '../payment-requests/request-context';
 import { createRequest, type RequestAttachment } from '../payment-requests/save-request';
+import { studentSource } from './student-source';
 import { selectStudent, studentName } from '../students/student-record';
 
 /** A period as typed: `YYYY-MM` is that calendar month ("December 2026", from its first day); other text is kept as its label. */
@@ -123,15 +124,13 @@ function studentAttachment(business: ScopedBusiness, studentId: string, input: S
         });
       },
       payerId: first.id,
-      columns: {
-        student_id: student.id,
-        student_name: name,
-        program_id: program?.id ?? null,
-        program_name: program?.name ?? null,
+      source: studentSource({
+        student: { studentId: student.id, name },
+        program: program ? { programId: program.id, name: program.name } : null,
         period: period?.label ?? null,
-        period_start: period?.start ?? null,
-        copy_payer_id: copyPayerId,
-      },
+        periodStart: period?.start ?? null,
+        copyPayerId,
+      }),
     };
   };
 }

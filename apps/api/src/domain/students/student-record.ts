@@ -44,10 +44,11 @@ async function detailsOf(db: Executor, businessId: string, ids: string[]) {
       .execute(),
     db
       .selectFrom('payment_requests')
-      .select(['student_id', (eb) => eb.fn.countAll<string>().as('n')])
+      .select(['source_id as student_id', (eb) => eb.fn.countAll<string>().as('n')])
       .where('business_id', '=', businessId)
-      .where('student_id', 'in', ids)
-      .groupBy('student_id')
+      .where('source_kind', '=', 'student')
+      .where('source_id', 'in', ids)
+      .groupBy('source_id')
       .execute(),
   ]);
   for (const row of g) {

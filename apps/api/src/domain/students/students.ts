@@ -237,7 +237,8 @@ export async function deleteStudent(db: Kysely<DB>, { business, user, studentId 
       .selectFrom('payment_requests')
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('business_id', '=', business.id)
-      .where('student_id', '=', studentId)
+      .where('source_kind', '=', 'student')
+      .where('source_id', '=', studentId)
       .executeTakeFirstOrThrow();
     if (Number(requests.n) > 0) {
       throw new AppError(
