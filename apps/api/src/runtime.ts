@@ -100,6 +100,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           processorConfig: config.processor,
           payoutFeeCents: config.payoutFeeCents,
           accounting: config.accounting,
+          copyRowsIn: database.kind === 'postgres',
         }),
       );
       // A batch whose run died with the last process goes on now, not at the next minute.

@@ -38,6 +38,8 @@ export interface HandlerDeps {
   payoutFeeCents: number;
   /** QuickBooks Online and FreshBooks (ADR 041). */
   accounting: Record<IntegrationProvider, ProviderSettings | null>;
+  /** Bulk rows are stored with `COPY … FROM STDIN`: PostgreSQL (the embedded database's server takes no COPY data). */
+  copyRowsIn?: boolean;
 }
 
 export function createJobHandlers({
@@ -51,6 +53,7 @@ export function createJobHandlers({
   processorConfig,
   payoutFeeCents,
   accounting,
+  copyRowsIn = false,
 }: HandlerDeps): JobHandlers {
   const requests = { db, mailer, authSecret, previousAuthSecrets, publicUrl };
   const integrations = { db, jobs, publicUrl, providers: accountingProviders(accounting), box: integrationTokenBox([authSecret, ...previousAuthSecrets]) };
@@ -84,7 +87,7 @@ export function createJobHandlers({
       await deliverWebhook({ db, url: processorConfig.webhookUrl, secret: processorConfig.webhookSecret, webhookId });
     },
     'batches.check': async (data) => {
-      await checkBatch(db, data);
+      await checkBatch(db, data, { copy: copyRowsIn });
     },
     'batches.send': async (data) => {
       await sendBatch(requests, data, { jobs, payoutFeeCents });

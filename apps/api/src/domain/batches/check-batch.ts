@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { ErrorCode, type Batch, type BatchMapping, type BatchRow, type FieldErrors } from '@tay/contract';
+import { copyRows } from '../../db/copy-in';
 import type { Executor } from '../../db/executor';
 import { jobDb } from '../../db/executor';
 import type { DB } from '../../db/schema';
@@ -135,6 +136,44 @@ function stored(line: number, fields: RowFields, outcome: RowOutcome, extra: Fie
   return { line, status: 'invalid', fields, errors, plan: null, amount_cents: outcome.amountCents, payer_name: outcome.payerName, dedupe_key: null };
 }
 
+const ROW_COLUMNS = ['business_id', 'batch_id', 'line', 'status', 'fields', 'errors', 'plan', 'amount_cents', 'payer_name', 'dedupe_key'] as const;
+
+/**
+ * Writes a chunk of checked rows with `COPY … FROM STDIN` (PostgreSQL), in the caller's
+ * transaction: the chunk's lines a resumed run wrote before go first, so the chunk is written
+ * exactly once whatever ran before it.
+ */
+async function copyStoredRows(db: Executor, businessId: string, batchId: string, rows: StoredRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .deleteFrom('batch_rows')
+    .where('business_id', '=', businessId)
+    .where('batch_id', '=', batchId)
+    .where(
+      'line',
+      'in',
+      rows.map((r) => r.line),
+    )
+    .execute();
+  await copyRows(
+    db,
+    'batch_rows',
+    ROW_COLUMNS,
+    rows.map((r) => [
+      businessId,
+      batchId,
+      r.line,
+      r.status,
+      JSON.stringify(r.fields),
+      JSON.stringify(r.errors),
+      r.plan === null ? null : JSON.stringify(r.plan),
+      r.amount_cents,
+      r.payer_name,
+      r.dedupe_key,
+    ]),
+  );
+}
+
 /** Writes rows in one statement (their JSON is one parameter), replacing what a resumed run wrote before. */
 async function storeRows(db: Executor, businessId: string, batchId: string, rows: StoredRow[]): Promise<void> {
   await sql`
@@ -185,7 +224,11 @@ class Superseded extends Error {}
  * replaced (or whose batch was discarded) stops without a trace; a run that died is run again
  * by the queue and rewrites the same rows.
  */
-export async function checkBatch(db: Kysely<DB>, { businessId, batchId, version }: { businessId: string; batchId: string; version: number }): Promise<void> {
+export async function checkBatch(
+  db: Kysely<DB>,
+  { businessId, batchId, version }: { businessId: string; batchId: string; version: number },
+  { copy = false }: { copy?: boolean } = {},
+): Promise<void> {
   const batch = await db.selectFrom('batches').selectAll().where('business_id', '=', businessId).where('id', '=', batchId).executeTakeFirst();
   if (!batch || batch.phase !== 'validating' || batch.mapping_version !== version) return;
   const business = await businessForJob(db, businessId);
@@ -222,16 +265,9 @@ export async function checkBatch(db: Kysely<DB>, { businessId, batchId, version 
     chunk = [];
     const outcomes = await def.checkRows(db, business, mapping, rows);
     done += rows.length;
-    await step(
-      (trx) =>
-        storeRows(
-          trx,
-          businessId,
-          batchId,
-          rows.map((r, i) => stored(r.line, r.fields, outcomes[i]!, r.extra)),
-        ),
-      done,
-    );
+    const checked = rows.map((r, i) => stored(r.line, r.fields, outcomes[i]!, r.extra));
+    // On PostgreSQL the rows go by COPY; the embedded database's server takes no COPY data.
+    await step((trx) => (copy ? copyStoredRows(trx, businessId, batchId, checked) : storeRows(trx, businessId, batchId, checked)), done);
   };
   try {
     for await (const record of readCsvRecords(text, batch.delimiter as CsvDelimiter)) {
