@@ -140,21 +140,14 @@ const ROW_COLUMNS = ['business_id', 'batch_id', 'line', 'status', 'fields', 'err
 
 /**
  * Writes a chunk of checked rows with `COPY … FROM STDIN` (PostgreSQL), in the caller's
- * transaction: the chunk's lines a resumed run wrote before go first, so the chunk is written
- * exactly once whatever ran before it.
+ * transaction. A run that finds rows of an earlier run (one that died, or a replaced mapping)
+ * removes them with its first chunk, in one statement: the file is read again from its first line,
+ * so every row is written again. Not a delete per chunk: a new batch's rows have no statistics
+ * yet, and a delete by line planned as a scan of them would make the whole check quadratic.
  */
-async function copyStoredRows(db: Executor, businessId: string, batchId: string, rows: StoredRow[]): Promise<void> {
+async function copyStoredRows(db: Executor, businessId: string, batchId: string, rows: StoredRow[], { clearFirst }: { clearFirst: boolean }): Promise<void> {
+  if (clearFirst) await db.deleteFrom('batch_rows').where('business_id', '=', businessId).where('batch_id', '=', batchId).execute();
   if (rows.length === 0) return;
-  await db
-    .deleteFrom('batch_rows')
-    .where('business_id', '=', businessId)
-    .where('batch_id', '=', batchId)
-    .where(
-      'line',
-      'in',
-      rows.map((r) => r.line),
-    )
-    .execute();
   await copyRows(
     db,
     'batch_rows',
@@ -256,6 +249,11 @@ export async function checkBatch(
     });
   };
 
+  // Rows an earlier run of this batch wrote (COPY only; the JSON insert replaces them row by row).
+  let earlierRows =
+    copy &&
+    (await db.selectFrom('batch_rows').select('line').where('business_id', '=', businessId).where('batch_id', '=', batchId).limit(1).executeTakeFirst()) !==
+      undefined;
   let header = true;
   let done = 0;
   let chunk: { line: number; fields: RowFields; extra: FieldErrors }[] = [];
@@ -267,7 +265,11 @@ export async function checkBatch(
     done += rows.length;
     const checked = rows.map((r, i) => stored(r.line, r.fields, outcomes[i]!, r.extra));
     // On PostgreSQL the rows go by COPY; the embedded database's server takes no COPY data.
-    await step((trx) => (copy ? copyStoredRows(trx, businessId, batchId, checked) : storeRows(trx, businessId, batchId, checked)), done);
+    await step(
+      (trx) => (copy ? copyStoredRows(trx, businessId, batchId, checked, { clearFirst: earlierRows }) : storeRows(trx, businessId, batchId, checked)),
+      done,
+    );
+    earlierRows = false;
   };
   try {
     for await (const record of readCsvRecords(text, batch.delimiter as CsvDelimiter)) {
@@ -286,6 +288,8 @@ export async function checkBatch(
     }
     await flush();
     await step(async (trx) => {
+      // A file with no rows at all still leaves nothing of an earlier run behind.
+      if (earlierRows) await copyStoredRows(trx, businessId, batchId, [], { clearFirst: true });
       await markRepeats(trx, businessId, batchId);
       await recount(trx, businessId, batchId);
       await trx
