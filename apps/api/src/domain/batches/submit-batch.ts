@@ -162,16 +162,21 @@ async function recordOutcomes(
   batchId: string,
   outcomes: SendOutcome[],
 ): Promise<{ sent: number; failed: number; sentCents: number }> {
-  const rows = outcomes.map((o) =>
-    'requestId' in o ? { line: o.line, request_id: o.requestId, error: null } : { line: o.line, request_id: null, error: o.error },
-  );
+  // Each line's request or reason as JSON objects, and the update by the chunk's lines alone: a
+  // join to a set of rows could be planned as a walk of every valid row of the batch per chunk.
+  const requests: Record<string, string> = {};
+  const errors: Record<string, string> = {};
+  for (const o of outcomes) {
+    if ('requestId' in o) requests[o.line] = o.requestId;
+    else errors[o.line] = o.error;
+  }
+  const made = JSON.stringify(requests);
   const changed = await sql<{ status: string; amount_cents: string | number | null }>`
     UPDATE batch_rows r SET
-      status = CASE WHEN x.request_id IS NULL THEN 'failed' ELSE 'sent' END,
-      request_id = x.request_id,
-      errors = CASE WHEN x.request_id IS NULL THEN jsonb_build_object('row', x.error) ELSE '{}'::jsonb END
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(line int, request_id text, error text)
-    WHERE r.business_id = ${businessId} AND r.batch_id = ${batchId} AND r.line = x.line AND r.status = 'valid'
+      status = CASE WHEN ${made}::jsonb ? r.line::text THEN 'sent' ELSE 'failed' END,
+      request_id = ${made}::jsonb ->> r.line::text,
+      errors = CASE WHEN ${made}::jsonb ? r.line::text THEN '{}'::jsonb ELSE jsonb_build_object('row', ${JSON.stringify(errors)}::jsonb ->> r.line::text) END
+    WHERE r.business_id = ${businessId} AND r.batch_id = ${batchId} AND r.line = ANY(${outcomes.map((o) => o.line)}::int[]) AND r.status = 'valid'
     RETURNING r.status, r.amount_cents`.execute(trx);
   let sent = 0;
   let failed = 0;
