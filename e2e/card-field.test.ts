@@ -16,7 +16,9 @@ async function hostPage(page: Page): Promise<void> {
   const content = await page.locator('meta[name="tay-config"]').getAttribute('content');
   const config = JSON.parse(content!) as { processorPublishableKey: string; processorElementsUrl: string };
   expect(config.processorPublishableKey).toMatch(/^pk_test_/);
-  await page.goto('/api/health');
+  // A page of the app, whose policy frames our own origin as the pay page does; an API answer's
+  // policy frames nothing (the API's own security headers).
+  await page.goto('/pay/no-such-link');
   await page.evaluate(
     (src) => {
       const host = window as unknown as HostWindow;
