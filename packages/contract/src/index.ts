@@ -53,6 +53,7 @@ export * from './patients/batch-fields';
 export * from './patients/patients';
 export * from './patients/statement-lines';
 export * from './patients/statements';
+export * from './templates/party-templates';
 export * from './reports/schemas';
 export * from './reports/endpoints';
 export * from './search/endpoints';

@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
-import { parseDateCell, PATIENT_BATCH_FIELDS, PATIENT_FIELD_LIMITS, type BatchMapping, type FieldErrors, type GuarantorRelationship } from '@tay/contract';
-import { z } from 'zod';
+import { PARTY_TEMPLATES, PATIENT_BATCH_FIELDS, PATIENT_FIELD_LIMITS, type BatchMapping, type FieldErrors, type GuarantorRelationship } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
 import { recordEvent } from '../businesses/audit';
@@ -8,6 +6,7 @@ import type { ScopedBusiness } from '../businesses/business-scope';
 import { lockMrns } from '../patients/patients';
 import { todayIn } from '../payment-requests/request-record';
 import { ensureGuardianPayers, payersByEmail, type GuardianPayer, type NewGuardian } from '../students/guardians';
+import { checkBirthDate, checkPartyRows, checkPayerColumns, checkText, inactivePayerFor, partyAlreadyExists, partyRowLabel, takenPartyIds } from './party-rows';
 import {
   alwaysRequired,
   mappingCheck,
@@ -35,59 +34,11 @@ export interface PatientPlan {
   guarantor: { email: string; newPayer: NewGuardian | null };
 }
 
+const template = PARTY_TEMPLATES.healthCare;
 const DATE_FORMS = 'as 1984-05-31, 05/31/1984 or May 31, 1984';
-const YIELD_EVERY = 100;
-const email = z.email();
-const MOBILE = /^\+[1-9]\d{7,14}$/;
 const RELATIONSHIPS: readonly GuarantorRelationship[] = ['self', 'parent', 'spouse', 'child', 'other'];
-
-const alreadyExists = (mrn: string) => `A patient with the MRN ${mrn} already exists. Change it, or drop the row.`;
-const inactiveGuarantor = (p: Pick<GuardianPayer, 'display_name'>) =>
-  `${p.display_name} is a deactivated payer, so they cannot be a guarantor. Activate them in Manage Payers first.`;
-
-function checkText(fields: RowFields, key: string, label: string, max: number, errors: FieldErrors, required: boolean): string {
-  const value = (fields[key] ?? '').trim();
-  if (!value && required) errors[key] = `Enter the ${label}.`;
-  else if (value.length > max) errors[key] = `The ${label} is ${value.length} characters; at most ${max} fit.`;
-  return value;
-}
-
-/** The guarantor's columns: the payer with the e-mail, or the new payer's details (the patient's own names for `self`). */
-function checkGuarantor(
-  fields: RowFields,
-  relationship: GuarantorRelationship,
-  patient: { firstName: string; lastName: string },
-  errors: FieldErrors,
-  existing: Map<string, GuardianPayer>,
-): PatientPlan['guarantor'] | null {
-  const address = (fields.guarantorEmail ?? '').trim().toLowerCase();
-  if (!address) {
-    errors.guarantorEmail = relationship === 'self' ? "Enter the patient's e-mail address: they pay for themself." : "Enter the guarantor's e-mail address.";
-    return null;
-  }
-  if (!email.safeParse(address).success || address.length > PATIENT_FIELD_LIMITS.email) {
-    errors.guarantorEmail = `"${address}" is not a valid e-mail address.`;
-    return null;
-  }
-  const payer = existing.get(address);
-  if (payer) {
-    if (payer.status !== 'active') errors.guarantorEmail = inactiveGuarantor(payer);
-    return { email: address, newPayer: null };
-  }
-  let firstName = patient.firstName;
-  let lastName = patient.lastName;
-  if (relationship !== 'self') {
-    firstName = checkText(fields, 'guarantorFirstName', "guarantor's first name", 100, errors, false);
-    lastName = checkText(fields, 'guarantorLastName', "guarantor's last name", 100, errors, false);
-    if (!firstName) errors.guarantorFirstName = `Enter the guarantor's first name: no payer has the e-mail ${address} yet.`;
-    if (!lastName) errors.guarantorLastName = `Enter the guarantor's last name: no payer has the e-mail ${address} yet.`;
-  }
-  let mobile: string | null = null;
-  const text = (fields.guarantorMobile ?? '').replace(/[\s().-]/g, '');
-  if (text && !MOBILE.test(text)) errors.guarantorMobile = `"${(fields.guarantorMobile ?? '').trim()}" is not a mobile number. Write it like +1 555 010 0000.`;
-  else if (text) mobile = text;
-  return { email: address, newPayer: { firstName, lastName, email: address, mobile } };
-}
+const alreadyExists = (mrn: string) => partyAlreadyExists(template, mrn);
+const inactiveGuarantor = inactivePayerFor(template);
 
 function checkRow(fields: RowFields, today: string, taken: Set<string>, existing: Map<string, GuardianPayer>): RowOutcome {
   const errors: FieldErrors = {};
@@ -95,55 +46,38 @@ function checkRow(fields: RowFields, today: string, taken: Set<string>, existing
   if (mrn && !errors.mrn && taken.has(mrn.toLowerCase())) errors.mrn = alreadyExists(mrn);
   const firstName = checkText(fields, 'firstName', "patient's first name", PATIENT_FIELD_LIMITS.firstName, errors, true);
   const lastName = checkText(fields, 'lastName', "patient's last name", PATIENT_FIELD_LIMITS.lastName, errors, true);
-  const birthText = (fields.dateOfBirth ?? '').trim();
-  const dateOfBirth = birthText ? parseDateCell(birthText) : null;
-  if (!birthText) errors.dateOfBirth = 'Enter the date of birth.';
-  else if (!dateOfBirth) errors.dateOfBirth = `"${birthText}" is not a date we can read. Write it ${DATE_FORMS}.`;
-  else if (dateOfBirth > today) errors.dateOfBirth = 'The date of birth cannot be in the future.';
-  else if (dateOfBirth < '1900-01-01') errors.dateOfBirth = 'The date of birth must be on or after Jan 01, 1900.';
+  const dateOfBirth = checkBirthDate(fields, today, DATE_FORMS, true, errors);
 
   const relationText = (fields.guarantorRelationship ?? '').trim().toLowerCase();
   const relationship = (relationText || 'self') as GuarantorRelationship;
   if (!RELATIONSHIPS.includes(relationship)) {
     errors.guarantorRelationship = `"${(fields.guarantorRelationship ?? '').trim()}" is not a guarantor we know. Write self, parent, spouse, child or other (blank: self).`;
   }
-  const guarantor = checkGuarantor(fields, RELATIONSHIPS.includes(relationship) ? relationship : 'other', { firstName, lastName }, errors, existing);
+  // A patient who pays for themself becomes a payer with their own names.
+  const self = relationship === 'self';
+  const guarantor = checkPayerColumns(
+    fields,
+    { email: 'guarantorEmail', firstName: 'guarantorFirstName', lastName: 'guarantorLastName', mobile: 'guarantorMobile' },
+    {
+      whose: "guarantor's",
+      missing: self ? "Enter the patient's e-mail address: they pay for themself." : "Enter the guarantor's e-mail address.",
+      names: self ? { firstName, lastName } : null,
+      emailMax: PATIENT_FIELD_LIMITS.email,
+      inactive: inactiveGuarantor,
+    },
+    errors,
+    existing,
+  );
 
-  const name = [firstName, lastName].filter(Boolean).join(' ');
-  const label = name ? `${name}${mrn ? ` (${mrn})` : ''}` : mrn || null;
+  const label = partyRowLabel(firstName, lastName, mrn);
   if (Object.keys(errors).length > 0) return { status: 'invalid', errors, amountCents: null, payerName: label };
   const plan: PatientPlan = { mrn, firstName, lastName, dateOfBirth: dateOfBirth!, relationship, guarantor: guarantor! };
   return { status: 'valid', plan, amountCents: 0, payerName: label!, dedupeKey: `patient:${mrn.toLowerCase()}` };
 }
 
-async function takenMrns(db: Executor, businessId: string, mrns: string[]): Promise<Set<string>> {
-  if (mrns.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('patients')
-    .select(sql<string>`lower(mrn)`.as('n'))
-    .where('business_id', '=', businessId)
-    .where(sql<string>`lower(mrn)`, 'in', mrns)
-    .execute();
-  return new Set(rows.map((r) => r.n));
-}
-
 async function checkRows(db: Executor, business: ScopedBusiness, _mapping: BatchMapping, rows: { line: number; fields: RowFields }[]): Promise<RowOutcome[]> {
-  const mrns = new Set<string>();
-  const emails = new Set<string>();
-  for (const { fields } of rows) {
-    const n = (fields.mrn ?? '').trim().toLowerCase();
-    if (n) mrns.add(n);
-    const e = (fields.guarantorEmail ?? '').trim().toLowerCase();
-    if (e) emails.add(e);
-  }
-  const [taken, existing] = await Promise.all([takenMrns(db, business.id, [...mrns]), payersByEmail(db, business.id, [...emails])]);
   const today = todayIn(business.timeZone);
-  const outcomes: RowOutcome[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-    outcomes.push(checkRow(rows[i]!.fields, today, taken, existing));
-  }
-  return outcomes;
+  return checkPartyRows(db, template, business.id, rows, (fields, taken, existing) => checkRow(fields, today, taken, existing));
 }
 
 /**
@@ -161,8 +95,9 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
     business.id,
     plans.map(({ plan }) => plan.mrn),
   );
-  const taken = await takenMrns(
+  const taken = await takenPartyIds(
     trx,
+    template,
     business.id,
     plans.map(({ plan }) => plan.mrn.toLowerCase()),
   );

@@ -1,12 +1,11 @@
-import { sql } from 'kysely';
-import { parseDateCell, STUDENT_BATCH_FIELDS, STUDENT_FIELD_LIMITS, type BatchMapping, type FieldErrors } from '@tay/contract';
-import { z } from 'zod';
+import { PARTY_TEMPLATES, STUDENT_BATCH_FIELDS, STUDENT_FIELD_LIMITS, type BatchMapping, type FieldErrors } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
 import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { todayIn } from '../payment-requests/request-record';
 import { ensureGuardianPayers, payersByEmail, type GuardianPayer, type NewGuardian } from '../students/guardians';
+import { checkBirthDate, checkPartyRows, checkPayerColumns, checkText, inactivePayerFor, partyAlreadyExists, partyRowLabel, takenPartyIds } from './party-rows';
 import {
   alwaysRequired,
   mappingCheck,
@@ -33,56 +32,27 @@ export interface StudentPlan {
   guardians: { email: string; newPayer: NewGuardian | null }[];
 }
 
+const template = PARTY_TEMPLATES.student;
 const DATE_FORMS = 'as 2014-05-31, 05/31/2014 or May 31, 2014';
-const YIELD_EVERY = 100;
-const email = z.email();
-const MOBILE = /^\+[1-9]\d{7,14}$/;
-
-const alreadyExists = (studentNumber: string) => `A student with the student id ${studentNumber} already exists. Change it, or drop the row.`;
-const inactiveGuardian = (p: Pick<GuardianPayer, 'display_name'>) =>
-  `${p.display_name} is a deactivated payer, so they cannot be a guardian. Activate them in Manage Payers first.`;
-
-function checkText(fields: RowFields, key: string, label: string, max: number, errors: FieldErrors, required: boolean): string {
-  const value = (fields[key] ?? '').trim();
-  if (!value && required) errors[key] = `Enter the ${label}.`;
-  else if (value.length > max) errors[key] = `The ${label} is ${value.length} characters; at most ${max} fit.`;
-  return value;
-}
+const alreadyExists = (studentNumber: string) => partyAlreadyExists(template, studentNumber);
+const inactiveGuardian = inactivePayerFor(template);
 
 /** One guardian's columns (`guardian…` or `guardian2…`): the payer with the e-mail, or the new payer's details. */
-function checkGuardian(
-  fields: RowFields,
-  prefix: 'guardian' | 'guardian2',
-  which: string,
-  errors: FieldErrors,
-  existing: Map<string, GuardianPayer>,
-): StudentPlan['guardians'][number] | null {
-  const emailKey = `${prefix}Email`;
-  const address = (fields[emailKey] ?? '').trim().toLowerCase();
-  if (!address) {
-    if (prefix === 'guardian') errors[emailKey] = `Enter the ${which} e-mail address.`;
-    return null;
-  }
-  if (!email.safeParse(address).success || address.length > STUDENT_FIELD_LIMITS.email) {
-    errors[emailKey] = `"${address}" is not a valid e-mail address.`;
-    return null;
-  }
-  const payer = existing.get(address);
-  if (payer) {
-    if (payer.status !== 'active') errors[emailKey] = inactiveGuardian(payer);
-    return { email: address, newPayer: null };
-  }
-  const firstName = checkText(fields, `${prefix}FirstName`, `${which} first name`, 100, errors, true);
-  const lastName = checkText(fields, `${prefix}LastName`, `${which} last name`, 100, errors, true);
-  if (!firstName) errors[`${prefix}FirstName`] = `Enter the ${which} first name: no payer has the e-mail ${address} yet.`;
-  if (!lastName) errors[`${prefix}LastName`] = `Enter the ${which} last name: no payer has the e-mail ${address} yet.`;
-  let mobile: string | null = null;
-  if (prefix === 'guardian') {
-    const text = (fields.guardianMobile ?? '').replace(/[\s().-]/g, '');
-    if (text && !MOBILE.test(text)) errors.guardianMobile = `"${(fields.guardianMobile ?? '').trim()}" is not a mobile number. Write it like +1 555 010 0000.`;
-    else if (text) mobile = text;
-  }
-  return { email: address, newPayer: { firstName, lastName, email: address, mobile } };
+function checkGuardian(fields: RowFields, prefix: 'guardian' | 'guardian2', errors: FieldErrors, existing: Map<string, GuardianPayer>) {
+  const whose = prefix === 'guardian' ? "guardian's" : "second guardian's";
+  return checkPayerColumns(
+    fields,
+    { email: `${prefix}Email`, firstName: `${prefix}FirstName`, lastName: `${prefix}LastName`, ...(prefix === 'guardian' ? { mobile: 'guardianMobile' } : {}) },
+    {
+      whose,
+      missing: prefix === 'guardian' ? `Enter the ${whose} e-mail address.` : null,
+      names: null,
+      emailMax: STUDENT_FIELD_LIMITS.email,
+      inactive: inactiveGuardian,
+    },
+    errors,
+    existing,
+  );
 }
 
 function checkRow(fields: RowFields, today: string, taken: Set<string>, existing: Map<string, GuardianPayer>): RowOutcome {
@@ -92,53 +62,21 @@ function checkRow(fields: RowFields, today: string, taken: Set<string>, existing
   const firstName = checkText(fields, 'firstName', "student's first name", STUDENT_FIELD_LIMITS.firstName, errors, true);
   const lastName = checkText(fields, 'lastName', "student's last name", STUDENT_FIELD_LIMITS.lastName, errors, true);
   const grade = checkText(fields, 'grade', 'grade', STUDENT_FIELD_LIMITS.grade, errors, false);
-  const birthText = (fields.dateOfBirth ?? '').trim();
-  const dateOfBirth = birthText ? parseDateCell(birthText) : null;
-  if (birthText && !dateOfBirth) errors.dateOfBirth = `"${birthText}" is not a date we can read. Write it ${DATE_FORMS}.`;
-  else if (dateOfBirth && dateOfBirth > today) errors.dateOfBirth = 'The date of birth cannot be in the future.';
-  else if (dateOfBirth && dateOfBirth < '1900-01-01') errors.dateOfBirth = 'The date of birth must be on or after Jan 01, 1900.';
+  const dateOfBirth = checkBirthDate(fields, today, DATE_FORMS, false, errors);
 
-  const first = checkGuardian(fields, 'guardian', "guardian's", errors, existing);
-  const second = checkGuardian(fields, 'guardian2', "second guardian's", errors, existing);
+  const first = checkGuardian(fields, 'guardian', errors, existing);
+  const second = checkGuardian(fields, 'guardian2', errors, existing);
   if (first && second && first.email === second.email) errors.guardian2Email = 'The second guardian has the same e-mail as the first.';
 
-  const name = [firstName, lastName].filter(Boolean).join(' ');
-  const label = name ? `${name}${studentNumber ? ` (${studentNumber})` : ''}` : studentNumber || null;
+  const label = partyRowLabel(firstName, lastName, studentNumber);
   if (Object.keys(errors).length > 0) return { status: 'invalid', errors, amountCents: null, payerName: label };
   const plan: StudentPlan = { studentNumber, firstName, lastName, grade, dateOfBirth, guardians: [first!, ...(second ? [second] : [])] };
   return { status: 'valid', plan, amountCents: 0, payerName: label!, dedupeKey: `student:${studentNumber.toLowerCase()}` };
 }
 
-async function takenNumbers(db: Executor, businessId: string, numbers: string[]): Promise<Set<string>> {
-  if (numbers.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('students')
-    .select(sql<string>`lower(student_number)`.as('n'))
-    .where('business_id', '=', businessId)
-    .where(sql<string>`lower(student_number)`, 'in', numbers)
-    .execute();
-  return new Set(rows.map((r) => r.n));
-}
-
 async function checkRows(db: Executor, business: ScopedBusiness, _mapping: BatchMapping, rows: { line: number; fields: RowFields }[]): Promise<RowOutcome[]> {
-  const numbers = new Set<string>();
-  const emails = new Set<string>();
-  for (const { fields } of rows) {
-    const n = (fields.studentNumber ?? '').trim().toLowerCase();
-    if (n) numbers.add(n);
-    for (const key of ['guardianEmail', 'guardian2Email']) {
-      const e = (fields[key] ?? '').trim().toLowerCase();
-      if (e) emails.add(e);
-    }
-  }
-  const [taken, existing] = await Promise.all([takenNumbers(db, business.id, [...numbers]), payersByEmail(db, business.id, [...emails])]);
   const today = todayIn(business.timeZone);
-  const outcomes: RowOutcome[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-    outcomes.push(checkRow(rows[i]!.fields, today, taken, existing));
-  }
-  return outcomes;
+  return checkPartyRows(db, template, business.id, rows, (fields, taken, existing) => checkRow(fields, today, taken, existing));
 }
 
 /**
@@ -152,8 +90,9 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   const fresh = plans.flatMap(({ plan }) => plan.guardians.flatMap((g) => (g.newPayer ? [g.newPayer] : [])));
   const made = await ensureGuardianPayers(trx, business.id, fresh, batchId);
   const payers = await payersByEmail(trx, business.id, [...new Set(plans.flatMap(({ plan }) => plan.guardians.map((g) => g.email)))]);
-  const taken = await takenNumbers(
+  const taken = await takenPartyIds(
     trx,
+    template,
     business.id,
     plans.map(({ plan }) => plan.studentNumber.toLowerCase()),
   );

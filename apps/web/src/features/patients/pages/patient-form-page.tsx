@@ -1,13 +1,13 @@
-import { Badge, Grid, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Badge, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import {
   formatDay,
   formatMoney,
   GUARANTOR_RELATIONSHIP_LABELS,
   PATIENT_FIELD_LIMITS,
   PATIENT_STATUS_LABELS,
+  PARTY_TEMPLATES,
   paths,
   PatientInput,
   type FieldErrors,
@@ -15,6 +15,7 @@ import {
   type Patient,
   patientEndpoints,
 } from '@tay/contract';
+import { BirthDateField, localToday, PartyIdentityFields, usePartySaved } from '../../../components/parties/party-form-parts';
 import { PayerChoiceFields, payerChoice, payerChoiceBody, useSwitchLayout, type PayerChoice } from '../../../components/payers/payer-choice';
 import { EntityForm, FormPage } from '../../../components/ui/form-page';
 import { useBusinessTime } from '../../../lib/business-time';
@@ -61,12 +62,6 @@ function draftOf(patient: Patient): Draft {
     relationship: g.relationship === 'self' ? null : g.relationship,
     guarantor: payerChoice('existing', { payerId: g.payerId, displayName: g.name, email: g.email, mobileNumber: g.mobile }),
   };
-}
-
-/** The viewer's today, 'YYYY-MM-DD' (the server checks again with the business's own day). */
-function localToday(): string {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 }
 
 /** The body the API takes, and the problems found before sending it, by the API's field keys. */
@@ -155,12 +150,12 @@ function GuarantorFields({ draft, errors, set }: { draft: Draft; errors: FieldEr
 }
 
 function PatientForm({ patient }: { patient: Patient | null }) {
-  const navigate = useNavigate();
   const save = useSavePatient();
   const access = useEndpointAccess(patientEndpoints.create);
   const [draft, setDraft] = useState<Draft>(() => (patient ? draftOf(patient) : EMPTY));
   const { errors, setErrors, problem, setProblem, refused } = useFormErrors();
   const editing = patient !== null;
+  const saved = usePartySaved<Patient>(PARTY_TEMPLATES.healthCare, editing, (p) => `${p.name} (${p.mrn}), billed to ${p.guarantor.name}.`, refused);
 
   const set = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
 
@@ -169,23 +164,7 @@ function PatientForm({ patient }: { patient: Patient | null }) {
     setErrors(found);
     setProblem(null);
     if (Object.keys(found).length > 0) return;
-    save.mutate(
-      { body, clientId: patient?.clientId ?? null },
-      {
-        onSuccess: (saved) => {
-          notifications.show({
-            color: 'teal',
-            title: editing ? 'Patient saved' : 'Patient added',
-            message: `${saved.name} (${saved.mrn}), billed to ${saved.guarantor.name}.`,
-          });
-          void navigate(paths.entity.healthcareClients);
-        },
-        onError: (error) => {
-          refused(error);
-          notifications.show({ color: 'red', title: editing ? 'Patient not saved' : 'Patient not added', message: error.message });
-        },
-      },
-    );
+    save.mutate({ body, clientId: patient?.clientId ?? null }, saved);
   };
 
   return (
@@ -198,55 +177,23 @@ function PatientForm({ patient }: { patient: Patient | null }) {
       pending={save.isPending}
       cancelTo={paths.entity.healthcareClients}
     >
-      <Grid>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="MRN"
-            description="Your practice's own id for the patient (medical record number)"
+      <PartyIdentityFields
+        template={PARTY_TEMPLATES.healthCare}
+        idKey="mrn"
+        limits={{ id: PATIENT_FIELD_LIMITS.mrn, firstName: PATIENT_FIELD_LIMITS.firstName, lastName: PATIENT_FIELD_LIMITS.lastName }}
+        value={{ id: draft.mrn, firstName: draft.firstName, lastName: draft.lastName }}
+        onChange={({ id, ...names }) => set({ ...names, ...(id === undefined ? {} : { mrn: id }) })}
+        errors={errors}
+        beside={
+          <BirthDateField
             required
-            autoComplete="off"
-            maxLength={PATIENT_FIELD_LIMITS.mrn}
-            value={draft.mrn}
-            onChange={(e) => set({ mrn: e.currentTarget.value })}
-            error={errors.mrn}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="Date of birth"
             description="Shown in full only here; lists show the year"
-            type="date"
-            required
-            min="1900-01-01"
-            max={localToday()}
             value={draft.dateOfBirth}
-            onChange={(e) => set({ dateOfBirth: e.currentTarget.value })}
+            onChange={(dateOfBirth) => set({ dateOfBirth })}
             error={errors.dateOfBirth}
           />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="First name"
-            required
-            autoComplete="off"
-            maxLength={PATIENT_FIELD_LIMITS.firstName}
-            value={draft.firstName}
-            onChange={(e) => set({ firstName: e.currentTarget.value })}
-            error={errors.firstName}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="Last name"
-            required
-            autoComplete="off"
-            maxLength={PATIENT_FIELD_LIMITS.lastName}
-            value={draft.lastName}
-            onChange={(e) => set({ lastName: e.currentTarget.value })}
-            error={errors.lastName}
-          />
-        </Grid.Col>
-      </Grid>
+        }
+      />
       <GuarantorFields draft={draft} errors={errors} set={set} />
     </EntityForm>
   );

@@ -1,25 +1,26 @@
-import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
-import { IconPlus, IconUpload } from '@tabler/icons-react';
+import { Anchor, Badge, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import {
   formatMoney,
   GUARANTOR_RELATIONSHIP_LABELS,
   GuarantorRelationship,
   PATIENT_STATUS_LABELS,
-  paths,
+  PARTY_TEMPLATES,
+  partyHrefs,
   PatientSortBy,
   PatientStatus,
   type Patient,
   type PatientListQuery,
   patientEndpoints,
 } from '@tay/contract';
-import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { type Column } from '../../../components/ui/data-table';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessTime } from '../../../lib/business-time';
+import { partyListChrome } from '../../../components/parties/party-list-chrome';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadPatientsCsv, usePatientList } from '../api/patients-api';
-import { permittedPatientActions, usePatientActions } from '../components/patient-actions';
+import { usePatientActions } from '../components/patient-actions';
 
 const STATUS_OPTIONS = PatientStatus.options.map((s) => ({ value: s, label: PATIENT_STATUS_LABELS[s] }));
 const RELATIONSHIP_OPTIONS = GuarantorRelationship.options.map((r) => ({ value: r, label: GUARANTOR_RELATIONSHIP_LABELS[r] }));
@@ -44,7 +45,7 @@ export function PatientsPage() {
   const access = useEndpointAccess(patientEndpoints.create);
   const params = useListParams();
   const { get, page, pageSize } = params;
-  const { run, canWrite } = usePatientActions();
+  const { rowActions } = usePatientActions();
 
   const sortBy = get('sortBy');
   const status = get('status');
@@ -60,13 +61,6 @@ export function PatientsPage() {
   };
   const list = usePatientList(query);
 
-  const actions = (p: Patient): RowAction<Patient>[] =>
-    permittedPatientActions(p.actions, canWrite).map((action) => ({
-      label: action,
-      onClick: (row) => run(action, row),
-      ...(action === 'Delete' ? { color: 'red' } : {}),
-    }));
-
   const columns: Column<Patient>[] = [
     {
       key: 'name',
@@ -74,7 +68,7 @@ export function PatientsPage() {
       sortKey: 'name',
       render: (p) => (
         <div>
-          <Anchor component={Link} to={`${paths.entity.healthcareClientEdit}?clientId=${encodeURIComponent(p.clientId)}`} size="sm" fw={500}>
+          <Anchor component={Link} to={partyHrefs(PARTY_TEMPLATES.healthCare, p.clientId).edit} size="sm" fw={500}>
             {p.name}
           </Anchor>
           <Text size="xs" c="dimmed" aria-label={`Date of birth masked: year ${p.dateOfBirthMasked.slice(-4)}`}>
@@ -108,34 +102,17 @@ export function PatientsPage() {
     { key: 'created', header: 'Added', sortKey: 'createdAt', render: (p) => clock.date(p.createdAt) },
   ];
 
-  const addButton = (
-    <Button component={Link} to={paths.entity.healthcareClientAdd} leftSection={<IconPlus size={16} />} disabled={!access.allowed}>
-      Add patient
-    </Button>
-  );
-  const importButton = (
-    <Button component={Link} to={paths.entity.healthcareClientImport} variant="default" leftSection={<IconUpload size={16} />} disabled={!access.allowed}>
-      Import patients
-    </Button>
+  const chrome = partyListChrome(
+    PARTY_TEMPLATES.healthCare,
+    access.allowed,
+    <>Your patients and who pays for them. Dates of birth are masked here; opening a patient&apos;s record is recorded.</>,
   );
 
   return (
     <EntityListPage
       title="Patients"
-      description={
-        <>
-          Your patients and who pays for them. Dates of birth are masked here; opening a patient&apos;s record is recorded.{' '}
-          <Anchor component={Link} to={paths.entity.healthcareClientImports} size="sm" underline="always">
-            Past imports
-          </Anchor>
-        </>
-      }
-      actions={
-        <>
-          {access.allowed ? importButton : null}
-          {access.allowed ? addButton : null}
-        </>
-      }
+      description={chrome.description}
+      actions={chrome.actions}
       access={access}
       params={params}
       query={query}
@@ -145,23 +122,14 @@ export function PatientsPage() {
         { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 },
         { name: 'relationship', label: 'Guarantor', placeholder: 'Anyone', data: RELATIONSHIP_OPTIONS, width: 200 },
       ]}
-      caption="Patients"
+      caption={chrome.caption}
       columns={columns}
       rowKey={(p) => p.clientId}
       searchPlaceholder="Name, MRN or guarantor e-mail"
-      rowActions={actions}
+      rowActions={rowActions}
       download={(businessId) => downloadPatientsCsv(businessId, query)}
-      noMatches={{ title: 'No patients match', description: 'Nothing matches the search and filters you chose. Clear them to see every patient.' }}
-      empty={{
-        title: 'No patients yet',
-        description: 'Add your patients one by one, or import them with their guarantors from a CSV file.',
-        action: canWrite ? (
-          <Group gap="sm" justify="center">
-            {importButton}
-            {addButton}
-          </Group>
-        ) : undefined,
-      }}
+      noMatches={chrome.noMatches}
+      empty={chrome.empty}
     />
   );
 }

@@ -1,8 +1,8 @@
-import { Alert, Button, Grid, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import { paths, STUDENT_FIELD_LIMITS, StudentInput, type FieldErrors, type Student, studentEndpoints } from '@tay/contract';
+import { useSearchParams } from 'react-router';
+import { PARTY_TEMPLATES, paths, STUDENT_FIELD_LIMITS, StudentInput, type FieldErrors, type Student, studentEndpoints } from '@tay/contract';
+import { BirthDateField, localToday, PartyIdentityFields, usePartySaved } from '../../../components/parties/party-form-parts';
 import { PayerChoiceFields, payerChoice, payerChoiceBody, type PayerChoice } from '../../../components/payers/payer-choice';
 import { EntityForm, FormPage } from '../../../components/ui/form-page';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
@@ -29,12 +29,6 @@ function draftOf(student: Student): Draft {
     dateOfBirth: student.dateOfBirth ?? '',
     guardians: student.guardians.map((g) => payerChoice('existing', { payerId: g.payerId, displayName: g.name, email: g.email, mobileNumber: g.mobile })),
   };
-}
-
-/** The viewer's today, 'YYYY-MM-DD' (the server checks again with the business's own day). */
-function localToday(): string {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 }
 
 /** The body the API takes, and the problems found before sending it, by the API's field keys. */
@@ -111,12 +105,17 @@ function GuardianFields({
 }
 
 function StudentForm({ student }: { student: Student | null }) {
-  const navigate = useNavigate();
   const save = useSaveStudent();
   const access = useEndpointAccess(studentEndpoints.create);
   const [draft, setDraft] = useState<Draft>(() => (student ? draftOf(student) : EMPTY));
   const { errors, setErrors, problem, setProblem, refused } = useFormErrors();
   const editing = student !== null;
+  const saved = usePartySaved<Student>(
+    PARTY_TEMPLATES.student,
+    editing,
+    (s) => `${s.name} (${s.studentNumber}), billed to ${s.guardians[0]?.name ?? 'their guardian'}.`,
+    refused,
+  );
 
   const set = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
   const setGuardian = (index: number, next: PayerChoice) => setDraft((d) => ({ ...d, guardians: d.guardians.map((g, i) => (i === index ? next : g)) }));
@@ -126,23 +125,7 @@ function StudentForm({ student }: { student: Student | null }) {
     setErrors(found);
     setProblem(null);
     if (Object.keys(found).length > 0) return;
-    save.mutate(
-      { body, studentId: student?.studentId ?? null },
-      {
-        onSuccess: (saved) => {
-          notifications.show({
-            color: 'teal',
-            title: editing ? 'Student saved' : 'Student added',
-            message: `${saved.name} (${saved.studentNumber}), billed to ${saved.guardians[0]?.name ?? 'their guardian'}.`,
-          });
-          void navigate(paths.entity.students);
-        },
-        onError: (error) => {
-          refused(error);
-          notifications.show({ color: 'red', title: editing ? 'Student not saved' : 'Student not added', message: error.message });
-        },
-      },
-    );
+    save.mutate({ body, studentId: student?.studentId ?? null }, saved);
   };
 
   return (
@@ -160,20 +143,14 @@ function StudentForm({ student }: { student: Student | null }) {
           {errors.guardians}
         </Alert>
       )}
-      <Grid>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="Student id"
-            description="Your school's own id for the student"
-            required
-            autoComplete="off"
-            maxLength={STUDENT_FIELD_LIMITS.studentNumber}
-            value={draft.studentNumber}
-            onChange={(e) => set({ studentNumber: e.currentTarget.value })}
-            error={errors.studentNumber}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
+      <PartyIdentityFields
+        template={PARTY_TEMPLATES.student}
+        idKey="studentNumber"
+        limits={{ id: STUDENT_FIELD_LIMITS.studentNumber, firstName: STUDENT_FIELD_LIMITS.firstName, lastName: STUDENT_FIELD_LIMITS.lastName }}
+        value={{ id: draft.studentNumber, firstName: draft.firstName, lastName: draft.lastName }}
+        onChange={({ id, ...names }) => set({ ...names, ...(id === undefined ? {} : { studentNumber: id }) })}
+        errors={errors}
+        beside={
           <TextInput
             label="Grade or group"
             description="Optional: Year 7, Grade 5, U12 Blue"
@@ -183,41 +160,9 @@ function StudentForm({ student }: { student: Student | null }) {
             onChange={(e) => set({ grade: e.currentTarget.value })}
             error={errors.grade}
           />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="First name"
-            required
-            autoComplete="off"
-            maxLength={STUDENT_FIELD_LIMITS.firstName}
-            value={draft.firstName}
-            onChange={(e) => set({ firstName: e.currentTarget.value })}
-            error={errors.firstName}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="Last name"
-            required
-            autoComplete="off"
-            maxLength={STUDENT_FIELD_LIMITS.lastName}
-            value={draft.lastName}
-            onChange={(e) => set({ lastName: e.currentTarget.value })}
-            error={errors.lastName}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="Date of birth"
-            description="Optional"
-            type="date"
-            max={localToday()}
-            value={draft.dateOfBirth}
-            onChange={(e) => set({ dateOfBirth: e.currentTarget.value })}
-            error={errors.dateOfBirth}
-          />
-        </Grid.Col>
-      </Grid>
+        }
+        after={<BirthDateField description="Optional" value={draft.dateOfBirth} onChange={(dateOfBirth) => set({ dateOfBirth })} error={errors.dateOfBirth} />}
+      />
       <Title order={2} size="h4">
         Guardians
       </Title>

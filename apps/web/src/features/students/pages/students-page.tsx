@@ -1,16 +1,24 @@
-import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
-import { IconPlus, IconUpload } from '@tabler/icons-react';
+import { Badge, Stack, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
-import { formatDay, paths, STUDENT_STATUS_LABELS, StudentSortBy, StudentStatus, type Student, type StudentListQuery, studentEndpoints } from '@tay/contract';
-import { type Column, type RowAction } from '../../../components/ui/data-table';
+import {
+  formatDay,
+  PARTY_TEMPLATES,
+  STUDENT_STATUS_LABELS,
+  StudentSortBy,
+  StudentStatus,
+  type Student,
+  type StudentListQuery,
+  studentEndpoints,
+} from '@tay/contract';
+import { type Column } from '../../../components/ui/data-table';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useBusinessTime } from '../../../lib/business-time';
 import { useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
+import { partyListChrome } from '../../../components/parties/party-list-chrome';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadStudentsCsv, useInvalidateStudents, useStudentList } from '../api/students-api';
-import { permittedStudentActions, useStudentActions } from '../components/student-actions';
+import { useStudentActions } from '../components/student-actions';
 
 const STATUS_OPTIONS = StudentStatus.options.map((s) => ({ value: s, label: STUDENT_STATUS_LABELS[s] }));
 
@@ -42,7 +50,7 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
   const { get, page, pageSize } = params;
   const [enrolling, setEnrolling] = useState<{ studentId: string; name: string } | null>(null);
   const invalidate = useInvalidateStudents();
-  const { run, canWrite } = useStudentActions({ onEnrollment: (s) => setEnrolling({ studentId: s.studentId, name: s.name }) });
+  const { rowActions } = useStudentActions({ onEnrollment: (s) => setEnrolling({ studentId: s.studentId, name: s.name }) });
 
   const sortBy = get('sortBy');
   const status = get('status');
@@ -63,13 +71,6 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
     ...programs,
     ...(query.programId && !programs.some((p) => p.value === query.programId) ? [{ value: query.programId, label: 'A program' }] : []),
   ];
-
-  const actions = (s: Student): RowAction<Student>[] =>
-    permittedStudentActions(s.actions, canWrite).map((action) => ({
-      label: action,
-      onClick: (row) => run(action, row),
-      ...(action === 'Delete' ? { color: 'red' } : {}),
-    }));
 
   const columns: Column<Student>[] = [
     {
@@ -110,34 +111,13 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
     { key: 'created', header: 'Added', sortKey: 'createdAt', render: (s) => clock.date(s.createdAt) },
   ];
 
-  const addButton = (
-    <Button component={Link} to={paths.entity.studentAdd} leftSection={<IconPlus size={16} />} disabled={!access.allowed}>
-      Add student
-    </Button>
-  );
-  const importButton = (
-    <Button component={Link} to={paths.entity.studentImport} variant="default" leftSection={<IconUpload size={16} />} disabled={!access.allowed}>
-      Import students
-    </Button>
-  );
+  const chrome = partyListChrome(PARTY_TEMPLATES.student, access.allowed, <>Your students and the guardians billed for them.</>);
 
   return (
     <EntityListPage
       title="Manage Students"
-      description={
-        <>
-          Your students and the guardians billed for them.{' '}
-          <Anchor component={Link} to={paths.entity.studentImports} size="sm" underline="always">
-            Past imports
-          </Anchor>
-        </>
-      }
-      actions={
-        <>
-          {access.allowed ? importButton : null}
-          {access.allowed ? addButton : null}
-        </>
-      }
+      description={chrome.description}
+      actions={chrome.actions}
       access={access}
       params={params}
       query={query}
@@ -148,23 +128,14 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
         { name: 'programId', label: 'Program', placeholder: 'Any program', data: programOptions, width: 200, searchable: true },
         { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 },
       ]}
-      caption="Students"
+      caption={chrome.caption}
       columns={columns}
       rowKey={(s) => s.studentId}
       searchPlaceholder="Name, student id or guardian e-mail"
-      rowActions={actions}
+      rowActions={rowActions}
       download={(id) => downloadStudentsCsv(id, query)}
-      noMatches={{ title: 'No students match', description: 'Nothing matches the search and filters you chose. Clear them to see every student.' }}
-      empty={{
-        title: 'No students yet',
-        description: 'Add your students one by one, or import them with their guardians from a CSV file.',
-        action: canWrite ? (
-          <Group gap="sm" justify="center">
-            {importButton}
-            {addButton}
-          </Group>
-        ) : undefined,
-      }}
+      noMatches={chrome.noMatches}
+      empty={chrome.empty}
     >
       {businessId &&
         enrollments?.({
