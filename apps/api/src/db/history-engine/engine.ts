@@ -6,7 +6,7 @@ import { admissionOf, admit, type Admission } from './admission';
 import { beginsWith } from './prefix';
 
 /**
- * The history engine (ADR 029): one business's list of money rows — filtered, searched, sorted
+ * The history engine (ADR 030, 043): one business's list of money rows — filtered, searched, sorted
  * and paged exactly — in one statement per page, however long the list. A list declares its table,
  * states, sort columns and kept counts ({@link HistoryListDefinition}); the engine owns the page
  * shapes, the keyset anchors, the totals, the JSON envelope and the session check.
@@ -41,7 +41,7 @@ const DIRECT_OFFSET_LIMIT = 2000;
  * - `historyDays` (`day`) and `historyHours` (`hour`, hours since 1970): the history view's rows;
  * - `search` (`state`, `name_key` — the lower-cased name — and the e-mail column): the rows per
  *   name and e-mail.
- * A new list brings these with its migration, triggers and a recount test (ADR 029).
+ * A new list brings these with its migration, triggers and a recount test (ADR 030).
  */
 export interface HistoryListDefinition<State extends string, Sort extends string> {
   table: string;

@@ -8,6 +8,7 @@ import { referenceNumber } from '../payment-requests/request-record';
 export const payoutNumber = (n: number) => `PAY-${n}`;
 import { hidesBirthDates, maskedBirthDate } from './batch-privacy';
 import { selectBatch, toBatch, type BatchRecord } from './batch-record';
+import { plainPage } from '../../db/plain-list';
 
 type RowRecord = Selectable<DB['batch_rows']>;
 
@@ -32,7 +33,8 @@ type Query = { page: number; pageSize: number };
 export async function listBatches(db: Kysely<DB>, businessId: string, query: Query & Pick<BatchListQuery, 'kind'>) {
   let q = db.selectFrom('batches').where('business_id', '=', businessId);
   if (query.kind) q = q.where('kind', '=', query.kind);
-  const [rows, total] = await Promise.all([
+  return plainPage(
+    query,
     q
       .selectAll('batches')
       // Each batch's earlier twin (duplicateOf) in the same statement, not one query per row.
@@ -50,14 +52,10 @@ export async function listBatches(db: Kysely<DB>, businessId: string, query: Que
           .as('duplicate_of'),
       )
       .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  const items: Batch[] = rows.map(({ duplicate_of, ...row }) => toBatch(row, duplicate_of ?? null));
-  return { items, page: query.page, pageSize: query.pageSize, total: Number(total.n) };
+      .orderBy('id', 'desc'),
+    q,
+    (rows): Batch[] => rows.map(({ duplicate_of, ...row }) => toBatch(row, duplicate_of ?? null)),
+  );
 }
 
 /** GET …/rows: in file order, filtered by outcome; each sent row with the reference of its request. */
@@ -65,28 +63,22 @@ export async function listRows(db: Kysely<DB>, businessId: string, batchId: stri
   const batch = await selectBatch(db, businessId, batchId);
   let q = db.selectFrom('batch_rows as r').where('r.business_id', '=', businessId).where('r.batch_id', '=', batchId);
   if (query.status !== 'all') q = q.where('r.status', '=', query.status);
-  const [rows, total] = await Promise.all([
+  return plainPage(
+    query,
     q
       .leftJoin('payment_requests as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.request_id'))
       .leftJoin('payouts as o', (join) => join.onRef('o.business_id', '=', 'r.business_id').onRef('o.id', '=', 'r.request_id'))
       .selectAll('r')
       .select(['p.number', 'o.number as payout_number'])
-      .orderBy('r.line')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return {
-    items: rows.map(({ payout_number, ...r }) =>
-      payout_number !== null
-        ? { ...rowOf(r, null, batch), referenceNumber: payoutNumber(Number(payout_number)) }
-        : rowOf(r, r.number === null ? null : Number(r.number), batch),
-    ),
-    page: query.page,
-    pageSize: query.pageSize,
-    total: Number(total.n),
-  };
+      .orderBy('r.line'),
+    q,
+    (rows) =>
+      rows.map(({ payout_number, ...r }) =>
+        payout_number !== null
+          ? { ...rowOf(r, null, batch), referenceNumber: payoutNumber(Number(payout_number)) }
+          : rowOf(r, r.number === null ? null : Number(r.number), batch),
+      ),
+  );
 }
 
 const EXPORT_CHUNK = 2000;

@@ -22,6 +22,7 @@ import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
 import { auditActor, loadCycle, runsQuery, scheduleOf, selectCycle, toCycles, toRun, type CycleRow } from './cycle-record';
 import { nextRunFrom } from './schedule';
+import { plainPage } from '../../db/plain-list';
 
 type ListQuery = ReturnType<typeof BillingCycleListQuery.parse>;
 type RunsQuery = ReturnType<typeof BillingRunListQuery.parse>;
@@ -214,16 +215,7 @@ function sorted(query: ListQuery) {
 
 export async function listBillingCycles(db: Kysely<DB>, { business, query }: { business: ScopedBusiness; query: ListQuery }) {
   const base = filtered(db, business.id, query);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('c')
-      .orderBy(sorted(query))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: await toCycles(db, business.id, rows as CycleRow[]), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  return plainPage(query, base.selectAll('c').orderBy(sorted(query)), base, (rows) => toCycles(db, business.id, rows as CycleRow[]));
 }
 
 export async function* exportBillingCycles(db: Kysely<DB>, { business, query }: { business: ScopedBusiness; query: ListQuery }): AsyncGenerator<string> {
@@ -259,20 +251,14 @@ export async function listBillingRuns(db: Kysely<DB>, { business, cycleId, query
   let base = runsQuery(db, business.id).where('r.cycle_id', '=', cycleId);
   if (query.state) base = base.where('r.state', '=', query.state);
   const dir = query.sortDirection === 'asc' ? 'asc' : 'desc';
-  const [rows, count] = await Promise.all([
-    base
-      .orderBy('r.period_start', dir)
-      .orderBy('r.id', dir)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
+  return plainPage(
+    query,
+    base.orderBy('r.period_start', dir).orderBy('r.id', dir),
     db
       .selectFrom('billing_cycle_runs')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('business_id', '=', business.id)
       .where('cycle_id', '=', cycleId)
-      .$if(Boolean(query.state), (q) => q.where('state', '=', query.state!))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toRun), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+      .$if(Boolean(query.state), (q) => q.where('state', '=', query.state!)),
+    (rows) => rows.map(toRun),
+  );
 }

@@ -21,6 +21,7 @@ import { recordEvent, type Actor as AuditActor } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser } from '../payment-requests/request-context';
 import { newCheckInToken, selectEvent, toEvent } from './event-record';
+import { plainPage } from '../../db/plain-list';
 
 export interface EventContext {
   db: Kysely<DB>;
@@ -140,17 +141,9 @@ function filtered(db: Kysely<DB>, businessId: string, query: Pick<ListQuery, 'se
 
 export async function listEvents(ctx: EventContext, { business, query }: { business: ScopedBusiness; query: ListQuery }) {
   const base = filtered(ctx.db, business.id, query);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(SORT_COLUMNS[query.sortBy], query.sortDirection)
-      .orderBy('id', query.sortDirection)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map((r) => toEvent(r, ctx.publicUrl)), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  return plainPage(query, base.selectAll().orderBy(SORT_COLUMNS[query.sortBy], query.sortDirection).orderBy('id', query.sortDirection), base, (rows) =>
+    rows.map((r) => toEvent(r, ctx.publicUrl)),
+  );
 }
 
 export async function* exportEvents(ctx: EventContext, { business, query }: { business: ScopedBusiness; query: ListQuery }): AsyncGenerator<string> {

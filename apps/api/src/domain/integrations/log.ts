@@ -11,6 +11,7 @@ import {
 } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { newId } from '../../lib/ids';
+import { plainPage } from '../../db/plain-list';
 
 export interface LogEntryInput {
   direction: SyncDirection;
@@ -82,18 +83,9 @@ const toEntry = (r: Row): SyncLogEntry => ({
 
 /** One page of the log, newest first: ids are time-ordered (`apps/api/src/lib/ids.ts`), and the primary key serves the order. */
 export async function listLog(db: Kysely<DB>, businessId: string, provider: IntegrationProvider, query: LogQuery) {
-  const [rows, count] = await Promise.all([
-    filtered(db, businessId, provider, query)
-      .select(COLUMNS)
-      .orderBy('id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    filtered(db, businessId, provider, query)
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toEntry), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  return plainPage(query, filtered(db, businessId, provider, query).select(COLUMNS).orderBy('id', 'desc'), filtered(db, businessId, provider, query), (rows) =>
+    rows.map(toEntry),
+  );
 }
 
 /** The newest entry about one record (what a retry or a link just wrote), if any. */

@@ -15,6 +15,7 @@ import { AppError } from '../../lib/app-error';
 import { todayIn } from '../payment-requests/request-record';
 import { invoiceNumber } from './invoice-number';
 import { parseInvoiceNumber, toInvoiceListItem, type InvoiceRow } from './invoice-record';
+import { plainPage } from '../../db/plain-list';
 
 export type InvoiceQuery = ReturnType<typeof InvoiceListQuery.parse>;
 
@@ -120,19 +121,12 @@ export async function listInvoices({
   query: InvoiceQuery;
 }): Promise<{ items: InvoiceListItem[]; page: number; pageSize: number; total: number }> {
   const today = todayIn(timeZone);
-  const [rows, count] = await Promise.all([
-    ordered(db, businessId, query, today)
-      .select(LIST_COLUMNS)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    db
-      .selectFrom('invoices')
-      .where(whereOf(businessId, query, today))
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map((r) => toInvoiceListItem(r, today)), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  return plainPage(
+    query,
+    ordered(db, businessId, query, today).select(LIST_COLUMNS),
+    db.selectFrom('invoices').where(whereOf(businessId, query, today)),
+    (rows) => rows.map((r) => toInvoiceListItem(r, today)),
+  );
 }
 
 const header = (timeZone: string) => [

@@ -23,6 +23,7 @@ import { todayIn } from '../payment-requests/request-record';
 import { ensureGuardianPayers, payersByEmail, payersById, type GuardianPayer } from '../students/guardians';
 import { dayOf, loadPatient, patientName, selectPatient, toPatients } from './patient-record';
 import { exportFilters, recordPatientExport, recordPatientView, viewActor } from './patient-views';
+import { plainPage } from '../../db/plain-list';
 
 type ListQuery = ReturnType<typeof PatientListQuery.parse>;
 type ViewsQuery = ReturnType<typeof PatientViewsQuery.parse>;
@@ -289,29 +290,20 @@ export async function listPatientViews(
 ): Promise<PatientViews> {
   await selectPatient(db, business.id, patientId);
   const base = db.selectFrom('patient_record_views').where('business_id', '=', business.id).where('patient_id', '=', patientId);
-  const [rows, count] = await Promise.all([
-    base
-      .select(['id', 'user_id', 'actor', 'what', 'ip_address', 'viewed_at'])
-      .orderBy('viewed_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return {
-    items: rows.map((r) => ({
-      viewId: String(r.id),
-      userId: r.user_id,
-      actor: r.actor,
-      what: r.what,
-      viewedAt: r.viewed_at.toISOString(),
-      ipAddress: r.ip_address,
-    })),
-    page: query.page,
-    pageSize: query.pageSize,
-    total: Number(count.n),
-  };
+  return plainPage(
+    query,
+    base.select(['id', 'user_id', 'actor', 'what', 'ip_address', 'viewed_at']).orderBy('viewed_at', 'desc').orderBy('id', 'desc'),
+    base,
+    (rows) =>
+      rows.map((r) => ({
+        viewId: String(r.id),
+        userId: r.user_id,
+        actor: r.actor,
+        what: r.what,
+        viewedAt: r.viewed_at.toISOString(),
+        ipAddress: r.ip_address,
+      })),
+  );
 }
 
 function filtered(db: Kysely<DB>, businessId: string, query: Pick<ListQuery, 'search' | 'status' | 'relationship'>) {
@@ -346,16 +338,7 @@ function sorted(query: ListQuery) {
 /** A filtered, sorted page of patients; dates of birth masked (a list is not a view of a record). */
 export async function listPatients(db: Kysely<DB>, { business, query }: { business: ScopedBusiness; query: ListQuery }) {
   const base = filtered(db, business.id, query);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('p')
-      .orderBy(sorted(query))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: await toPatients(db, business.id, rows), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  return plainPage(query, base.selectAll('p').orderBy(sorted(query)), base, (rows) => toPatients(db, business.id, rows));
 }
 
 const EXPORT_CHUNK = 500;

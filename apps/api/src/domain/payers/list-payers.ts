@@ -3,6 +3,7 @@ import type { Payer } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { filterPayers, sortExpression, type PayerQuery } from './payer-query';
 import { selectPayers, toPayer } from './payer-record';
+import { plainPage } from '../../db/plain-list';
 
 export interface PayerPage {
   items: Payer[];
@@ -13,18 +14,16 @@ export interface PayerPage {
 
 /**
  * GET /api/businesses/:id/payers: one page (first page 1) with the exact total. A plain list
- * (offset paging and a count), not the history engine: ADR 029.
+ * (offset paging and a count), not the history engine: ADR 043.
  */
 export async function listPayers({ db, businessId, query }: { db: Kysely<DB>; businessId: string; query: PayerQuery }): Promise<PayerPage> {
   const direction = query.sortDirection === 'asc' ? sql`asc` : sql`desc`;
-  const rows = await filterPayers(selectPayers(db), businessId, query)
-    .orderBy(sql`${sortExpression(query.sortBy)} ${direction}`)
-    .orderBy(sql`payers.id ${direction}`)
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  const { total } = await filterPayers(db.selectFrom('payers'), businessId, query)
-    .select(sql<number>`count(*)::int`.as('total'))
-    .executeTakeFirstOrThrow();
-  return { items: rows.map(toPayer), page: query.page, pageSize: query.pageSize, total };
+  return plainPage(
+    query,
+    filterPayers(selectPayers(db), businessId, query)
+      .orderBy(sql`${sortExpression(query.sortBy)} ${direction}`)
+      .orderBy(sql`payers.id ${direction}`),
+    filterPayers(db.selectFrom('payers'), businessId, query),
+    (rows) => rows.map(toPayer),
+  );
 }

@@ -11,7 +11,7 @@ import type { Reader, SourceFilter } from './request-source';
 export type ListQuery = ReturnType<typeof RequestListQuery.parse>;
 
 /**
- * The transaction history and the drafts: the history engine (ADR 029) over `payment_requests`.
+ * The transaction history and the drafts: the history engine (ADR 030, 043) over `payment_requests`.
  * The item of each row is stored as JSON (migration 0016); the counts are kept by triggers:
  * per state (0009), per day (0012) and hour (0014), per payer name and e-mail (0017). Search
  * prefix indexes are in migrations 0013 and 0015.

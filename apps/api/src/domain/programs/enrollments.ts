@@ -19,6 +19,7 @@ import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser } from '../payment-requests/request-context';
 import { auditActor, enrollmentsQuery, loadEnrollments, loadProgram, selectProgram, toEnrollment, type ProgramRow } from './program-record';
+import { plainPage } from '../../db/plain-list';
 
 type ListQuery = ReturnType<typeof EnrollmentListQuery.parse>;
 type CandidateQuery = ReturnType<typeof EnrollCandidateQuery.parse>;
@@ -320,14 +321,7 @@ export async function listEnrollments(db: Kysely<DB>, { business, programId, que
     counted = counted.where(sql<boolean>`(${searchOf(needle)} OR strpos(lower(coalesce(py.email, '')), lower(${needle})) > 0)`);
   }
   if (query.status) counted = counted.where('en.status', '=', query.status);
-  const [rows, count] = await Promise.all([
-    filteredEnrollments(db, business.id, programId, query)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    counted.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toEnrollment), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  return plainPage(query, filteredEnrollments(db, business.id, programId, query), counted, (rows) => rows.map(toEnrollment));
 }
 
 export async function* exportEnrollments(

@@ -18,6 +18,7 @@ import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser } from '../payment-requests/request-context';
 import { assertUniqueProgramName, auditActor, loadProgram, programDuplicateFromViolation, selectProgram, toProgram } from './program-record';
+import { plainPage } from '../../db/plain-list';
 
 type ListQuery = ReturnType<typeof ProgramListQuery.parse>;
 
@@ -231,15 +232,7 @@ function withEnrollmentsEver(q: ReturnType<typeof filtered>) {
 /** A business has tens of programs: a plain filtered, sorted page. */
 export async function listPrograms(db: Kysely<DB>, { business, query }: { business: ScopedBusiness; query: ListQuery }) {
   const base = filtered(db, business.id, query);
-  const [rows, count] = await Promise.all([
-    withEnrollmentsEver(base)
-      .orderBy(sorted(query))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map((r) => toProgram(r, Number(r.enrollments_ever ?? 0))), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  return plainPage(query, withEnrollmentsEver(base).orderBy(sorted(query)), base, (rows) => rows.map((r) => toProgram(r, Number(r.enrollments_ever ?? 0))));
 }
 
 export async function* exportPrograms(db: Kysely<DB>, { business, query }: { business: ScopedBusiness; query: ListQuery }): AsyncGenerator<string> {

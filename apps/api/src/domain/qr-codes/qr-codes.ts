@@ -18,6 +18,7 @@ import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
 import { newQrToken, selectQrCode, toQrCode, type QrCodeRow } from './qr-code-record';
+import { plainPage } from '../../db/plain-list';
 
 export interface QrContext {
   db: Kysely<DB>;
@@ -158,17 +159,9 @@ function filtered(db: Kysely<DB>, businessId: string, today: string, query: Pick
 export async function listQrCodes(ctx: QrContext, { business, query }: { business: ScopedBusiness; query: ListQuery }) {
   const today = todayIn(business.timeZone);
   const base = filtered(ctx.db, business.id, today, query);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(SORT_COLUMNS[query.sortBy], query.sortDirection)
-      .orderBy('id', query.sortDirection)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map((r) => toQrCode(r, ctx.publicUrl, today)), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  return plainPage(query, base.selectAll().orderBy(SORT_COLUMNS[query.sortBy], query.sortDirection).orderBy('id', query.sortDirection), base, (rows) =>
+    rows.map((r) => toQrCode(r, ctx.publicUrl, today)),
+  );
 }
 
 export async function* exportQrCodes(ctx: QrContext, { business, query }: { business: ScopedBusiness; query: ListQuery }): AsyncGenerator<string> {

@@ -30,6 +30,7 @@ import {
   sendReceiverLink,
   toReceiver,
 } from './receiver-record';
+import { plainPage } from '../../db/plain-list';
 
 export interface ReceiverContext {
   db: Kysely<DB>;
@@ -292,15 +293,7 @@ function withPayoutsCount(q: ReturnType<typeof filtered>) {
 /** A business has hundreds of receivers, not millions: a plain filtered, sorted page. */
 export async function listReceivers(ctx: ReceiverContext, { business, query }: { business: ScopedBusiness; query: ListQuery }) {
   const base = filtered(ctx.db, business.id, query);
-  const [rows, count] = await Promise.all([
-    withPayoutsCount(base)
-      .orderBy(sorted(query))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map((r) => toReceiver(r, Number(r.payouts_count ?? 0))), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+  return plainPage(query, withPayoutsCount(base).orderBy(sorted(query)), base, (rows) => rows.map((r) => toReceiver(r, Number(r.payouts_count ?? 0))));
 }
 
 export async function* exportReceivers(ctx: ReceiverContext, { business, query }: { business: ScopedBusiness; query: ListQuery }): AsyncGenerator<string> {

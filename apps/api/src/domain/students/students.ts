@@ -19,6 +19,7 @@ import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
 import { ensureGuardianPayers, payersByEmail, payersById, type GuardianPayer, type NewGuardian } from './guardians';
 import { loadStudent, selectStudent, studentName, toStudents } from './student-record';
+import { plainPage } from '../../db/plain-list';
 
 type ListQuery = ReturnType<typeof StudentListQuery.parse>;
 
@@ -321,23 +322,11 @@ function sorted(query: ListQuery) {
 /** A school has hundreds or thousands of students: a plain filtered, sorted page, with every grade for the filter. */
 export async function listStudents(db: Kysely<DB>, { business, query }: { business: ScopedBusiness; query: ListQuery }) {
   const base = filtered(db, business.id, query);
-  const [rows, count, grades] = await Promise.all([
-    base
-      .selectAll('s')
-      .orderBy(sorted(query))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  const [page, grades] = await Promise.all([
+    plainPage(query, base.selectAll('s').orderBy(sorted(query)), base, (rows) => toStudents(db, business.id, rows)),
     db.selectFrom('students').select('grade').distinct().where('business_id', '=', business.id).where('grade', '<>', '').orderBy('grade').execute(),
   ]);
-  return {
-    items: await toStudents(db, business.id, rows),
-    page: query.page,
-    pageSize: query.pageSize,
-    total: Number(count.n),
-    grades: grades.map((g) => g.grade),
-  };
+  return { ...page, grades: grades.map((g) => g.grade) };
 }
 
 const EXPORT_CHUNK = 500;

@@ -13,6 +13,7 @@ import {
 } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { plainPage } from '../../db/plain-list';
 
 export type AuditListQuery = ReturnType<typeof AuditQuery.parse>;
 
@@ -229,7 +230,7 @@ function whereOf(businessId: string, timeZone: string, query: Omit<AuditListQuer
 }
 
 /**
- * The audit log, newest first: a plain list (ADR 029) over the append-only trail
+ * The audit log, newest first: a plain list (ADR 043) over the append-only trail
  * (`business_events`, migrations 0003 and 0028), which holds a copy of every request event too.
  */
 export async function listAudit(
@@ -237,22 +238,16 @@ export async function listAudit(
   { businessId, timeZone, query }: { businessId: string; timeZone: string; query: AuditListQuery },
 ): Promise<{ items: AuditEntry[]; page: number; pageSize: number; total: number }> {
   const where = whereOf(businessId, timeZone, query);
-  const [rows, count] = await Promise.all([
+  return plainPage(
+    query,
     db
       .selectFrom('business_events')
       .select(['id', 'created_at', 'actor', 'actor_user_id', 'action', 'details', 'ip_address'])
       .where(where)
-      .orderBy(query.sortDirection === 'asc' ? sql`created_at ASC, seq ASC` : sql`created_at DESC, seq DESC`)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    db
-      .selectFrom('business_events')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where(where)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(entryOf), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+      .orderBy(query.sortDirection === 'asc' ? sql`created_at ASC, seq ASC` : sql`created_at DESC, seq DESC`),
+    db.selectFrom('business_events').where(where),
+    (rows) => rows.map(entryOf),
+  );
 }
 
 /** Who appears in the log: each person once (by their latest label), then operations and jobs. */

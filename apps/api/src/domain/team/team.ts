@@ -66,7 +66,7 @@ function invitationOf(
   };
 }
 
-/** The team page: members, owners first, then open invitations. A team is tens of people: a plain list (ADR 029). */
+/** The team page: members, owners first, then open invitations. A team is tens of people: a plain list (ADR 043). */
 export async function listTeam(db: Kysely<DB>, businessId: string): Promise<{ members: TeamMember[]; invitations: TeamInvitation[] }> {
   const members = await membersQuery(db, businessId)
     .orderBy(sql`CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'member' THEN 2 ELSE 3 END`)
