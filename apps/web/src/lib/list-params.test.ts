@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { listTableProps } from './list-params';
+import { baseListQuery, listTableProps, oneOf, textParam } from './list-params';
 
 const list = (over: Partial<Parameters<typeof listTableProps>[0]> = {}) => ({
   data: { items: [{ id: 'a' }, { id: 'b' }], total: 42 },
@@ -51,5 +51,37 @@ describe('listTableProps', () => {
     expect(props.error).toEqual(new Error('down'));
     props.onRetry();
     expect(refetch).toHaveBeenCalledOnce();
+  });
+});
+
+describe('the list query read from the URL', () => {
+  const reader = (query: string, page = 1, pageSize = 25) => {
+    const url = new URLSearchParams(query);
+    return { get: (key: string) => url.get(key) ?? undefined, page, pageSize };
+  };
+  const SORTS = ['createdAt', 'name'] as const;
+
+  it('keeps a known sort, the direction and the search, and falls back to the defaults', () => {
+    expect(baseListQuery(reader('sortBy=name&sortDirection=asc&search=ada', 3, 50), SORTS, 'createdAt')).toEqual({
+      page: 3,
+      pageSize: 50,
+      sortBy: 'name',
+      sortDirection: 'asc',
+      search: 'ada',
+    });
+    expect(baseListQuery(reader('sortBy=password&sortDirection=sideways&search='), SORTS, 'createdAt')).toEqual({
+      page: 1,
+      pageSize: 25,
+      sortBy: 'createdAt',
+      sortDirection: 'desc',
+    });
+  });
+
+  it('keeps a filter only when it is one of its options, and a free filter only when it is set', () => {
+    expect(oneOf(reader('status=active'), 'status', ['active', 'inactive'] as const)).toEqual({ status: 'active' });
+    expect(oneOf(reader('status=deleted'), 'status', ['active', 'inactive'] as const)).toEqual({});
+    expect(oneOf(reader(''), 'status', ['active'] as const)).toEqual({});
+    expect(textParam(reader('programId=prg_1'), 'programId')).toEqual({ programId: 'prg_1' });
+    expect(textParam(reader('programId='), 'programId')).toEqual({});
   });
 });

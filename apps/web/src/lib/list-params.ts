@@ -71,3 +71,34 @@ export function listTableProps<T>(
     onRetry: () => void list.refetch(),
   };
 }
+
+type ParamReader = Pick<ReturnType<typeof useListParams>, 'get' | 'page' | 'pageSize'>;
+
+/**
+ * What every plain list reads from its URL the same way: the page and its size, the sort (one of
+ * the list's `sorts`, else `defaultSort`), its direction (descending unless `asc`) and the search.
+ * A page spreads it and adds its filters (`oneOf`, `textParam`).
+ */
+export function baseListQuery<S extends string>(params: ParamReader, sorts: readonly S[], defaultSort: S) {
+  const sortBy = params.get('sortBy');
+  const search = params.get('search');
+  return {
+    page: params.page,
+    pageSize: params.pageSize,
+    sortBy: (sorts as readonly string[]).includes(sortBy ?? '') ? (sortBy as S) : defaultSort,
+    sortDirection: params.get('sortDirection') === 'asc' ? ('asc' as const) : ('desc' as const),
+    ...(search ? { search } : {}),
+  };
+}
+
+/** A filter from the URL, kept only when it is one of `options` (a status, a frequency): `{ [key]: value }` or nothing. */
+export function oneOf<K extends string, V extends string>(params: ParamReader, key: K, options: readonly V[]): Partial<Record<K, V>> {
+  const value = params.get(key);
+  return value !== undefined && (options as readonly string[]).includes(value) ? ({ [key]: value } as Partial<Record<K, V>>) : {};
+}
+
+/** A free filter from the URL (an id, a grade): `{ [key]: value }`, or nothing when it is empty. */
+export function textParam<K extends string>(params: ParamReader, key: K): Partial<Record<K, string>> {
+  const value = params.get(key);
+  return value ? ({ [key]: value } as Partial<Record<K, string>>) : {};
+}

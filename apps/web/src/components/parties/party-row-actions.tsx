@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
 import { partyHrefs, type PartyTemplate } from '@tay/contract';
-import type { RowAction } from '../ui/data-table';
+import { rowActionsOf, type RowAction } from '../ui/data-table';
 
 /** The commands every party has (ADR 048): Activate happens at once, Deactivate and Delete ask first. */
 export type PartyCommand = 'activate' | 'deactivate' | 'delete';
@@ -84,11 +84,9 @@ export function usePartyRowActions<T extends Party, A extends string>(options: P
   };
 
   /** The row's menu: the actions the API lists that the person may use, Delete in red. */
-  const rowActions = (party: T): RowAction<T>[] =>
-    party.actions
-      .filter((a): a is A => (options.known as readonly string[]).includes(a))
-      .filter((a) => canWrite || options.readOnly.includes(a))
-      .map((action) => ({ label: action, onClick: (row: T) => run(action, row), ...(action === 'Delete' ? { color: 'red' } : {}) }));
+  const allowed = (party: T): A[] =>
+    party.actions.filter((a): a is A => (options.known as readonly string[]).includes(a)).filter((a) => canWrite || options.readOnly.includes(a));
+  const rowActions = (party: T): RowAction<T>[] => rowActionsOf(allowed(party), run);
 
   return { run, rowActions, canWrite };
 }

@@ -37,6 +37,11 @@ export interface RowAction<T> {
   color?: string;
 }
 
+/** A row's menu from the actions it may use, each run by `run`; Delete is in red. */
+export function rowActionsOf<A extends string, T>(actions: readonly A[], run: (action: A, row: T) => void): RowAction<T>[] {
+  return actions.map((action) => ({ label: action, onClick: (row: T) => run(action, row), ...(action === 'Delete' ? { color: 'red' } : {}) }));
+}
+
 export interface DataTableProps<T> {
   caption: string;
   columns: Column<T>[];

@@ -20,7 +20,7 @@ import {
 } from '@tay/contract';
 import { type Column, type RowAction } from '../../../components/ui/data-table';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
-import { useListParams } from '../../../lib/list-params';
+import { baseListQuery, oneOf, textParam, useListParams } from '../../../lib/list-params';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import {
   downloadBillingCyclesCsv,
@@ -77,26 +77,17 @@ export function BillingCyclesPage() {
   const access = useEndpointAccess(billingCycleEndpoints.create);
   const canWrite = access.allowed;
   const params = useListParams();
-  const { get, page, pageSize } = params;
   const [editing, setEditing] = useState<{ cycle: BillingCycle | null } | null>(null);
   const [runsOf, setRunsOf] = useState<BillingCycle | null>(null);
   const command = useBillingCycleCommand();
   const runNow = useRunBillingCycle();
   const programs = useActivePrograms();
 
-  const sortBy = get('sortBy');
-  const status = get('status');
-  const schedule = get('schedule');
-  const programId = get('programId');
   const query: BillingCycleListQuery = {
-    page,
-    pageSize,
-    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-    ...((BillingCycleStatus.options as readonly string[]).includes(status ?? '') ? { status: status as BillingCycleStatus } : {}),
-    ...((BillingSchedule.options as readonly string[]).includes(schedule ?? '') ? { schedule: schedule as BillingSchedule } : {}),
-    ...(programId ? { programId } : {}),
+    ...baseListQuery(params, SORTS, 'createdAt'),
+    ...oneOf(params, 'status', BillingCycleStatus.options),
+    ...oneOf(params, 'schedule', BillingSchedule.options),
+    ...textParam(params, 'programId'),
   };
   const list = useBillingCycleList(query);
 

@@ -15,7 +15,7 @@ import {
 } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
 import { ReceiverReviewBadge } from '../../../components/ui/receiver-review-badge';
-import { useListParams, listTableProps } from '../../../lib/list-params';
+import { baseListQuery, listTableProps, useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useRoleAllows } from '../../../lib/endpoint-access';
@@ -39,15 +39,9 @@ export function EventCheckInsPage({ actions: headerActions }: EventCheckInsPageP
   const eventId = params.get('eventId') ?? '';
   const businessId = useBusinessId();
   const clock = useBusinessTime();
-  const { get, update, page, pageSize } = useListParams();
-  const sortBy = get('sortBy');
-  const query: EventCheckInQuery = {
-    page,
-    pageSize,
-    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'checkedInAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-  };
+  const listParams = useListParams();
+  const { update, page, pageSize } = listParams;
+  const query: EventCheckInQuery = baseListQuery(listParams, SORTS, 'checkedInAt');
   const list = useEventCheckIns(eventId, query);
   const event = list.data?.event;
   useDocumentTitle(event ? `Check-ins: ${event.name}` : 'Event check-ins');

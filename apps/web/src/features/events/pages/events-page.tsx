@@ -19,7 +19,7 @@ import {
 } from '@tay/contract';
 import { type Column, type RowAction } from '../../../components/ui/data-table';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
-import { useListParams } from '../../../lib/list-params';
+import { baseListQuery, oneOf, useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadEventImage, downloadEventsCsv, useEventCommand, useEventList, type EventCommand } from '../api/events-api';
@@ -48,19 +48,12 @@ export function EventsPage() {
   const access = useEndpointAccess(eventEndpoints.create);
   const canWrite = access.allowed;
   const params = useListParams();
-  const { get, page, pageSize } = params;
   const [editing, setEditing] = useState<{ event: PayoutEvent | null } | null>(null);
   const command = useEventCommand();
 
-  const sortBy = get('sortBy');
-  const status = get('status');
   const query: EventListQuery = {
-    page,
-    pageSize,
-    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-    ...((EventStatus.options as readonly string[]).includes(status ?? '') ? { status: status as EventStatus } : {}),
+    ...baseListQuery(params, SORTS, 'createdAt'),
+    ...oneOf(params, 'status', EventStatus.options),
   };
   const list = useEventList(query);
 

@@ -15,7 +15,7 @@ import {
 } from '@tay/contract';
 import { type Column } from '../../../components/ui/data-table';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
-import { useListParams } from '../../../lib/list-params';
+import { baseListQuery, oneOf, useListParams } from '../../../lib/list-params';
 import { useBusinessTime } from '../../../lib/business-time';
 import { partyListChrome } from '../../../components/parties/party-list-chrome';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
@@ -44,20 +44,12 @@ export function PatientsPage() {
   const clock = useBusinessTime();
   const access = useEndpointAccess(patientEndpoints.create);
   const params = useListParams();
-  const { get, page, pageSize } = params;
   const { rowActions } = usePatientActions();
 
-  const sortBy = get('sortBy');
-  const status = get('status');
-  const relationship = get('relationship');
   const query: PatientListQuery = {
-    page,
-    pageSize,
-    sortBy: (PatientSortBy.options as readonly string[]).includes(sortBy ?? '') ? (sortBy as PatientSortBy) : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-    ...((PatientStatus.options as readonly string[]).includes(status ?? '') ? { status: status as PatientStatus } : {}),
-    ...((GuarantorRelationship.options as readonly string[]).includes(relationship ?? '') ? { relationship: relationship as GuarantorRelationship } : {}),
+    ...baseListQuery(params, PatientSortBy.options, 'createdAt'),
+    ...oneOf(params, 'status', PatientStatus.options),
+    ...oneOf(params, 'relationship', GuarantorRelationship.options),
   };
   const list = usePatientList(query);
 

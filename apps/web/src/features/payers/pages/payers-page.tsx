@@ -19,7 +19,7 @@ import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useBusinessTime } from '../../../lib/business-time';
 import { formatPhone } from '../../../lib/phone';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
-import { useListParams } from '../../../lib/list-params';
+import { baseListQuery, oneOf, useListParams } from '../../../lib/list-params';
 import { downloadPayersCsv, usePayerCommand, usePayerList, type PayerCommand } from '../api/payers-api';
 import { PayerStatusBadge, VerificationBadge } from '../components/badges';
 import { RequestCount } from '../components/request-count';
@@ -45,19 +45,12 @@ export function PayersPage() {
   const access = useEndpointAccess(payerEndpoints.create);
   const canRequest = useEndpointAccess(paymentRequestEndpoints.create).allowed;
   const params = useListParams();
-  const { get, page, pageSize } = params;
   const command = usePayerCommand();
 
-  const status = get('status');
-  const verification = get('verification');
   const query: PayerListQuery = {
-    page,
-    pageSize,
-    sortBy: (SORTS as readonly string[]).includes(get('sortBy') ?? '') ? (get('sortBy') as (typeof SORTS)[number]) : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-    ...(status === 'active' || status === 'Disabled' ? { status } : {}),
-    ...(verification === 'verified' || verification === 'unverified' ? { verification } : {}),
+    ...baseListQuery(params, SORTS, 'createdAt'),
+    ...oneOf(params, 'status', ['active', 'Disabled'] as const),
+    ...oneOf(params, 'verification', ['verified', 'unverified'] as const),
   };
   const list = usePayerList(query);
 

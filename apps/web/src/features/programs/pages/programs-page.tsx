@@ -12,9 +12,9 @@ import {
   type ProgramListQuery,
   programEndpoints,
 } from '@tay/contract';
-import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { type Column, rowActionsOf } from '../../../components/ui/data-table';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
-import { useListParams } from '../../../lib/list-params';
+import { baseListQuery, oneOf, useListParams } from '../../../lib/list-params';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadProgramsCsv, useProgramList } from '../api/programs-api';
 import { enrolledOfCapacity, permittedProgramActions, programManageHref, ProgramStatusBadge, useProgramActions } from '../components/program-actions';
@@ -31,30 +31,17 @@ const FREQUENCY_OPTIONS = ProgramFrequency.options.map((f) => ({ value: f, label
 export function ProgramsPage() {
   const access = useEndpointAccess(programEndpoints.create);
   const params = useListParams();
-  const { get, page, pageSize } = params;
   const { run, canWrite } = useProgramActions();
   const navigate = useNavigate();
 
-  const sortBy = get('sortBy');
-  const status = get('status');
-  const frequency = get('frequency');
   const query: ProgramListQuery = {
-    page,
-    pageSize,
-    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-    ...((ProgramStatus.options as readonly string[]).includes(status ?? '') ? { status: status as ProgramStatus } : {}),
-    ...((ProgramFrequency.options as readonly string[]).includes(frequency ?? '') ? { frequency: frequency as ProgramFrequency } : {}),
+    ...baseListQuery(params, SORTS, 'createdAt'),
+    ...oneOf(params, 'status', ProgramStatus.options),
+    ...oneOf(params, 'frequency', ProgramFrequency.options),
   };
   const list = useProgramList(query);
 
-  const actions = (p: Program): RowAction<Program>[] =>
-    permittedProgramActions(p.actions, canWrite).map((action) => ({
-      label: action,
-      onClick: (row) => run(action, row),
-      ...(action === 'Delete' ? { color: 'red' } : {}),
-    }));
+  const actions = (p: Program) => rowActionsOf(permittedProgramActions(p.actions, canWrite), run);
 
   const columns: Column<Program>[] = [
     {

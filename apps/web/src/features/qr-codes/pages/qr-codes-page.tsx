@@ -5,7 +5,7 @@ import { formatDay, formatMoney, QR_STATUS_LABELS, QrCodeDisplayStatus, type QrC
 import { type Column, type RowAction } from '../../../components/ui/data-table';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useBusinessTime } from '../../../lib/business-time';
-import { useListParams } from '../../../lib/list-params';
+import { baseListQuery, oneOf, useListParams } from '../../../lib/list-params';
 import { qrCodeDownloadHref, qrCodeManageHref, qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadQrCodesCsv, useQrCodeList } from '../api/qr-codes-api';
@@ -26,18 +26,11 @@ export function QrCodesPage() {
   const clock = useBusinessTime();
   const access = useEndpointAccess(qrCodeEndpoints.create);
   const params = useListParams();
-  const { get, page, pageSize } = params;
   const { run, canWrite } = useQrCodeActions();
 
-  const sortBy = get('sortBy');
-  const status = get('status');
   const query: QrCodeListQuery = {
-    page,
-    pageSize,
-    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-    ...((QrCodeDisplayStatus.options as readonly string[]).includes(status ?? '') ? { status: status as QrCodeDisplayStatus } : {}),
+    ...baseListQuery(params, SORTS, 'createdAt'),
+    ...oneOf(params, 'status', QrCodeDisplayStatus.options),
   };
   const list = useQrCodeList(query);
 

@@ -11,9 +11,9 @@ import {
   type ReceiverListQuery,
   receiverEndpoints,
 } from '@tay/contract';
-import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { type Column, rowActionsOf } from '../../../components/ui/data-table';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
-import { useListParams } from '../../../lib/list-params';
+import { baseListQuery, oneOf, useListParams } from '../../../lib/list-params';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadReceiversCsv, useReceiverList } from '../api/receivers-api';
 import { permittedReceiverActions, useReceiverActions } from '../components/receiver-actions';
@@ -39,32 +39,18 @@ export function ReceiversPage() {
   const clock = useBusinessTime();
   const access = useEndpointAccess(receiverEndpoints.create);
   const params = useListParams();
-  const { get, page, pageSize } = params;
   const [editing, setEditing] = useState<{ receiver: Receiver | null } | null>(null);
   const { run, canWrite, canReview } = useReceiverActions({ onEdit: (receiver) => setEditing({ receiver }) });
 
-  const sortBy = get('sortBy');
-  const status = get('status');
-  const verification = get('verification');
-  const review = get('review');
   const query: ReceiverListQuery = {
-    page,
-    pageSize,
-    sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as (typeof SORTS)[number]) : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-    ...((ReceiverStatus.options as readonly string[]).includes(status ?? '') ? { status: status as ReceiverStatus } : {}),
-    ...((ReceiverVerification.options as readonly string[]).includes(verification ?? '') ? { verification: verification as ReceiverVerification } : {}),
-    ...(review === 'unreviewed' || review === 'reviewed' ? { review } : {}),
+    ...baseListQuery(params, SORTS, 'createdAt'),
+    ...oneOf(params, 'status', ReceiverStatus.options),
+    ...oneOf(params, 'verification', ReceiverVerification.options),
+    ...oneOf(params, 'review', ['unreviewed', 'reviewed'] as const),
   };
   const list = useReceiverList(query);
 
-  const actions = (r: Receiver): RowAction<Receiver>[] =>
-    permittedReceiverActions(r.actions, canWrite, canReview).map((action) => ({
-      label: action,
-      onClick: (row) => run(action, row),
-      ...(action === 'Delete' ? { color: 'red' } : {}),
-    }));
+  const actions = (r: Receiver) => rowActionsOf(permittedReceiverActions(r.actions, canWrite, canReview), run);
 
   const columns: Column<Receiver>[] = [
     {

@@ -13,7 +13,7 @@ import {
 import { type Column } from '../../../components/ui/data-table';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useBusinessTime } from '../../../lib/business-time';
-import { useListParams } from '../../../lib/list-params';
+import { baseListQuery, oneOf, textParam, useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
 import { partyListChrome } from '../../../components/parties/party-list-chrome';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
@@ -47,22 +47,15 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
   const clock = useBusinessTime();
   const access = useEndpointAccess(studentEndpoints.create);
   const params = useListParams();
-  const { get, page, pageSize } = params;
   const [enrolling, setEnrolling] = useState<{ studentId: string; name: string } | null>(null);
   const invalidate = useInvalidateStudents();
   const { rowActions } = useStudentActions({ onEnrollment: (s) => setEnrolling({ studentId: s.studentId, name: s.name }) });
 
-  const sortBy = get('sortBy');
-  const status = get('status');
   const query: StudentListQuery = {
-    page,
-    pageSize,
-    sortBy: (StudentSortBy.options as readonly string[]).includes(sortBy ?? '') ? (sortBy as StudentSortBy) : 'createdAt',
-    sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
-    ...(get('search') ? { search: get('search') } : {}),
-    ...(get('grade') ? { grade: get('grade') } : {}),
-    ...(get('programId') ? { programId: get('programId') } : {}),
-    ...((StudentStatus.options as readonly string[]).includes(status ?? '') ? { status: status as StudentStatus } : {}),
+    ...baseListQuery(params, StudentSortBy.options, 'createdAt'),
+    ...textParam(params, 'grade'),
+    ...textParam(params, 'programId'),
+    ...oneOf(params, 'status', StudentStatus.options),
   };
   const list = useStudentList(query);
 
