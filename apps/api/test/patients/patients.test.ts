@@ -7,6 +7,7 @@ import { createHealthcareBusiness, insertPatient, insertPatientRequest, patientI
 import { addMember } from '../support/payouts';
 import { call } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { auditActionsNaming } from '../support/audit';
 
 /**
  * Patients and their guarantors (issue 22, ADR 037): only a healthcare-template business has
@@ -49,15 +50,8 @@ async function payerCount(businessId = clinic.businessId): Promise<number> {
   return Number(row.n);
 }
 
-async function auditActions(needle: string, businessId = clinic.businessId): Promise<string[]> {
-  const rows = await db()
-    .selectFrom('business_events')
-    .select(['action', 'details'])
-    .where('business_id', '=', businessId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.filter((r) => JSON.stringify(r.details).includes(needle)).map((r) => r.action);
+function auditActions(needle: string, businessId = clinic.businessId): Promise<string[]> {
+  return auditActionsNaming(db(), businessId, needle);
 }
 
 describe('access', () => {

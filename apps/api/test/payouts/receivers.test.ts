@@ -9,6 +9,7 @@ import { errorOf } from '../support/identity';
 import { call, outbox } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { enablePayouts, linkTokenOf, tablesHolding } from '../support/payouts';
+import { auditActionsNaming } from '../support/audit';
 
 /**
  * Receivers (issue 20, ADR 035): the business adds them; each enters their own bank account on a
@@ -60,15 +61,8 @@ const goodAccount = {
   accountType: 'checking',
 };
 
-async function auditActions(receiverId: string): Promise<string[]> {
-  const rows = await db()
-    .selectFrom('business_events')
-    .select(['action', 'details'])
-    .where('business_id', '=', biz.businessId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.filter((r) => JSON.stringify(r.details).includes(receiverId)).map((r) => r.action);
+function auditActions(receiverId: string): Promise<string[]> {
+  return auditActionsNaming(db(), biz.businessId, receiverId);
 }
 
 describe('access', () => {

@@ -6,6 +6,7 @@ import { errorOf } from '../support/identity';
 import { addMember } from '../support/payouts';
 import { call } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { auditActionsNaming } from '../support/audit';
 
 /** Programs of the student template (issue 21, ADR 036): fee, frequency, dates, capacity, status. */
 
@@ -63,15 +64,8 @@ async function insertStudent(businessId: string, status: 'active' | 'Disabled' =
   return id;
 }
 
-async function auditActions(businessId: string, programId: string): Promise<string[]> {
-  const rows = await db()
-    .selectFrom('business_events')
-    .select(['action', 'details'])
-    .where('business_id', '=', businessId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.filter((r) => JSON.stringify(r.details).includes(programId)).map((r) => r.action);
+function auditActions(businessId: string, programId: string): Promise<string[]> {
+  return auditActionsNaming(db(), businessId, programId);
 }
 
 describe('who may use programs', () => {

@@ -7,6 +7,7 @@ import { addMember } from '../support/payouts';
 import { call } from '../support/requests';
 import { insertStudent, insertStudentRequest } from '../support/students';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { auditActionsNaming } from '../support/audit';
 
 /**
  * Students and their guardians (issue 21, ADR 036): only a student-template business has them;
@@ -60,15 +61,8 @@ async function payerCount(businessId = biz.businessId): Promise<number> {
   return Number(row.n);
 }
 
-async function auditActions(needle: string): Promise<string[]> {
-  const rows = await db()
-    .selectFrom('business_events')
-    .select(['action', 'details'])
-    .where('business_id', '=', biz.businessId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.filter((r) => JSON.stringify(r.details).includes(needle)).map((r) => r.action);
+function auditActions(needle: string): Promise<string[]> {
+  return auditActionsNaming(db(), biz.businessId, needle);
 }
 
 describe('access', () => {

@@ -5,7 +5,7 @@ import type { Patient, PatientInput } from '@tay/contract';
 import type { DB } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from './approved-business';
-import { call } from './requests';
+import { call, insertSourceRequest } from './requests';
 
 /** A signed-in owner of an Approved business of the healthcare template (ADR 037). */
 export function createHealthcareBusiness(
@@ -74,39 +74,14 @@ export async function insertPatient(db: Kysely<DB>, businessId: string, over: Pa
 
 /** A payment request naming the patient, written directly: what keeps a patient on record. */
 export async function insertPatientRequest(db: Kysely<DB>, businessId: string, patientId: string, payerId: string): Promise<string> {
-  const id = newId('req');
-  const last = await db
-    .selectFrom('payment_requests')
-    .select((eb) => eb.fn.max('number').as('n'))
-    .where('business_id', '=', businessId)
-    .executeTakeFirst();
-  await db
-    .insertInto('payment_requests')
-    .values({
-      business_id: businessId,
-      id,
-      number: Number(last?.n ?? 10000) + 1,
-      payer_id: payerId,
-      payer_display_name: 'Gary Guarantor',
-      payer_email: 'gary@guarantors.example',
-      amount_cents: 4000,
-      memo: 'Statement',
-      reference: '',
-      due_date: '2099-12-31',
-      expires_on: '2099-12-31',
-      allow_partial: false,
-      channel: 'email',
-      state: 'Draft',
-      send_at: null,
-      sent_at: null,
-      paid_at: null,
-      pay_token_hash: null,
-      last_reminder_offset: null,
-      created_by: null,
-      source_kind: 'patient',
-      source_id: patientId,
-      source: JSON.stringify({ list: { clientId: patientId, patientName: 'Maya Patel', statement: null }, patientFirstName: 'Maya' }),
-    })
-    .execute();
-  return id;
+  return insertSourceRequest(db, businessId, {
+    payerId,
+    payerName: 'Gary Guarantor',
+    payerEmail: 'gary@guarantors.example',
+    amountCents: 4000,
+    memo: 'Statement',
+    kind: 'patient',
+    sourceId: patientId,
+    source: { list: { clientId: patientId, patientName: 'Maya Patel', statement: null }, patientFirstName: 'Maya' },
+  });
 }

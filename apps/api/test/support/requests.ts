@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { RequestState } from '@tay/contract';
 import type { DB } from '../../src/db/schema';
+import { newId } from '../../src/lib/ids';
 import type { RequestContext } from '../../src/domain/payment-requests/request-context';
 import { addDays, todayIn } from '../../src/domain/payment-requests/request-record';
 import type { Runtime } from '../../src/runtime';
@@ -150,4 +151,50 @@ export async function snapshot(db: Kysely<DB>, requestId: string) {
         .executeTakeFirstOrThrow()
     : { n: 0 };
   return { row, events: Number(events.n), mail: Number(mail.n) };
+}
+
+/**
+ * A Draft payment request made for a source's record (a student, a patient), written directly:
+ * what keeps the record on file in the tests that need one without going through its use case.
+ */
+export async function insertSourceRequest(
+  db: Kysely<DB>,
+  businessId: string,
+  request: { payerId: string; payerName: string; payerEmail: string; amountCents: number; memo: string; kind: string; sourceId: string; source: object },
+): Promise<string> {
+  const id = newId('req');
+  const last = await db
+    .selectFrom('payment_requests')
+    .select((eb) => eb.fn.max('number').as('n'))
+    .where('business_id', '=', businessId)
+    .executeTakeFirst();
+  await db
+    .insertInto('payment_requests')
+    .values({
+      business_id: businessId,
+      id,
+      number: Number(last?.n ?? 10000) + 1,
+      payer_id: request.payerId,
+      payer_display_name: request.payerName,
+      payer_email: request.payerEmail,
+      amount_cents: request.amountCents,
+      memo: request.memo,
+      reference: '',
+      due_date: '2099-12-31',
+      expires_on: '2099-12-31',
+      allow_partial: false,
+      channel: 'email',
+      state: 'Draft',
+      send_at: null,
+      sent_at: null,
+      paid_at: null,
+      pay_token_hash: null,
+      last_reminder_offset: null,
+      created_by: null,
+      source_kind: request.kind,
+      source_id: request.sourceId,
+      source: JSON.stringify(request.source),
+    })
+    .execute();
+  return id;
 }

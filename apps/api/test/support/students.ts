@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { insertPayer } from './approved-business';
+import { insertSourceRequest } from './requests';
 
 export interface StudentOptions {
   studentNumber?: string;
@@ -46,39 +47,14 @@ export async function insertStudent(db: Kysely<DB>, businessId: string, over: St
 
 /** A payment request naming the student, written directly: what makes a student stay on record. */
 export async function insertStudentRequest(db: Kysely<DB>, businessId: string, studentId: string, payerId: string): Promise<string> {
-  const id = newId('req');
-  const last = await db
-    .selectFrom('payment_requests')
-    .select((eb) => eb.fn.max('number').as('n'))
-    .where('business_id', '=', businessId)
-    .executeTakeFirst();
-  await db
-    .insertInto('payment_requests')
-    .values({
-      business_id: businessId,
-      id,
-      number: Number(last?.n ?? 10000) + 1,
-      payer_id: payerId,
-      payer_display_name: 'Gina Guardian',
-      payer_email: 'gina@guardians.example',
-      amount_cents: 12500,
-      memo: 'Piano, December 2026',
-      reference: '',
-      due_date: '2099-12-31',
-      expires_on: '2099-12-31',
-      allow_partial: false,
-      channel: 'email',
-      state: 'Draft',
-      send_at: null,
-      sent_at: null,
-      paid_at: null,
-      pay_token_hash: null,
-      last_reminder_offset: null,
-      created_by: null,
-      source_kind: 'student',
-      source_id: studentId,
-      source: JSON.stringify({ list: { student: { studentId, name: 'Student' }, program: null, period: null }, periodStart: null, copyPayerId: null }),
-    })
-    .execute();
-  return id;
+  return insertSourceRequest(db, businessId, {
+    payerId,
+    payerName: 'Gina Guardian',
+    payerEmail: 'gina@guardians.example',
+    amountCents: 12500,
+    memo: 'Piano, December 2026',
+    kind: 'student',
+    sourceId: studentId,
+    source: { list: { student: { studentId, name: 'Student' }, program: null, period: null }, periodStart: null, copyPayerId: null },
+  });
 }

@@ -1,4 +1,4 @@
-import { errorDetailsOf } from '@tay/contract';
+import { BATCH_TEMPLATES, csvRow, errorDetailsOf, type BatchKind } from '@tay/contract';
 import { ApiError, authHeaders, buildUrl, type RequestOptions } from './api-client';
 
 /**
@@ -8,15 +8,25 @@ import { ApiError, authHeaders, buildUrl, type RequestOptions } from './api-clie
 export async function downloadFile(path: string, query: RequestOptions['query'], fallbackName: string): Promise<void> {
   const response = await fetch(buildUrl(path, query), { headers: authHeaders() });
   if (!response.ok) throw new ApiError(response.status, 'EXPORT_FAILED', 'The export could not be made. Please try again.');
-  const blob = await response.blob();
+  saveFile(await response.blob(), /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName);
+}
+
+/** Has the browser save `blob` as `name` (a link clicked for the person; the object URL freed after). */
+export function saveFile(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();
-  URL.revokeObjectURL(url);
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** A batch kind's CSV template (its header and example rows), saved by the browser. */
+export function downloadBatchTemplate(kind: BatchKind): void {
+  const template = BATCH_TEMPLATES[kind];
+  saveFile(new Blob([`${template.rows.map((row) => csvRow(row)).join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }), template.fileName);
 }
 
 /**

@@ -3,12 +3,7 @@ import { notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { FieldErrors, PartyTemplate } from '@tay/contract';
-
-/** The viewer's today, 'YYYY-MM-DD' (the server checks again with the business's own day). */
-export function localToday(): string {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-}
+import { localToday } from '../../lib/local-day';
 
 /** The party's own fields every template asks for: its id, first and last name. */
 export interface PartyNames {

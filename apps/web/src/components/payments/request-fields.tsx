@@ -4,6 +4,7 @@ import { MAX_AMOUNT_CENTS, NO_MOBILE_MESSAGE, parseMoney, type PaymentRequestInp
 import { MoneyInput } from '../ui/money-input';
 import { formatPhone } from '../../lib/phone';
 import { zonedInputToIso } from '../../lib/send-at';
+import { dayInDays, localToday } from '../../lib/local-day';
 
 /**
  * The fields of a request to pay beside its payer — how it is sent, the amount, memo, reference,
@@ -27,13 +28,8 @@ export interface RequestFieldValues {
   sendAt: string;
 }
 
-export function dateInDays(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
-export const today = () => dateInDays(0);
+export const dateInDays = dayInDays;
+export const today = localToday;
 
 /** A new request's first values: e-mailed, due in two weeks. */
 export const newRequestValues = (): RequestFieldValues => ({

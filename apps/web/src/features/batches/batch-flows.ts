@@ -1,6 +1,4 @@
 import {
-  BATCH_TEMPLATES,
-  csvRow,
   paths,
   type Batch,
   type BatchKind,
@@ -12,6 +10,7 @@ import {
   patientEndpoints,
 } from '@tay/contract';
 import type { AccessEntry } from '../../lib/endpoint-access';
+import { downloadBatchTemplate } from '../../lib/download';
 
 /**
  * One bulk flow of the portal: its kind of batch and the four pages of its routes (the list,
@@ -342,18 +341,7 @@ export function madeCount(batch: Pick<Batch, 'counts' | 'groups'>, which: 'valid
 }
 
 /** The kind's template (header and example rows) as a CSV file the browser saves. */
-export function downloadTemplate(kind: BatchKind): void {
-  const template = BATCH_TEMPLATES[kind];
-  const text = `${template.rows.map((row) => csvRow(row)).join('\r\n')}\r\n`;
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = template.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+export const downloadTemplate = downloadBatchTemplate;
 
 /** "1 request to pay", "2,000 requests to pay". */
 export function countOf(n: number, one: string, many: string): string {

@@ -15,7 +15,7 @@ import {
   type Patient,
   patientEndpoints,
 } from '@tay/contract';
-import { BirthDateField, localToday, PartyIdentityFields, usePartySaved } from '../../../components/parties/party-form-parts';
+import { BirthDateField, PartyIdentityFields, usePartySaved } from '../../../components/parties/party-form-parts';
 import { PayerChoiceFields, payerChoice, payerChoiceBody, useSwitchLayout, type PayerChoice } from '../../../components/payers/payer-choice';
 import { EntityForm, FormPage } from '../../../components/ui/form-page';
 import { useBusinessTime } from '../../../lib/business-time';
@@ -23,6 +23,7 @@ import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useFormErrors } from '../../../lib/form-errors';
 import { usePatientRecord, useSavePatient } from '../api/patients-api';
 import { PatientRecordViews } from '../components/patient-record-views';
+import { localToday } from '../../../lib/local-day';
 
 type Payer = 'self' | 'other';
 

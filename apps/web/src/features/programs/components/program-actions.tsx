@@ -107,9 +107,3 @@ export function useProgramActions() {
 
   return { run, canWrite };
 }
-
-/** Today in the person's own calendar, `YYYY-MM-DD`. */
-export function localToday(): string {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-}

@@ -6,8 +6,9 @@ import { LoadError } from '../../../components/ui/load-error';
 import { ApiError } from '../../../lib/api-client';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useEnrollStudent, useProgramList, useStudentEnrollments } from '../api/programs-api';
-import { EnrollmentStatusBadge, localToday } from './program-actions';
+import { EnrollmentStatusBadge } from './program-actions';
 import { WithdrawModal } from './withdraw-modal';
+import { localToday } from '../../../lib/local-day';
 
 export interface StudentEnrollmentsDrawerProps {
   businessId: string;

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { addDays, formatDay, type Enrollment } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
 import { useWithdraw } from '../api/programs-api';
-import { localToday } from './program-actions';
+import { localToday } from '../../../lib/local-day';
 
 function WithdrawForm({ enrollment, onClose }: { enrollment: Enrollment; onClose: () => void }) {
   const today = localToday();

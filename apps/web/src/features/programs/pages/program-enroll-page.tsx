@@ -24,8 +24,9 @@ import { useListParams, listTableProps } from '../../../lib/list-params';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useEnroll, useEnrollCandidates, useProgram } from '../api/programs-api';
-import { localToday, programEnrollHref, programStudentsHref } from '../components/program-actions';
+import { programEnrollHref, programStudentsHref } from '../components/program-actions';
 import { ProgramPicker } from '../components/program-picker';
+import { localToday } from '../../../lib/local-day';
 
 const SORTS = ['name', 'studentNumber', 'grade'] as const;
 

@@ -4,8 +4,6 @@ import { IconDownload, IconHistory, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
-  BATCH_TEMPLATES,
-  csvRow,
   formatMoney,
   monthPeriod,
   parseMoney,
@@ -23,25 +21,8 @@ import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useBillableStudents, useCreateStudentBilling } from '../api/student-billing-api';
-
-function dayFromToday(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
-/** The student-billing file's template (header and two example rows), saved by the browser. */
-function downloadBillingTemplate(): void {
-  const template = BATCH_TEMPLATES['student-billing'];
-  const url = URL.createObjectURL(new Blob([`${template.rows.map((row) => csvRow(row)).join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = template.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+import { dayInDays } from '../../../lib/local-day';
+import { downloadBatchTemplate } from '../../../lib/download';
 
 const fieldOf = (fields: FieldErrors, ...names: string[]) => names.map((k) => fields[k]).find(Boolean) ?? null;
 
@@ -65,7 +46,7 @@ export function BulkStudentsPage() {
 
   const [amount, setAmount] = useState('');
   const [memo, setMemo] = useState('');
-  const [dueDate, setDueDate] = useState(() => dayFromToday(14));
+  const [dueDate, setDueDate] = useState(() => dayInDays(14));
   const [billTo, setBillTo] = useState<StudentBillTo>('guardian');
   const [programId, setProgramId] = useState<string | null>(null);
   const [month, setMonth] = useState('');
@@ -173,7 +154,7 @@ export function BulkStudentsPage() {
           <Text c="dimmed">Pick students by grade or program and request the same amount from each one&apos;s guardian, or upload a CSV file.</Text>
         </div>
         <Group gap="xs">
-          <Button variant="default" leftSection={<IconDownload size={16} />} onClick={downloadBillingTemplate}>
+          <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => downloadBatchTemplate('student-billing')}>
             Download the template
           </Button>
           <Button variant="default" component={Link} to={paths.entity.bulkStudentsHistory} leftSection={<IconHistory size={16} />}>

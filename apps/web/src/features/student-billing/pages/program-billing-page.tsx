@@ -41,13 +41,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useActivePrograms, useCreateProgramBilling, useProgramBillingPreview } from '../api/student-billing-api';
-
-/** 'YYYY-MM-DD' of the browser's today plus `days`. */
-function dayFromToday(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
+import { dayInDays } from '../../../lib/local-day';
 
 /** What the person changed on a line of the preview: the amount as typed, or skipped. */
 interface LineEdit {
@@ -74,11 +68,11 @@ export function ProgramBillingPage() {
 
   const [programIds, setProgramIds] = useState<string[]>([]);
   const [periodMode, setPeriodMode] = useState<'month' | 'custom'>('month');
-  const [month, setMonth] = useState(() => dayFromToday(0).slice(0, 7));
+  const [month, setMonth] = useState(() => dayInDays(0).slice(0, 7));
   const [start, setStart] = useState('');
   const [end, setEnd] = useState('');
   const [label, setLabel] = useState('');
-  const [dueDate, setDueDate] = useState(() => dayFromToday(14));
+  const [dueDate, setDueDate] = useState(() => dayInDays(14));
   const [memo, setMemo] = useState('');
   const [billTo, setBillTo] = useState<StudentBillTo>('guardian');
   const [errors, setErrors] = useState<FieldErrors>({});

@@ -2,12 +2,13 @@ import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@man
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PARTY_TEMPLATES, paths, STUDENT_FIELD_LIMITS, StudentInput, type FieldErrors, type Student, studentEndpoints } from '@tay/contract';
-import { BirthDateField, localToday, PartyIdentityFields, usePartySaved } from '../../../components/parties/party-form-parts';
+import { BirthDateField, PartyIdentityFields, usePartySaved } from '../../../components/parties/party-form-parts';
 import { PayerChoiceFields, payerChoice, payerChoiceBody, type PayerChoice } from '../../../components/payers/payer-choice';
 import { EntityForm, FormPage } from '../../../components/ui/form-page';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useFormErrors } from '../../../lib/form-errors';
 import { useSaveStudent, useStudent } from '../api/students-api';
+import { localToday } from '../../../lib/local-day';
 
 interface Draft {
   studentNumber: string;
