@@ -1,3 +1,4 @@
+// PostgreSQL pass: a worker killed mid-batch: its rows' locks and the transaction it held.
 import {
   type KyselyPlugin,
   type PluginTransformQueryArgs,

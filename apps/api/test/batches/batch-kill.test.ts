@@ -1,3 +1,4 @@
+// PostgreSQL pass: a job killed and taken over: row locks and leases.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: scheduled runs claimed by the job queue at their time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeBatches, sendBatch } from '../../src/domain/batches/submit-batch';
 import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from '../support/approved-business';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: a batch submitted once, its rows sent by the job queue.
 import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: days and months cut in the business's time zone by SQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendScheduledRequests } from '../../src/domain/payment-requests/background';
 import { approvedBusiness, insertPayer } from '../support/approved-business';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: sign-in limits counted in the database across replicas.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: sessions stored in the database.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUserByOperator } from '../../src/domain/users/create-user-by-operator';
 import { confirm, errorOf, get, latestCode, post, registeredUser, signIn, signUp } from '../support/identity';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: invoice numbers taken under concurrent sends.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceEndpoints, type Invoice, type InvoiceListItem } from '@tay/contract';

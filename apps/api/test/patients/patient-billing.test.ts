@@ -1,3 +1,4 @@
+// PostgreSQL pass: statements billed once under concurrent runs.
 import {
   type KyselyPlugin,
   type PluginTransformQueryArgs,

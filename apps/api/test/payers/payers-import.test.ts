@@ -1,3 +1,4 @@
+// PostgreSQL pass: the import's rows stored and checked in SQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, get } from '../support/identity';
 import { approvedBusiness, send, type ApprovedBusiness } from '../support/payers';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: day ranges in the business's time zone, cut by SQL.
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: a request's states and its ledger in one transaction.
 import { sql } from 'kysely';
 import { formatDateTime, formatDay } from '@tay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: idempotency keys claimed under concurrent retries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { outbox, requestsApi, snapshot, type Command } from '../support/requests';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: the job queue's claims, leases and schedules.
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import { formatDay } from '@tay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: the query plans of the history's lists.
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

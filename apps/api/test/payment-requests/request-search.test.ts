@@ -1,3 +1,4 @@
+// PostgreSQL pass: the history's search, which is the database's text matching.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';

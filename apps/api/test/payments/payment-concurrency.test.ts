@@ -1,3 +1,4 @@
+// PostgreSQL pass: concurrent payments of one request, one ledger check.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { request } from '../support/businesses';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: a payment's crash between the processor and the ledger.
 import type { FastifyInstance } from 'fastify';
 import {
   sql,

@@ -1,3 +1,4 @@
+// PostgreSQL pass: the ledger's entries and balances.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setBusinessState } from '../../src/domain/businesses/set-business-state';
 import { OPERATIONS_ACTOR } from '../../src/domain/businesses/audit';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: webhooks racing the payer's own confirmation.
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { payRequest } from '../../src/domain/payments/pay-request';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: money reserved at approval and returned by the send job, in the ledger.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PayoutDetail } from '@tay/contract';
 import { bankAccountNumberBox } from '../../src/domain/businesses/add-bank-account';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: a batch's payouts made in one transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids';
 import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: an event's cap held under concurrent check-ins.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventCheckInList, PayoutEvent } from '@tay/contract';
 import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';

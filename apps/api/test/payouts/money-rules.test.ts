@@ -1,3 +1,4 @@
+// PostgreSQL pass: who may move money, decided in the money's transaction.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AddBankAccountBody, MEMBER_ROLES, moneyRuleTable, type MemberRole, type PayoutDetail } from '@tay/contract';
 import { addBankAccount, bankAccountNumberBox } from '../../src/domain/businesses/add-bank-account';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: a payout's balance check and ledger in one transaction.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { payoutEndpoints, type PayoutDetail } from '@tay/contract';
 import { bankAccountNumberBox } from '../../src/domain/businesses/add-bank-account';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: COPY into the database.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyRows } from '../../src/db/copy-in';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: a lost database connection under load.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: the runtime role's grants.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

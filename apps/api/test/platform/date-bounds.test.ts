@@ -1,3 +1,4 @@
+// PostgreSQL pass: dates at the bounds of the database's date type.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { OWNER } from '../support/businesses';

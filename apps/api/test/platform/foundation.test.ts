@@ -1,3 +1,4 @@
+// PostgreSQL pass: migrations on a fresh database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app';
 

@@ -1,3 +1,4 @@
+// PostgreSQL pass: the job queue and the mail outbox.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

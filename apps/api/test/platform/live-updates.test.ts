@@ -1,3 +1,4 @@
+// PostgreSQL pass: the change stream over LISTEN/NOTIFY.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeFeed } from '../../src/domain/changes/change-feed';
 import { purgeChanges } from '../../src/domain/changes/purge-changes';

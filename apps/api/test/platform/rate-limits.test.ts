@@ -1,3 +1,4 @@
+// PostgreSQL pass: limits counted in the database across replicas.
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

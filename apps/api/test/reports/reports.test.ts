@@ -1,3 +1,4 @@
+// PostgreSQL pass: reports aggregated by SQL in the business's time zone.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, type BillingReport, type ReportOverview } from '@tay/contract';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: the portal's search, the database's text matching.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResult } from '@tay/contract';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';

@@ -1,3 +1,4 @@
+// PostgreSQL pass: a cycle billed once under concurrent runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgramBillingPreview } from '@tay/contract';
 import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';

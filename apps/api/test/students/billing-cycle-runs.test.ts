@@ -1,3 +1,4 @@
+// PostgreSQL pass: cycle runs claimed by the job queue.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   sql,

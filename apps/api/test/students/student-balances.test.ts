@@ -1,3 +1,4 @@
+// PostgreSQL pass: balances aggregated by SQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentRequest, StudentBalances } from '@tay/contract';
 import { todayIn } from '../../src/domain/payment-requests/request-record';

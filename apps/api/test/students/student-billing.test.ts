@@ -1,3 +1,4 @@
+// PostgreSQL pass: charges and balances aggregated by SQL.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthPeriod } from '@tay/contract';
