@@ -214,6 +214,56 @@ describe('payments in, end to end', () => {
     expect((await outbox(email)).some((m) => /receipt/i.test(m.subject))).toBe(true);
   });
 
+  it('the pay page is there before its script (ADR 047): with JavaScript off it shows the business, the amount, the due date and the state; with a slow script, never a spinner where the amount is', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('first-screen-owner'), PASSWORD, { businessName: 'Harbor Music' });
+    const nora = await payer(owner, 'Nora');
+    await sendRequest(owner, nora.payerId, 4_250);
+    const link = await payLink(nora.email);
+
+    // A phone whose browser runs no script: the server's HTML is all there is.
+    const noScript = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const res = await noScript.goto(link);
+    expect(res?.status()).toBe(200);
+    await noScript.getByText('Harbor Music').first().waitFor();
+    await noScript.getByRole('heading', { level: 1, name: '$42.50' }).waitFor();
+    await noScript.getByText('Piano lessons, March').waitFor();
+    await noScript.getByText(`Due ${shortDate(inDays(7))}`).waitFor();
+    await noScript.getByText('Pay $42.50').waitFor();
+    await noScript.getByText(/If they do not, turn on JavaScript in your browser/).waitFor();
+    expect(await noScript.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // The app's scripts never arrive (a dropped connection): the screen stays, readable by everyone.
+    const stuck = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await stuck.route('**/assets/*.js', (route) => route.abort());
+    await stuck.goto(link);
+    await stuck.getByRole('heading', { level: 1, name: '$42.50' }).waitFor();
+    await expectNoSeriousA11yViolations(stuck);
+
+    // A slow network: each of the app's scripts takes 1.5 s. The amount is on screen at once, no spinner
+    // takes its place, and once the scripts arrive the payer pays as ever.
+    const slow = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await slow.route('**/assets/*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
+    await slow.goto(link, { waitUntil: 'commit' });
+    await slow.getByRole('heading', { level: 1, name: '$42.50' }).waitFor({ timeout: 2_000 });
+    const watched = Date.now();
+    while (Date.now() - watched < 3_000) {
+      expect(
+        await slow
+          .getByText(/^Loading/)
+          .first()
+          .isVisible(),
+      ).toBe(false);
+      expect(await slow.getByRole('heading', { level: 1, name: '$42.50' }).count()).toBe(1);
+      await slow.waitForTimeout(100);
+    }
+    await payByCard(slow, '4242 4242 4242 4242');
+    await slow.getByText('Payment received').waitFor();
+    await slow.getByRole('heading', { level: 1, name: '$42.50 paid' }).waitFor();
+  });
+
   it('a declined card says so and takes no money; the payer retries with another card', async () => {
     const owner = await approvedBusinessAccount(uniqueEmail('decline-owner'), PASSWORD, { businessName: 'Harbor Music' });
     const p = await payer(owner, 'Dana');

@@ -32,8 +32,13 @@ export function useBrowser() {
     await browser?.close();
   });
   return {
-    async newPage(): Promise<Page> {
-      const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1366, height: 900 } });
+    /** `javaScriptEnabled: false`: a browser whose scripts are off (what a page must show without them). */
+    async newPage(options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {}): Promise<Page> {
+      const context = await browser.newContext({
+        baseURL: baseUrl(),
+        viewport: options.viewport ?? { width: 1366, height: 900 },
+        javaScriptEnabled: options.javaScriptEnabled ?? true,
+      });
       context.setDefaultTimeout(15_000);
       contexts.push(context);
       const page = await context.newPage();

@@ -36,6 +36,7 @@ import { paymentRequestRoutes } from './routes/payment-requests';
 import { studentRequestRoutes } from './routes/student-requests';
 import { patientStatementRoutes } from './routes/patient-statements';
 import { invoiceRoutes } from './routes/invoices';
+import { payerFirstScreens } from './routes/payer-first-screens';
 import { publicPayRoutes } from './routes/public-pay';
 import { publicQrRoutes, qrCodeRoutes } from './routes/qr-codes';
 import { publicReceiverRoutes, receiverRoutes } from './routes/receivers';
@@ -171,6 +172,11 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   };
   // For the Vite dev server, which serves the page without the server's meta tag.
   app.get('/api/public-config', { schema: { hide: true } }, async () => publicConfig);
-  await app.register(web, { distDir: config.webDistDir, publicConfig, sourceMaps: !config.isProduction });
+  await app.register(web, {
+    distDir: config.webDistDir,
+    publicConfig,
+    sourceMaps: !config.isProduction,
+    firstScreens: payerFirstScreens({ db: database.db, secureCookies: config.publicUrl.startsWith('https:') }),
+  });
   return app;
 }

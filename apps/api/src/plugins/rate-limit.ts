@@ -19,6 +19,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This process's side of the shared request budgets (ADR 044). */
     requestBudgets: RequestBudgets;
+    /**
+     * Counts a call against its caller's budget as the API would, and says whether it is within it:
+     * for a route that must answer even when it is not (a payer's page, ADR 047), and answers less.
+     */
+    spendRequestBudget(request: FastifyRequest): boolean;
   }
 }
 
@@ -86,6 +91,7 @@ export const rateLimit = fp<RateLimitOptions>(
       },
     });
     app.decorate('requestBudgets', budgets);
+    app.decorate('spendRequestBudget', (request: FastifyRequest) => budgets.take(budgetKey(request, sessionToken), rule).allowed);
     // Before the runtime closes the database: what was counted here goes in first.
     app.addHook('preClose', async () => budgets.close());
 

@@ -3,9 +3,10 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, PUBLIC_CONFIG_META, isClientRoute, type PublicConfig } from '@tay/contract';
+import { withFirstScreen, type FirstScreen } from '../http/payer-first-screen';
 import { errorBody } from './error-handler';
 import { isSourceMapPath } from './source-maps';
 
@@ -14,6 +15,17 @@ export interface WebOptions {
   publicConfig: PublicConfig;
   /** Off in production: a source map hands out the web app's original source, comments and all (ADR 023). */
   sourceMaps: boolean;
+  /**
+   * Pages the server writes a first screen into (ADR 047): the payer's pages. `render` answers
+   * null when it cannot say (the database away): the app's page goes out as it is, and the app
+   * reads the data itself.
+   */
+  firstScreens?: FirstScreenRoute[];
+}
+
+export interface FirstScreenRoute {
+  url: string;
+  render(request: FastifyRequest, reply: FastifyReply): Promise<FirstScreen | null>;
 }
 
 function escapeAttribute(text: string): string {
@@ -52,7 +64,7 @@ function compressedPage(html: string): Record<'br' | 'gzip' | 'identity', Buffer
  * (the app shows its not-found page). `/api/*` never falls back: it answers in the error shape.
  */
 export const web = fp<WebOptions>(
-  async function web(app: FastifyInstance, { distDir, publicConfig, sourceMaps }) {
+  async function web(app: FastifyInstance, { distDir, publicConfig, sourceMaps, firstScreens = [] }) {
     const indexFile = path.join(distDir, 'index.html');
     const hasApp = existsSync(indexFile);
     if (hasApp) {
@@ -80,6 +92,26 @@ export const web = fp<WebOptions>(
     const indexHtml = hasApp ? withPublicConfig(readFileSync(indexFile, 'utf8'), publicConfig) : null;
     // The page goes out from here, past the routes' compression: compressed once, now.
     const page = indexHtml === null ? null : compressedPage(indexHtml);
+
+    // A payer's page with its first screen (ADR 047): a route of its own, compressed by the routes'
+    // compression and never cached (it is the payer's). A page is never refused (ADR 044), but its
+    // read counts as the API call it replaces: past the caller's budget, the page goes out without
+    // its screen and the app asks the API, which says so.
+    if (indexHtml !== null) {
+      for (const route of firstScreens) {
+        app.get(route.url, { schema: { hide: true }, config: { rateLimit: false } }, async (request, reply) => {
+          let screen: FirstScreen | null = null;
+          try {
+            if (!app.hasDecorator('spendRequestBudget') || app.spendRequestBudget(request)) screen = await route.render(request, reply);
+          } catch (error) {
+            request.log.warn({ err: error }, 'a first screen could not be written; the page goes out without it');
+          }
+          reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+          if (!screen) return reply.status(200).send(indexHtml);
+          return reply.status(screen.status).send(withFirstScreen(indexHtml, screen));
+        });
+      }
+    }
 
     app.setNotFoundHandler((request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';

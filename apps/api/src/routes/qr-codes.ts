@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ErrorCode, qrCodeEndpoints as e, qrPayerEndpoints as p, type QrPaymentOutcome } from '@tay/contract';
 import type { DB } from '../db/schema';
@@ -45,11 +45,23 @@ export const qrCodeRoutes: FastifyPluginAsync<{ db: Kysely<DB>; publicUrl: strin
   });
 };
 
-/** The cookie that makes one visit of a code's page count as one scan; scoped to that code's API path. */
+/** The cookie that makes one visit of a code's page count as one scan; scoped to that code's page and API path. */
 const VISIT_COOKIE = 'tay_qr_visit';
 
-function hasVisitCookie(header: string | undefined): boolean {
-  return (header ?? '').split(';').some((part) => part.trim().startsWith(`${VISIT_COOKIE}=`));
+/**
+ * A visit of a code's page (its first screen or its API read): new when the browser brought no
+ * visit cookie for this path; the device, without keeping who it is — its address and browser,
+ * hashed; and the cookies that mark the visit, for the page's path and the API's.
+ */
+export function qrVisit(request: FastifyRequest, code: string, secureCookies: boolean): { newVisit: boolean; device: string; cookies: string[] } {
+  const newVisit = !(request.headers.cookie ?? '').split(';').some((part) => part.trim().startsWith(`${VISIT_COOKIE}=`));
+  const device = createHash('sha256')
+    .update(`${request.ip}|${request.headers['user-agent'] ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
+  const cookie = (path: string) => `${VISIT_COOKIE}=1; Max-Age=${QR_VISIT_SECONDS}; Path=${path}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+  const paths = [`/api/public/qr/${encodeURIComponent(code)}`, `/pay/qr/${encodeURIComponent(code)}`];
+  return { newVisit, device, cookies: newVisit ? paths.map(cookie) : [] };
 }
 
 /** The payer's side of a code (no sign-in): `/api/public/qr/:code…`. */
@@ -60,18 +72,10 @@ export const publicQrRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omit
   const mount = endpointMounter(app, db);
 
   mount(p.get, async ({ params, request, reply }) => {
-    const newVisit = !hasVisitCookie(request.headers.cookie);
-    // The device, without keeping who it is: its address and browser, hashed.
-    const device = createHash('sha256')
-      .update(`${request.ip}|${request.headers['user-agent'] ?? ''}`)
-      .digest('hex')
-      .slice(0, 32);
-    const page = await getQrPage(db, params.code, { newVisit, device });
+    const visit = qrVisit(request, params.code, secureCookies);
+    const page = await getQrPage(db, params.code, visit);
     reply.header('cache-control', 'no-store');
-    if (newVisit) {
-      const path = `/api/public/qr/${encodeURIComponent(params.code)}`;
-      reply.header('set-cookie', `${VISIT_COOKIE}=1; Max-Age=${QR_VISIT_SECONDS}; Path=${path}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`);
-    }
+    if (visit.cookies.length > 0) reply.header('set-cookie', visit.cookies);
     return success(page);
   });
 

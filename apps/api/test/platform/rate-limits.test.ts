@@ -116,6 +116,22 @@ describe('the web app is never rate limited', () => {
   });
 });
 
+describe("a payer's page (ADR 047)", () => {
+  it('counts its first screen as the API read it replaces; past the budget the page still comes, without the screen, and reads nothing', async () => {
+    const address = '198.51.100.3';
+    const first = await load(address, '/pay/no-such-link-anywhere');
+    expect(first.statusCode).toBe(404);
+    expect(first.body).toContain('This link does not work');
+    // The screen's read was counted: one call fewer is left for the API.
+    expect(await spend(t.app, address, '/api/public-config')).toBe(MAX - 1);
+    const past = await load(address, '/pay/no-such-link-anywhere');
+    expect(past.statusCode).toBe(200);
+    expect(past.headers['content-type']).toMatch(/^text\/html/);
+    expect(past.body).toContain('<div id="root"></div>');
+    expect(past.body).not.toContain('first-screen');
+  });
+});
+
 describe('API calls count per session, and per address without one', () => {
   const office = '203.0.113.7';
   let ana: string;

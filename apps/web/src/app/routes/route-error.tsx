@@ -2,11 +2,14 @@ import { Alert, Button, Code, Container, Group, Stack, Text, Title } from '@mant
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { publicConfig } from '../../config/public-config';
+import { useLeaveFirstScreen } from '../../lib/first-screen';
 import { NotFoundPage } from './not-found';
 
 /** Error boundary of every route: a page that failed to render says so and offers a way on. */
 export function RouteErrorBoundary() {
   const error = useRouteError();
+  // A payer's page whose script failed: the server's first screen gives way to the error.
+  useLeaveFirstScreen(true);
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   const detail = error instanceof Error ? error.message : isRouteErrorResponse(error) ? error.statusText : String(error);
   console.error(error);

@@ -1,14 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { payerPageEndpoints as e } from '@tay/contract';
+import { payerPageEndpoints as e, type PaymentReceipt, type PublicPayPage } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
 import { callForData } from '../../../lib/endpoint-client';
 import { publicConfig } from '../../../config/public-config';
+import { firstScreenData, firstScreenReadAt } from '../../../lib/first-screen';
 import type { PaymentAttempt } from './payment-attempt';
 
 export function usePayPage(token: string) {
   return useQuery({
     queryKey: ['pay', token],
     queryFn: () => callForData(e.get, { params: { token } }),
+    // The page's first HTML came with it (ADR 047): not asked again until it is stale.
+    initialData: () => firstScreenData<PublicPayPage>('pay', token),
+    initialDataUpdatedAt: firstScreenReadAt,
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
     // While a payment settles, keep the page current.
     refetchInterval: (query) => (query.state.data?.status === 'processing' ? 3000 : false),
@@ -35,6 +39,8 @@ export function useReceipt(token: string, paymentId: string) {
   return useQuery({
     queryKey: ['pay', token, 'receipt', paymentId],
     queryFn: () => callForData(e.receipt, { params: { token, paymentId } }),
+    initialData: () => firstScreenData<PaymentReceipt>('receipt', `${token}/${paymentId}`),
+    initialDataUpdatedAt: firstScreenReadAt,
   });
 }
 

@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { qrPayerEndpoints as e, type QrPaymentBody } from '@tay/contract';
+import { qrPayerEndpoints as e, type PublicQrPage, type QrPaymentBody } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
 import { callForData } from '../../../lib/endpoint-client';
+import { firstScreenData, firstScreenReadAt } from '../../../lib/first-screen';
 import type { PaymentAttempt } from './payment-attempt';
 
 export const qrPageKey = (code: string) => ['pay', 'qr', code] as const;
@@ -11,6 +12,9 @@ export function useQrPage(code: string) {
   return useQuery({
     queryKey: qrPageKey(code),
     queryFn: () => callForData(e.get, { params: { code } }),
+    // The page's first HTML came with it, its scan counted (ADR 047).
+    initialData: () => firstScreenData<PublicQrPage>('qr', code),
+    initialDataUpdatedAt: firstScreenReadAt,
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
   });
 }

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { forwardRef, useImperativeHandle } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { PublicPayPage } from '@tay/contract';
+import { resetFirstScreen } from '../../../lib/first-screen';
 import { ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import type { CardFieldHandle } from '../components/card-field';
@@ -309,5 +310,42 @@ describe('a part payment’s amount', () => {
     expect(amount).toHaveAttribute('aria-invalid', 'true');
     expect(amount).toHaveAccessibleDescription(expect.stringContaining(message));
     expect(fake.callsTo('POST', /\/api\/public\/pay\//)).toHaveLength(0);
+  });
+});
+
+describe('a page that came with its first screen (ADR 047)', () => {
+  it('draws from the answer the server embedded, without asking the API, and takes the screen’s place', async () => {
+    document.body.insertAdjacentHTML(
+      'afterbegin',
+      `<div id="first-screen"><h1>$125.00</h1></div><script type="application/json" id="tay-first-screen">${JSON.stringify({ kind: 'pay', key: 'tok_1', value: page({ memo: 'From the server' }) })}</script>`,
+    );
+    resetFirstScreen();
+    try {
+      renderAt('/pay/tok_1', { '/pay/:token': <PayPage /> });
+      expect(await screen.findByText('From the server')).toBeInTheDocument();
+      expect(screen.getByRole('heading', { level: 1, name: '$125.00' })).toBeInTheDocument();
+      expect(document.getElementById('first-screen')).toBeNull();
+      expect(fake.callsTo('GET', '/api/public/pay/tok_1')).toHaveLength(0);
+    } finally {
+      document.getElementById('tay-first-screen')?.remove();
+      resetFirstScreen();
+    }
+  });
+
+  it('is not used for another link', async () => {
+    document.body.insertAdjacentHTML(
+      'afterbegin',
+      `<script type="application/json" id="tay-first-screen">${JSON.stringify({ kind: 'pay', key: 'tok_other', value: page({ memo: 'Not this one' }) })}</script>`,
+    );
+    resetFirstScreen();
+    try {
+      open(page({ memo: 'Spring term' }));
+      expect(await screen.findByText('Spring term')).toBeInTheDocument();
+      expect(screen.queryByText('Not this one')).toBeNull();
+      expect(fake.callsTo('GET', '/api/public/pay/tok_1')).toHaveLength(1);
+    } finally {
+      document.getElementById('tay-first-screen')?.remove();
+      resetFirstScreen();
+    }
   });
 });

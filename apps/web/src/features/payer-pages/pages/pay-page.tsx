@@ -2,15 +2,15 @@ import { Alert, Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from
 import { IconAlertCircle, IconBuildingBank, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatDay, formatMoney, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
+import { formatMoney, PAYER_PAGE_PROBLEMS, payDueLine, payHeadline, payStatusTitle, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
 import { PageLoader } from '../../../components/ui/page-loader';
+import { useLeaveFirstScreen } from '../../../lib/first-screen';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDecline, usePay, usePayPage } from '../api/pay-api';
 import { PublicBusinessHeader as BusinessHeader, PublicProblem as PayProblem } from '../../../components/public/public-page-parts';
 import { DeclineDialog } from '../components/decline-dialog';
 import { PayInvoice } from '../components/pay-invoice';
 import { PaymentForm } from '../components/payment-form';
-import { payHeadline } from '../pay-headline';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { readTypedAmount } from '../qr-amount';
@@ -21,10 +21,11 @@ export function PayPage() {
   const { token = '' } = useParams();
   const page = usePayPage(token);
   useDocumentTitle(page.data ? `Pay ${page.data.businessName}` : 'Payment');
+  useLeaveFirstScreen(!page.isPending);
   // A failed re-read (a dropped connection) keeps what the payer already sees.
   if (page.data) return <PayView token={token} data={page.data} />;
   if (page.isPending) return <PageLoader label="Loading the payment" />;
-  return <PayProblem title="This link does not work">{page.error?.message ?? 'The payment could not be loaded.'}</PayProblem>;
+  return <PayProblem title={PAYER_PAGE_PROBLEMS.payLink}>{page.error?.message ?? 'The payment could not be loaded.'}</PayProblem>;
 }
 
 function Summary({ data }: { data: PublicPayPage }) {
@@ -54,8 +55,7 @@ function Summary({ data }: { data: PublicPayPage }) {
       )}
       {data.memo && <Text style={{ ...wrapAnywhere, whiteSpace: 'pre-line' }}>{data.memo}</Text>}
       <Text size="sm" c="dimmed">
-        Due {formatDay(data.dueDate)}
-        {data.allowPartial ? (data.statement ? ' · Payment plan: you may pay part of it now and the rest later' : ' · You may pay part of it now') : ''}
+        {payDueLine(data)}
       </Text>
     </Stack>
   );
@@ -88,7 +88,7 @@ function PayView({ token, data }: { token: string; data: PublicPayPage }) {
         !outcome && (
           <Alert
             color={data.status === 'paid' ? 'teal' : data.status === 'processing' ? 'blue' : 'gray'}
-            title={statusTitle(data)}
+            title={payStatusTitle(data.status)}
             icon={data.status === 'paid' ? <IconCircleCheck /> : <IconAlertCircle />}
           >
             {data.statusMessage}
@@ -116,25 +116,6 @@ function PayView({ token, data }: { token: string; data: PublicPayPage }) {
       )}
     </Stack>
   );
-}
-
-function statusTitle(data: PublicPayPage): string {
-  switch (data.status) {
-    case 'paid':
-      return 'Paid in full';
-    case 'processing':
-      return 'Payment in progress';
-    case 'expired':
-      return 'This request has expired';
-    case 'withdrawn':
-      return 'This request was withdrawn';
-    case 'cancelled':
-      return 'This request was cancelled';
-    case 'declined':
-      return 'You declined this request';
-    default:
-      return 'Payment not available';
-  }
 }
 
 function OutcomeNotice({ token, outcome }: { token: string; outcome: PaymentOutcome }) {

@@ -3,10 +3,24 @@ import { IconAlertCircle, IconBuildingBank, IconCircleCheck, IconCircleX } from 
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatMoney, getHref, parseMoney, paths, QrPaymentBody, type PublicQrPage, type QrAsk, type QrPaymentOutcome } from '@tay/contract';
+import {
+  formatMoney,
+  getHref,
+  parseMoney,
+  paths,
+  PAYER_PAGE_PROBLEMS,
+  QR_NOT_PAYABLE,
+  QR_STATUS_TITLES,
+  qrPayable,
+  QrPaymentBody,
+  type PublicQrPage,
+  type QrAsk,
+  type QrPaymentOutcome,
+} from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { ApiError } from '../../../lib/api-client';
+import { useLeaveFirstScreen } from '../../../lib/first-screen';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { qrPageKey, useQrPage, useQrPay } from '../api/qr-pay-api';
 import { PublicBusinessHeader as BusinessHeader, PublicProblem as PayProblem } from '../../../components/public/public-page-parts';
@@ -20,28 +34,19 @@ export function QrPayPage() {
   const { code = '' } = useParams();
   const page = useQrPage(code);
   useDocumentTitle(page.data ? `Pay ${page.data.businessName}` : 'Payment');
+  useLeaveFirstScreen(!page.isPending);
   // A failed re-read (a dropped connection) keeps what the payer already sees.
   if (page.data) return <QrView code={code} data={page.data} />;
   if (page.isPending) return <PageLoader label="Loading the payment" />;
   if (page.error instanceof ApiError && page.error.status === 404) {
-    return (
-      <PayProblem title="We can’t find this QR code">
-        The code you scanned does not lead to a payment: it may have been deleted, or mistyped if you entered its address. Ask the business for a new one.
-      </PayProblem>
-    );
+    return <PayProblem title={PAYER_PAGE_PROBLEMS.qrCode}>{PAYER_PAGE_PROBLEMS.qrCodeText}</PayProblem>;
   }
   return <LoadError title="This payment page could not be loaded" error={page.error} onRetry={() => void page.refetch()} />;
 }
 
-const STATUS_TITLES: Record<Exclude<PublicQrPage['status'], 'payable'>, string> = {
-  disabled: 'This code is turned off',
-  expired: 'This code has expired',
-  unavailable: 'Payments are not available',
-};
-
 function QrView({ code, data }: { code: string; data: PublicQrPage }) {
   const [paid, setPaid] = useState<{ outcome: QrPaymentOutcome; email: string | null } | null>(null);
-  const payable = data.status === 'payable' && (data.amountMode === 'open' || data.amountCents !== null);
+  const payable = qrPayable(data);
 
   return (
     <Stack gap="lg">
@@ -71,8 +76,8 @@ function QrView({ code, data }: { code: string; data: PublicQrPage }) {
       ) : payable ? (
         <QrForm code={code} data={data} onPaid={(outcome, email) => setPaid({ outcome, email })} />
       ) : (
-        <Alert color="gray" icon={<IconAlertCircle />} title={data.status === 'payable' ? STATUS_TITLES.unavailable : STATUS_TITLES[data.status]}>
-          {data.statusMessage ?? 'This code does not take payments now.'}
+        <Alert color="gray" icon={<IconAlertCircle />} title={data.status === 'payable' ? QR_STATUS_TITLES.unavailable : QR_STATUS_TITLES[data.status]}>
+          {data.statusMessage ?? QR_NOT_PAYABLE}
         </Alert>
       )}
     </Stack>

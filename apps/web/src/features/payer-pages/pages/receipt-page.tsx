@@ -1,10 +1,11 @@
 import { Anchor, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconPrinter } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { formatMoney } from '@tay/contract';
+import { formatMoney, PAYER_PAGE_PROBLEMS } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
+import { useLeaveFirstScreen } from '../../../lib/first-screen';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { formatZonedDateTime } from '../../../lib/zoned-time';
 import { useReceipt } from '../api/pay-api';
@@ -14,9 +15,9 @@ export function ReceiptPage() {
   const { token = '', paymentId = '' } = useParams();
   const receipt = useReceipt(token, paymentId);
   useDocumentTitle('Payment receipt');
+  useLeaveFirstScreen(!receipt.isPending);
   if (receipt.isPending) return <PageLoader label="Loading the receipt" />;
-  if (receipt.error || !receipt.data)
-    return <LoadError title="This receipt could not be loaded" error={receipt.error} onRetry={() => void receipt.refetch()} />;
+  if (receipt.error || !receipt.data) return <LoadError title={PAYER_PAGE_PROBLEMS.receipt} error={receipt.error} onRetry={() => void receipt.refetch()} />;
   const r = receipt.data;
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">

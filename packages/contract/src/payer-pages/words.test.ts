@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { payHeadline } from './pay-headline';
+import { payHeadline } from './words';
 
 const base = { amountCents: 12_500, amountPaidCents: 0, remainingCents: 12_500, payments: [] };
 

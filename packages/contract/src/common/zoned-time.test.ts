@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 // The viewer sits in Tokyo: nothing below may come out on their clock unless it says so.
 vi.hoisted(() => {
-  process.env.TZ = 'Asia/Tokyo';
+  (globalThis as unknown as { process: { env: Record<string, string> } }).process.env.TZ = 'Asia/Tokyo';
 });
 
 import { formatZonedDate, formatZonedDateTime, zoneLabel } from './zoned-time';
