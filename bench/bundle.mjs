@@ -26,7 +26,15 @@ export const BUDGETS = [
     held: false,
     why: "the portal's frame imports every area's endpoints and schemas (zod with them) and its search",
   },
-  { page: 'pay page, before the card field', figure: 'gzip kB', limit: 60, held: false, why: "the pay page's rework, a task of its own" },
+  {
+    page: 'pay page, before the card field',
+    figure: 'gzip kB',
+    limit: 60,
+    held: false,
+    why: 'React DOM alone is 57 kB gzipped; the payer entry (ADR 047) is React, its router, React Query and Mantine',
+  },
+  // What the payer's entry weighs today (bench/RESULTS.md, 2026-12-02), held so it does not grow back.
+  { page: 'pay page, before the card field', figure: 'gzip kB', limit: 225, held: true },
 ];
 
 /** Kilobytes of 1,000 bytes, as Vite prints them. */

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { uniqueEmail } from './support/app';
+import { baseUrl, outbox, uniqueEmail } from './support/app';
 import { approvedBusinessAccount, signInThroughForm } from './support/approved-business';
 import { useBrowser } from './support/browser';
 
@@ -66,5 +66,37 @@ describe('what a first visit downloads', () => {
 
     expect(loaded.length).toBeGreaterThan(0);
     for (const script of loaded) expect(script.body.includes(PHONE_METADATA), `${script.url} has libphonenumber`).toBe(false);
+  });
+
+  it("the pay page loads the payer's own entry (ADR 047): no sign-in page, no portal page, no session", async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('weight-pay-owner'), PASSWORD, { businessName: 'Harbor Music' });
+    const call = async (path: string, body: unknown) => {
+      const res = await fetch(`${baseUrl()}/api/businesses/${owner.businessId}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
+        body: JSON.stringify(body),
+      });
+      expect(res.ok, await res.clone().text()).toBe(true);
+      return ((await res.json()) as { data: Record<string, string> }).data;
+    };
+    const email = uniqueEmail('nora-weight');
+    const { payerId } = await call('/payers', { firstName: 'Nora', lastName: 'Weight', email });
+    const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    await call('/payment-requests', { payerId, amountCents: 1_000, memo: 'Weight', dueDate, mode: 'send' });
+    let link: string | undefined;
+    for (let i = 0; i < 50 && !link; i++) {
+      link = (await outbox(email))[0]?.text.match(/(\/pay\/[\w-]+)/)?.[1];
+      if (!link) await new Promise((r) => setTimeout(r, 200));
+    }
+
+    const page = await browser.newPage();
+    const scripts = scriptsOf(page);
+    await page.goto(link!);
+    await page.getByRole('button', { name: /^Pay \$/ }).waitFor();
+    const loaded = await scripts();
+    for (const script of loaded) {
+      expect(script.body.includes('Sign in to Tay'), `${script.url} has the sign-in page`).toBe(false);
+      expect(script.body.includes('Business navigation'), `${script.url} has the portal's menu`).toBe(false);
+    }
   });
 });

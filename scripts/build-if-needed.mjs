@@ -23,7 +23,7 @@ const targets = [
   {
     name: 'web app',
     output: path.join(root, 'apps/web/dist/index.html'),
-    sources: ['apps/web/src', 'apps/web/build', 'apps/web/index.html', 'apps/web/public', 'apps/web/vite.config.ts'],
+    sources: ['apps/web/src', 'apps/web/build', 'apps/web/index.html', 'apps/web/pay.html', 'apps/web/public', 'apps/web/vite.config.ts'],
     command: ['npm', ['run', 'build', '-w', '@tay/web']],
   },
   {

@@ -90,6 +90,9 @@ export const web = fp<WebOptions>(
       });
     }
     const indexHtml = hasApp ? withPublicConfig(readFileSync(indexFile, 'utf8'), publicConfig) : null;
+    // The payer's pages' own entry (ADR 047), when the build made it: none of the portal's code.
+    const payFile = path.join(distDir, 'pay.html');
+    const payHtml = hasApp && existsSync(payFile) ? withPublicConfig(readFileSync(payFile, 'utf8'), publicConfig) : indexHtml;
     // The page goes out from here, past the routes' compression: compressed once, now.
     const page = indexHtml === null ? null : compressedPage(indexHtml);
 
@@ -97,7 +100,7 @@ export const web = fp<WebOptions>(
     // compression and never cached (it is the payer's). A page is never refused (ADR 044), but its
     // read counts as the API call it replaces: past the caller's budget, the page goes out without
     // its screen and the app asks the API, which says so.
-    if (indexHtml !== null) {
+    if (payHtml !== null) {
       for (const route of firstScreens) {
         app.get(route.url, { schema: { hide: true }, config: { rateLimit: false } }, async (request, reply) => {
           let screen: FirstScreen | null = null;
@@ -107,8 +110,8 @@ export const web = fp<WebOptions>(
             request.log.warn({ err: error }, 'a first screen could not be written; the page goes out without it');
           }
           reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
-          if (!screen) return reply.status(200).send(indexHtml);
-          return reply.status(screen.status).send(withFirstScreen(indexHtml, screen));
+          if (!screen) return reply.status(200).send(payHtml);
+          return reply.status(screen.status).send(withFirstScreen(payHtml, screen));
         });
       }
     }

@@ -19,6 +19,8 @@ const db = () => t.runtime.database.db;
 beforeAll(async () => {
   dist = mkdtempSync(path.join(tmpdir(), 'tay-web-'));
   writeFileSync(path.join(dist, 'index.html'), INDEX);
+  // The payer's pages' own entry: what their first screens go out in.
+  writeFileSync(path.join(dist, 'pay.html'), INDEX.replace('/assets/index.js', '/assets/pay.js'));
   t = await createTestApp({ WEB_DIST_DIR: dist, SANDBOX_SETTLEMENT_SECONDS: '1' }, { listen: true });
   biz = await approvedBusiness(t.app, db(), 'owner@first-screen.example');
   payerId = await insertPayer(db(), biz.businessId, { email: 'pat@payers.example' });
@@ -56,6 +58,9 @@ describe("a payer's pay page comes with its first screen", () => {
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     expect(res.body).toContain(`<title>Pay Biz owner@first-screen.example</title>`);
     expect(res.body).toContain('<div id="root" hidden></div>');
+    // The payer's entry, not the portal's.
+    expect(res.body).toContain('src="/assets/pay.js"');
+    expect(res.body).not.toContain('/assets/index.js');
     const { html, data } = screenOf(res.body);
     const text = visibleText(html);
     expect(text).toContain('Biz owner@first-screen.example');

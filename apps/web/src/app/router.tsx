@@ -4,6 +4,7 @@ import { PublicLayout } from '../components/layout/public-layout';
 import { LoginPage } from '../features/auth/pages/login-page';
 import { PageLoader } from '../components/ui/page-loader';
 import { page } from './lazy-page';
+import { payerRoutes } from './payer-routes';
 import { RootRoute } from './access-guard';
 import { NotFoundPage } from './routes/not-found';
 import { RouteErrorBoundary } from './routes/route-error';
@@ -32,17 +33,7 @@ export const routes: RouteObject[] = [
           { path: '*', element: <NotFoundPage /> },
         ],
       },
-      {
-        // The payer's pages: outside the portal, no sign-in (docs/product.md §2 access rules allow /pay/*).
-        path: '/pay',
-        ...page(() => import('../components/layout/pay-layout'), 'PayLayout'),
-        children: [
-          { path: ':token', ...page(() => import('../features/payer-pages/pages/pay-page'), 'PayPage') },
-          // What a printed QR code encodes (paths.payQr).
-          { path: 'qr/:code', ...page(() => import('../features/payer-pages/pages/qr-pay-page'), 'QrPayPage') },
-          { path: ':token/receipt/:paymentId', ...page(() => import('../features/payer-pages/pages/receipt-page'), 'ReceiptPage') },
-        ],
-      },
+      payerRoutes,
       {
         // A receiver's secure link and an event's check-in (ADR 035): no sign-in, the payer pages' frame.
         ...page(() => import('../components/layout/pay-layout'), 'PayLayout'),
