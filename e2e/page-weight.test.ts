@@ -99,4 +99,21 @@ describe('what a first visit downloads', () => {
       expect(script.body.includes('Business navigation'), `${script.url} has the portal's menu`).toBe(false);
     }
   });
+
+  it('a menu link pointed at loads its page before the click; the page opens from it', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('weight-preload-owner'), PASSWORD, { businessName: 'Harbor Music' });
+    const page = await browser.newPage();
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL('**/business/**');
+    await page.goto('/business/home');
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    const scripts = scriptsOf(page);
+    const link = page.getByRole('navigation', { name: 'Business navigation' }).getByRole('link', { name: 'Manage Payers' });
+    await link.hover();
+    // The payers page's own chunk (named after its module), which nothing on the home page loads.
+    await expect.poll(async () => (await scripts()).some((s) => /\/assets\/payers-page-[\w-]+\.js$/.test(s.url)), { timeout: 5_000 }).toBe(true);
+    await link.click();
+    await page.waitForURL('**/business/payment/payers');
+    await page.getByRole('heading', { level: 1, name: 'Manage Payers' }).waitFor();
+  });
 });

@@ -3,6 +3,7 @@ import { paths } from '@tay/contract';
 import { PublicLayout } from '../components/layout/public-layout';
 import { LoginPage } from '../features/auth/pages/login-page';
 import { PageLoader } from '../components/ui/page-loader';
+import { preloadPagesFrom } from '../lib/page-preload';
 import { page } from './lazy-page';
 import { payerRoutes } from './payer-routes';
 import { RootRoute } from './access-guard';
@@ -64,5 +65,8 @@ export const patchRoutesOnNavigation: NonNullable<Parameters<typeof createBrowse
 };
 
 export function createRouter() {
-  return createBrowserRouter(routes, { patchRoutesOnNavigation });
+  const router = createBrowserRouter(routes, { patchRoutesOnNavigation });
+  // The menu's links preload their pages from this router's routes (lib/page-preload.ts).
+  preloadPagesFrom(router);
+  return router;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activeSection, navigationSections } from './navigation';
+import { paths } from '@tay/contract';
+import { activeSection, likelyNextPage, navigationSections } from './navigation';
 
 describe('navigation (docs/product.md §2)', () => {
   it('has the spec labels for each template', () => {
@@ -94,5 +95,23 @@ describe('navigation (docs/product.md §2)', () => {
     ['/business/user/profile', null],
   ])('active section of %s is %s', (path, section) => {
     expect(activeSection(path)).toBe(section);
+  });
+});
+
+describe('the page a person most likely opens next (preloaded while the page is still)', () => {
+  const standard = navigationSections('standard', true);
+
+  it('in a section: the item after the current one, also from a page the item owns', () => {
+    expect(likelyNextPage(standard, paths.payments.history)).toBe(paths.payments.request);
+    expect(likelyNextPage(standard, paths.payments.request)).toBe(paths.payments.bulkRtp);
+    expect(likelyNextPage(standard, `${paths.payments.invoices}/new`)).toBe(paths.payers.list);
+  });
+
+  it('on the last item: the section’s first', () => {
+    expect(likelyNextPage(standard, paths.business.audit)).toBe(paths.business.setupProfile);
+  });
+
+  it('outside the sections (home): the first page of the first section', () => {
+    expect(likelyNextPage(standard, paths.business.home)).toBe(paths.payments.history);
   });
 });

@@ -123,3 +123,18 @@ export function activeSection(pathname: string): SectionKey | null {
   if (pathname.startsWith(paths.analytics.root)) return 'analytics';
   return null;
 }
+
+/**
+ * The page a person on `pathname` most likely opens next from the menu: in a section, the item
+ * after the current one (the first, from the last); elsewhere (home, the profile), the first item
+ * of the first section. One page: each page's bundle carries what it shares with others, so a
+ * second would download much of the first again.
+ */
+export function likelyNextPage(sections: readonly NavSection[], pathname: string): string | null {
+  const path = (to: string) => to.split('?')[0]!;
+  const section = sections.find((s) => s.key === activeSection(pathname));
+  if (!section) return sections[0]?.items[0]?.to ?? null;
+  const at = section.items.findIndex((item) => path(item.to) === pathname || (item.ownsSubPaths === true && pathname.startsWith(`${path(item.to)}/`)));
+  const next = section.items[at + 1] ?? section.items[0];
+  return next && path(next.to) !== pathname ? next.to : null;
+}

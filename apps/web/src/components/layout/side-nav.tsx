@@ -1,8 +1,10 @@
 import { Box, NavLink as MantineNavLink, Select, Stack, Text } from '@mantine/core';
+import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { EntityType } from '@tay/contract';
+import { preloadPage, preloadWhenIdle } from '../../lib/page-preload';
 import type { TemplateOption } from '../../lib/template';
-import { activeSection, navigationSections } from './navigation';
+import { activeSection, likelyNextPage, navigationSections } from './navigation';
 
 interface Props {
   template: EntityType;
@@ -21,6 +23,10 @@ interface Props {
 export function SideNav({ template, templates, onTemplateChange, payoutEnabled, approved }: Props) {
   const { pathname, search } = useLocation();
   const active = activeSection(pathname);
+  const sections = navigationSections(template, payoutEnabled);
+  const likely = approved ? likelyNextPage(sections, pathname) : null;
+  // The page most likely opened next loads while this one is still; a link pointed at loads its own.
+  useEffect(() => (likely ? preloadWhenIdle([likely]) : undefined), [likely]);
   return (
     <Stack gap="md">
       <Select
@@ -37,7 +43,7 @@ export function SideNav({ template, templates, onTemplateChange, payoutEnabled, 
           These pages open once your business is approved.
         </Text>
       )}
-      {navigationSections(template, payoutEnabled).map((section) => (
+      {sections.map((section) => (
         <Box key={section.key}>
           <Text size="xs" fw={700} tt="uppercase" c={section.key === active ? 'blue.8' : 'dimmed'} mb={4} data-active={section.key === active || undefined}>
             {section.label}
@@ -53,6 +59,9 @@ export function SideNav({ template, templates, onTemplateChange, payoutEnabled, 
                 label={item.label}
                 active={current}
                 aria-current={current ? 'page' : undefined}
+                onMouseEnter={() => preloadPage(item.to)}
+                onFocus={() => preloadPage(item.to)}
+                onTouchStart={() => preloadPage(item.to)}
               />
             ) : (
               <Text key={item.label} size="sm" c="dimmed" px="sm" py={8} data-disabled>
