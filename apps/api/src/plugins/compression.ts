@@ -19,8 +19,12 @@ export function compressible(contentType: string): boolean {
   return TEXTUAL.test(contentType);
 }
 
-/** Brotli's quality 4 compresses about as fast as gzip's default and smaller; 11 is for the build. */
-const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+/**
+ * Brotli's quality 2: a page of the history (9.1 kB of JSON) in 24 µs to 604 bytes, where quality 4
+ * took 52 µs for 560 and gzip's default 43 µs for 749 (bench/RESULTS.md, 2026-12-02). Under load,
+ * quality 4 was 13 % of the server's time on the history's page 1. 11 is for the build's files.
+ */
+const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 2 } };
 
 /** The Accept-Encoding values a server sees are few (one per browser): each is read once. */
 const seen = new Map<string, string>();
