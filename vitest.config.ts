@@ -28,6 +28,8 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['apps/web/src/test/setup.ts'],
           css: false,
+          // Pages debounce, fetch and re-render; on a busy two-core machine a page test takes seconds.
+          testTimeout: 30_000,
           maxWorkers: 2,
         },
       },

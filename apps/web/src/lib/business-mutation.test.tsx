@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api } from './api-client';
 import { AUDITED_READ, useBusinessMutation } from './business-mutation';
-import { BUSINESS_ID, apiError, fakeApiPerTest, ok, renderAt } from '../test/page-harness';
-
-vi.setConfig({ testTimeout: 30_000 });
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../test/page-harness';
 
 const fake = fakeApiPerTest();
 const LIST = `/api/businesses/${BUSINESS_ID}/things`;

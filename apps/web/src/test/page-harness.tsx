@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render } from '@testing-library/react';
+import { configure, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -120,6 +120,9 @@ function Location() {
   const location = useLocation();
   return <output aria-label="Location">{`${location.pathname}${location.search}`}</output>;
 }
+
+/** Where the app is now, as the Location output shows it: a path and its query. */
+export const shownLocation = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 /** A signed-in owner of an Approved business (or the business `options` says), at `path`, with the given routes. */
 export function renderAt(path: string, routes: Record<string, ReactNode>, options: { business?: Partial<UserBusinessSummary> } = {}) {

@@ -1,19 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { monthOfLabel } from '../../features/student-requests/pages/billing-transactions-page';
 import { request } from '../../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../test/page-harness';
 import { BillingTransactionsRoute } from './billing-transactions-route';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', `/api/businesses/${BUSINESS_ID}/programs`, ok({ items: [{ programId: 'prg_piano', name: 'Piano' }], page: 1, pageSize: 100, total: 1 }));
   fake.on('GET', `/api/businesses/${BUSINESS_ID}/students`, ok({ items: [], page: 1, pageSize: 20, total: 0, grades: [] }));
   fake.on(
@@ -35,7 +31,6 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
 const open = (path: string) => renderAt(path, { '/business/entity/billing/transactions': <BillingTransactionsRoute /> });
 

@@ -1,12 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../test/page-harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../test/page-harness';
 import { business, listOf, request } from '../../test/fixtures';
 import { report } from '../../features/analytics/test-reports';
 import { DailyReportRoute } from './daily-report-route';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}`;
 const DAILY = '/business/analytics/billing/daily';

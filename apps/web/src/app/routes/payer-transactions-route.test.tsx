@@ -3,10 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UserBusinessSummary } from '@tay/contract';
 import { detail, listOf, payer, request } from '../../test/fixtures';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../test/page-harness';
 import { PayerTransactionsRoute } from './payer-transactions-route';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const PAGE = '/business/payment/payers/transactions';
@@ -24,7 +22,6 @@ const open = (search = '', business?: Partial<UserBusinessSummary>) =>
     { [PAGE]: <PayerTransactionsRoute />, '/business/payment/request': <p>Request form</p> },
     business ? { business } : {},
   );
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 const lastListQuery = () => Object.fromEntries(fake.callsTo('GET', LIST).at(-1)!.url.searchParams);
 
 async function menuOf(rowText: string) {
@@ -81,7 +78,7 @@ describe('a payer’s transactions', () => {
     screen.getByRole('link', { name: `View ${sent.referenceNumber}` }).focus();
     await u.keyboard('{Enter}');
     expect(await screen.findByRole('dialog', { name: `Request ${sent.referenceNumber}` })).toBeInTheDocument();
-    expect(location()).toBe(`${PAGE}?payerId=${pat.payerId}&transid=${sent.transactionId}`);
+    expect(shownLocation()).toBe(`${PAGE}?payerId=${pat.payerId}&transid=${sent.transactionId}`);
   });
 
   it('offer the row actions of each request’s state, and Withdraw asks first, then withdraws', async () => {
@@ -107,7 +104,7 @@ describe('a payer’s transactions', () => {
     await u.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(lastListQuery()).not.toHaveProperty('status'));
     expect(lastListQuery()).toMatchObject({ payerId: pat.payerId });
-    expect(location()).toBe(`${PAGE}?payerId=${pat.payerId}`);
+    expect(shownLocation()).toBe(`${PAGE}?payerId=${pat.payerId}`);
   });
 
   it('export this payer’s requests as CSV', async () => {

@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detail, listOf, qrCode, qrPayment } from '../../test/fixtures';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../test/page-harness';
 import { QrCodeTransactionsRoute } from './qr-code-transactions-route';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const PAGE = '/business/payment/qrcode/transactions';
@@ -15,7 +13,6 @@ const fake = fakeApiPerTest();
 const counter = qrCode({ qrId: 'qr_counter', label: 'Front counter', payments: 2, scans: 9 });
 const open = (search = '') => renderAt(`${PAGE}${search}`, { [PAGE]: <QrCodeTransactionsRoute />, '/business/payment/qrcode': <p>QR codes</p> });
 const lastListQuery = () => Object.fromEntries(fake.callsTo('GET', LIST).at(-1)!.url.searchParams);
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the payments through QR codes', () => {
   it('of one code: a heading naming it, a way back, and the history list of its payments with the code’s label', async () => {
@@ -72,7 +69,7 @@ describe('the payments through QR codes', () => {
     await u.keyboard('{Escape}');
     await u.click(within(row).getByRole('link', { name: `View ${paid.referenceNumber}` }));
     expect(await screen.findByRole('dialog', { name: `Request ${paid.referenceNumber}` })).toBeInTheDocument();
-    await waitFor(() => expect(location()).toBe(`${PAGE}?transid=${paid.transactionId}`));
+    await waitFor(() => expect(shownLocation()).toBe(`${PAGE}?transid=${paid.transactionId}`));
   });
 
   it('says when a code has taken no payment yet', async () => {

@@ -1,14 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../test/page-harness';
+import { describe, expect, it } from 'vitest';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../test/page-harness';
 import { BusinessSearch } from './business-search';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const fake = fakeApiPerTest();
 const SEARCH = `/api/businesses/${BUSINESS_ID}/search`;
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the header search', () => {
   it('opens on Ctrl+K, asks the API once the typing pauses, shows the hits grouped, and Enter opens the first', async () => {
@@ -48,7 +45,7 @@ describe('the header search', () => {
     // One request for the pause, not one per letter.
     expect(fake.callsTo('GET', SEARCH).map((c) => c.url.searchParams.get('q'))).toEqual(['ana']);
     await u.keyboard('{ArrowDown}{Enter}');
-    await waitFor(() => expect(location()).toBe('/business/payment/transactions/history?transid=req_1'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/payment/transactions/history?transid=req_1'));
   });
 
   it('says when nothing matches', async () => {

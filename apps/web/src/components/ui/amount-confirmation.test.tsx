@@ -2,13 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Button } from '@mantine/core';
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { payoutEndpoints } from '@tay/contract';
 import { callForData } from '../../lib/endpoint-client';
 import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../test/page-harness';
 import { AmountConfirmation } from './amount-confirmation';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const SUBMIT = `/api/businesses/${BUSINESS_ID}/payouts/pout_1/submit`;
 const fake = fakeApiPerTest();

@@ -1,11 +1,9 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { describe, expect, it } from 'vitest';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { EMPTY_FIGURES, overview } from '../test-reports';
 import { AnalyticsPage, changeAgainst, onTimeSentence } from './analytics-page';
 import { BillingReportsPage } from './billing-reports-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const OVERVIEW = `/api/businesses/${BUSINESS_ID}/reports/overview`;
 const ROOT = '/business/analytics';

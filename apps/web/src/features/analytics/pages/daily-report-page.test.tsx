@@ -1,13 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { business } from '../../../test/fixtures';
 import { todayIn } from '../report-dates';
 import { EMPTY_FIGURES, hours, report } from '../test-reports';
 import { DailyReportPage } from './daily-report-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}`;
 const REPORT = `${API}/reports/billing`;
@@ -25,7 +23,6 @@ const page = (path: string) =>
     [DAILY]: <DailyReportPage transactions={(day) => <p>Requests list of {day.date}</p>} />,
     '/business/payment/transactions/history': <p>History</p>,
   });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 const reportQueries = () => fake.callsTo('GET', REPORT).map((c) => Object.fromEntries(c.url.searchParams));
 
 /** The day's report as the API answers it: the day asked for, 24 hours, money at 09:00 and 23:00. */
@@ -118,13 +115,13 @@ describe('the daily billing report', () => {
     page(`${DAILY}?date=2026-03-01&page=3`);
     await screen.findByText('Requests list of 2026-03-01');
     await u.click(screen.getByRole('button', { name: 'Previous day' }));
-    await waitFor(() => expect(location()).toBe(`${DAILY}?date=2026-02-28`));
+    await waitFor(() => expect(shownLocation()).toBe(`${DAILY}?date=2026-02-28`));
     await screen.findByText('Requests list of 2026-02-28');
     await u.click(screen.getByRole('button', { name: 'Next day' }));
     await u.click(screen.getByRole('button', { name: 'Next day' }));
-    await waitFor(() => expect(location()).toBe(`${DAILY}?date=2026-03-02`));
+    await waitFor(() => expect(shownLocation()).toBe(`${DAILY}?date=2026-03-02`));
     fireEvent.change(screen.getByLabelText('Day'), { target: { value: '2025-12-31' } });
-    await waitFor(() => expect(location()).toBe(`${DAILY}?date=2025-12-31`));
+    await waitFor(() => expect(shownLocation()).toBe(`${DAILY}?date=2025-12-31`));
     await waitFor(() => expect(reportQueries().map((q) => q.from)).toEqual(['2026-03-01', '2026-02-28', '2026-03-02', '2025-12-31']));
   });
 
@@ -185,7 +182,7 @@ describe('a daily report link with a date that is not one', () => {
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
     // Choosing a day shows it.
     fireEvent.change(picker, { target: { value: '2026-02-27' } });
-    await waitFor(() => expect(location()).toBe(`${DAILY}?date=2026-02-27`));
+    await waitFor(() => expect(shownLocation()).toBe(`${DAILY}?date=2026-02-27`));
     await waitFor(() => expect(reportQueries()).toEqual([{ from: '2026-02-27', to: '2026-02-27', groupBy: 'day' }]));
     expect(screen.queryByText('2026-02-30 is not a date.')).toBeNull();
   });

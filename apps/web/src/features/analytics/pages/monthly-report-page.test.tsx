@@ -1,13 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { business } from '../../../test/fixtures';
 import { monthOf, todayIn } from '../report-dates';
 import { bucket, EMPTY_FIGURES, figures, report } from '../test-reports';
 import { MonthlyReportPage } from './monthly-report-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}`;
 const REPORT = `${API}/reports/billing`;
@@ -21,7 +19,6 @@ beforeEach(() => {
 });
 
 const page = (path: string) => renderAt(path, { [MONTHLY]: <MonthlyReportPage /> });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 const reportQueries = () => fake.callsTo('GET', REPORT).map((c) => Object.fromEntries(c.url.searchParams));
 
 /** November 2026 with money on two days, and the totals of the two. */
@@ -86,12 +83,12 @@ describe('the monthly billing report', () => {
     page(`${MONTHLY}?month=2026-01`);
     await screen.findByRole('table', { name: 'January 2026 by day' });
     await u.click(screen.getByRole('button', { name: 'Previous month' }));
-    await waitFor(() => expect(location()).toBe(`${MONTHLY}?month=2025-12`));
+    await waitFor(() => expect(shownLocation()).toBe(`${MONTHLY}?month=2025-12`));
     await u.click(screen.getByRole('button', { name: 'Next month' }));
     await u.click(screen.getByRole('button', { name: 'Next month' }));
-    await waitFor(() => expect(location()).toBe(`${MONTHLY}?month=2026-02`));
+    await waitFor(() => expect(shownLocation()).toBe(`${MONTHLY}?month=2026-02`));
     fireEvent.change(screen.getByLabelText('Month'), { target: { value: '2024-02' } });
-    await waitFor(() => expect(location()).toBe(`${MONTHLY}?month=2024-02`));
+    await waitFor(() => expect(shownLocation()).toBe(`${MONTHLY}?month=2024-02`));
     await waitFor(() =>
       expect(reportQueries().map((q) => `${q.from}..${q.to}`)).toEqual([
         '2026-01-01..2026-01-31',
@@ -136,7 +133,7 @@ describe('a monthly report link with a month that is not one', () => {
     expect(reportQueries()).toEqual([]);
     expect(screen.queryByRole('table')).toBeNull();
     fireEvent.change(screen.getByLabelText('Month'), { target: { value: '2026-11' } });
-    await waitFor(() => expect(location()).toBe(`${MONTHLY}?month=2026-11`));
+    await waitFor(() => expect(shownLocation()).toBe(`${MONTHLY}?month=2026-11`));
     await waitFor(() => expect(reportQueries()).toEqual([{ from: '2026-11-01', to: '2026-11-30', groupBy: 'day' }]));
   });
 });

@@ -1,12 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Batch, BatchRow } from '@tay/contract';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { PAYOUT_BATCH_FLOW, REQUEST_BATCH_FLOW } from '../batch-flows';
 import { BatchReviewPage } from './batch-review-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const BATCH = `/api/businesses/${BUSINESS_ID}/batches/bat_1`;
 const REVIEW = '/business/payment/request/bulkreview';

@@ -1,16 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { describe, expect, it } from 'vitest';
+import { fakeApiPerTest, renderAt, shownLocation } from '../../../test/page-harness';
 import { PATIENT_BILLING_FLOW, PAYOUT_BATCH_FLOW, REQUEST_BATCH_FLOW, STUDENT_IMPORT_FLOW, type BatchFlow } from '../batch-flows';
 import { BatchMapPage } from './batch-map-page';
 import { BatchReviewPage } from './batch-review-page';
 
-vi.setConfig({ testTimeout: 30_000 });
-
 const fake = fakeApiPerTest();
-
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 /** A step of a flow opened with no `?batchId=`: where the page stays, and what it says. */
 async function openBare(flow: BatchFlow, step: 'map' | 'review') {
@@ -33,12 +29,12 @@ describe('a bulk step opened without a batch', () => {
     const { path, notice } = await openBare(flow, 'review');
     expect(screen.getByRole('heading', { name: 'Review and send', level: 1 })).toBeInTheDocument();
     expect(within(notice).getByText('No batch chosen')).toBeInTheDocument();
-    expect(location()).toBe(path);
+    expect(shownLocation()).toBe(path);
     expect(within(notice).getByRole('link', { name: 'See the batches' })).toHaveAttribute('href', flow.paths.list);
     // Nothing asked of the API: there is no batch to ask for.
     expect(fake.calls.filter((c) => c.url.pathname.includes('/batches'))).toEqual([]);
     await userEvent.click(within(notice).getByRole('link', { name: 'See the batches' }));
-    expect(location()).toBe(flow.paths.list);
+    expect(shownLocation()).toBe(flow.paths.list);
   });
 
   it('the map step says the same under its own heading', async () => {
@@ -46,6 +42,6 @@ describe('a bulk step opened without a batch', () => {
     expect(screen.getByRole('heading', { name: 'Match the columns', level: 1 })).toBeInTheDocument();
     expect(within(notice).getByText('No batch chosen')).toBeInTheDocument();
     expect(within(notice).getByRole('link', { name: 'See the batches' })).toHaveAttribute('href', '/business/payment/request/bulkrtp');
-    expect(location()).toBe(path);
+    expect(shownLocation()).toBe(path);
   });
 });

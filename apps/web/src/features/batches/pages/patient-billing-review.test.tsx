@@ -1,14 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Batch, BatchRow } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { PATIENT_BILLING_FLOW } from '../batch-flows';
 import { BatchReviewPage } from './batch-review-page';
 import { BatchUploadPage } from './batch-upload-page';
 import { BatchesPage } from './batches-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const BATCH = `/api/businesses/${BUSINESS_ID}/batches/bat_1`;
 const REVIEW = '/business/entity/billing/healthcare-clients/review-bulk-request';
@@ -101,15 +99,12 @@ const rows: BatchRow[] = [
   }),
 ];
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', BATCH, ok(batch()));
   fake.on('GET', `${BATCH}/rows`, ok({ items: rows, page: 1, pageSize: 25, total: rows.length }));
   fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, config: { timeZone: 'America/New_York' } }));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 const review = <BatchReviewPage flow={PATIENT_BILLING_FLOW} />;
 

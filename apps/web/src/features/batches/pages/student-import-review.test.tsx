@@ -1,11 +1,9 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Batch, BatchRow } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { STUDENT_IMPORT_FLOW } from '../batch-flows';
 import { BatchReviewPage } from './batch-review-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const BATCH = `/api/businesses/${BUSINESS_ID}/batches/bat_1`;
 const REVIEW = '/business/entity/students/import/review';
@@ -59,14 +57,11 @@ const rows: BatchRow[] = [
   },
 ];
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', `${BATCH}/rows`, ok({ items: rows, page: 1, pageSize: 25, total: 2 }));
   fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, config: { timeZone: 'America/New_York' } }));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('the student import review', () => {
   it('shows students and guardians without amounts, each problem by field, and links each made student', async () => {

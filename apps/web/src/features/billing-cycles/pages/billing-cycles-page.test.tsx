@@ -1,12 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { BillingCycleDetail, BillingRun } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { checkBillingCycle } from '../components/billing-cycle-form-modal';
 import { BillingCyclesPage } from './billing-cycles-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/billing-cycles`;
 const PROGRAMS = `/api/businesses/${BUSINESS_ID}/programs`;
@@ -73,13 +71,10 @@ const program = (programId: string, name: string, feeCents: number) => ({
   actions: [],
 });
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', PROGRAMS, ok({ items: [program('prg_piano', 'Piano', 12_500), program('prg_violin', 'Violin', 9_000)], page: 1, pageSize: 100, total: 2 }));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('Manage Billing Cycles', () => {
   it('lists cycles with schedule, programs, next and last run, and links a run in review to its review', async () => {

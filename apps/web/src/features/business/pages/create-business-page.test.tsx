@@ -1,12 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EntityType } from '@tay/contract';
 import { business } from '../../../test/fixtures';
-import { ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { CreateBusinessPage } from './create-business-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const fake = fakeApiPerTest();
 
@@ -50,7 +48,6 @@ function answerCreate(entityType: EntityType, entityTemplateName: string) {
 }
 
 const open = () => renderAt('/business/profile', { '/business/profile': <CreateBusinessPage />, '/business/home': <p>Home</p> });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('creating a business (docs/product.md §1, §2)', () => {
   it('with the School template, the portal’s template becomes School (kept under "template") for that business', async () => {
@@ -60,7 +57,7 @@ describe('creating a business (docs/product.md §1, §2)', () => {
     await u.type(screen.getByLabelText('Business name'), 'Sunrise Tutoring');
     await u.click(screen.getByRole('radio', { name: /School/ }));
     await u.click(screen.getByRole('button', { name: 'Create business' }));
-    await waitFor(() => expect(location()).toBe('/business/home'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/home'));
     expect(fake.callsTo('POST', '/api/businesses')[0]!.body).toEqual({ businessName: 'Sunrise Tutoring', entityType: 'student' });
     expect(window.localStorage.getItem('template')).toBe('student');
     expect(JSON.parse(window.localStorage.getItem('tay.templateByBusiness')!)).toEqual({ biz_new: 'student' });
@@ -73,7 +70,7 @@ describe('creating a business (docs/product.md §1, §2)', () => {
     await u.type(screen.getByLabelText('Business name'), 'Cedar Physio');
     await u.click(screen.getByRole('radio', { name: /Healthcare/ }));
     await u.click(screen.getByRole('button', { name: 'Create business' }));
-    await waitFor(() => expect(location()).toBe('/business/home'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/home'));
     expect(window.localStorage.getItem('template')).toBe('healthCare');
   });
 });

@@ -1,11 +1,9 @@
 import { screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Business } from '@tay/contract';
 import { business as fullBusiness } from '../../../test/fixtures';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { HomePage } from './home-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const BUSINESS = `/api/businesses/${BUSINESS_ID}`;
 const BALANCES = `${BUSINESS}/balances`;

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Business, CurrentUser, MissingItem } from '@tay/contract';
 import { business } from '../../../test/fixtures';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { AddBankAccountPage } from './add-bank-account-page';
 import { AddressPage } from './address-page';
 import { ConfigPage } from './config-page';
@@ -11,8 +11,6 @@ import { OwnersPage } from './owners-page';
 import { PaymentProfilePage } from './payment-profile-page';
 import { SetupOverviewPage } from './setup-overview-page';
 import { SetupProfilePage } from './setup-profile-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const BUSINESS = `/api/businesses/${BUSINESS_ID}`;
 
@@ -70,15 +68,13 @@ const SETUP_ROUTES = {
   '/business/setup/payment/profile': <PaymentProfilePage />,
 };
 
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
-
 describe('each setup page moves on to the next unfinished step after saving', () => {
   it('the address goes on to a time zone nobody has confirmed yet', async () => {
     serve(business({ config: { ...business().config, timeZoneChosen: false } }), [missingBank]);
     const u = userEvent.setup();
     renderAt('/business/setup/address', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
     await u.click(await screen.findByRole('button', { name: 'Save address' }));
-    await waitFor(() => expect(location()).toBe('/business/setup/config'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/setup/config'));
     expect(fake.callsTo('PATCH', `${BUSINESS}/update`)).toHaveLength(1);
   });
 
@@ -87,7 +83,7 @@ describe('each setup page moves on to the next unfinished step after saving', ()
     const u = userEvent.setup();
     renderAt('/business/setup/config', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
     await u.click(await screen.findByRole('button', { name: 'Save configuration' }));
-    await waitFor(() => expect(location()).toBe('/business/setup/payments'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/setup/payments'));
   });
 
   it('comes round to an earlier step still open, and to the overview when nothing is', async () => {
@@ -95,13 +91,13 @@ describe('each setup page moves on to the next unfinished step after saving', ()
     const u = userEvent.setup();
     const first = renderAt('/business/setup/address', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
     await u.click(await screen.findByRole('button', { name: 'Save address' }));
-    await waitFor(() => expect(location()).toBe('/business/setup/profile'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/setup/profile'));
     first.unmount();
 
     serve(business(), []);
     renderAt('/business/setup/address', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
     await u.click(await screen.findByRole('button', { name: 'Save address' }));
-    await waitFor(() => expect(location()).toBe('/business/setup'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/setup'));
   });
 });
 

@@ -1,11 +1,9 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PublicCheckInPage } from '@tay/contract';
-import { apiError, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { CheckInPage } from './check-in-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const TOKEN = 'b'.repeat(32);
 const API = `/api/public/checkin/${TOKEN}`;
@@ -20,12 +18,7 @@ const event: PublicCheckInPage = {
   statusMessage: null,
 };
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 const open = () => renderAt(`/checkin/${TOKEN}`, { '/checkin/:token': <CheckInPage /> });
 

@@ -1,12 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventCheckIn, PayoutEvent } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { EventCheckInsPage } from './event-check-ins-page';
 import { EventsPage } from './events-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/events`;
 
@@ -29,14 +27,7 @@ function payoutEvent(over: Partial<PayoutEvent> = {}): PayoutEvent {
   };
 }
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
-
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
+const fake = fakeApiPerTest();
 
 describe('Manage Events', () => {
   it('lists events with their row actions; Event Check-Ins opens the check-ins of the event', async () => {
@@ -63,7 +54,7 @@ describe('Manage Events', () => {
     const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
     expect(items).toEqual(['Edit', 'Disable', 'Event Check-Ins', 'Delete', 'Download PNG', 'Download SVG', 'Download PDF poster']);
     await u.click(screen.getByRole('menuitem', { name: 'Event Check-Ins' }));
-    await waitFor(() => expect(location()).toBe('/business/payouts/qrcode/check-ins?eventId=evn_1'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/payouts/qrcode/check-ins?eventId=evn_1'));
     expect(await screen.findByText('Ana Lopez')).toBeInTheDocument();
     expect(screen.getByText('Not paid yet')).toBeInTheDocument();
   });

@@ -3,11 +3,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Integration, SyncLogEntry } from '@tay/contract';
-import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { goToProvider } from '../leave-for-provider';
 import { IntegrationsPage } from './integrations-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 // The browser cannot leave jsdom: the test sees where the page sent it instead.
 vi.mock('../leave-for-provider', () => ({ goToProvider: vi.fn() }));
@@ -81,7 +79,6 @@ beforeEach(() => {
 
 const open = (path = PAGE, business: Parameters<typeof renderAt>[2] = {}) => renderAt(path, { [PAGE]: <IntegrationsPage /> }, business);
 const card = async (name: string) => (await screen.findByRole('heading', { name, level: 2 })).closest('section')!;
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the integration cards', () => {
   it('shows each provider in its state: not connected with Connect; connected with its company, last sync and counts; a refused one prominently, with Reconnect', async () => {
@@ -248,7 +245,7 @@ describe('back from the provider', () => {
     expect(alert).toHaveTextContent('QuickBooks Online was not connected');
     expect(within(alert).getByText('Invalid state in OAuth flow')).toBeInTheDocument();
     expect(within(await card('FreshBooks')).queryByRole('alert')).not.toBeInTheDocument();
-    await waitFor(() => expect(location()).toBe(PAGE));
+    await waitFor(() => expect(shownLocation()).toBe(PAGE));
     expect(screen.queryByText('QuickBooks Online connected')).not.toBeInTheDocument();
     await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
     expect(within(quickbooks).queryByText('Invalid state in OAuth flow')).not.toBeInTheDocument();
@@ -274,7 +271,7 @@ describe('back from the provider', () => {
     open(`${PAGE}?provider=freshbooks&connected=1&log=freshbooks`);
     expect(await screen.findByText('FreshBooks connected')).toBeInTheDocument();
     // Only the callback's own parameters leave; the page's own stay.
-    await waitFor(() => expect(location()).toBe(`${PAGE}?log=freshbooks`));
+    await waitFor(() => expect(shownLocation()).toBe(`${PAGE}?log=freshbooks`));
     await screen.findByText('Harbor Music LLC');
     expect(screen.getAllByText('FreshBooks connected')).toHaveLength(1);
     for (const name of ['QuickBooks Online', 'FreshBooks']) expect(within(await card(name)).queryByRole('alert')).not.toBeInTheDocument();
@@ -363,7 +360,7 @@ describe('the sync log', () => {
     await u.keyboard('{ArrowRight}{Enter}');
     expect(await screen.findByText('Invoice #9 at FreshBooks')).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'FreshBooks' })).toHaveAttribute('aria-selected', 'true');
-    await waitFor(() => expect(location()).toBe(`${PAGE}?log=freshbooks`));
+    await waitFor(() => expect(shownLocation()).toBe(`${PAGE}?log=freshbooks`));
   });
 
   it('a log that cannot load says why and tries again', async () => {

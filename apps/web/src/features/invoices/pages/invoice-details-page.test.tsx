@@ -2,12 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { INVOICE_TIMELINE_LABELS, type InvoiceTimelineEvent } from '@tay/contract';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { invoice, invoiceDetail } from '../../../test/fixtures';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import { InvoiceDetailsPage } from './invoice-details-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/invoices`;
 const DETAILS = '/business/payment/invoices/details';
@@ -24,7 +22,6 @@ const open = (invoiceId: string, extra = '') =>
     '/business/payment/invoices/list': <p>Invoices list</p>,
     '/business/payment/invoices/draft': <p>Invoice form</p>,
   });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 const actionNames = () =>
   within(screen.getByRole('group', { name: 'Invoice actions' }))
     .getAllByRole('button')
@@ -193,7 +190,7 @@ describe('an invoice’s details', () => {
     expect(actionNames()).toEqual(['Edit', 'Copy', 'Delete', 'Download PDF']);
     await u.click(screen.getByRole('button', { name: 'Delete' }));
     await u.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, delete' }));
-    await waitFor(() => expect(location()).toBe('/business/payment/invoices/list'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/payment/invoices/list'));
   });
 
   it('Download PDF fetches the invoice’s PDF with the session’s token', async () => {

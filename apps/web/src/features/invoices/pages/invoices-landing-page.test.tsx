@@ -1,11 +1,9 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InvoiceSummary } from '@tay/contract';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { invoice, invoiceListOf } from '../../../test/fixtures';
 import { InvoicesLandingPage } from './invoices-landing-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/invoices`;
 const LANDING = '/business/payment/invoices';

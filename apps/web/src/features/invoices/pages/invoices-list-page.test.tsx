@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, renderAt, shownLocation } from '../../../test/page-harness';
 import { invoice, invoiceListOf } from '../../../test/fixtures';
 import { InvoicesListPage } from './invoices-list-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/invoices`;
 const LIST = '/business/payment/invoices/list';
@@ -24,7 +22,6 @@ const page = (path = LIST) =>
   });
 
 const lastListQuery = () => Object.fromEntries(fake.callsTo('GET', API).at(-1)!.url.searchParams);
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 const rowOf = (number: string) => screen.getByRole('link', { name: `View ${number}` }).closest('tr')!;
 
 describe('the invoices list', () => {
@@ -105,7 +102,7 @@ describe('the invoices list', () => {
         maxAmountCents: '100050',
       }),
     );
-    expect(location()).toContain('status=Overdue%2CPartiallyPaid');
+    expect(shownLocation()).toContain('status=Overdue%2CPartiallyPaid');
   });
 
   it('Export CSV asks for the list’s query without the paging', async () => {
@@ -159,7 +156,7 @@ describe('the invoices list', () => {
     await screen.findByText('Showing 1 to 1 of 1 Results');
     await u.click(within(rowOf(draft.number)).getByRole('button', { name: 'Row actions' }));
     await u.click(await screen.findByRole('menuitem', { name: 'Copy' }));
-    await waitFor(() => expect(location()).toBe(`/business/payment/invoices/draft?copy=${draft.invoiceId}`));
+    await waitFor(() => expect(shownLocation()).toBe(`/business/payment/invoices/draft?copy=${draft.invoiceId}`));
   });
 
   it('says when there are none, and when none match the filters', async () => {

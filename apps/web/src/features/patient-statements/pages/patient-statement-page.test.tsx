@@ -1,12 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Patient } from '@tay/contract';
 import { business as businessRecord, detail, request } from '../../../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { PatientStatementPage } from './patient-statement-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const PATIENTS = `/api/businesses/${BUSINESS_ID}/healthcare-clients`;
 const STATEMENTS = `${PATIENTS}/pat_ana/statements`;
@@ -34,10 +32,8 @@ function patient(over: Partial<Patient> = {}): Patient {
   };
 }
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on(
     'GET',
     `/api/businesses/${BUSINESS_ID}`,
@@ -59,7 +55,6 @@ beforeEach(() => {
   fake.on('GET', PATIENTS, ok({ items: [patient({ dateOfBirth: null })], page: 1, pageSize: 20, total: 1 }));
   fake.on('GET', `${PATIENTS}/pat_ana`, ok(patient()));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 function open(path: string) {
   return renderAt(path, {
@@ -69,7 +64,6 @@ function open(path: string) {
   });
 }
 
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 const line = (n: number) => screen.getByRole('group', { name: `Line ${n}` });
 
 describe('Request to Pay Single Patient', () => {
@@ -122,7 +116,7 @@ describe('Request to Pay Single Patient', () => {
     });
     expect(call!.body).not.toHaveProperty('amountCents');
     expect(call!.headers['Idempotency-Key']).toBeTruthy();
-    await waitFor(() => expect(location()).toBe('/business/payment/transactions/history?transid=req_new'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/payment/transactions/history?transid=req_new'));
   });
 
   it('chooses the patient by typing, and removes a line', async () => {
@@ -218,6 +212,6 @@ describe('Request to Pay Single Patient', () => {
       mode: 'draft',
       lines: [{ serviceDate: '2026-11-19', description: 'Office visit', billedCents: 20_000, insurancePaidCents: 12_000, adjustmentCents: 500 }],
     });
-    await waitFor(() => expect(location()).toBe('/business/payment/transactions/draft?transid=req_copy'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/payment/transactions/draft?transid=req_copy'));
   });
 });

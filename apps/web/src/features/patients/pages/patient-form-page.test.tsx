@@ -1,11 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Patient, PatientView } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { PatientFormPage } from './patient-form-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/healthcare-clients`;
 const ADD = '/business/healthcare-clients/add';
@@ -40,16 +38,10 @@ const view = (over: Partial<PatientView> = {}): PatientView => ({
   ...over,
 });
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 const open = (path: string) =>
   renderAt(path, { [ADD]: <PatientFormPage />, [EDIT]: <PatientFormPage />, '/business/healthcare-clients': <p>Patients list</p> }, { business: clinic });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the patient form', () => {
   it('names what is missing before sending anything', async () => {
@@ -107,7 +99,7 @@ describe('the patient form', () => {
     await u.type(screen.getByLabelText(/Guarantor: last name/), 'Lee');
     await u.type(screen.getByLabelText(/Guarantor: e-mail/), 'sam@patients.example');
     await u.click(screen.getByRole('button', { name: 'Add patient' }));
-    await waitFor(() => expect(location()).toBe('/business/healthcare-clients'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/healthcare-clients'));
     expect(fake.callsTo('POST', API)[0]!.body).toEqual({
       mrn: 'M-2',
       firstName: 'Leo',
@@ -153,7 +145,7 @@ describe('the patient form', () => {
     await u.clear(first);
     await u.type(first, 'Leon');
     await u.click(screen.getByRole('button', { name: 'Save patient' }));
-    await waitFor(() => expect(location()).toBe('/business/healthcare-clients'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/healthcare-clients'));
     expect(fake.callsTo('PATCH', `${API}/pat_1`)[0]!.body).toEqual({
       mrn: 'MRN-1001',
       firstName: 'Leon',

@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Patient } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { PatientsPage } from './patients-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/healthcare-clients`;
 const PAGE = '/business/healthcare-clients';
@@ -32,12 +30,7 @@ function patient(over: Partial<Patient> = {}): Patient {
   };
 }
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 const open = (path = PAGE, business: Record<string, unknown> = clinic) =>
   renderAt(
@@ -50,7 +43,6 @@ const open = (path = PAGE, business: Record<string, unknown> = clinic) =>
     },
     { business },
   );
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the patients list', () => {
   it('shows each patient with the date of birth masked, the guarantor, "Showing 1 to 2 of 2 Results", and the row actions', async () => {
@@ -84,7 +76,7 @@ describe('the patients list', () => {
     const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
     expect(items).toEqual(['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Delete']);
     await u.click(screen.getByRole('menuitem', { name: 'Request to Pay' }));
-    await waitFor(() => expect(location()).toBe('/business/healthcare-clients/payment/request?entity=true&clientId=pat_1'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/healthcare-clients/payment/request?entity=true&clientId=pat_1'));
   });
 
   it('opens the transactions history filtered to the patient', async () => {
@@ -94,7 +86,7 @@ describe('the patients list', () => {
     const row = (await screen.findByText('Ana Lopez', { selector: 'a' })).closest('tr')!;
     await u.click(within(row).getByRole('button', { name: 'Row actions' }));
     await u.click(await screen.findByRole('menuitem', { name: 'Transactions' }));
-    await waitFor(() => expect(location()).toBe('/business/payment/transactions/history?clientId=pat_1'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/payment/transactions/history?clientId=pat_1'));
   });
 
   it('sends the search, filters and sort to the API from the URL', async () => {
@@ -159,7 +151,7 @@ describe('the patients list', () => {
     expect(await screen.findByText('No patients match')).toBeInTheDocument();
     const u = userEvent.setup();
     await u.click(screen.getAllByRole('button', { name: /Clear filters/ })[0]!);
-    await waitFor(() => expect(location()).toBe(PAGE));
+    await waitFor(() => expect(shownLocation()).toBe(PAGE));
   });
 
   it('says when the list cannot be loaded', async () => {

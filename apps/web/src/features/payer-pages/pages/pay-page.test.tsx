@@ -4,12 +4,10 @@ import { forwardRef, useImperativeHandle } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { PublicPayPage } from '@tay/contract';
 import { resetFirstScreen } from '../../../lib/first-screen';
-import { ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import type { CardFieldHandle } from '../components/card-field';
 import { PayPage } from './pay-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 // The processor's card field is an iframe of its own (e2e/card-field.test.ts); here it hands out a token.
 vi.mock('../components/card-field', () => ({

@@ -2,11 +2,9 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { forwardRef, useImperativeHandle } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { PublicQrPage, QrPaymentOutcome } from '@tay/contract';
-import { apiError, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { apiError, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import type { CardFieldHandle } from '../components/card-field';
 import { QrPayPage } from './qr-pay-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 // The processor's card field is an iframe of its own (e2e/card-field.test.ts); here it hands out a token.
 vi.mock('../components/card-field', () => ({

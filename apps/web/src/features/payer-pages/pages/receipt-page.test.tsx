@@ -1,11 +1,9 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PaymentReceipt } from '@tay/contract';
-import { ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import { ReceiptPage } from './receipt-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const receipt: PaymentReceipt = {
   paymentId: 'pay_01jdq7x3m9v2k8c4r6t0w5y1zh',

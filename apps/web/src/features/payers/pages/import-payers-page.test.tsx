@@ -2,10 +2,8 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { PayerImportPreview } from '@tay/contract';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { ImportPayersPage } from './import-payers-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const IMPORT = '/business/payment/payers/import';
 const PREVIEW = `/api/businesses/${BUSINESS_ID}/payers/import/preview`;

@@ -1,12 +1,10 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { payerPaths } from '@tay/contract';
 import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { payer } from '../../../test/fixtures';
 import { PayerFormPage } from './payer-form-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payers`;
 const fake = fakeApiPerTest();

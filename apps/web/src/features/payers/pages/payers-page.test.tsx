@@ -1,18 +1,14 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { payer } from '../../../test/fixtures';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { PayersPage } from './payers-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payers`;
 const PAYERS = '/business/payment/payers';
 
 const fake = fakeApiPerTest();
-
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the payers list', () => {
   it('labels its filters where they can be read, as the history does', async () => {
@@ -46,7 +42,7 @@ describe('the payers list', () => {
 
     expect(await screen.findAllByText('Fran First')).toHaveLength(25);
     expect(screen.getByText('Showing 1 to 25 of 25 Results')).toBeInTheDocument();
-    expect(location()).toBe(`${PAYERS}?page=1`);
+    expect(shownLocation()).toBe(`${PAYERS}?page=1`);
     expect(fake.callsTo('GET', LIST).at(-1)!.url.searchParams.get('page')).toBe('1');
     expect(screen.queryByText('No payers yet')).toBeNull();
   });

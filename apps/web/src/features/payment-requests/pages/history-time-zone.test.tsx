@@ -6,11 +6,9 @@ vi.hoisted(() => {
   process.env.TZ = 'Asia/Tokyo';
 });
 
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { business, detail, listOf, request } from '../../../test/fixtures';
 import { TransactionsPage } from './transactions-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}`;
 const LIST = `${API}/payment-requests`;

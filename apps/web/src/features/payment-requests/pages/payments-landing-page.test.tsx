@@ -2,14 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { Outlet, Route, Routes } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EntityType } from '@tay/contract';
-import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { listOf, request } from '../../../test/fixtures';
 import { PaymentsLandingPage } from './payments-landing-page';
 import { TransactionsPage } from './transactions-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const BALANCES = `/api/businesses/${BUSINESS_ID}/balances`;

@@ -2,11 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_MOBILE_MESSAGE, type PaymentRequest, type PayerSuggestion } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, FakeApi, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { business as businessRecord, detail, payer, qrPayment, request } from '../../../test/fixtures';
 import { RequestFormPage } from './request-form-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const FORM = '/business/payment/request';
@@ -60,8 +58,6 @@ function serve(source: PaymentRequest, over: Parameters<typeof detail>[1] = {}) 
   fake.on('POST', LIST, (call) => ({ status: 201, json: { status: 'Success', data: { ...request(), ...(call.body as object) } } }));
 }
 
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
-
 describe('?transid= edits a Draft or scheduled request; &copy=1 always makes a new one', () => {
   it('edits a Draft in place: Save as draft PATCHes that request', async () => {
     const draft = request({ transactionState: 'Draft', amountCents: 4_200, memo: 'Violin, May' });
@@ -81,7 +77,7 @@ describe('?transid= edits a Draft or scheduled request; &copy=1 always makes a n
       mode: 'draft',
     });
     expect(fake.callsTo('POST', LIST)).toHaveLength(0);
-    await waitFor(() => expect(location()).toBe('/business/payment/transactions/draft'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/payment/transactions/draft'));
   });
 
   it('copies a Draft into a new request with its payer and amount: Send now POSTs, the Draft is left alone', async () => {
@@ -219,7 +215,7 @@ describe('Idempotency-Key from the form', () => {
     expect(screen.getByText('This payer is deactivated; activate them first.')).toBeInTheDocument();
     // The business reactivates the payer elsewhere, then presses Send again.
     await u.click(send);
-    await waitFor(() => expect(location()).toMatch(/^\/business\/payment\/transactions\/history\?transid=/));
+    await waitFor(() => expect(shownLocation()).toMatch(/^\/business\/payment\/transactions\/history\?transid=/));
     const keys = fake.callsTo('PATCH', `${LIST}/${draft.transactionId}`).map((c) => c.headers['Idempotency-Key']);
     expect(keys).toHaveLength(3);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);

@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { business as businessRecord, detail, payer, request } from '../../../test/fixtures';
 import { RequestFormPage } from './request-form-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const FORM = '/business/payment/request';
@@ -25,10 +23,8 @@ const statement = {
   totals: { billedCents: 20_000, insurancePaidCents: 12_000, adjustmentCents: 500, responsibilityCents: 7_500 },
 };
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on(
     'GET',
     `/api/businesses/${BUSINESS_ID}`,
@@ -49,14 +45,12 @@ beforeEach(() => {
   );
   fake.on('GET', `/api/businesses/${BUSINESS_ID}/payers/pyr_pat`, ok(payer('Pat Payer', { payerId: 'pyr_pat' })));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 const form = (path: string) =>
   renderAt(path, {
     [FORM]: <RequestFormPage />,
     '/business/healthcare-clients/payment/request': <p>Statement form</p>,
   });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('a patient’s statement on the request form (the healthcare template)', () => {
   it('editing a draft statement shows its lines and says its amount is their total', async () => {
@@ -107,6 +101,6 @@ describe('a patient’s statement on the request form (the healthcare template)'
     const sent = request({ transactionState: 'Sent', amountCents: 7_500, clientId: 'pat_ana', patientName: 'Ana Lopez', statement });
     fake.on('GET', `${LIST}/${sent.transactionId}`, ok(detail(sent)));
     form(`${FORM}?transid=${sent.transactionId}&copy=1`);
-    await waitFor(() => expect(location()).toBe(`/business/healthcare-clients/payment/request?entity=true&clientId=pat_ana&copy=${sent.transactionId}`));
+    await waitFor(() => expect(shownLocation()).toBe(`/business/healthcare-clients/payment/request?entity=true&clientId=pat_ana&copy=${sent.transactionId}`));
   });
 });

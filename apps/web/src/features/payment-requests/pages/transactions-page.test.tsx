@@ -1,13 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { detail, listOf, qrPayment, request } from '../../../test/fixtures';
 import { TransactionsPage } from './transactions-page';
 
 // Whole pages with typing, menus and modals: slower than a unit test on a busy machine.
-vi.setConfig({ testTimeout: 30_000 });
-
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const EXPORT = `${LIST}/export.csv`;
 const HISTORY = '/business/payment/transactions/history';
@@ -27,7 +25,6 @@ const page = (path = HISTORY) =>
 
 /** The query of the newest list request, without its paging. */
 const lastListQuery = () => Object.fromEntries(fake.callsTo('GET', LIST).at(-1)!.url.searchParams);
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 const user = () => userEvent.setup();
 
 describe('transactions filters put the query in the URL, and the list and the export ask for it', () => {
@@ -98,7 +95,7 @@ describe('transactions filters put the query in the URL, and the list and the ex
       maxAmountCents: '100050',
       payerId: 'pyr_dario',
     });
-    expect(location()).toContain('payerName=Dario+Gone');
+    expect(shownLocation()).toContain('payerName=Dario+Gone');
   });
 
   it('Export CSV asks for exactly the list’s query (filters, search and sort), without the paging', async () => {
@@ -152,7 +149,7 @@ describe('transactions filters put the query in the URL, and the list and the ex
     expect(lastListQuery()).not.toHaveProperty('sentTo');
     expect(lastListQuery()).toMatchObject({ paidFrom: '2026-11-05', returnedTo: '2026-11-30', status: 'Paid' });
     expect(screen.queryByText('Sent 2026-11-03 – 2026-11-03')).toBeNull();
-    expect(location()).not.toContain('sent');
+    expect(shownLocation()).not.toContain('sent');
 
     // They are filters like any other: Clear filters removes them too.
     await u.click(screen.getAllByRole('button', { name: 'Clear filters' }).at(-1)!);
@@ -170,7 +167,7 @@ describe('transactions filters put the query in the URL, and the list and the ex
     await u.type(screen.getByRole('textbox', { name: 'Smallest amount' }), 'ten{Enter}');
     expect(await screen.findByText('Enter an amount like 25.00')).toBeInTheDocument();
     expect(fake.callsTo('GET', LIST)).toHaveLength(calls);
-    expect(location()).not.toContain('min=');
+    expect(shownLocation()).not.toContain('min=');
   });
 });
 
@@ -187,7 +184,7 @@ describe('the empty list', () => {
     const clear = screen.getAllByRole('button', { name: 'Clear filters' });
     await u.click(clear.at(-1)!);
     await screen.findByText('Pat Payer');
-    expect(location()).toBe(`${HISTORY}?sortBy=amount`);
+    expect(shownLocation()).toBe(`${HISTORY}?sortBy=amount`);
     // The inputs follow the URL: nothing stale is left in them.
     expect(screen.getByRole('textbox', { name: 'Smallest amount' })).toHaveValue('');
     expect(screen.getByRole('textbox', { name: 'Largest amount' })).toHaveValue('');
@@ -229,7 +226,7 @@ describe('a page past the last one', () => {
 
     expect(await screen.findAllByText('Dee Draft')).toHaveLength(25);
     expect(screen.getByText('Showing 1 to 25 of 25 Results')).toBeInTheDocument();
-    expect(location()).toBe('/business/payment/transactions/draft?page=1');
+    expect(shownLocation()).toBe('/business/payment/transactions/draft?page=1');
     expect(lastListQuery()).toMatchObject({ page: '1' });
     expect(lastListQuery()).not.toHaveProperty('after');
     expect(screen.queryByText('No drafts')).toBeNull();
@@ -249,7 +246,7 @@ describe('row actions', () => {
     fake.on('GET', LIST, listOf([draft]));
     page('/business/payment/transactions/draft');
     await chooseAction('Dee Draft', 'Edit');
-    expect(location()).toBe(`/business/payment/request?transid=${draft.transactionId}`);
+    expect(shownLocation()).toBe(`/business/payment/request?transid=${draft.transactionId}`);
   });
 
   it('a request that collects an invoice shows the invoice’s number, a link to it, and Edit opens the invoice', async () => {
@@ -266,7 +263,7 @@ describe('row actions', () => {
     expect(items).toContain('Edit the invoice');
     expect(items).not.toContain('Edit');
     await u.click(screen.getByRole('menuitem', { name: 'Edit the invoice' }));
-    expect(location()).toBe('/business/payment/invoices/draft?invoiceid=inv_9');
+    expect(shownLocation()).toBe('/business/payment/invoices/draft?invoiceid=inv_9');
   });
 
   it('a payment through a QR code shows the code it came through, and offers its receipt only', async () => {
@@ -290,7 +287,7 @@ describe('row actions', () => {
     fake.on('GET', LIST, listOf([draft]));
     page('/business/payment/transactions/draft');
     await chooseAction('Dee Draft', 'Copy');
-    expect(location()).toBe(`/business/payment/request?transid=${draft.transactionId}&copy=1`);
+    expect(shownLocation()).toBe(`/business/payment/request?transid=${draft.transactionId}&copy=1`);
   });
 
   it('View/Download receipt opens the receipt of a Paid request, and Download PDF fetches it', async () => {
@@ -341,7 +338,7 @@ describe('row actions', () => {
     expect(within(dialog).getByText('Visa •••• 4242')).toBeInTheDocument();
     await u.click(within(dialog).getByRole('button', { name: 'Download PDF' }));
     await waitFor(() => expect(fake.callsTo('GET', `${LIST}/${paid.transactionId}/receipt.pdf`)).toHaveLength(1));
-    expect(location()).toBe(`${HISTORY}?receipt=${paid.transactionId}`);
+    expect(shownLocation()).toBe(`${HISTORY}?receipt=${paid.transactionId}`);
   });
 
   it('Resend after a gateway timeout retries with the same Idempotency-Key; after it succeeds the next Resend is new', async () => {
@@ -410,7 +407,7 @@ describe('the detail drawer', () => {
     link.focus();
     await u.keyboard('{Enter}');
     expect(await screen.findByRole('dialog', { name: `Request ${sent.referenceNumber}` })).toBeInTheDocument();
-    expect(location()).toBe(`${HISTORY}?status=Sent&transid=${sent.transactionId}`);
+    expect(shownLocation()).toBe(`${HISTORY}?status=Sent&transid=${sent.transactionId}`);
   });
 
   it('for a failed payment says what happened and offers only Copy, as the row does', async () => {
@@ -428,6 +425,6 @@ describe('the detail drawer', () => {
         .map((b) => b.textContent),
     ).toEqual(['Copy']);
     await u.click(within(guidance).getByRole('button', { name: 'Copy' }));
-    expect(location()).toBe(`/business/payment/request?transid=${failed.transactionId}&copy=1`);
+    expect(shownLocation()).toBe(`/business/payment/request?transid=${failed.transactionId}&copy=1`);
   });
 });

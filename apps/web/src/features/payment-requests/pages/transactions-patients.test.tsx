@@ -1,24 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_ID, FakeApi, renderAt } from '../../../test/page-harness';
+import { describe, expect, it } from 'vitest';
+import { BUSINESS_ID, fakeApiPerTest, renderAt, shownLocation } from '../../../test/page-harness';
 import { listOf, request } from '../../../test/fixtures';
 import { TransactionsPage } from './transactions-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const HISTORY = '/business/payment/transactions/history';
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 const page = (path = HISTORY) => renderAt(path, { [HISTORY]: <TransactionsPage view="history" /> });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the history of a healthcare business (patients’ statements)', () => {
   it('shows a Patient column when a row has one', async () => {
@@ -44,7 +36,7 @@ describe('the history of a healthcare business (patients’ statements)', () => 
     expect(await screen.findByText('Patient: Ana Lopez')).toBeInTheDocument();
     await waitFor(() => expect(fake.callsTo('GET', LIST).at(-1)!.url.searchParams.get('clientId')).toBe('pat_ana'));
     await userEvent.click(screen.getByRole('button', { name: "Show every patient's requests" }));
-    await waitFor(() => expect(location()).toBe(HISTORY));
+    await waitFor(() => expect(shownLocation()).toBe(HISTORY));
     expect(screen.queryByText(/^Patient: /)).toBeNull();
   });
 
@@ -69,6 +61,6 @@ describe('the history of a healthcare business (patients’ statements)', () => 
     const tr = (await screen.findByText('Gus Guarantor')).closest('tr')!;
     await userEvent.click(within(tr).getByRole('button', { name: 'Row actions' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Copy' }));
-    await waitFor(() => expect(location()).toBe('/business/healthcare-clients/payment/request?entity=true&clientId=pat_ana&copy=req_s'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/healthcare-clients/payment/request?entity=true&clientId=pat_ana&copy=req_s'));
   });
 });

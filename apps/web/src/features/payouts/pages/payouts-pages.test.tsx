@@ -1,13 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Payout, PayoutSummary, Receiver } from '@tay/contract';
 import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
 import { PayoutsDashboardPage } from './payouts-dashboard-page';
 import { amountProblem, PayoutFormPage, receiverOptions } from './payout-form-page';
 import { groupForReview, isOwnSubmission, PayoutsReviewPage } from './payouts-review-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}`;
 

@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Enrollment, Program } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { StudentEnrollmentsDrawer } from './student-enrollments-drawer';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const STUDENT_API = `/api/businesses/${BUSINESS_ID}/students/stu_1/enrollments`;
 const PROGRAMS_API = `/api/businesses/${BUSINESS_ID}/programs`;
@@ -44,10 +42,8 @@ const program = (id: string, name: string, over: Partial<Program> = {}): Program
   ...over,
 });
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on(
     'GET',
     STUDENT_API,
@@ -55,7 +51,6 @@ beforeEach(() => {
   );
   fake.on('GET', PROGRAMS_API, ok({ items: [program('prg_1', 'Piano'), program('prg_2', 'Drums')], page: 1, pageSize: 100, total: 2 }));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 const open = () =>
   renderAt('/business/entity/students', {

@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EnrollCandidate, Program } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { ProgramEnrollPage } from './program-enroll-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/programs/prg_1`;
 const PAGE = '/business/entity/program/students/enroll';
@@ -45,17 +43,13 @@ const students = [
   candidate('s4', 'Dee Diaz', { status: 'Disabled' }),
 ];
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', API, ok(piano));
   fake.on('GET', `${API}/enrollments/candidates`, ok({ items: students, page: 1, pageSize: 25, total: 4, grades: ['5', '6'] }));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 const open = () => renderAt(`${PAGE}?programId=prg_1`, { [PAGE]: <ProgramEnrollPage />, '/business/entity/program/students/list': <p>Program students</p> });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('enrolling students in a program', () => {
   it('shows places left; "select all on this page" picks only the students who can be enrolled; enrolls them with the start date', async () => {
@@ -73,7 +67,7 @@ describe('enrolling students in a program', () => {
     await u.clear(start);
     await u.type(start, '2026-09-15');
     await u.click(screen.getByRole('button', { name: 'Enroll 2 students' }));
-    await waitFor(() => expect(location()).toBe('/business/entity/program/students/list?programId=prg_1'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/entity/program/students/list?programId=prg_1'));
     expect(fake.callsTo('POST', `${API}/enrollments`)[0]!.body).toEqual({ studentIds: ['s1', 's2'], startDate: '2026-09-15' });
     expect(await screen.findByText('Students enrolled')).toBeInTheDocument();
   });
@@ -106,7 +100,7 @@ describe('enrolling students in a program', () => {
     expect(within(alert).getByText('Ben Brown (S2) is already enrolled in Piano.')).toBeInTheDocument();
     const row = screen.getByText('Ben Brown').closest('tr')!;
     expect(within(row).getByText('Ben Brown (S2) is already enrolled in Piano.')).toBeInTheDocument();
-    expect(location()).toBe(`${PAGE}?programId=prg_1`);
+    expect(shownLocation()).toBe(`${PAGE}?programId=prg_1`);
   });
 
   it('shows a start date outside the program on the date field', async () => {
@@ -145,7 +139,7 @@ describe('enrolling opened without a program', () => {
     const u = userEvent.setup();
     await u.click(await screen.findByRole('combobox', { name: 'Program' }));
     await u.click(await screen.findByRole('option', { name: 'Piano' }));
-    await waitFor(() => expect(location()).toBe(`${PAGE}?programId=prg_1`));
+    await waitFor(() => expect(shownLocation()).toBe(`${PAGE}?programId=prg_1`));
     // Only programs that take enrollments are offered.
     expect(fake.callsTo('GET', PROGRAMS)[0]!.url.searchParams.get('status')).toBe('active');
     expect(await screen.findByRole('heading', { name: 'Enroll in Piano' })).toBeInTheDocument();

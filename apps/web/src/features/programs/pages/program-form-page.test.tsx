@@ -1,11 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Program } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { checkProgram, emptyProgramValues, ProgramFormPage } from './program-form-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/programs`;
 const PAGE = '/business/entity/program/manage';
@@ -27,15 +25,9 @@ const saved: Program = {
   actions: ['Edit', 'Students', 'Enroll', 'Deactivate'],
 };
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 const open = (path = PAGE) => renderAt(path, { [PAGE]: <ProgramFormPage />, '/business/entity/program': <p>Programs list</p> });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('checkProgram', () => {
   it('names each missing or wrong field, as the API would', () => {
@@ -70,7 +62,7 @@ describe('the program form', () => {
     await u.type(screen.getByLabelText(/^Start date/), '2026-09-01');
     await u.type(screen.getByLabelText(/^Capacity/), '12');
     await u.click(screen.getByRole('button', { name: 'Add program' }));
-    await waitFor(() => expect(location()).toBe('/business/entity/program'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/entity/program'));
     expect(fake.callsTo('POST', API)[0]!.body).toEqual({
       name: 'Piano',
       description: '',

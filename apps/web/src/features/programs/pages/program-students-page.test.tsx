@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Enrollment, Program } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { ProgramStudentsPage } from './program-students-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/programs/prg_1`;
 const PAGE = '/business/entity/program/students/list';
@@ -42,17 +40,13 @@ const mia: Enrollment = {
   createdAt: '2026-09-01T10:00:00.000Z',
 };
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', API, ok(piano));
   fake.on('GET', `${API}/enrollments`, ok({ items: [mia], page: 1, pageSize: 25, total: 1 }));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 const open = () => renderAt(`${PAGE}?programId=prg_1`, { [PAGE]: <ProgramStudentsPage />, '/business/entity/program/students/enroll': <p>Enroll page</p> });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe("a program's students", () => {
   it('shows the program, places left and each student with guardian and dates', async () => {
@@ -65,7 +59,7 @@ describe("a program's students", () => {
     expect(within(row).getByText('Sep 15, 2026')).toBeInTheDocument();
     const u = userEvent.setup();
     await u.click(screen.getByRole('button', { name: 'Enroll students' }));
-    await waitFor(() => expect(location()).toBe('/business/entity/program/students/enroll?programId=prg_1'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/entity/program/students/enroll?programId=prg_1'));
   });
 
   it('withdraws a student after asking for the end date', async () => {
@@ -114,7 +108,7 @@ describe('the students page opened without a program', () => {
     await u.click(await screen.findByRole('combobox', { name: 'Program' }));
     expect(await screen.findByRole('option', { name: 'Violin (disabled)' })).toBeInTheDocument();
     await u.click(screen.getByRole('option', { name: 'Piano' }));
-    await waitFor(() => expect(location()).toBe(`${PAGE}?programId=prg_1`));
+    await waitFor(() => expect(shownLocation()).toBe(`${PAGE}?programId=prg_1`));
     // Every program, by name.
     expect(Object.fromEntries(fake.callsTo('GET', PROGRAMS)[0]!.url.searchParams)).toMatchObject({ sortBy: 'name', sortDirection: 'asc', pageSize: '100' });
     expect(await screen.findByText('Mia Lopez')).toBeInTheDocument();

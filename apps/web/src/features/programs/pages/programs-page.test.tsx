@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Program } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { ProgramsPage } from './programs-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/programs`;
 const PAGE = '/business/entity/program';
@@ -30,12 +28,7 @@ function program(over: Partial<Program> = {}): Program {
   };
 }
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 const open = (business = {}) =>
   renderAt(
@@ -49,7 +42,6 @@ const open = (business = {}) =>
   );
 /** A Select's input (its label also names its listbox). */
 const selectInput = (label: string) => screen.getAllByLabelText(label).find((el) => el.tagName === 'INPUT')!;
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the programs list', () => {
   it('shows fee, frequency, dates, enrolled of capacity and status, "Showing 1 to 2 of 2 Results", and the row actions', async () => {
@@ -82,7 +74,7 @@ describe('the programs list', () => {
     await u.click(within(piano).getByRole('button', { name: 'Row actions' }));
     expect((await screen.findAllByRole('menuitem')).map((i) => i.textContent)).toEqual(['Edit', 'Students', 'Enroll', 'Deactivate']);
     await u.click(screen.getByRole('menuitem', { name: 'Students' }));
-    await waitFor(() => expect(location()).toBe('/business/entity/program/students/list?programId=prg_1'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/entity/program/students/list?programId=prg_1'));
   });
 
   it('sends the chosen filters to the API', async () => {

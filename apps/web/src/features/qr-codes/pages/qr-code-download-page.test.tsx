@@ -6,8 +6,6 @@ import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
 import { QrCodeDownloadPage } from './qr-code-download-page';
 
 // Whole pages with typing and debounced previews: slower than a unit test on a busy machine.
-vi.setConfig({ testTimeout: 30_000 });
-
 const API = `/api/businesses/${BUSINESS_ID}/qr-codes`;
 const PAGE = '/business/payment/qrcode/download';
 

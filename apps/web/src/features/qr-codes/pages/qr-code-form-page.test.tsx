@@ -1,13 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { qrCode } from '../../../test/fixtures';
-import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { QrCodeFormPage } from './qr-code-form-page';
 
 // Whole pages with typing: slower than a unit test on a busy machine.
-vi.setConfig({ testTimeout: 30_000 });
-
 const API = `/api/businesses/${BUSINESS_ID}/qr-codes`;
 const FORM = '/business/payment/qrcode/manage';
 const DOWNLOAD = '/business/payment/qrcode/download';
@@ -15,7 +13,6 @@ const DOWNLOAD = '/business/payment/qrcode/download';
 const fake = fakeApiPerTest();
 
 const open = (path = FORM) => renderAt(path, { [FORM]: <QrCodeFormPage />, [DOWNLOAD]: <p>Downloads</p> });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 const posted = () => fake.callsTo('POST', API).map((c) => c.body as Record<string, unknown>);
 const ask = (field: string, choice: string) => within(screen.getByRole('radiogroup', { name: field })).getByRole('radio', { name: choice });
 
@@ -61,7 +58,7 @@ describe('a new QR code', () => {
       status: 'active',
     });
     expect(await screen.findByText('QR code created')).toBeInTheDocument();
-    await waitFor(() => expect(location()).toBe(`${DOWNLOAD}?qrcodeid=qr_new`));
+    await waitFor(() => expect(shownLocation()).toBe(`${DOWNLOAD}?qrcodeid=qr_new`));
   });
 
   it('an amount the payer enters takes an optional minimum and maximum, the maximum not below the minimum', async () => {
@@ -105,7 +102,7 @@ describe('a new QR code', () => {
       expect.stringContaining('You already have a code labelled "Front counter".'),
     );
     expect(screen.getByLabelText('Expires on')).toHaveAccessibleDescription(expect.stringContaining('Expiry date must be before Jan 01, 2100.'));
-    expect(location()).toBe(FORM);
+    expect(shownLocation()).toBe(FORM);
 
     // Editing a field clears its error.
     await u.type(screen.getByRole('textbox', { name: 'Label' }), ' 2');
@@ -157,7 +154,7 @@ describe('editing a QR code', () => {
       status: 'Disabled',
     });
     expect(await screen.findByText('QR code saved')).toBeInTheDocument();
-    await waitFor(() => expect(location()).toBe(`${DOWNLOAD}?qrcodeid=${code.qrId}`));
+    await waitFor(() => expect(shownLocation()).toBe(`${DOWNLOAD}?qrcodeid=${code.qrId}`));
   });
 
   it('a code that cannot be loaded says so', async () => {

@@ -3,12 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QrCode } from '@tay/contract';
 import { qrCode } from '../../../test/fixtures';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { QrCodesPage } from './qr-codes-page';
 
 // Whole pages with typing, menus and modals: slower than a unit test on a busy machine.
-vi.setConfig({ testTimeout: 30_000 });
-
 const API = `/api/businesses/${BUSINESS_ID}/qr-codes`;
 const PAGE = '/business/payment/qrcode';
 
@@ -31,7 +29,6 @@ const open = (path = PAGE, business?: { role: 'viewer' }) =>
     business ? { business } : {},
   );
 const lastListQuery = () => Object.fromEntries(fake.callsTo('GET', API).at(-1)!.url.searchParams);
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 const rowOf = (label: string) => screen.getByRole('link', { name: label }).closest('tr')!;
 
 async function menuOf(label: string) {
@@ -91,7 +88,7 @@ describe('the QR codes list', () => {
     await waitFor(() =>
       expect(lastListQuery()).toEqual({ page: '1', pageSize: '25', sortBy: 'collected', sortDirection: 'desc', search: 'front', status: 'Disabled' }),
     );
-    expect(location()).toContain('status=Disabled');
+    expect(shownLocation()).toContain('status=Disabled');
 
     await u.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(fake.callsTo('GET', `${API}/export`)).toHaveLength(1));
@@ -166,7 +163,7 @@ describe('the QR codes list', () => {
     open();
     const { u } = await menuOf('Front counter');
     await u.click(screen.getByRole('menuitem', { name: action }));
-    await waitFor(() => expect(location()).toBe(`${PAGE}/${page}?qrcodeid=${counter.qrId}`));
+    await waitFor(() => expect(shownLocation()).toBe(`${PAGE}/${page}?qrcodeid=${counter.qrId}`));
   });
 
   it('a viewer sees the codes, may open and download them, and is told why nothing else', async () => {
@@ -189,7 +186,7 @@ describe('the QR codes list', () => {
     const buttons = screen.getAllByRole('button', { name: 'New QR code' });
     expect(buttons).toHaveLength(2);
     await u.click(buttons[1]!);
-    await waitFor(() => expect(location()).toBe(`${PAGE}/manage`));
+    await waitFor(() => expect(shownLocation()).toBe(`${PAGE}/manage`));
   });
 
   it('a list that fails to load says so and offers to try again', async () => {

@@ -1,11 +1,9 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PublicReceiverLink } from '@tay/contract';
-import { apiError, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { ReceiverBankAccountPage } from './receiver-bank-account-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const TOKEN = 'a'.repeat(43);
 const API = `/api/public/receivers/bank-account/${TOKEN}`;
@@ -21,12 +19,7 @@ const link: PublicReceiverLink = {
   expiresAt: '2026-12-01T00:00:00.000Z',
 };
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 const open = () => renderAt(PAGE, { '/receiver/bank-account/:token': <ReceiverBankAccountPage /> });
 

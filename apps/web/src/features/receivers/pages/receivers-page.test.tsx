@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Receiver } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { ReceiversPage } from './receivers-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/receivers`;
 const PAGE = '/business/payouts/receivers';
@@ -32,15 +30,9 @@ function receiver(over: Partial<Receiver> = {}): Receiver {
   };
 }
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 const open = () => renderAt(PAGE, { [PAGE]: <ReceiversPage />, '/business/payouts/payment/transactions': <p>Payouts list</p> });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the receivers list', () => {
   it('shows the bank masked, the verification, "Showing 1 to 2 of 2 Results", and the row actions by their names', async () => {
@@ -64,7 +56,7 @@ describe('the receivers list', () => {
     const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
     expect(items).toEqual(['Edit', 'Disable', 'Transactions', 'Delete', 'Resend verification']);
     await u.click(screen.getByRole('menuitem', { name: 'Transactions' }));
-    await waitFor(() => expect(location()).toBe('/business/payouts/payment/transactions?receiverId=rcv_1'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/payouts/payment/transactions?receiverId=rcv_1'));
   });
 
   it('flags a receiver a member added; an owner marks them reviewed, a member is not offered to', async () => {

@@ -1,11 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { BillableStudent } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { BulkStudentsPage } from './bulk-students-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const PAGE = '/business/entity/billing/bulkstudents';
 const REVIEW = '/business/entity/billing/reviewbulkrequest';
@@ -25,21 +23,17 @@ const student = (id: string, name: string, grade: string): BillableStudent => ({
 
 const ALL = [student('s1', 'Mia Lopez', 'Year 5'), student('s2', 'Leo Lee', 'Year 7'), student('s3', 'Ana Park', 'Year 5')];
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', STUDENTS, (call) => {
     const grade = call.url.searchParams.get('grade');
     const items = grade ? ALL.filter((s) => s.grade === grade) : ALL;
     return ok({ items, total: items.length, grades: ['Year 5', 'Year 7'], programs: [{ programId: 'prg_piano', name: 'Piano' }] });
   });
 });
-afterEach(() => vi.unstubAllGlobals());
 
 const open = (role = 'owner') =>
   renderAt(PAGE, { [PAGE]: <BulkStudentsPage />, [REVIEW]: <p>Review page</p>, [UPLOAD]: <p>Upload page</p> }, { business: { ...STUDENT, role } as never });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('Request to Pay Multiple Students', () => {
   it('filters by grade, selects all matching, and makes the batch for review', async () => {
@@ -59,7 +53,7 @@ describe('Request to Pay Multiple Students', () => {
     await u.type(screen.getByRole('textbox', { name: 'Memo' }), 'Field trip');
     await u.click(screen.getByRole('radio', { name: 'Both guardians' }));
     await u.click(screen.getByRole('button', { name: 'Create batch for review' }));
-    await waitFor(() => expect(location()).toBe(`${REVIEW}?batchId=bat_7`));
+    await waitFor(() => expect(shownLocation()).toBe(`${REVIEW}?batchId=bat_7`));
     const [made] = fake.callsTo('POST', CREATE);
     expect(made!.body).toMatchObject({ studentIds: ['s1', 's3'], amountCents: 2_500, memo: 'Field trip', billTo: 'both' });
     expect(made!.headers['Idempotency-Key']).toBeTruthy();
@@ -94,6 +88,6 @@ describe('Request to Pay Multiple Students', () => {
     open();
     const u = userEvent.setup();
     await u.click(await screen.findByRole('link', { name: 'Upload a CSV' }));
-    await waitFor(() => expect(location()).toBe(UPLOAD));
+    await waitFor(() => expect(shownLocation()).toBe(UPLOAD));
   });
 });

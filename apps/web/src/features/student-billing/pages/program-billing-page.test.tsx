@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ProgramBillingLine, ProgramBillingPreview } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { ProgramBillingPage } from './program-billing-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const PAGE = '/business/entity/program/billing';
 const REVIEW = '/business/entity/program/billing/review';
@@ -41,10 +39,8 @@ const PREVIEW: ProgramBillingPreview = {
   totals: { count: 2, totalCents: 19_742, alreadyBilled: 1, problems: 0 },
 };
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on(
     'GET',
     `${BASE}/programs`,
@@ -73,10 +69,8 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
 const open = (role = 'owner') => renderAt(PAGE, { [PAGE]: <ProgramBillingPage />, [REVIEW]: <p>Review page</p> }, { business: { ...STUDENT, role } as never });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 async function pickPianoAndPreview(u: ReturnType<typeof userEvent.setup>) {
   await u.click(await screen.findByRole('checkbox', { name: 'Piano ($120.00)' }));
@@ -112,7 +106,7 @@ describe('Program Billing and Payment', () => {
     expect(screen.getByText('$100.00')).toBeInTheDocument();
 
     await u.click(screen.getByRole('button', { name: 'Create batch for review' }));
-    await waitFor(() => expect(location()).toBe(`${REVIEW}?batchId=bat_1`));
+    await waitFor(() => expect(shownLocation()).toBe(`${REVIEW}?batchId=bat_1`));
     const [made] = fake.callsTo('POST', `${BASE}/program-billing`);
     expect(made!.body).toEqual({
       programIds: ['prg_piano'],

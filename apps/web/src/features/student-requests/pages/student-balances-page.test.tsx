@@ -1,11 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { StudentBalances } from '@tay/contract';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { StudentBalancesPage } from './student-balances-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const BALANCES = `/api/businesses/${BUSINESS_ID}/students/balances`;
 
@@ -33,18 +31,14 @@ const data = (over: Partial<StudentBalances> = {}): StudentBalances => ({
   ...over,
 });
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on('GET', BALANCES, ok(data()));
   fake.on('GET', `/api/businesses/${BUSINESS_ID}/students`, ok({ items: [], page: 1, pageSize: 1, total: 0, grades: ['Year 5', 'Year 6'] }));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 const open = (path = '/business/billing/students') =>
   renderAt(path, { '/business/billing/students': <StudentBalancesPage />, '/business/entity/billing/transactions': <p>Billing transactions</p> });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('Students’ balances', () => {
   it('shows each student’s billed, paid and outstanding, and the totals for the month', async () => {
@@ -73,6 +67,6 @@ describe('Students’ balances', () => {
     open('/business/billing/students?search=zzz');
     expect(await screen.findByText('No students match these filters')).toBeInTheDocument();
     await userEvent.click(screen.getAllByRole('button', { name: 'Clear filters' }).at(-1)!);
-    await waitFor(() => expect(location()).toBe('/business/billing/students'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/billing/students'));
   });
 });

@@ -1,12 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Student } from '@tay/contract';
 import { business as businessRecord, request } from '../../../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { StudentRequestPage } from './student-request-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const STUDENTS = `/api/businesses/${BUSINESS_ID}/students`;
 
@@ -55,10 +53,8 @@ function student(over: Partial<Student> = {}): Student {
   };
 }
 
-let fake: FakeApi;
+const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
   fake.on(
     'GET',
     `/api/businesses/${BUSINESS_ID}`,
@@ -80,7 +76,6 @@ beforeEach(() => {
   fake.on('GET', STUDENTS, ok({ items: [student()], page: 1, pageSize: 20, total: 1, grades: ['Year 5'] }));
   fake.on('GET', `${STUDENTS}/stu_mia`, ok(student()));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 function open(path: string) {
   return renderAt(path, {
@@ -90,8 +85,6 @@ function open(path: string) {
     '/business/payment/transactions/draft': <p>Drafts</p>,
   });
 }
-
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('Request to Pay Single Student', () => {
   it('?studentId= preselects the student: bills both guardians for a program and month, then opens the request in the billing history', async () => {
@@ -129,7 +122,7 @@ describe('Request to Pay Single Student', () => {
       period: '2026-12',
     });
     expect(call!.headers['Idempotency-Key']).toBeTruthy();
-    await waitFor(() => expect(location()).toBe('/business/entity/billing/transactions?transid=req_new'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/entity/billing/transactions?transid=req_new'));
   });
 
   it('chooses the student by typing; billing both is not offered for a student with one guardian', async () => {

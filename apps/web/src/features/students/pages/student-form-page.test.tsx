@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Student } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { StudentFormPage } from './student-form-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/students`;
 const ADD = '/business/entity/students/add';
@@ -32,16 +30,10 @@ const existing: Student = {
   actions: ['Edit'],
 };
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 const open = (path: string) =>
   renderAt(path, { [ADD]: <StudentFormPage />, [EDIT]: <StudentFormPage />, '/business/entity/students': <p>Students list</p> }, { business: school });
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the student form', () => {
   it('names what is missing before sending anything', async () => {
@@ -112,7 +104,7 @@ describe('the student form', () => {
     await u.type(within(second).getByLabelText(/e-mail/), 'kim@families.example');
     await u.type(within(second).getByLabelText(/mobile/), '(415) 555-0123');
     await u.click(screen.getByRole('button', { name: 'Save student' }));
-    await waitFor(() => expect(location()).toBe('/business/entity/students'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/entity/students'));
     expect(fake.callsTo('PATCH', `${API}/stu_1`)[0]!.body).toEqual({
       studentNumber: 'S-1001',
       firstName: 'Mia',

@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Student } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { StudentsPage } from './students-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const API = `/api/businesses/${BUSINESS_ID}/students`;
 const PAGE = '/business/entity/students';
@@ -34,12 +32,7 @@ function student(over: Partial<Student> = {}): Student {
   };
 }
 
-let fake: FakeApi;
-beforeEach(() => {
-  fake = new FakeApi();
-  fake.install();
-});
-afterEach(() => vi.unstubAllGlobals());
+const fake = fakeApiPerTest();
 
 /** Stands in for the programs feature's drawer: says which student it was opened for. */
 const enrollments = ({ student, onClose }: { student: { studentId: string; name: string } | null; onClose: () => void }) =>
@@ -60,7 +53,6 @@ const open = (path = PAGE) =>
     },
     { business: school },
   );
-const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('the students list', () => {
   it('shows each student with guardians and programs, "Showing 1 to 2 of 2 Results", and the row actions', async () => {
@@ -86,7 +78,7 @@ describe('the students list', () => {
     const items = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
     expect(items).toEqual(['Edit', 'Request to Pay', 'Enrollment', 'Transactions', 'Deactivate', 'Delete']);
     await u.click(screen.getByRole('menuitem', { name: 'Request to Pay' }));
-    await waitFor(() => expect(location()).toBe('/business/entity/students/payment/request?entity=true&studentId=stu_1'));
+    await waitFor(() => expect(shownLocation()).toBe('/business/entity/students/payment/request?entity=true&studentId=stu_1'));
   });
 
   it('opens the enrollments of the student from the row action Enrollment, and reloads the list when closed', async () => {
@@ -157,6 +149,6 @@ describe('the students list', () => {
     expect(await screen.findByText('No students match')).toBeInTheDocument();
     const u = userEvent.setup();
     await u.click(screen.getAllByRole('button', { name: /Clear filters/ })[0]!);
-    await waitFor(() => expect(location()).toBe(PAGE));
+    await waitFor(() => expect(shownLocation()).toBe(PAGE));
   });
 });

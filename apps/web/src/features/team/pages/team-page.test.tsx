@@ -1,11 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TeamMember } from '@tay/contract';
-import { apiError, BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
 import { TeamPage } from './team-page';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const MEMBERS = `/api/businesses/${BUSINESS_ID}/members`;
 const TEAM = '/business/setup/team';
