@@ -40,7 +40,8 @@ export interface EntityListPageProps<T, Q extends ListQueryFields> {
   /** The URL's list parameters (`useListParams`) and the query read from them. */
   params: Pick<ReturnType<typeof useListParams>, 'update' | 'page' | 'pageSize'>;
   query: Q;
-  defaultSort: { sortBy: string; sortDirection: 'asc' | 'desc' };
+  /** The order with no sort in the URL: the newest first unless said. */
+  defaultSort?: { sortBy: string; sortDirection: 'asc' | 'desc' };
   list: ListQueryResult<T>;
   filters?: ListFilter[];
   caption: string;
@@ -58,6 +59,8 @@ export interface EntityListPageProps<T, Q extends ListQueryFields> {
   /** Under the list: its drawers and modals. */
   children?: ReactNode;
 }
+
+const NEWEST_FIRST = { sortBy: 'createdAt', sortDirection: 'desc' } as const;
 
 /**
  * The one scaffold of a list page: the heading with its line and actions, why changes are off,
@@ -103,7 +106,7 @@ export function EntityListPage<T, Q extends ListQueryFields>(props: EntityListPa
       <DataTable
         caption={props.caption}
         columns={props.columns}
-        {...listTableProps(props.list, query, params, props.defaultSort)}
+        {...listTableProps(props.list, query, params, props.defaultSort ?? NEWEST_FIRST)}
         rowKey={props.rowKey}
         searchPlaceholder={props.searchPlaceholder}
         {...(filters.some((f) => f.type !== 'link')

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { BILLING_RUN_TRIGGER_LABELS, formatMoney, getHref, paths, type BillingRun, type BillingRunState } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { DrawerOnDemand } from '../../../components/ui/drawer-on-demand';
 import { useBusinessTime } from '../../../lib/business-time';
 import { useBillingRuns } from '../api/billing-cycles-api';
@@ -46,18 +47,7 @@ function RunsTable({ cycleId }: { cycleId: string }) {
     {
       key: 'period',
       header: 'Period',
-      render: (r) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {r.period.label}
-          </Text>
-          {r.error && (
-            <Text size="xs" c="red">
-              {r.error}
-            </Text>
-          )}
-        </div>
-      ),
+      render: (r) => <NameCell name={r.period.label} detail={r.error} tone="red" />,
     },
     { key: 'state', header: 'State', render: (r) => <RunStateBadge state={r.state} /> },
     { key: 'requests', header: 'Requests', align: 'right', render: (r) => r.requests.toLocaleString('en-US') },

@@ -19,6 +19,7 @@ import {
   billingCycleEndpoints,
 } from '@tay/contract';
 import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { baseListQuery, oneOf, textParam, useListParams } from '../../../lib/list-params';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
@@ -171,18 +172,7 @@ export function BillingCyclesPage() {
       key: 'name',
       header: 'Name',
       sortKey: 'name',
-      render: (c) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {c.name}
-          </Text>
-          {c.autoSubmit && (
-            <Text size="xs" c="dimmed">
-              Submits at once
-            </Text>
-          )}
-        </div>
-      ),
+      render: (c) => <NameCell name={c.name} detail={c.autoSubmit && 'Submits at once'} />,
     },
     { key: 'schedule', header: 'Schedule', render: (c) => scheduleText(c) },
     { key: 'programs', header: 'Programs', render: (c) => c.programs.map((p) => p.name).join(', ') },
@@ -257,7 +247,6 @@ export function BillingCyclesPage() {
       access={access}
       params={params}
       query={query}
-      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
       list={list}
       filters={[
         { name: 'schedule', label: 'Schedule', placeholder: 'Any schedule', data: SCHEDULE_OPTIONS, width: 170 },

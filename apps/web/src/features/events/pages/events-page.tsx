@@ -18,6 +18,7 @@ import {
   eventEndpoints,
 } from '@tay/contract';
 import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { baseListQuery, oneOf, useListParams } from '../../../lib/list-params';
 import { useBusinessId } from '../../../lib/session';
@@ -114,18 +115,7 @@ export function EventsPage() {
       key: 'name',
       header: 'Event',
       sortKey: 'name',
-      render: (ev) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {ev.name}
-          </Text>
-          {ev.place && (
-            <Text size="xs" c="dimmed">
-              {ev.place}
-            </Text>
-          )}
-        </div>
-      ),
+      render: (ev) => <NameCell name={ev.name} detail={ev.place} />,
     },
     { key: 'date', header: 'Date', sortKey: 'eventDate', render: (ev) => formatDay(ev.eventDate) },
     { key: 'amount', header: 'Per check-in', align: 'right', render: (ev) => formatMoney(ev.amountCents) },
@@ -183,7 +173,6 @@ export function EventsPage() {
       access={access}
       params={params}
       query={query}
-      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
       list={list}
       filters={[{ name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 }]}
       caption="Events"

@@ -15,6 +15,7 @@ import {
   paymentRequestEndpoints,
 } from '@tay/contract';
 import { type Column, type RowAction } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useBusinessTime } from '../../../lib/business-time';
 import { formatPhone } from '../../../lib/phone';
@@ -106,18 +107,7 @@ export function PayersPage() {
       key: 'name',
       header: 'Name',
       sortKey: 'name',
-      render: (p) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {p.displayName}
-          </Text>
-          {p.reference && (
-            <Text size="xs" c="dimmed">
-              Ref. {p.reference}
-            </Text>
-          )}
-        </div>
-      ),
+      render: (p) => <NameCell name={p.displayName} detail={p.reference && `Ref. ${p.reference}`} />,
     },
     { key: 'email', header: 'E-mail', sortKey: 'email', render: (p) => p.email },
     { key: 'mobile', header: 'Mobile', render: (p) => formatPhone(p.mobileNumber) || '—' },
@@ -148,7 +138,6 @@ export function PayersPage() {
       access={access}
       params={params}
       query={query}
-      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
       list={list}
       filters={[
         { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 150 },

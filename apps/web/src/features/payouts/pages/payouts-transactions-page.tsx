@@ -88,7 +88,6 @@ export function PayoutsTransactionsPage() {
       }
       params={params}
       query={query}
-      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
       list={list}
       filters={[
         { name: 'state', label: 'Status', placeholder: 'Any status', data: STATE_OPTIONS, width: 180 },

@@ -14,6 +14,7 @@ import {
   programEndpoints,
 } from '@tay/contract';
 import { BackLink } from '../../../components/ui/form-page';
+import { NameCell } from '../../../components/ui/name-cell';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { ClearFiltersButton, noMatches } from '../../../components/ui/list-filters';
 import { LoadError } from '../../../components/ui/load-error';
@@ -146,18 +147,7 @@ function EnrollForm({ program }: { program: Program }) {
       key: 'name',
       header: 'Student',
       sortKey: 'name',
-      render: (c) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {c.name}
-          </Text>
-          {problems?.students.get(c.studentId) && (
-            <Text size="xs" c="red">
-              {problems.students.get(c.studentId)}
-            </Text>
-          )}
-        </div>
-      ),
+      render: (c) => <NameCell name={c.name} detail={problems?.students.get(c.studentId)} tone="red" />,
     },
     { key: 'grade', header: 'Grade', sortKey: 'grade', render: (c) => c.grade || '—' },
     { key: 'guardian', header: 'Guardian', render: (c) => c.guardian?.name ?? '—' },

@@ -1,4 +1,4 @@
-import { Button, Text } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import {
@@ -13,6 +13,7 @@ import {
   programEndpoints,
 } from '@tay/contract';
 import { type Column, rowActionsOf } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { baseListQuery, oneOf, useListParams } from '../../../lib/list-params';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
@@ -48,18 +49,7 @@ export function ProgramsPage() {
       key: 'name',
       header: 'Program',
       sortKey: 'name',
-      render: (p) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {p.name}
-          </Text>
-          {p.description && (
-            <Text size="xs" c="dimmed" lineClamp={1}>
-              {p.description}
-            </Text>
-          )}
-        </div>
-      ),
+      render: (p) => <NameCell name={p.name} detail={p.description} clamp />,
     },
     { key: 'fee', header: 'Fee', sortKey: 'fee', align: 'right', render: (p) => formatMoney(p.feeCents) },
     { key: 'frequency', header: 'Frequency', render: (p) => PROGRAM_FREQUENCY_LABELS[p.frequency] },
@@ -88,7 +78,6 @@ export function ProgramsPage() {
       access={access}
       params={params}
       query={query}
-      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
       list={list}
       filters={[
         { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 },

@@ -90,7 +90,6 @@ export function QrCodesPage() {
       access={access}
       params={params}
       query={query}
-      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
       list={list}
       filters={[{ name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 }]}
       caption="QR codes"

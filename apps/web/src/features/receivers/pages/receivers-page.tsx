@@ -1,4 +1,4 @@
-import { Button, Text } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import {
@@ -12,6 +12,7 @@ import {
   receiverEndpoints,
 } from '@tay/contract';
 import { type Column, rowActionsOf } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { baseListQuery, oneOf, useListParams } from '../../../lib/list-params';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
@@ -58,17 +59,9 @@ export function ReceiversPage() {
       header: 'Name',
       sortKey: 'name',
       render: (r) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {r.firstName} {r.lastName}
-          </Text>
-          {r.reference && (
-            <Text size="xs" c="dimmed">
-              Ref. {r.reference}
-            </Text>
-          )}
+        <NameCell name={`${r.firstName} ${r.lastName}`} detail={r.reference && `Ref. ${r.reference}`}>
           <ReceiverReviewBadge reviewed={r.reviewed} addedVia={r.addedVia} />
-        </div>
+        </NameCell>
       ),
     },
     { key: 'email', header: 'E-mail', sortKey: 'email', render: (r) => r.email },
@@ -94,7 +87,6 @@ export function ReceiversPage() {
       access={access}
       params={params}
       query={query}
-      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
       list={list}
       filters={[
         { name: 'status', label: 'Status', placeholder: 'Any status', data: STATUS_OPTIONS, width: 160 },

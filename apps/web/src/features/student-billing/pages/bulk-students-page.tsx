@@ -14,6 +14,7 @@ import {
   studentBillingEndpoints,
 } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { ClearFiltersButton } from '../../../components/ui/list-filters';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { AccessAlert } from '../../../components/ui/access-alert';
@@ -79,16 +80,7 @@ export function BulkStudentsPage() {
     {
       key: 'student',
       header: 'Student',
-      render: (s) => (
-        <Stack gap={0}>
-          <Text size="sm" fw={500}>
-            {s.name}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {s.studentNumber}
-          </Text>
-        </Stack>
-      ),
+      render: (s) => <NameCell name={s.name} detail={s.studentNumber} />,
     },
     { key: 'grade', header: 'Grade', render: (s) => s.grade || '—' },
     { key: 'programs', header: 'Programs', render: (s) => s.programs.map((p) => p.name).join(', ') || '—' },

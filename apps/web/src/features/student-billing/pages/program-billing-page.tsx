@@ -33,6 +33,7 @@ import {
   studentBillingEndpoints,
 } from '@tay/contract';
 import { DataTable, type Column } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { Figure } from '../../../components/ui/figure';
 import { LoadError } from '../../../components/ui/load-error';
 import { MoneyInput } from '../../../components/ui/money-input';
@@ -173,15 +174,11 @@ export function ProgramBillingPage() {
       key: 'student',
       header: 'Student',
       render: (l) => (
-        <Stack gap={0} style={l.alreadyBilled ? { opacity: 0.55 } : undefined}>
-          <Text size="sm" fw={500}>
-            {l.student.name}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {l.student.studentNumber}
-            {l.student.grade ? ` · ${l.student.grade}` : ''}
-          </Text>
-        </Stack>
+        <NameCell
+          name={l.student.name}
+          detail={`${l.student.studentNumber}${l.student.grade ? ` · ${l.student.grade}` : ''}`}
+          {...(l.alreadyBilled ? { style: { opacity: 0.55 } } : {})}
+        />
       ),
     },
     {

@@ -11,6 +11,7 @@ import {
   studentEndpoints,
 } from '@tay/contract';
 import { type Column } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { EntityListPage } from '../../../components/ui/entity-list-page';
 import { useBusinessTime } from '../../../lib/business-time';
 import { baseListQuery, oneOf, textParam, useListParams } from '../../../lib/list-params';
@@ -70,16 +71,7 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
       key: 'name',
       header: 'Student',
       sortKey: 'name',
-      render: (s) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {s.name}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {s.dateOfBirth ? `Born ${formatDay(s.dateOfBirth)}` : ''}
-          </Text>
-        </div>
-      ),
+      render: (s) => <NameCell name={s.name} detail={s.dateOfBirth && `Born ${formatDay(s.dateOfBirth)}`} />,
     },
     { key: 'studentNumber', header: 'Student id', sortKey: 'studentNumber', render: (s) => s.studentNumber },
     { key: 'grade', header: 'Grade', sortKey: 'grade', render: (s) => s.grade || '—' },
@@ -114,7 +106,6 @@ export function StudentsPage({ programs = [], enrollments }: StudentsPageProps) 
       access={access}
       params={params}
       query={query}
-      defaultSort={{ sortBy: 'createdAt', sortDirection: 'desc' }}
       list={list}
       filters={[
         { name: 'grade', label: 'Grade', placeholder: 'Any grade', data: gradeOptions, width: 160, searchable: true },

@@ -5,6 +5,7 @@ import { IconInfoCircle, IconUserPlus } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { MEMBER_ROLES, ROLE_LABELS, type MemberRole, type TeamInvitation, type TeamMember } from '@tay/contract';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
+import { NameCell } from '../../../components/ui/name-cell';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSession } from '../../../lib/session';
 import { useRoleAllows } from '../../../lib/endpoint-access';
@@ -226,19 +227,7 @@ export function TeamPage() {
     {
       key: 'person',
       header: 'Person',
-      render: (m) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {m.email}
-            {m.userId === session.user?.id ? ' (you)' : ''}
-          </Text>
-          {m.name && (
-            <Text size="xs" c="dimmed">
-              {m.name}
-            </Text>
-          )}
-        </div>
-      ),
+      render: (m) => <NameCell name={`${m.email}${m.userId === session.user?.id ? ' (you)' : ''}`} detail={m.name} />,
     },
     { key: 'role', header: 'Role', render: (m) => <RoleBadge role={m.role} /> },
     {
