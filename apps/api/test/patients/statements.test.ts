@@ -4,11 +4,11 @@ import { newId } from '../../src/lib/ids';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
 import { assertLedgerInvariants } from '../support/ledger';
-import { createHealthcareBusiness, insertPatient } from '../support/patients';
+import { insertPatient } from '../support/patients';
 import { CARDS, pay, requestRow, tokenize } from '../support/payments';
-import { addMember } from '../support/payouts';
 import { call, dayIn, outbox } from '../support/requests';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
+import { templateBusinesses } from '../support/template-businesses';
 
 /**
  * A statement for one patient (issue 22, ADR 037): a request to pay billed to the patient's
@@ -26,11 +26,8 @@ const db = () => t.runtime.database.db;
 
 beforeAll(async () => {
   t = await createTestApp({ SANDBOX_SETTLEMENT_SECONDS: '1', SANDBOX_AUTO_APPROVE: 'false' }, { listen: true });
-  biz = await createHealthcareBusiness(t.app, db(), 'owner@statements.example');
-  other = await createHealthcareBusiness(t.app, db(), 'owner@other-statements.example');
-  standard = await approvedBusiness(t.app, db(), 'owner@shop-statements.example');
+  ({ biz, other, standard, viewerToken } = await templateBusinesses(t.app, db(), 'healthCare', 'statements'));
   school = await approvedBusiness(t.app, db(), 'owner@school-statements.example', 'student');
-  viewerToken = await addMember(t.app, db(), biz.businessId, 'viewer@statements.example', 'viewer');
 });
 afterAll(async () => t?.close());
 afterEach(async () => {

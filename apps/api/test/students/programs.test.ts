@@ -3,8 +3,8 @@ import type { Program, ProgramInput } from '@tay/contract';
 import { newId } from '../../src/lib/ids';
 import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
-import { addMember } from '../support/payouts';
 import { call } from '../support/requests';
+import { templateBusinesses } from '../support/template-businesses';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { auditActionsNaming } from '../support/audit';
 
@@ -19,10 +19,7 @@ const db = () => t.runtime.database.db;
 
 beforeAll(async () => {
   t = await createTestApp();
-  school = await approvedBusiness(t.app, db(), 'owner@programs-school.example', 'student');
-  other = await approvedBusiness(t.app, db(), 'owner@programs-other.example', 'student');
-  standard = await approvedBusiness(t.app, db(), 'owner@programs-standard.example');
-  viewerToken = await addMember(t.app, db(), school.businessId, 'viewer@programs-school.example', 'viewer');
+  ({ biz: school, other, standard, viewerToken } = await templateBusinesses(t.app, db(), 'student', 'programs-school'));
 });
 afterAll(async () => t?.close());
 

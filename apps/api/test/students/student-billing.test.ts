@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthPeriod } from '@tay/contract';
 import { createStudentBillingBatch } from '../../src/domain/batches/student-billing-batch';
 import { businessForJob } from '../../src/domain/batches/check-batch';
-import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';
+import { type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
-import { addMember } from '../support/payouts';
 import { call, dayIn, outbox } from '../support/requests';
+import { templateBusinesses } from '../support/template-businesses';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { batchesApi, type BatchesApi } from '../batches/batch-api';
 import { enroll, insertProgram, insertStudent } from './student-billing-support';
@@ -30,10 +30,7 @@ const db = () => t.runtime.database.db;
 
 beforeAll(async () => {
   t = await createTestApp();
-  school = await approvedBusiness(t.app, db(), 'owner@billing-school.example', 'student');
-  other = await approvedBusiness(t.app, db(), 'owner@billing-other.example', 'student');
-  standard = await approvedBusiness(t.app, db(), 'owner@billing-standard.example');
-  viewerToken = await addMember(t.app, db(), school.businessId, 'viewer@billing-school.example', 'viewer');
+  ({ biz: school, other, standard, viewerToken } = await templateBusinesses(t.app, db(), 'student', 'billing-school'));
   api = batchesApi(t.app, school);
 }, 120_000);
 afterAll(async () => t?.close());

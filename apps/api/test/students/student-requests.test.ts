@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentRequest, PaymentRequestDetail, PublicPayPage } from '@tay/contract';
 import { newId } from '../../src/lib/ids';
-import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
+import { insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
-import { addMember } from '../support/payouts';
 import { call, dayIn, outbox } from '../support/requests';
 import { insertStudent } from '../support/students';
+import { templateBusinesses } from '../support/template-businesses';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { withSource } from '../support/request-rows';
 
@@ -24,10 +24,7 @@ const db = () => t.runtime.database.db;
 
 beforeAll(async () => {
   t = await createTestApp();
-  biz = await approvedBusiness(t.app, db(), 'owner@student-requests.example', 'student');
-  other = await approvedBusiness(t.app, db(), 'owner@other-student-requests.example', 'student');
-  standard = await approvedBusiness(t.app, db(), 'owner@shop-student-requests.example');
-  viewerToken = await addMember(t.app, db(), biz.businessId, 'viewer@student-requests.example', 'viewer');
+  ({ biz, other, standard, viewerToken } = await templateBusinesses(t.app, db(), 'student', 'student-requests'));
 });
 afterAll(async () => t?.close());
 

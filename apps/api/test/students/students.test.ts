@@ -3,9 +3,9 @@ import type { Student, StudentInput } from '@tay/contract';
 import { newId } from '../../src/lib/ids';
 import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
-import { addMember } from '../support/payouts';
 import { call } from '../support/requests';
 import { insertStudent, insertStudentRequest } from '../support/students';
+import { expectPartyReadOnly, templateBusinesses } from '../support/template-businesses';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { auditActionsNaming } from '../support/audit';
 
@@ -23,10 +23,7 @@ const db = () => t.runtime.database.db;
 
 beforeAll(async () => {
   t = await createTestApp();
-  biz = await approvedBusiness(t.app, db(), 'owner@school.example', 'student');
-  other = await approvedBusiness(t.app, db(), 'owner@other-school.example', 'student');
-  standard = await approvedBusiness(t.app, db(), 'owner@shop.example');
-  viewerToken = await addMember(t.app, db(), biz.businessId, 'viewer@school.example', 'viewer');
+  ({ biz, other, standard, viewerToken } = await templateBusinesses(t.app, db(), 'student', 'school'));
 });
 afterAll(async () => t?.close());
 
@@ -125,17 +122,7 @@ describe('access', () => {
     expect((await call(t.app, 'GET', base(), viewerToken)).statusCode).toBe(200);
     expect((await call(t.app, 'GET', `${base()}/${mine.studentId}`, viewerToken)).statusCode).toBe(200);
     expect((await call(t.app, 'GET', `${base()}/export`, viewerToken)).statusCode).toBe(200);
-    for (const [method, suffix, body] of [
-      ['POST', '', input()],
-      ['PATCH', `/${mine.studentId}`, input()],
-      ['DELETE', `/${mine.studentId}`, undefined],
-      ['POST', `/${mine.studentId}/deactivate`, undefined],
-    ] as const) {
-      const res = await call(t.app, method, `${base()}${suffix}`, viewerToken, body);
-      expect(res.statusCode, `${method} ${suffix}`).toBe(403);
-    }
-    const after = await call(t.app, 'GET', `${base()}/${mine.studentId}`, biz.token);
-    expect(after.json().data.status).toBe('active');
+    await expectPartyReadOnly(t.app, base(), mine.studentId, { viewer: viewerToken, owner: biz.token }, () => input());
   });
 });
 
