@@ -5,6 +5,7 @@ import { MoneyInput } from '../ui/money-input';
 import { formatPhone } from '../../lib/phone';
 import { zonedInputToIso } from '../../lib/send-at';
 import { dayInDays, localToday } from '../../lib/local-day';
+import { textFieldsOf } from '../../lib/form-fields';
 
 /**
  * The fields of a request to pay beside its payer — how it is sent, the amount, memo, reference,
@@ -148,6 +149,7 @@ export function RequestDetailsFields({
   /** The partial-payment switch's words (a statement's is its payment plan). */
   partial?: { label: string; description: string };
 }) {
+  const field = textFieldsOf(values, errors, set);
   return (
     <Grid>
       {withAmount && (
@@ -156,47 +158,16 @@ export function RequestDetailsFields({
         </Grid.Col>
       )}
       <Grid.Col span={{ base: 12, sm: 6 }}>
-        <TextInput
-          label="Your reference"
-          description="Optional: an invoice or account number"
-          value={values.reference}
-          onChange={(e) => set('reference', e.currentTarget.value)}
-          error={errors.reference}
-          maxLength={64}
-        />
+        <TextInput label="Your reference" description="Optional: an invoice or account number" {...field('reference')} maxLength={64} />
       </Grid.Col>
       <Grid.Col span={12}>
-        <Textarea
-          label="Memo"
-          description="What it is for; the payer sees it"
-          autosize
-          minRows={2}
-          maxLength={500}
-          value={values.memo}
-          onChange={(e) => set('memo', e.currentTarget.value)}
-          error={errors.memo}
-        />
+        <Textarea label="Memo" description="What it is for; the payer sees it" autosize minRows={2} maxLength={500} {...field('memo')} />
       </Grid.Col>
       <Grid.Col span={{ base: 12, sm: 6 }}>
-        <TextInput
-          label="Due date"
-          type="date"
-          min={today()}
-          value={values.dueDate}
-          onChange={(e) => set('dueDate', e.currentTarget.value)}
-          error={errors.dueDate}
-        />
+        <TextInput label="Due date" type="date" min={today()} {...field('dueDate')} />
       </Grid.Col>
       <Grid.Col span={{ base: 12, sm: 6 }}>
-        <TextInput
-          label="Expires on"
-          description="Optional: the business default applies otherwise"
-          type="date"
-          min={values.dueDate}
-          value={values.expiresOn}
-          onChange={(e) => set('expiresOn', e.currentTarget.value)}
-          error={errors.expiresOn}
-        />
+        <TextInput label="Expires on" description="Optional: the business default applies otherwise" type="date" min={values.dueDate} {...field('expiresOn')} />
       </Grid.Col>
       <Grid.Col span={12}>
         <Switch
@@ -211,9 +182,7 @@ export function RequestDetailsFields({
           label="Send later (optional)"
           description={`Pick a time in ${timeZone}, the business’s time zone, then choose Schedule`}
           type="datetime-local"
-          value={values.sendAt}
-          onChange={(e) => set('sendAt', e.currentTarget.value)}
-          error={errors.sendAt}
+          {...field('sendAt')}
         />
       </Grid.Col>
     </Grid>

@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/send-at';
 import { useSaveEvent } from '../api/events-api';
+import { textFieldsOf } from '../../../lib/form-fields';
 
 type Values = { name: string; eventDate: string; place: string; amount: string; maxCheckIns: string; closeAt: string };
 
@@ -64,6 +65,7 @@ function EventForm({ event, onClose }: { event: PayoutEvent | null; onClose: () 
     setValues((v) => ({ ...v, [key]: value }));
     setErrors(({ [key]: _cleared, [key === 'closeAt' ? 'checkInsCloseAt' : key]: _alsoCleared, ...rest }) => rest);
   };
+  const field = textFieldsOf(values, errors, set);
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -96,14 +98,7 @@ function EventForm({ event, onClose }: { event: PayoutEvent | null; onClose: () 
         <Stack gap="sm">
           <TextInput label="Event name" required maxLength={100} value={values.name} error={errors.name} onChange={(e) => set('name', e.currentTarget.value)} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Date"
-              type="date"
-              required
-              value={values.eventDate}
-              error={errors.eventDate}
-              onChange={(e) => set('eventDate', e.currentTarget.value)}
-            />
+            <TextInput label="Date" type="date" required {...field('eventDate')} />
             <MoneyInput label="Amount per check-in" required value={values.amount} error={errors.amount} onValueChange={(v) => set('amount', v)} />
           </SimpleGrid>
           <TextInput label="Place" maxLength={200} value={values.place} error={errors.place} onChange={(e) => set('place', e.currentTarget.value)} />
@@ -112,9 +107,7 @@ function EventForm({ event, onClose }: { event: PayoutEvent | null; onClose: () 
               label="Most check-ins"
               description="Empty: no cap. Once reached, the page says the event is full."
               inputMode="numeric"
-              value={values.maxCheckIns}
-              error={errors.maxCheckIns}
-              onChange={(e) => set('maxCheckIns', e.currentTarget.value)}
+              {...field('maxCheckIns')}
             />
             <TextInput
               label={`Check-ins close (${timeZone})`}

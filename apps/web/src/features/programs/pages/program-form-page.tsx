@@ -19,6 +19,7 @@ import { MoneyInput } from '../../../components/ui/money-input';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { serverFieldErrors } from '../../../lib/form-errors';
 import { useProgram, useSaveProgram } from '../api/programs-api';
+import { textFieldsOf } from '../../../lib/form-fields';
 
 export interface ProgramFormValues {
   name: string;
@@ -112,6 +113,7 @@ function ProgramForm({ editing }: { editing: Program | null }) {
     setValues((v) => ({ ...v, [key]: value }));
     setErrors(({ [field]: _cleared, ...rest }) => rest);
   };
+  const field = textFieldsOf(values, errors, set);
 
   const submit = () => {
     const checked = checkProgram(values);
@@ -148,25 +150,8 @@ function ProgramForm({ editing }: { editing: Program | null }) {
       pending={save.isPending}
       cancelTo={paths.entity.programs}
     >
-      <TextInput
-        label="Name"
-        required
-        maxLength={PROGRAM_FIELD_LIMITS.name}
-        value={values.name}
-        error={errors.name}
-        disabled={disabled}
-        onChange={(e) => set('name', e.currentTarget.value)}
-      />
-      <Textarea
-        label="Description"
-        autosize
-        minRows={2}
-        maxLength={PROGRAM_FIELD_LIMITS.description}
-        value={values.description}
-        error={errors.description}
-        disabled={disabled}
-        onChange={(e) => set('description', e.currentTarget.value)}
-      />
+      <TextInput label="Name" required maxLength={PROGRAM_FIELD_LIMITS.name} {...field('name')} disabled={disabled} />
+      <Textarea label="Description" autosize minRows={2} maxLength={PROGRAM_FIELD_LIMITS.description} {...field('description')} disabled={disabled} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <MoneyInput
           label="Fee"
@@ -197,24 +182,8 @@ function ProgramForm({ editing }: { editing: Program | null }) {
         </Group>
       </Radio.Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          label="Start date"
-          type="date"
-          required
-          value={values.startDate}
-          error={errors.startDate}
-          disabled={disabled}
-          onChange={(e) => set('startDate', e.currentTarget.value)}
-        />
-        <TextInput
-          label="End date"
-          type="date"
-          description="Empty for no end"
-          value={values.endDate}
-          error={errors.endDate}
-          disabled={disabled}
-          onChange={(e) => set('endDate', e.currentTarget.value)}
-        />
+        <TextInput label="Start date" type="date" required {...field('startDate')} disabled={disabled} />
+        <TextInput label="End date" type="date" description="Empty for no end" {...field('endDate')} disabled={disabled} />
       </SimpleGrid>
       <Switch
         label="Prorate"

@@ -10,6 +10,7 @@ import { serverFieldErrors } from '../../../lib/form-errors';
 import { useQrCode, useSaveQrCode } from '../api/qr-codes-api';
 import { emptyQrValues, errorsFromApi, FIELD_OF, qrValuesFrom, toQrInput, type QrFormErrors, type QrFormValues } from '../qr-code-form-model';
 import { MoneyInput } from '../../../components/ui/money-input';
+import { textFieldsOf } from '../../../lib/form-fields';
 
 const ASKS: { value: QrAsk; label: string }[] = [
   { value: 'off', label: 'Off' },
@@ -65,6 +66,7 @@ function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrF
     setValues((v) => ({ ...v, [key]: value }));
     setErrors(({ [FIELD_OF[key]]: _cleared, ...rest }) => rest);
   };
+  const field = textFieldsOf(values, errors, set);
 
   const submit = () => {
     if (disabled) return;
@@ -111,9 +113,7 @@ function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrF
         description="Where or what it is for, such as “Front counter”. Payers see it."
         required
         maxLength={100}
-        value={values.label}
-        onChange={(e) => set('label', e.currentTarget.value)}
-        error={errors.label}
+        {...field('label')}
         disabled={disabled}
       />
       <Radio.Group<QrAmountMode>
@@ -175,9 +175,7 @@ function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrF
         autosize
         minRows={2}
         maxLength={500}
-        value={values.memo}
-        onChange={(e) => set('memo', e.currentTarget.value)}
-        error={errors.memo}
+        {...field('memo')}
         disabled={disabled}
       />
       <Fieldset legend="What to ask the payer" variant="unstyled">
@@ -198,9 +196,7 @@ function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrF
         description="Optional: the last day the code takes payments"
         type="date"
         maw={{ sm: 320 }}
-        value={values.expiresOn}
-        onChange={(e) => set('expiresOn', e.currentTarget.value)}
-        error={errors.expiresOn}
+        {...field('expiresOn')}
         disabled={disabled}
       />
       <Switch

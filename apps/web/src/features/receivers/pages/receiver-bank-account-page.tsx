@@ -9,6 +9,7 @@ import { PageLoader } from '../../../components/ui/page-loader';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useReceiverLink, useRoutingLookup, useSetReceiverAccount } from '../api/receivers-api';
+import { textFieldsOf } from '../../../lib/form-fields';
 
 /** /receiver/bank-account/:token — the secure link a receiver was e-mailed: they enter their own bank account (no sign-in). */
 export function ReceiverBankAccountPage() {
@@ -81,6 +82,7 @@ export function AccountForm({ token, onSaved }: { token: string; onSaved: (saved
     setValues((v) => ({ ...v, [key]: value }));
     setErrors(({ [key]: _cleared, ...rest }) => rest);
   };
+  const field = textFieldsOf(values, errors, set);
   const digits = (key: keyof Values, max: number) => (event: React.ChangeEvent<HTMLInputElement>) =>
     set(key, event.currentTarget.value.replace(/\D/g, '').slice(0, max));
 
@@ -108,14 +110,7 @@ export function AccountForm({ token, onSaved }: { token: string; onSaved: (saved
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput
-            label="Name on the account"
-            autoComplete="name"
-            required
-            value={values.accountHolderName}
-            error={errors.accountHolderName}
-            onChange={(e) => set('accountHolderName', e.currentTarget.value)}
-          />
+          <TextInput label="Name on the account" autoComplete="name" required {...field('accountHolderName')} />
           <TextInput
             label="Routing number"
             description={routing.data?.valid ? routing.data.bankName : '9 digits, on your cheques or in your banking app'}
