@@ -3,12 +3,11 @@ import type { Receiver, ReceiverInput } from '@tay/contract';
 import { bankAccountNumberBox } from '../../src/domain/businesses/add-bank-account';
 import { receiverAccountContext } from '../../src/domain/receivers/account-context';
 import { resealReceiverAccounts } from '../../src/domain/receivers/reseal-receivers';
-import { newId } from '../../src/lib/ids';
 import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
 import { call, outbox } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { enablePayouts, linkTokenOf, tablesHolding } from '../support/payouts';
+import { enablePayouts, insertPayoutRow, linkTokenOf, tablesHolding } from '../support/payouts';
 import { auditActionsNaming } from '../support/audit';
 
 /**
@@ -215,31 +214,7 @@ describe('managing receivers', () => {
     expect((await call(t.app, 'GET', `${base()}/${free.receiverId}`, biz.token)).statusCode).toBe(404);
 
     const paid = await create();
-    await db()
-      .insertInto('payouts')
-      .values({
-        business_id: biz.businessId,
-        id: newId('po'),
-        number: 1000,
-        receiver_id: paid.receiverId,
-        receiver_name: `${paid.firstName} ${paid.lastName}`,
-        receiver_email: paid.email,
-        amount_cents: 1000,
-        pay_on: null,
-        batch_id: null,
-        event_id: null,
-        reject_reason: null,
-        failure_reason: null,
-        processor_payout_id: null,
-        created_by: null,
-        submitted_by: null,
-        submitted_at: null,
-        approved_by: null,
-        approved_at: null,
-        processed_at: null,
-        finished_at: null,
-      })
-      .execute();
+    await insertPayoutRow(db(), biz.businessId, { receiverId: paid.receiverId, name: `${paid.firstName} ${paid.lastName}`, email: paid.email });
     const refused = await call(t.app, 'DELETE', `${base()}/${paid.receiverId}`, biz.token);
     expect(refused.statusCode).toBe(409);
     expect(errorOf(refused).message).toMatch(/Disable them instead/);

@@ -11,7 +11,7 @@ import { completeSetup, createBusiness, request } from '../support/businesses';
 import { EventStreamClient, type StreamEvent } from '../support/event-stream';
 import { registeredUser } from '../support/identity';
 import { CARDS, insertRequest, pay, tokenize } from '../support/payments';
-import { insertReceiver } from '../support/payouts';
+import { insertPayoutRow, insertReceiver } from '../support/payouts';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -105,32 +105,12 @@ describe('GET /api/businesses/:id/changes', () => {
     const stream = await live(biz.businessId, biz.token);
     const receiverId = await insertReceiver(t.runtime, biz.businessId, { email: 'live-receiver@example.com' });
     await stream.next(change('payout', null));
-    const payoutId = 'pout_live_1';
-    await db()
-      .insertInto('payouts')
-      .values({
-        business_id: biz.businessId,
-        id: payoutId,
-        number: 1000,
-        receiver_id: receiverId,
-        receiver_name: 'Live Receiver',
-        receiver_email: 'live-receiver@example.com',
-        amount_cents: 500,
-        pay_on: null,
-        batch_id: null,
-        event_id: null,
-        reject_reason: null,
-        failure_reason: null,
-        processor_payout_id: null,
-        created_by: null,
-        submitted_by: null,
-        submitted_at: null,
-        approved_by: null,
-        approved_at: null,
-        processed_at: null,
-        finished_at: null,
-      })
-      .execute();
+    const payoutId = await insertPayoutRow(
+      db(),
+      biz.businessId,
+      { receiverId, name: 'Live Receiver', email: 'live-receiver@example.com' },
+      { id: 'pout_live_1', amountCents: 500 },
+    );
     await stream.next(change('payout', payoutId));
   });
 

@@ -9,6 +9,42 @@ import { authSecretsOf } from '../../src/lib/secret-box';
 import type { Runtime } from '../../src/runtime';
 import { registeredUser } from './identity';
 
+/** A Pending payout row written straight to the table (no ledger hold): a receiver named by a payout, for tests of what that changes. */
+export async function insertPayoutRow(
+  db: Kysely<DB>,
+  businessId: string,
+  receiver: { receiverId: string; name: string; email: string },
+  over: { id?: string; amountCents?: number } = {},
+): Promise<string> {
+  const id = over.id ?? newId('po');
+  await db
+    .insertInto('payouts')
+    .values({
+      business_id: businessId,
+      id,
+      number: 1000,
+      receiver_id: receiver.receiverId,
+      receiver_name: receiver.name,
+      receiver_email: receiver.email,
+      amount_cents: over.amountCents ?? 1000,
+      pay_on: null,
+      batch_id: null,
+      event_id: null,
+      reject_reason: null,
+      failure_reason: null,
+      processor_payout_id: null,
+      created_by: null,
+      submitted_by: null,
+      submitted_at: null,
+      approved_by: null,
+      approved_at: null,
+      processed_at: null,
+      finished_at: null,
+    })
+    .execute();
+  return id;
+}
+
 /** Operations turned payouts on for the business (what `ops enable-payouts` does). */
 export async function enablePayouts(db: Kysely<DB>, businessId: string, on = true): Promise<void> {
   await db

@@ -59,15 +59,23 @@ function migratedSnapshot(): Blob | undefined {
   return snapshot;
 }
 
-/** A TCP port on 127.0.0.1 nothing listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A TCP port on 127.0.0.1 nothing listens on now, below the range the system hands out to
+ * outgoing connections (32768 and up on Linux): the app listens on it only after its start,
+ * seconds later, and an ephemeral port could by then be another socket's (EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CurrentUser, Patient } from '@tay/contract';
+import type { CurrentUser } from '@tay/contract';
 import { SignedInHeader } from '../components/layout/signed-in-header';
 import { RequestDetailDrawer } from '../features/payment-requests/components/request-detail';
 import { useSession } from '../lib/session';
-import { detail, request } from '../test/fixtures';
-import { BUSINESS_ID, FakeApi, ok, renderAt, type ApiCall } from '../test/page-harness';
+import { detail, patient as patientFixture, request } from '../test/fixtures';
+import { BUSINESS_ID, FakeApi, ok, ownBusiness, renderAt, signedInUser, type ApiCall } from '../test/page-harness';
 import { liveQueryKeys, useLiveUpdates } from './live-updates';
 import { payoutsKey } from '../features/payouts/api/payouts-api';
 import { receiversKey } from '../features/receivers/api/receivers-api';
@@ -274,53 +274,12 @@ describe('what the templates’ lists follow', () => {
 
   it('a notice reads the patients’ list again, never an open patient record (each read of one is a recorded view)', async () => {
     const API = `/api/businesses/${BUSINESS_ID}/healthcare-clients`;
-    const patient: Patient = {
-      clientId: 'pat_1',
-      mrn: 'MRN-1001',
-      firstName: 'Leo',
-      lastName: 'Lee',
-      name: 'Leo Lee',
-      dateOfBirth: '2016-04-02',
-      dateOfBirthMasked: '••/••/2016',
-      guarantor: { payerId: 'pyr_1', name: 'Sam Lee', email: 'sam@patients.example', mobile: null, relationship: 'parent', status: 'active' },
-      status: 'active',
-      statementsCount: 1,
-      requestsCount: 1,
-      outstandingCents: 5000,
-      createdAt: '2026-11-01T10:00:00.000Z',
-      updatedAt: '2026-11-01T10:00:00.000Z',
-      actions: ['Edit'],
-    };
+    const patient = patientFixture({ actions: ['Edit'] });
     fake.on('GET', API, ok({ items: [patient], page: 1, pageSize: 25, total: 1 }));
     fake.on('GET', `${API}/pat_1`, ok(patient));
     const clinic = { entities: [{ entityType: 'healthCare', entityTemplateName: 'Healthcare' }] };
     // A business notice reads the person's record again too.
-    fake.on(
-      'GET',
-      '/api/user',
-      ok({
-        name: 'owner@biz.example',
-        userId: 'usr_1',
-        userState: 'complete',
-        firstName: 'Owner',
-        lastName: 'Person',
-        mobileNumber: null,
-        enrollNotificationViaEmail: true,
-        enrollNotificationViaMobileNumber: false,
-        createdAt: '2026-01-01T00:00:00.000Z',
-        businesses: [
-          {
-            businessId: BUSINESS_ID,
-            businessName: 'Harbor Clinic',
-            businessState: 'Approved',
-            role: 'owner',
-            payoutEnabled: 0,
-            ...clinic,
-            businessProfile: { logoUrl: null },
-          },
-        ],
-      } satisfies CurrentUser),
-    );
+    fake.on('GET', '/api/user', ok(signedInUser([ownBusiness({ businessName: 'Harbor Clinic', ...clinic })])));
     function Patients() {
       const list = usePatientList({ page: 1, pageSize: 25 });
       const record = usePatientRecord('pat_1');

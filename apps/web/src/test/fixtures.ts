@@ -6,6 +6,7 @@ import {
   type Invoice,
   type InvoiceDetail,
   type InvoiceState,
+  type Patient,
   type Payer,
   type PaymentRequest,
   type PaymentRequestDetail,
@@ -246,5 +247,27 @@ export function qrCode(over: Partial<QrCode> = {}): QrCode {
     updatedAt: '2026-05-01T10:00:00.000Z',
     ...over,
     actions: qrCodeActions(status, payments),
+  };
+}
+
+/** A patient of the healthcare template, billed to a parent (their guarantor), with one open statement. */
+export function patient(over: Partial<Patient> = {}): Patient {
+  return {
+    clientId: 'pat_1',
+    mrn: 'MRN-1001',
+    firstName: 'Leo',
+    lastName: 'Lee',
+    name: 'Leo Lee',
+    dateOfBirth: '2016-04-02',
+    dateOfBirthMasked: '••/••/2016',
+    guarantor: { payerId: 'pyr_1', name: 'Sam Lee', email: 'sam@patients.example', mobile: null, relationship: 'parent', status: 'active' },
+    status: 'active',
+    statementsCount: 1,
+    requestsCount: 1,
+    outstandingCents: 5000,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    actions: ['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Delete'],
+    ...over,
   };
 }

@@ -115,6 +115,24 @@ const CURRENT_USER: CurrentUser = {
   ],
 };
 
+/** The signed-in owner as `GET /api/user` answers, with the businesses given (none: before creating one). */
+export function signedInUser(businesses: UserBusinessSummary[] = []): CurrentUser {
+  return { ...CURRENT_USER, businesses };
+}
+
+/** One business of the signed-in owner, as their user record lists it. */
+export function ownBusiness(over: Partial<UserBusinessSummary> = {}): UserBusinessSummary {
+  return { ...CURRENT_USER.businesses[0]!, ...over };
+}
+
+/** The session and the user record as the API answers them again (a save or a notice re-reads them). */
+export function answerSignedIn(fake: FakeApi, businesses: UserBusinessSummary[] = []): void {
+  fake.on('GET', '/api/auth/get-session', {
+    json: { user: { id: 'usr_1', email: CURRENT_USER.name, name: CURRENT_USER.name, emailVerified: true, mustChangePassword: false } },
+  });
+  fake.on('GET', '/api/user', ok(signedInUser(businesses)));
+}
+
 /** Shows where the app is, so a test can see where a click went. */
 function Location() {
   const location = useLocation();

@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { InvoiceRecord } from '../port';
+import { testInvoiceRecord } from '../test-invoice-record';
 import { centsToDecimal, decimalToCents, lineAmountCents, milliToDecimal, retryAfterSeconds } from '../provider-http';
 import { invoiceBody } from './client';
 
-const record = (overrides: Partial<InvoiceRecord> = {}): InvoiceRecord => ({
-  localId: 'inv',
-  number: 'INV-0007',
-  customer: { remoteId: '3', remoteVersion: '0' },
-  issueDate: '2026-01-01',
-  dueDate: '2026-01-31',
-  memo: '',
-  lines: [
-    { description: 'A', quantityMilli: 1500, unitPriceCents: 1233, amountCents: 1850 },
-    { description: 'B', quantityMilli: 3000, unitPriceCents: 333, amountCents: 999 },
-  ],
-  discountCents: 100,
-  taxCents: 220,
-  totalCents: 2969,
-  ...overrides,
-});
+const record = (overrides: Partial<InvoiceRecord> = {}): InvoiceRecord =>
+  testInvoiceRecord({ customer: { remoteId: '3', remoteVersion: '0' }, memo: '', ...overrides });
 
 type Line = { DetailType: string; Amount: number; SalesItemLineDetail?: { Qty: number; UnitPrice: number } };
 

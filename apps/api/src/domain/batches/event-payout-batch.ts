@@ -6,6 +6,7 @@ import { AppError } from '../../lib/app-error';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { mapBatch } from './check-batch';
 import { uploadBatch } from './upload-batch';
+import { anyRow } from '../../db/any-row';
 
 /** Cents as the file writes an amount: 40.00. */
 const amountText = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
@@ -49,13 +50,7 @@ export async function payCheckedIn({
     .orderBy('c.checked_in_at')
     .execute();
   if (unpaid.length === 0) {
-    const any = await db
-      .selectFrom('event_check_ins')
-      .select('receiver_id')
-      .where('business_id', '=', business.id)
-      .where('event_id', '=', eventId)
-      .limit(1)
-      .executeTakeFirst();
+    const any = await anyRow(db, 'event_check_ins', business.id, { event_id: eventId });
     throw new AppError(
       ErrorCode.Conflict,
       any ? 'Every check-in of this event is paid already (or waiting for approval).' : 'No one has checked in to this event yet, so there is no one to pay.',

@@ -23,6 +23,7 @@ import { todayIn } from '../payment-requests/request-record';
 import { auditActor, loadCycle, runsQuery, scheduleOf, selectCycle, toCycles, toRun, type CycleRow } from './cycle-record';
 import { nextRunFrom } from './schedule';
 import { plainPage } from '../../db/plain-list';
+import { anyRow } from '../../db/any-row';
 
 type ListQuery = ReturnType<typeof BillingCycleListQuery.parse>;
 type RunsQuery = ReturnType<typeof BillingRunListQuery.parse>;
@@ -175,14 +176,8 @@ export async function deleteBillingCycle(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const current = await selectCycle(trx, business.id, cycleId, { lock: true });
-    const run = await trx
-      .selectFrom('billing_cycle_runs')
-      .select('id')
-      .where('business_id', '=', business.id)
-      .where('cycle_id', '=', cycleId)
-      .limit(1)
-      .executeTakeFirst();
-    if (run) throw new AppError(ErrorCode.Conflict, `${current.name} has run, so it stays on record with its runs. Deactivate it instead.`);
+    if (await anyRow(trx, 'billing_cycle_runs', business.id, { cycle_id: cycleId }))
+      throw new AppError(ErrorCode.Conflict, `${current.name} has run, so it stays on record with its runs. Deactivate it instead.`);
     await trx.deleteFrom('billing_cycles').where('business_id', '=', business.id).where('id', '=', cycleId).execute();
     await recordEvent(trx, { businessId: business.id, actor: auditActor(user), action: 'billing_cycle.deleted', details: { cycleId, name: current.name } });
   });

@@ -22,6 +22,7 @@ import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser } from '../payment-requests/request-context';
 import { newCheckInToken, selectEvent, toEvent } from './event-record';
 import { plainPage } from '../../db/plain-list';
+import { anyRow } from '../../db/any-row';
 
 export interface EventContext {
   db: Kysely<DB>;
@@ -111,14 +112,7 @@ export async function deleteEvent(
 ): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const current = await selectEvent(trx, business.id, eventId, { lock: true });
-    const checkedIn = await trx
-      .selectFrom('event_check_ins')
-      .select('receiver_id')
-      .where('business_id', '=', business.id)
-      .where('event_id', '=', eventId)
-      .limit(1)
-      .executeTakeFirst();
-    if (checkedIn) {
+    if (await anyRow(trx, 'event_check_ins', business.id, { event_id: eventId })) {
       throw new AppError(ErrorCode.Conflict, `Receivers have checked in to "${current.name}", so it stays on record with their check-ins. Disable it instead.`);
     }
     await trx.deleteFrom('events').where('business_id', '=', business.id).where('id', '=', eventId).execute();

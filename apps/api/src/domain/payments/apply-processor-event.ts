@@ -4,6 +4,7 @@ import type { Mailer } from '../../mail/mailer';
 import type { ProcessorEvent } from '../../processor/port';
 import { markCaptured, markFailed, markReturned, markSettled, type OutcomeContext } from './charge-outcomes';
 import { lockRequestAndPayment } from './payment-record';
+import { firstDelivery } from '../../db/processor-events';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'unchanged' | 'unknown-payment';
 
@@ -18,13 +19,7 @@ export async function applyProcessorEvent(
   event: ProcessorEvent,
 ): Promise<EventOutcome> {
   return db.transaction().execute(async (trx) => {
-    const fresh = await trx
-      .insertInto('processor_events')
-      .values({ event_id: event.id, type: event.type })
-      .onConflict((oc) => oc.column('event_id').doNothing())
-      .returning('event_id')
-      .executeTakeFirst();
-    if (!fresh) return 'duplicate';
+    if (!(await firstDelivery(trx, event))) return 'duplicate';
     const { businessId, paymentId } = event.data.metadata;
     const locked = await lockRequestAndPayment(trx, businessId, paymentId);
     if (!locked) return 'unknown-payment';

@@ -7,6 +7,7 @@ import { recordEvent } from '../businesses/audit';
 import { postPayoutProcessed, postPayoutReleased, postPayoutReturned } from '../ledger/post';
 import { receiverAccountContext } from '../receivers/account-context';
 import { movePayout, PROCESSOR_PAYOUT_ACTOR, receiverBlocksSending, recordPayoutEvent, type PayoutRow } from './payout-record';
+import { firstDelivery } from '../../db/processor-events';
 
 export interface SendPayoutDeps {
   db: Kysely<DB>;
@@ -152,13 +153,7 @@ export type PayoutEventOutcome = 'applied' | 'duplicate' | 'unchanged' | 'unknow
  */
 export async function applyPayoutEvent(db: Kysely<DB>, event: PayoutProcessorEvent): Promise<PayoutEventOutcome> {
   return db.transaction().execute(async (trx) => {
-    const fresh = await trx
-      .insertInto('processor_events')
-      .values({ event_id: event.id, type: event.type })
-      .onConflict((oc) => oc.column('event_id').doNothing())
-      .returning('event_id')
-      .executeTakeFirst();
-    if (!fresh) return 'duplicate';
+    if (!(await firstDelivery(trx, event))) return 'duplicate';
     const { businessId, payoutId } = event.data.metadata;
     const row = await lockPayout(trx, businessId, payoutId);
     if (!row) return 'unknown-payout';

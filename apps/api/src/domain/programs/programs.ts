@@ -19,6 +19,7 @@ import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser } from '../payment-requests/request-context';
 import { assertUniqueProgramName, auditActor, loadProgram, programDuplicateFromViolation, selectProgram, toProgram } from './program-record';
 import { plainPage } from '../../db/plain-list';
+import { anyRow } from '../../db/any-row';
 
 type ListQuery = ReturnType<typeof ProgramListQuery.parse>;
 
@@ -150,14 +151,7 @@ export async function deleteProgram(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const current = await selectProgram(trx, business.id, programId, { lock: true });
-    const enrollment = await trx
-      .selectFrom('enrollments')
-      .select('id')
-      .where('business_id', '=', business.id)
-      .where('program_id', '=', programId)
-      .limit(1)
-      .executeTakeFirst();
-    if (enrollment) {
+    if (await anyRow(trx, 'enrollments', business.id, { program_id: programId })) {
       throw new AppError(ErrorCode.Conflict, `${current.name} has enrollments, so it stays on record with them. Deactivate it instead.`);
     }
     const request = await trx

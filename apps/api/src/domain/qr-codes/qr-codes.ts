@@ -19,6 +19,7 @@ import type { ActingUser } from '../payment-requests/request-context';
 import { todayIn } from '../payment-requests/request-record';
 import { newQrToken, selectQrCode, toQrCode, type QrCodeRow } from './qr-code-record';
 import { plainPage } from '../../db/plain-list';
+import { anyRow } from '../../db/any-row';
 
 export interface QrContext {
   db: Kysely<DB>;
@@ -121,15 +122,7 @@ export async function setQrCodeStatus(
 export async function deleteQrCode(ctx: QrContext, { business, user, qrId }: { business: ScopedBusiness; user: ActingUser; qrId: string }): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const current = await selectQrCode(trx, business.id, qrId, { lock: true });
-    const used = await trx
-      .selectFrom('payment_requests')
-      .select('id')
-      .where('business_id', '=', business.id)
-      .where('source_kind', '=', 'qr')
-      .where('source_id', '=', qrId)
-      .limit(1)
-      .executeTakeFirst();
-    if (used) {
+    if (await anyRow(trx, 'payment_requests', business.id, { source_kind: 'qr', source_id: qrId })) {
       throw new AppError(
         ErrorCode.Conflict,
         `Payers have paid, or tried to pay, through the QR code "${current.label}", so it stays on record with its payments. Disable it instead.`,

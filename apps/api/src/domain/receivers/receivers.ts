@@ -31,6 +31,7 @@ import {
   toReceiver,
 } from './receiver-record';
 import { plainPage } from '../../db/plain-list';
+import { anyRow } from '../../db/any-row';
 
 export interface ReceiverContext {
   db: Kysely<DB>;
@@ -212,14 +213,7 @@ export async function deleteReceiver(
         `Payouts name ${current.first_name} ${current.last_name}, so they stay on record with their payouts. Disable them instead.`,
       );
     }
-    const checkIn = await trx
-      .selectFrom('event_check_ins')
-      .select('event_id')
-      .where('business_id', '=', business.id)
-      .where('receiver_id', '=', receiverId)
-      .limit(1)
-      .executeTakeFirst();
-    if (checkIn) {
+    if (await anyRow(trx, 'event_check_ins', business.id, { receiver_id: receiverId })) {
       throw new AppError(
         ErrorCode.Conflict,
         `${current.first_name} ${current.last_name} checked in to an event, so they stay on record with the check-in. Disable them instead.`,

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { EntityType } from '@tay/contract';
 import { business } from '../../../test/fixtures';
-import { fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { answerSignedIn, fakeApiPerTest, ownBusiness, renderAt, shownLocation } from '../../../test/page-harness';
 import { CreateBusinessPage } from './create-business-page';
 
 const fake = fakeApiPerTest();
@@ -16,35 +16,9 @@ function answerCreate(entityType: EntityType, entityTemplateName: string) {
     // A raw answer, so the configuration's newer fields can ride along whatever the fixture holds.
     json: { status: 'Success', data: { ...created, config: { ...created.config, confirmAboveCents: 1_000_000, amountCeilingCents: 1_000_000_000 } } },
   });
-  fake.on('GET', '/api/auth/get-session', {
-    json: { user: { id: 'usr_1', email: 'owner@biz.example', name: 'owner@biz.example', emailVerified: true, mustChangePassword: false } },
-  });
-  fake.on(
-    'GET',
-    '/api/user',
-    ok({
-      name: 'owner@biz.example',
-      userId: 'usr_1',
-      userState: 'complete',
-      firstName: 'Owner',
-      lastName: 'Person',
-      mobileNumber: null,
-      enrollNotificationViaEmail: true,
-      enrollNotificationViaMobileNumber: false,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      businesses: [
-        {
-          businessId: 'biz_new',
-          businessName: 'Sunrise Tutoring',
-          businessState: 'Incomplete',
-          role: 'owner',
-          payoutEnabled: 0,
-          entities: [{ entityType, entityTemplateName }],
-          businessProfile: { logoUrl: null },
-        },
-      ],
-    }),
-  );
+  answerSignedIn(fake, [
+    ownBusiness({ businessId: 'biz_new', businessName: 'Sunrise Tutoring', businessState: 'Incomplete', entities: [{ entityType, entityTemplateName }] }),
+  ]);
 }
 
 const open = () => renderAt('/business/profile', { '/business/profile': <CreateBusinessPage />, '/business/home': <p>Home</p> });

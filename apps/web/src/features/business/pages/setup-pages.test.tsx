@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Business, CurrentUser, MissingItem } from '@tay/contract';
+import type { Business, MissingItem } from '@tay/contract';
 import { business } from '../../../test/fixtures';
-import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { answerSignedIn, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { AddBankAccountPage } from './add-bank-account-page';
 import { AddressPage } from './address-page';
 import { ConfigPage } from './config-page';
@@ -24,25 +24,7 @@ const missingEin: MissingItem = { section: 'profile', field: 'ein', message: 'En
 const fake = fakeApiPerTest();
 beforeEach(() => {
   // A save re-reads the session and the user, as the header shows the business from them.
-  fake.on('GET', '/api/auth/get-session', {
-    json: { user: { id: 'usr_1', email: 'owner@biz.example', name: 'owner@biz.example', emailVerified: true, mustChangePassword: false } },
-  });
-  fake.on(
-    'GET',
-    '/api/user',
-    ok({
-      name: 'owner@biz.example',
-      userId: 'usr_1',
-      userState: 'complete',
-      firstName: 'Owner',
-      lastName: 'Person',
-      mobileNumber: null,
-      enrollNotificationViaEmail: true,
-      enrollNotificationViaMobileNumber: false,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      businesses: [],
-    } satisfies CurrentUser),
-  );
+  answerSignedIn(fake);
 });
 
 /** The business as stored, and what the API says is missing after each save. */

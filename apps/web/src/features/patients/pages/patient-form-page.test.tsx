@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Patient, PatientView } from '@tay/contract';
+import type { PatientView } from '@tay/contract';
+import { patient } from '../../../test/fixtures';
 import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
 import { PatientFormPage } from './patient-form-page';
 
@@ -10,23 +11,7 @@ const ADD = '/business/healthcare-clients/add';
 const EDIT = '/business/healthcare-clients/edit';
 const clinic = { entities: [{ entityType: 'healthCare', entityTemplateName: 'Healthcare' }] };
 
-const existing: Patient = {
-  clientId: 'pat_1',
-  mrn: 'MRN-1001',
-  firstName: 'Leo',
-  lastName: 'Lee',
-  name: 'Leo Lee',
-  dateOfBirth: '2016-04-02',
-  dateOfBirthMasked: '••/••/2016',
-  guarantor: { payerId: 'pyr_1', name: 'Sam Lee', email: 'sam@patients.example', mobile: null, relationship: 'parent', status: 'active' },
-  status: 'active',
-  statementsCount: 1,
-  requestsCount: 1,
-  outstandingCents: 5000,
-  createdAt: '2026-11-01T10:00:00.000Z',
-  updatedAt: '2026-11-01T10:00:00.000Z',
-  actions: ['Edit'],
-};
+const existing = patient({ actions: ['Edit'] });
 
 const view = (over: Partial<PatientView> = {}): PatientView => ({
   viewId: '2',
