@@ -2,10 +2,18 @@ import { useMutation, useQueryClient, type Query, type QueryClient, type QueryKe
 import { useBusinessId } from './session';
 
 /**
- * Marks a read the API records as a view of what it reads (a patient's record): no invalidation
- * reads it again, so every recorded view is one the person asked for. Spread into the query's options.
+ * Marks a read the API records as a view of what it reads (a patient's record): read once for
+ * the page, never again on focus, reconnect, staleness, a failure or an invalidation, so every
+ * recorded view is one the person asked for. Spread into the query's options.
  */
-export const AUDITED_READ = { meta: { auditedRead: true } } as const;
+export const AUDITED_READ = {
+  meta: { auditedRead: true },
+  staleTime: Infinity,
+  gcTime: 0,
+  refetchOnWindowFocus: false,
+  refetchOnReconnect: false,
+  retry: false,
+} as const;
 
 /** Whether an invalidation may read a query again: every query but an audited read. */
 export function refreshable(query: Query): boolean {

@@ -42,10 +42,5 @@ export function usePatientForStatement(clientId: string | null) {
     ...endpointQuery(patientEndpoints.get, { params: { id: businessId ?? '', clientId: clientId ?? '' }, query: { purpose: 'statement' } }),
     ...AUDITED_READ,
     enabled: Boolean(businessId && clientId),
-    staleTime: Infinity,
-    gcTime: 0,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-    retry: false,
   });
 }

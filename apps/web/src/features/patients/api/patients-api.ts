@@ -26,11 +26,6 @@ export function usePatientRecord(clientId: string | null) {
     ...endpointQuery(e.get, { params: { id: businessId ?? '', clientId: clientId ?? '' }, query: { purpose: 'edit' } }),
     ...AUDITED_READ,
     enabled: Boolean(businessId && clientId),
-    staleTime: Infinity,
-    gcTime: 0,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-    retry: false,
   });
 }
 
