@@ -105,7 +105,7 @@ export const web = fp<WebOptions>(
         app.get(route.url, { schema: { hide: true }, config: { rateLimit: false } }, async (request, reply) => {
           let screen: FirstScreen | null = null;
           try {
-            if (!app.hasDecorator('spendRequestBudget') || app.spendRequestBudget(request)) screen = await route.render(request, reply);
+            if (app.spendRequestBudget(request)) screen = await route.render(request, reply);
           } catch (error) {
             request.log.warn({ err: error }, 'a first screen could not be written; the page goes out without it');
           }
@@ -132,5 +132,5 @@ export const web = fp<WebOptions>(
       return reply.status(404).send(errorBody(ErrorCode.NotFound, `No route ${request.method} ${pathname}.`));
     });
   },
-  { name: 'web', dependencies: ['security'] },
+  { name: 'web', dependencies: ['security', 'rate-limit'] },
 );

@@ -7,7 +7,7 @@ import { getQrPage } from '../domain/qr-codes/qr-payments';
 import { payFirstScreen, problemFirstScreen, qrFirstScreen, receiptFirstScreen, type FirstScreen } from '../http/payer-first-screen';
 import { AppError } from '../lib/app-error';
 import type { FirstScreenRoute } from '../plugins/web';
-import { qrVisit } from './qr-codes';
+import { qrVisit } from '../http/qr-visit';
 
 /** A refusal the payer should read (an unknown link, a receipt that is not theirs) as the page's problem; anything else is the server's. */
 function refusal(error: unknown, title: string, message?: string): FirstScreen {

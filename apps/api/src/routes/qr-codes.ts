@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ErrorCode, qrCodeEndpoints as e, qrPayerEndpoints as p, type QrPaymentOutcome } from '@tay/contract';
 import type { DB } from '../db/schema';
@@ -8,7 +7,8 @@ import { resumePayment } from '../domain/payments/resume-payment';
 import { selectQrCode } from '../domain/qr-codes/qr-code-record';
 import { qrCodeImage, qrFileName } from '../domain/qr-codes/qr-code-image';
 import { createQrCode, deleteQrCode, exportQrCodes, getQrCode, listQrCodes, setQrCodeStatus, updateQrCode } from '../domain/qr-codes/qr-codes';
-import { findByQrToken, getQrPage, payThroughQr, QR_PAY_ATTEMPTS, qrOutcome, qrPaymentRequest, QR_VISIT_SECONDS } from '../domain/qr-codes/qr-payments';
+import { findByQrToken, getQrPage, payThroughQr, QR_PAY_ATTEMPTS, qrOutcome, qrPaymentRequest } from '../domain/qr-codes/qr-payments';
+import { qrVisit } from '../http/qr-visit';
 import { sendCsv } from '../http/csv-reply';
 import { endpointMounter, success } from '../http/mount';
 import { AppError } from '../lib/app-error';
@@ -44,25 +44,6 @@ export const qrCodeRoutes: FastifyPluginAsync<{ db: Kysely<DB>; publicUrl: strin
       .send(image.body);
   });
 };
-
-/** The cookie that makes one visit of a code's page count as one scan; scoped to that code's page and API path. */
-const VISIT_COOKIE = 'tay_qr_visit';
-
-/**
- * A visit of a code's page (its first screen or its API read): new when the browser brought no
- * visit cookie for this path; the device, without keeping who it is — its address and browser,
- * hashed; and the cookies that mark the visit, for the page's path and the API's.
- */
-export function qrVisit(request: FastifyRequest, code: string, secureCookies: boolean): { newVisit: boolean; device: string; cookies: string[] } {
-  const newVisit = !(request.headers.cookie ?? '').split(';').some((part) => part.trim().startsWith(`${VISIT_COOKIE}=`));
-  const device = createHash('sha256')
-    .update(`${request.ip}|${request.headers['user-agent'] ?? ''}`)
-    .digest('hex')
-    .slice(0, 32);
-  const cookie = (path: string) => `${VISIT_COOKIE}=1; Max-Age=${QR_VISIT_SECONDS}; Path=${path}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
-  const paths = [`/api/public/qr/${encodeURIComponent(code)}`, `/pay/qr/${encodeURIComponent(code)}`];
-  return { newVisit, device, cookies: newVisit ? paths.map(cookie) : [] };
-}
 
 /** The payer's side of a code (no sign-in): `/api/public/qr/:code…`. */
 export const publicQrRoutes: FastifyPluginAsync<{ db: Kysely<DB>; payments: Omit<PaymentDeps, 'log'>; authSecret: string; secureCookies: boolean }> = async (
