@@ -1,4 +1,6 @@
 import {
+  type Batch,
+  type BatchRow,
   invoiceActions,
   qrCodeActions,
   requestActions,
@@ -10,10 +12,12 @@ import {
   type Payer,
   type PaymentRequest,
   type PaymentRequestDetail,
+  type RequestStatement,
+  type StatementLine,
   type QrCode,
   type RequestState,
 } from '@tay/contract';
-import { BUSINESS_ID, ok } from './page-harness';
+import { BUSINESS_ID, ok, type FakeApi } from './page-harness';
 
 // What the API answers, for page tests: contract types with plausible values and unique ids.
 let seq = 0;
@@ -169,6 +173,76 @@ export function business(over: Partial<Business> = {}): Business {
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...over,
   };
+}
+
+/** An approved business whose requests carry no reminders, on the time zone and invoice terms given. */
+export function approvedBusiness(config: Partial<Business['config']> = {}): Business {
+  const base = business();
+  return business({ businessState: 'Approved', config: { ...base.config, reminderSchedule: [], ...config } });
+}
+
+/** A statement line: an office visit on the date of service, $75.00 left to the patient. */
+export const OFFICE_VISIT: StatementLine = {
+  serviceDate: '2026-11-20',
+  description: 'Office visit',
+  billedCents: 20_000,
+  insurancePaidCents: 12_000,
+  adjustmentCents: 500,
+  responsibilityCents: 7_500,
+};
+
+/** A patient's statement of the given lines (one office visit unless told), dated Nov 20, 2026, with their totals. */
+export function patientStatement(lines: StatementLine[] = [OFFICE_VISIT]): RequestStatement {
+  const sum = (key: keyof Omit<StatementLine, 'serviceDate' | 'description'>) => lines.reduce((total, line) => total + line[key], 0);
+  return {
+    dateOfService: '2026-11-20',
+    lines,
+    totals: {
+      billedCents: sum('billedCents'),
+      insurancePaidCents: sum('insurancePaidCents'),
+      adjustmentCents: sum('adjustmentCents'),
+      responsibilityCents: sum('responsibilityCents'),
+    },
+  };
+}
+
+/** A batch as the API returns it: bat_1, a Draft of requests, validated, one valid row and one invalid. */
+export function batch(over: Partial<Batch> = {}): Batch {
+  return {
+    batchId: 'bat_1',
+    kind: 'requests',
+    fileName: 'december.csv',
+    fileBytes: 200,
+    uploadedBy: 'owner@biz.example',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    state: 'Draft',
+    phase: 'validated',
+    columns: ['Email', 'Amount', 'Due date'],
+    sample: [],
+    mapping: { payer: 'existing', columns: { email: 'Email', amount: 'Amount', dueDate: 'Due date' } },
+    duplicateOf: null,
+    counts: { rows: 2, valid: 1, invalid: 1, sent: 0, failed: 0 },
+    totalCents: 12_550,
+    sentCents: 0,
+    progress: { done: 0, total: 0 },
+    sendAt: null,
+    submittedAt: null,
+    submittedBy: null,
+    processedAt: null,
+    updatedAt: '2026-11-20T10:00:00.000Z',
+    ...over,
+  };
+}
+
+/** A batch's row as the review lists it: valid, nothing made from it yet. */
+export function batchRow(row: number, over: Partial<BatchRow> = {}): BatchRow {
+  return { row, status: 'valid', fields: {}, errors: {}, amountCents: null, payerName: null, requestId: null, referenceNumber: null, ...over };
+}
+
+/** The batch bat_1's rows and the business's clock, as a batch review reads them. */
+export function answerBatchRows(fake: FakeApi, rows: BatchRow[]): void {
+  fake.on('GET', `/api/businesses/${BUSINESS_ID}/batches/bat_1/rows`, ok({ items: rows, page: 1, pageSize: 25, total: rows.length }));
+  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, config: { timeZone: 'America/New_York' } }));
 }
 
 /** An invoice as the API returns it (one line, 2 × $60.00, no tax), with its state's actions. */

@@ -6,7 +6,7 @@ import { configure, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
-import type { CurrentUser, UserBusinessSummary } from '@tay/contract';
+import type { Business, CurrentUser, UserBusinessSummary } from '@tay/contract';
 import { writeIdentityToken } from '../lib/session-token';
 import { currentUserKey, SessionProvider, sessionKey } from '../lib/session';
 
@@ -131,6 +131,11 @@ export function answerSignedIn(fake: FakeApi, businesses: UserBusinessSummary[] 
     json: { user: { id: 'usr_1', email: CURRENT_USER.name, name: CURRENT_USER.name, emailVerified: true, mustChangePassword: false } },
   });
   fake.on('GET', '/api/user', ok(signedInUser(businesses)));
+}
+
+/** The business record as the API answers it for the signed-in business. */
+export function answerBusiness(fake: FakeApi, record: Business): void {
+  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok(record));
 }
 
 /** Shows where the app is, so a test can see where a click went. */

@@ -1,67 +1,33 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Batch, BatchRow } from '@tay/contract';
+import type { BatchRow } from '@tay/contract';
 import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
+import { answerBatchRows, batch, batchRow } from '../../../test/fixtures';
 import { PAYOUT_BATCH_FLOW, REQUEST_BATCH_FLOW } from '../batch-flows';
 import { BatchReviewPage } from './batch-review-page';
 
 const BATCH = `/api/businesses/${BUSINESS_ID}/batches/bat_1`;
 const REVIEW = '/business/payment/request/bulkreview';
 
-const batch = (over: Partial<Batch> = {}): Batch => ({
-  batchId: 'bat_1',
-  kind: 'requests',
-  fileName: 'december.csv',
-  fileBytes: 200,
-  uploadedBy: 'owner@biz.example',
-  createdAt: '2026-11-20T10:00:00.000Z',
-  state: 'Draft',
-  phase: 'validated',
-  columns: ['Email', 'Amount', 'Due date'],
-  sample: [],
-  mapping: { payer: 'existing', columns: { email: 'Email', amount: 'Amount', dueDate: 'Due date' } },
-  duplicateOf: null,
-  counts: { rows: 2, valid: 1, invalid: 1, sent: 0, failed: 0 },
-  totalCents: 12_550,
-  sentCents: 0,
-  progress: { done: 0, total: 0 },
-  sendAt: null,
-  submittedAt: null,
-  submittedBy: null,
-  processedAt: null,
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  ...over,
-});
-
 const rows: BatchRow[] = [
-  {
-    row: 2,
-    status: 'valid',
+  batchRow(2, {
     fields: { email: 'ana@payers.example', amount: '125.50', dueDate: '2026-12-31' },
-    errors: {},
     amountCents: 12_550,
     payerName: 'Ana Lopez',
-    requestId: null,
-    referenceNumber: null,
-  },
-  {
-    row: 3,
+  }),
+  batchRow(3, {
     status: 'invalid',
     fields: { email: 'sam@payers.example', amount: '12x', dueDate: '2026-12-31' },
     errors: { amount: '"12x" is not an amount. Write it like 125.50 or $1,234.50.' },
-    amountCents: null,
     payerName: 'Sam Lee',
-    requestId: null,
-    referenceNumber: null,
-  },
+  }),
 ];
 
 const fake = fakeApiPerTest();
 beforeEach(() => {
   fake.on('GET', BATCH, ok(batch()));
-  fake.on('GET', `${BATCH}/rows`, ok({ items: rows, page: 1, pageSize: 25, total: 2 }));
-  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, config: { timeZone: 'America/New_York' } }));
+  answerBatchRows(fake, rows);
 });
 
 const page = <BatchReviewPage flow={REQUEST_BATCH_FLOW} />;

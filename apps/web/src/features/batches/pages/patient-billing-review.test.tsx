@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Batch, BatchRow } from '@tay/contract';
 import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
+import { answerBatchRows, batch as batchRecord, batchRow } from '../../../test/fixtures';
 import { PATIENT_BILLING_FLOW } from '../batch-flows';
 import { BatchReviewPage } from './batch-review-page';
 import { BatchUploadPage } from './batch-upload-page';
@@ -14,61 +15,43 @@ const LANDING = '/business/entity/billing/healthcare-clients/bulk';
 const UPLOAD = '/business/entity/billing/healthcare-clients/bulk/upload';
 const clinic = { entities: [{ entityType: 'healthCare', entityTemplateName: 'Healthcare' }] };
 
-const batch = (over: Partial<Batch> = {}): Batch => ({
-  batchId: 'bat_1',
-  kind: 'patient-billing',
-  fileName: 'charges.csv',
-  fileBytes: 400,
-  uploadedBy: 'owner@clinic.example',
-  createdAt: '2026-11-20T10:00:00.000Z',
-  state: 'Draft',
-  phase: 'validated',
-  columns: ['MRN', 'Date of service', 'Description', 'Billed', 'Insurance paid', 'Adjustment', 'Patient responsibility', 'Memo', 'Due date'],
-  sample: [],
-  mapping: {
-    payer: 'existing',
-    columns: {
-      mrn: 'MRN',
-      dateOfService: 'Date of service',
-      description: 'Description',
-      billed: 'Billed',
-      insurancePaid: 'Insurance paid',
-      adjustment: 'Adjustment',
+const batch = (over: Partial<Batch> = {}): Batch =>
+  batchRecord({
+    kind: 'patient-billing',
+    fileName: 'charges.csv',
+    fileBytes: 400,
+    uploadedBy: 'owner@clinic.example',
+    columns: ['MRN', 'Date of service', 'Description', 'Billed', 'Insurance paid', 'Adjustment', 'Patient responsibility', 'Memo', 'Due date'],
+    mapping: {
+      payer: 'existing',
+      columns: {
+        mrn: 'MRN',
+        dateOfService: 'Date of service',
+        description: 'Description',
+        billed: 'Billed',
+        insurancePaid: 'Insurance paid',
+        adjustment: 'Adjustment',
+      },
     },
-  },
-  duplicateOf: null,
-  counts: { rows: 5, valid: 3, invalid: 2, sent: 0, failed: 0 },
-  totalCents: 16_000,
-  sentCents: 0,
-  groups: { valid: 2, sent: 0 },
-  progress: { done: 0, total: 0 },
-  sendAt: null,
-  submittedAt: null,
-  submittedBy: null,
-  processedAt: null,
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  ...over,
-});
+    counts: { rows: 5, valid: 3, invalid: 2, sent: 0, failed: 0 },
+    totalCents: 16_000,
+    groups: { valid: 2, sent: 0 },
+    ...over,
+  });
 
-const charge = (row: number, over: Partial<BatchRow> & { fields?: Record<string, string> }): BatchRow => ({
-  row,
-  status: 'valid',
-  errors: {},
-  amountCents: null,
-  payerName: null,
-  requestId: null,
-  referenceNumber: null,
-  ...over,
-  fields: {
-    mrn: 'MRN-1001',
-    dateOfService: '2026-11-18',
-    description: 'Office visit',
-    billed: '250.00',
-    insurancePaid: '180.00',
-    adjustment: '20.00',
-    ...over.fields,
-  },
-});
+const charge = (row: number, over: Partial<BatchRow> & { fields?: Record<string, string> }): BatchRow =>
+  batchRow(row, {
+    ...over,
+    fields: {
+      mrn: 'MRN-1001',
+      dateOfService: '2026-11-18',
+      description: 'Office visit',
+      billed: '250.00',
+      insurancePaid: '180.00',
+      adjustment: '20.00',
+      ...over.fields,
+    },
+  });
 
 const rows: BatchRow[] = [
   charge(2, { amountCents: 5_000, payerName: 'Ana Lopez (Sam Lopez)' }),
@@ -102,8 +85,7 @@ const rows: BatchRow[] = [
 const fake = fakeApiPerTest();
 beforeEach(() => {
   fake.on('GET', BATCH, ok(batch()));
-  fake.on('GET', `${BATCH}/rows`, ok({ items: rows, page: 1, pageSize: 25, total: rows.length }));
-  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, config: { timeZone: 'America/New_York' } }));
+  answerBatchRows(fake, rows);
 });
 
 const review = <BatchReviewPage flow={PATIENT_BILLING_FLOW} />;

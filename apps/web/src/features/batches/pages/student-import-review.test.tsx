@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Batch, BatchRow } from '@tay/contract';
 import { BUSINESS_ID, fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
+import { answerBatchRows, batch as batchRecord, batchRow } from '../../../test/fixtures';
 import { STUDENT_IMPORT_FLOW } from '../batch-flows';
 import { BatchReviewPage } from './batch-review-page';
 
@@ -9,58 +10,35 @@ const BATCH = `/api/businesses/${BUSINESS_ID}/batches/bat_1`;
 const REVIEW = '/business/entity/students/import/review';
 const school = { entities: [{ entityType: 'student', entityTemplateName: 'Student' }] };
 
-const batch = (over: Partial<Batch> = {}): Batch => ({
-  batchId: 'bat_1',
-  kind: 'students',
-  fileName: 'students.csv',
-  fileBytes: 200,
-  uploadedBy: 'owner@biz.example',
-  createdAt: '2026-11-20T10:00:00.000Z',
-  state: 'Draft',
-  phase: 'validated',
-  columns: ['Student id', 'First name', 'Last name', 'Guardian e-mail'],
-  sample: [],
-  mapping: { payer: 'existing', columns: { studentNumber: 'Student id', firstName: 'First name', lastName: 'Last name', guardianEmail: 'Guardian e-mail' } },
-  duplicateOf: null,
-  counts: { rows: 2, valid: 1, invalid: 1, sent: 0, failed: 0 },
-  totalCents: 0,
-  sentCents: 0,
-  progress: { done: 0, total: 0 },
-  sendAt: null,
-  submittedAt: null,
-  submittedBy: null,
-  processedAt: null,
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  ...over,
-});
+const batch = (over: Partial<Batch> = {}): Batch =>
+  batchRecord({
+    kind: 'students',
+    fileName: 'students.csv',
+    columns: ['Student id', 'First name', 'Last name', 'Guardian e-mail'],
+    mapping: { payer: 'existing', columns: { studentNumber: 'Student id', firstName: 'First name', lastName: 'Last name', guardianEmail: 'Guardian e-mail' } },
+    totalCents: 0,
+    ...over,
+  });
 
 const rows: BatchRow[] = [
-  {
-    row: 2,
+  batchRow(2, {
     status: 'sent',
     fields: { studentNumber: 'S-1001', firstName: 'Mia', lastName: 'Lopez', guardianEmail: 'ana@families.example' },
-    errors: {},
     amountCents: 0,
     payerName: 'Mia Lopez (S-1001)',
     requestId: 'stu_1',
-    referenceNumber: null,
-  },
-  {
-    row: 3,
+  }),
+  batchRow(3, {
     status: 'invalid',
     fields: { studentNumber: 'S-1002', firstName: 'Leo', lastName: '', guardianEmail: 'sam@families.example' },
     errors: { lastName: "Enter the student's last name." },
-    amountCents: null,
     payerName: 'Leo (S-1002)',
-    requestId: null,
-    referenceNumber: null,
-  },
+  }),
 ];
 
 const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake.on('GET', `${BATCH}/rows`, ok({ items: rows, page: 1, pageSize: 25, total: 2 }));
-  fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, config: { timeZone: 'America/New_York' } }));
+  answerBatchRows(fake, rows);
 });
 
 describe('the student import review', () => {

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Invoice, PayerSuggestion } from '@tay/contract';
-import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
-import { business as businessRecord, invoice, invoiceDetail, payer } from '../../../test/fixtures';
+import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation, answerBusiness } from '../../../test/page-harness';
+import { approvedBusiness, invoice, invoiceDetail, payer } from '../../../test/fixtures';
 import { InvoiceFormPage } from './invoice-form-page';
 
 const API = `/api/businesses/${BUSINESS_ID}/invoices`;
@@ -19,24 +19,7 @@ beforeEach(() => {
 
 /** The business, with the time zone its day and scheduled sends are on. */
 function business(timeZone: string, invoiceTerms: string | null = null) {
-  fake.on(
-    'GET',
-    `/api/businesses/${BUSINESS_ID}`,
-    ok(
-      businessRecord({
-        businessState: 'Approved',
-        config: {
-          timeZone,
-          defaultExpiryDays: 30,
-          reminderSchedule: [],
-          invoiceTerms,
-          confirmAboveCents: 1_000_000,
-          amountCeilingCents: 1_000_000_000,
-          timeZoneChosen: true,
-        },
-      }),
-    ),
-  );
+  answerBusiness(fake, approvedBusiness({ timeZone, invoiceTerms }));
 }
 
 const form = (path: string) => renderAt(path, { [FORM]: <InvoiceFormPage />, [DETAILS]: <p>Details</p> });

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Patient } from '@tay/contract';
-import { business as businessRecord, detail, request } from '../../../test/fixtures';
-import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { approvedBusiness, detail, OFFICE_VISIT, patientStatement, request } from '../../../test/fixtures';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation, answerBusiness } from '../../../test/page-harness';
 import { PatientStatementPage } from './patient-statement-page';
 
 const PATIENTS = `/api/businesses/${BUSINESS_ID}/healthcare-clients`;
@@ -34,24 +34,7 @@ function patient(over: Partial<Patient> = {}): Patient {
 
 const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake.on(
-    'GET',
-    `/api/businesses/${BUSINESS_ID}`,
-    ok(
-      businessRecord({
-        businessState: 'Approved',
-        config: {
-          timeZone: 'America/New_York',
-          defaultExpiryDays: 30,
-          reminderSchedule: [],
-          invoiceTerms: null,
-          confirmAboveCents: 1_000_000,
-          amountCeilingCents: 1_000_000_000,
-          timeZoneChosen: true,
-        },
-      }),
-    ),
-  );
+  answerBusiness(fake, approvedBusiness());
   fake.on('GET', PATIENTS, ok({ items: [patient({ dateOfBirth: null })], page: 1, pageSize: 20, total: 1 }));
   fake.on('GET', `${PATIENTS}/pat_ana`, ok(patient()));
 });
@@ -172,20 +155,7 @@ describe('Request to Pay Single Patient', () => {
   });
 
   it('?copy= starts a new statement from another one: its date of service, lines and fields', async () => {
-    const statement = {
-      dateOfService: '2026-11-20',
-      lines: [
-        {
-          serviceDate: '2026-11-19',
-          description: 'Office visit',
-          billedCents: 20_000,
-          insurancePaidCents: 12_000,
-          adjustmentCents: 500,
-          responsibilityCents: 7_500,
-        },
-      ],
-      totals: { billedCents: 20_000, insurancePaidCents: 12_000, adjustmentCents: 500, responsibilityCents: 7_500 },
-    };
+    const statement = patientStatement([{ ...OFFICE_VISIT, serviceDate: '2026-11-19' }]);
     const source = request({
       transactionId: 'req_old',
       memo: 'Thank you',

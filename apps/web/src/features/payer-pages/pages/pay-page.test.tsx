@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PublicPayPage } from '@tay/contract';
 import { resetFirstScreen } from '../../../lib/first-screen';
 import { fakeApiPerTest, ok, renderAt } from '../../../test/page-harness';
+import { OFFICE_VISIT, patientStatement } from '../../../test/fixtures';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import type { CardFieldHandle } from '../components/card-field';
 import { PayPage } from './pay-page';
@@ -197,28 +198,17 @@ describe('the pay page of a student’s request', () => {
 });
 
 describe('the pay page of a patient’s statement', () => {
-  const statement = {
-    dateOfService: '2026-11-20',
-    lines: [
-      {
-        serviceDate: '2026-11-20',
-        description: 'Office visit',
-        billedCents: 20_000,
-        insurancePaidCents: 12_000,
-        adjustmentCents: 500,
-        responsibilityCents: 7_500,
-      },
-      {
-        serviceDate: '2026-11-18',
-        description: 'X-ray, two views',
-        billedCents: 15_000,
-        insurancePaidCents: 9_000,
-        adjustmentCents: 0,
-        responsibilityCents: 6_000,
-      },
-    ],
-    totals: { billedCents: 35_000, insurancePaidCents: 21_000, adjustmentCents: 500, responsibilityCents: 13_500 },
-  };
+  const statement = patientStatement([
+    OFFICE_VISIT,
+    {
+      serviceDate: '2026-11-18',
+      description: 'X-ray, two views',
+      billedCents: 15_000,
+      insurancePaidCents: 9_000,
+      adjustmentCents: 0,
+      responsibilityCents: 6_000,
+    },
+  ]);
 
   it('says whose statement it is by first name, lists the lines and totals, and offers the payment plan', async () => {
     open(

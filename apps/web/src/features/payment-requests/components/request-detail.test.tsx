@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_TIMELINE_EVENTS } from '@tay/contract';
-import { BUSINESS_ID, ok, renderAt, fakeApiPerTest } from '../../../test/page-harness';
-import { business, detail, qrPayment, request } from '../../../test/fixtures';
+import { BUSINESS_ID, ok, renderAt, fakeApiPerTest, answerBusiness } from '../../../test/page-harness';
+import { approvedBusiness, detail, patientStatement, qrPayment, request } from '../../../test/fixtures';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import { RequestDetailDrawer } from './request-detail';
 
@@ -62,24 +62,7 @@ describe('the request timeline', () => {
 
 describe('a scheduled request', () => {
   it('reads its send time by the business’s clock, naming the zone', async () => {
-    fake.on(
-      'GET',
-      `/api/businesses/${BUSINESS_ID}`,
-      ok(
-        business({
-          businessState: 'Approved',
-          config: {
-            timeZone: 'America/Los_Angeles',
-            defaultExpiryDays: 30,
-            reminderSchedule: [],
-            invoiceTerms: null,
-            confirmAboveCents: 1_000_000,
-            amountCeilingCents: 1_000_000_000,
-            timeZoneChosen: true,
-          },
-        }),
-      ),
-    );
+    answerBusiness(fake, approvedBusiness({ timeZone: 'America/Los_Angeles' }));
     const r = request({ transactionState: 'Pending', payerName: 'Sam Scheduled' });
     fake.on('GET', `${LIST}/${r.transactionId}`, ok({ ...detail(r), sendAt: '2099-06-01T16:30:00.000Z' }));
     renderAt('/detail', { '/detail': <RequestDetailDrawer requestId={r.transactionId} onClose={() => {}} onAction={() => {}} /> });
@@ -267,20 +250,7 @@ describe('a student’s request (the student template)', () => {
 });
 
 describe('a patient’s statement (the healthcare template)', () => {
-  const statement = {
-    dateOfService: '2026-11-20',
-    lines: [
-      {
-        serviceDate: '2026-11-20',
-        description: 'Office visit',
-        billedCents: 20_000,
-        insurancePaidCents: 12_000,
-        adjustmentCents: 500,
-        responsibilityCents: 7_500,
-      },
-    ],
-    totals: { billedCents: 20_000, insurancePaidCents: 12_000, adjustmentCents: 500, responsibilityCents: 7_500 },
-  };
+  const statement = patientStatement();
 
   it('says whose statement it is, links to the patient’s history, and shows the lines and totals', async () => {
     const r = request({ amountCents: 7_500, clientId: 'pat_ana', patientName: 'Ana Lopez', statement });

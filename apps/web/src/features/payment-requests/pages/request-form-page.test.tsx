@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_MOBILE_MESSAGE, type PaymentRequest, type PayerSuggestion } from '@tay/contract';
-import { apiError, BUSINESS_ID, FakeApi, ok, renderAt, shownLocation } from '../../../test/page-harness';
-import { business as businessRecord, detail, payer, qrPayment, request } from '../../../test/fixtures';
+import { apiError, BUSINESS_ID, FakeApi, ok, renderAt, shownLocation, answerBusiness } from '../../../test/page-harness';
+import { approvedBusiness, detail, payer, qrPayment, request } from '../../../test/fixtures';
 import { RequestFormPage } from './request-form-page';
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
@@ -19,24 +19,7 @@ beforeEach(() => {
 
 /** The business, with the time zone scheduled sends are on. */
 function business(timeZone: string) {
-  fake.on(
-    'GET',
-    `/api/businesses/${BUSINESS_ID}`,
-    ok(
-      businessRecord({
-        businessState: 'Approved',
-        config: {
-          timeZone,
-          defaultExpiryDays: 30,
-          reminderSchedule: [],
-          invoiceTerms: null,
-          confirmAboveCents: 1_000_000,
-          amountCeilingCents: 1_000_000_000,
-          timeZoneChosen: true,
-        },
-      }),
-    ),
-  );
+  answerBusiness(fake, approvedBusiness({ timeZone }));
 }
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,48 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
-import { business as businessRecord, detail, payer, request } from '../../../test/fixtures';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation, answerBusiness } from '../../../test/page-harness';
+import { approvedBusiness, detail, patientStatement, payer, request } from '../../../test/fixtures';
 import { RequestFormPage } from './request-form-page';
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const FORM = '/business/payment/request';
 
-const statement = {
-  dateOfService: '2026-11-20',
-  lines: [
-    {
-      serviceDate: '2026-11-20',
-      description: 'Office visit',
-      billedCents: 20_000,
-      insurancePaidCents: 12_000,
-      adjustmentCents: 500,
-      responsibilityCents: 7_500,
-    },
-  ],
-  totals: { billedCents: 20_000, insurancePaidCents: 12_000, adjustmentCents: 500, responsibilityCents: 7_500 },
-};
+const statement = patientStatement();
 
 const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake.on(
-    'GET',
-    `/api/businesses/${BUSINESS_ID}`,
-    ok(
-      businessRecord({
-        businessState: 'Approved',
-        config: {
-          timeZone: 'America/New_York',
-          defaultExpiryDays: 30,
-          reminderSchedule: [],
-          invoiceTerms: null,
-          confirmAboveCents: 1_000_000,
-          amountCeilingCents: 1_000_000_000,
-          timeZoneChosen: true,
-        },
-      }),
-    ),
-  );
+  answerBusiness(fake, approvedBusiness());
   fake.on('GET', `/api/businesses/${BUSINESS_ID}/payers/pyr_pat`, ok(payer('Pat Payer', { payerId: 'pyr_pat' })));
 });
 

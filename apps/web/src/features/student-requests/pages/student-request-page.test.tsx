@@ -2,8 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Student } from '@tay/contract';
-import { business as businessRecord, request } from '../../../test/fixtures';
-import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { approvedBusiness, request } from '../../../test/fixtures';
+import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation, answerBusiness } from '../../../test/page-harness';
 import { StudentRequestPage } from './student-request-page';
 
 const STUDENTS = `/api/businesses/${BUSINESS_ID}/students`;
@@ -55,24 +55,7 @@ function student(over: Partial<Student> = {}): Student {
 
 const fake = fakeApiPerTest();
 beforeEach(() => {
-  fake.on(
-    'GET',
-    `/api/businesses/${BUSINESS_ID}`,
-    ok(
-      businessRecord({
-        businessState: 'Approved',
-        config: {
-          timeZone: 'America/New_York',
-          defaultExpiryDays: 30,
-          reminderSchedule: [],
-          invoiceTerms: null,
-          confirmAboveCents: 1_000_000,
-          amountCeilingCents: 1_000_000_000,
-          timeZoneChosen: true,
-        },
-      }),
-    ),
-  );
+  answerBusiness(fake, approvedBusiness());
   fake.on('GET', STUDENTS, ok({ items: [student()], page: 1, pageSize: 20, total: 1, grades: ['Year 5'] }));
   fake.on('GET', `${STUDENTS}/stu_mia`, ok(student()));
 });
