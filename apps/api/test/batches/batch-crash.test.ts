@@ -1,12 +1,4 @@
 // PostgreSQL pass: a worker killed mid-batch: its rows' locks and the transaction it held.
-import {
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-} from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessForJob, CHECK_CHUNK, checkBatch, mapBatch } from '../../src/domain/batches/check-batch';
 import { resumeBatches, SEND_CHUNK, sendBatch, submitBatch } from '../../src/domain/batches/submit-batch';
@@ -14,6 +6,7 @@ import type { RequestContext } from '../../src/domain/payment-requests/request-c
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { dayIn } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { Death, insertsInto, raw, type StatementMatch } from '../support/death';
 import { batchesApi, requestsOfBatch, type BatchesApi } from './batch-api';
 
 /**
@@ -148,28 +141,8 @@ describe('the mailer fails in the middle of the second chunk', () => {
 });
 
 /** Once dead, nothing of this process reaches the database; it dies at the `nth` statement `at` matches. */
-class Death implements KyselyPlugin {
-  dead = false;
-  private seen = 0;
-  constructor(
-    private readonly at: (node: RootOperationNode) => boolean,
-    private readonly nth: number,
-  ) {}
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (!this.dead && this.at(node) && ++this.seen === this.nth) this.dead = true;
-    if (this.dead) throw new Error('the process was killed');
-    return node;
-  }
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return result;
-  }
-}
 
-const text = (node: unknown) => JSON.stringify(node) ?? '';
-const insertsInto = (table: string) => (node: RootOperationNode) => node.kind === 'InsertQueryNode' && text(node.into).includes(`"${table}"`);
-const raw = (start: string) => (node: RootOperationNode) => node.kind === 'RawNode' && text(node).includes(start);
-
-const CRASH_POINTS: [string, (node: RootOperationNode) => boolean, number, number][] = [
+const CRASH_POINTS: [string, StatementMatch, number, number][] = [
   // [where it dies, the statement, which one, the rows sent by then]
   ["writing the second chunk's requests", insertsInto('payment_requests'), 2, SEND_CHUNK],
   ["queueing the second chunk's e-mails", insertsInto('mail_outbox'), 2, SEND_CHUNK],

@@ -1,13 +1,5 @@
 // PostgreSQL pass: statements billed once under concurrent runs.
-import {
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-  sql,
-} from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessForJob } from '../../src/domain/batches/check-batch';
 import { DEFAULT_DUE_DAYS } from '../../src/domain/batches/patient-billing-rows';
@@ -21,6 +13,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 import { createHealthcareBusiness, insertPatient } from '../support/patients';
 import { batchesApi, type Batch, type BatchesApi } from '../batches/batch-api';
 import { withSource } from '../support/request-rows';
+import { Death, raw } from '../support/death';
 
 /**
  * Batch kind `patient-billing` (ADR 037): a file of charges, one row per charge line, grouped by
@@ -510,7 +503,7 @@ describe('exactly once', () => {
 
   it('killed after writing a chunk\u2019s statements but before marking its rows: the rerun makes each once', async () => {
     const { batchId, linesOf, total } = await twoChunks();
-    const death = new Death((node) => node.kind === 'RawNode' && JSON.stringify(node).includes('UPDATE batch_rows r SET'), 2);
+    const death = new Death(raw('UPDATE batch_rows r SET'), 2);
     await expect(sendBatch(context({ db: db().withPlugin(death) }), { businessId: clinic.businessId, batchId })).rejects.toThrow('the process was killed');
     expect(await requestsOf(clinic.businessId, batchId)).toHaveLength(11);
     await sendBatch(context(), { businessId: clinic.businessId, batchId });
@@ -520,23 +513,6 @@ describe('exactly once', () => {
 });
 
 /** Once dead, nothing of this process reaches the database; it dies at the `nth` statement `at` matches. */
-class Death implements KyselyPlugin {
-  dead = false;
-  private seen = 0;
-  constructor(
-    private readonly at: (node: RootOperationNode) => boolean,
-    private readonly nth: number,
-  ) {}
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (!this.dead && this.at(node) && ++this.seen === this.nth) this.dead = true;
-    if (this.dead) throw new Error('the process was killed');
-    return node;
-  }
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return result;
-  }
-}
-
 describe('refusals', () => {
   it('a business of another template cannot make or read patient billing batches (404)', async () => {
     for (const who of [standard, school]) {

@@ -1,14 +1,6 @@
 // PostgreSQL pass: a payment's crash between the processor and the ledger.
 import type { FastifyInstance } from 'fastify';
-import {
-  sql,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-} from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app';
 import { getBalances } from '../../src/domain/ledger/get-balances';
@@ -22,6 +14,7 @@ import { errorOf } from '../support/identity';
 import { assertLedgerInvariants } from '../support/ledger';
 import { BANK, CARDS, insertRequest, journalKinds, pay, requestRow, timeline, tokenize } from '../support/payments';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
+import { Death, type StatementMatch } from '../support/death';
 
 /**
  * A payment interrupted by a crash: the process running `POST /api/public/pay/:token/payments`
@@ -71,25 +64,11 @@ const CRASH_POINTS = [
 type CrashPoint = (typeof CRASH_POINTS)[number];
 
 /** The statement that stores the key's answer: `UPDATE idempotency_keys SET state = …`. */
-function storesTheAnswer(node: RootOperationNode): boolean {
+const storesTheAnswer: StatementMatch = (node) => {
   if (node.kind !== 'UpdateQueryNode' || !node.table || !node.updates) return false;
   const table = JSON.stringify(node.table);
   return table.includes('"idempotency_keys"') && node.updates.some((u) => JSON.stringify(u.column).includes('"state"'));
-}
-
-/** Once dead, nothing of this process reaches the database; `at` kills it at that statement. */
-class Death implements KyselyPlugin {
-  dead = false;
-  constructor(private readonly at: (node: RootOperationNode) => boolean = () => false) {}
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (!this.dead && this.at(node)) this.dead = true;
-    if (this.dead) throw new Error('the process was killed');
-    return node;
-  }
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return result;
-  }
-}
+};
 
 /** The real sandbox, with A's death (or a stall, or a lost answer) at the chosen step of the call. */
 function processorOf(around: {

@@ -1,14 +1,6 @@
 // PostgreSQL pass: cycle runs claimed by the job queue.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  sql,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-} from 'kysely';
+import { sql } from 'kysely';
 import {
   formatDay,
   monthPeriod,
@@ -27,6 +19,7 @@ import { call } from '../support/requests';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 import { enroll, insertProgram, insertStudent, setTimeZone } from './billing-cycle-support';
 import { withSource } from '../support/request-rows';
+import { Death, insertsInto } from '../support/death';
 
 /**
  * What billing cycles' runs make (issue 21, ADR 036): one request per enrollment and period,
@@ -52,19 +45,6 @@ afterEach(async () => {
 });
 
 /** A process that dies at a chosen statement: that statement and every later one never reach the database. */
-class DieAt implements KyselyPlugin {
-  private dead = false;
-  constructor(private readonly at: (node: RootOperationNode) => boolean) {}
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (!this.dead && this.at(node)) this.dead = true;
-    if (this.dead) throw new Error('the process was killed');
-    return node;
-  }
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return result;
-  }
-}
-
 const base = `/api/businesses/${'{id}'}/billing-cycles`;
 const url = (path = '') => `${base.replace('{id}', school.businessId)}${path}`;
 
@@ -347,7 +327,7 @@ describe('the job at the business’s midnight', () => {
     await setNextRun(cycle.cycleId, '2030-08-01');
     const now = new Date('2030-08-01T12:00:00Z');
     // The process dies as it writes the run's batch: the run's row was written before, in the same transaction.
-    const dying = db().withPlugin(new DieAt((node) => node.kind === 'InsertQueryNode' && JSON.stringify(node.into).includes('"batches"')));
+    const dying = db().withPlugin(new Death(insertsInto('batches')));
     const died = await runDueBillingCycles({ db: dying, jobs: t.runtime.jobs }, now).then(
       () => null,
       (error: unknown) => error,
