@@ -3,7 +3,8 @@ import { parseDateCell, type FieldErrors, type PartyTemplate } from '@tay/contra
 import { z } from 'zod';
 import type { Executor } from '../../db/executor';
 import { payersByEmail, type GuardianPayer, type NewGuardian } from '../students/guardians';
-import type { RowFields, RowOutcome } from './batch-kind';
+import { recordEvent } from '../businesses/audit';
+import type { RowFields, RowOutcome, SendContext, SendOutcome } from './batch-kind';
 
 /**
  * What the imports of a template's party share (ADR 048): the student import (`students`) and the
@@ -150,4 +151,45 @@ export async function checkPartyRows(
 export function partyRowLabel(firstName: string, lastName: string, id: string): string | null {
   const name = [firstName, lastName].filter(Boolean).join(' ');
   return name ? `${name}${id ? ` (${id})` : ''}` : id || null;
+}
+
+/** A row of a party import that is ready to write: its line, the new party's id and its own id (MRN, student id). */
+export interface ReadyParty {
+  line: number;
+  id: string;
+  partyNumber: string;
+}
+
+/**
+ * The end of a party import's chunk. `insert` writes the ready parties, doing nothing on a
+ * conflict: a row whose id a concurrent add took yields to it and fails in the template's words;
+ * the others are made, `linked` writes what hangs off them (a student's guardians), the import is
+ * audited once for the chunk, and each row names its party.
+ */
+export async function settlePartyImport<R extends ReadyParty>(
+  send: SendContext,
+  template: PartyTemplate,
+  ready: R[],
+  outcomes: SendOutcome[],
+  steps: {
+    insert: (rows: R[]) => Promise<{ id: string }[]>;
+    linked?: (done: R[]) => Promise<unknown>;
+    details: (done: R[]) => Record<string, unknown>;
+  },
+): Promise<SendOutcome[]> {
+  if (ready.length === 0) return outcomes;
+  const insertedIds = new Set((await steps.insert(ready)).map((r) => r.id));
+  const done = ready.filter((r) => insertedIds.has(r.id));
+  for (const r of ready) if (!insertedIds.has(r.id)) outcomes.push({ line: r.line, error: partyAlreadyExists(template, r.partyNumber) });
+  if (done.length > 0) {
+    await steps.linked?.(done);
+    await recordEvent(send.trx, {
+      businessId: send.business.id,
+      actor: { userId: send.user.userId, label: send.user.email, ip: null },
+      action: `${template.import.kind}.imported`,
+      details: { batchId: send.batchId, ...steps.details(done) },
+    });
+  }
+  for (const r of done) outcomes.push({ line: r.line, requestId: r.id });
+  return outcomes;
 }

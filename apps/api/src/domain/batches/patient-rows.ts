@@ -1,12 +1,22 @@
 import { PARTY_TEMPLATES, PATIENT_BATCH_FIELDS, PATIENT_FIELD_LIMITS, type BatchMapping, type FieldErrors, type GuarantorRelationship } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
-import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { lockMrns } from '../patients/patients';
 import { todayIn } from '../payment-requests/request-record';
 import { ensureGuardianPayers, payersByEmail, type GuardianPayer, type NewGuardian } from '../students/guardians';
-import { checkBirthDate, checkPartyRows, checkPayerColumns, checkText, inactivePayerFor, partyAlreadyExists, partyRowLabel, takenPartyIds } from './party-rows';
+import {
+  checkBirthDate,
+  checkPartyRows,
+  checkPayerColumns,
+  checkText,
+  inactivePayerFor,
+  partyAlreadyExists,
+  partyRowLabel,
+  settlePartyImport,
+  takenPartyIds,
+  type ReadyParty,
+} from './party-rows';
 import {
   alwaysRequired,
   mappingCheck,
@@ -115,48 +125,37 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   const made = await ensureGuardianPayers(trx, business.id, fresh, batchId);
   const payers = await payersByEmail(trx, business.id, [...new Set(free.map(({ plan }) => plan.guarantor.email))]);
 
-  const ready: { line: number; plan: PatientPlan; id: string; payerId: string }[] = [];
+  const ready: (ReadyParty & { plan: PatientPlan; payerId: string })[] = [];
   for (const { line, plan } of free) {
     const payer = payers.get(plan.guarantor.email);
     if (!payer) outcomes.push({ line, error: 'The guarantor payer was deleted after the file was checked.' });
     else if (payer.status !== 'active') outcomes.push({ line, error: inactiveGuarantor(payer) });
-    else ready.push({ line, plan, id: newId('pat'), payerId: payer.id });
+    else ready.push({ line, plan, id: newId('pat'), partyNumber: plan.mrn, payerId: payer.id });
   }
-  if (ready.length === 0) return outcomes;
-
   // The MRNs are locked, so nothing should conflict; should a writer that does not lock them
   // have taken one, that row fails and the others go on.
-  const inserted = await trx
-    .insertInto('patients')
-    .values(
-      ready.map((r) => ({
-        business_id: business.id,
-        id: r.id,
-        mrn: r.plan.mrn,
-        first_name: r.plan.firstName,
-        last_name: r.plan.lastName,
-        date_of_birth: r.plan.dateOfBirth,
-        guarantor_payer_id: r.payerId,
-        guarantor_relationship: r.plan.relationship,
-        created_by: user.userId,
-      })),
-    )
-    .onConflict((oc) => oc.doNothing())
-    .returning('id')
-    .execute();
-  const insertedIds = new Set(inserted.map((r) => r.id));
-  const done = ready.filter((r) => insertedIds.has(r.id));
-  for (const r of ready) if (!insertedIds.has(r.id)) outcomes.push({ line: r.line, error: alreadyExists(r.plan.mrn) });
-  if (done.length > 0) {
-    await recordEvent(trx, {
-      businessId: business.id,
-      actor: { userId: user.userId, label: user.email, ip: null },
-      action: 'patients.imported',
-      details: { batchId, count: done.length, patientIds: done.map((r) => r.id), payersCreated: made.created },
-    });
-  }
-  for (const r of done) outcomes.push({ line: r.line, requestId: r.id });
-  return outcomes;
+  return settlePartyImport(send, template, ready, outcomes, {
+    insert: (rows) =>
+      trx
+        .insertInto('patients')
+        .values(
+          rows.map((r) => ({
+            business_id: business.id,
+            id: r.id,
+            mrn: r.partyNumber,
+            first_name: r.plan.firstName,
+            last_name: r.plan.lastName,
+            date_of_birth: r.plan.dateOfBirth,
+            guarantor_payer_id: r.payerId,
+            guarantor_relationship: r.plan.relationship,
+            created_by: user.userId,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .execute(),
+    details: (done) => ({ count: done.length, patientIds: done.map((r) => r.id), payersCreated: made.created }),
+  });
 }
 
 const checkMapping = mappingCheck(PATIENT_BATCH_FIELDS, alwaysRequired(PATIENT_BATCH_FIELDS));

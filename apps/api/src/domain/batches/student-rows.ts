@@ -1,11 +1,21 @@
 import { PARTY_TEMPLATES, STUDENT_BATCH_FIELDS, STUDENT_FIELD_LIMITS, type BatchMapping, type FieldErrors } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import { newId } from '../../lib/ids';
-import { recordEvent } from '../businesses/audit';
 import type { ScopedBusiness } from '../businesses/business-scope';
 import { todayIn } from '../payment-requests/request-record';
 import { ensureGuardianPayers, payersByEmail, type GuardianPayer, type NewGuardian } from '../students/guardians';
-import { checkBirthDate, checkPartyRows, checkPayerColumns, checkText, inactivePayerFor, partyAlreadyExists, partyRowLabel, takenPartyIds } from './party-rows';
+import {
+  checkBirthDate,
+  checkPartyRows,
+  checkPayerColumns,
+  checkText,
+  inactivePayerFor,
+  partyAlreadyExists,
+  partyRowLabel,
+  settlePartyImport,
+  takenPartyIds,
+  type ReadyParty,
+} from './party-rows';
 import {
   alwaysRequired,
   mappingCheck,
@@ -98,7 +108,7 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
   );
 
   const outcomes: SendOutcome[] = [];
-  const ready: { line: number; plan: StudentPlan; id: string; payerIds: string[] }[] = [];
+  const ready: (ReadyParty & { plan: StudentPlan; payerIds: string[] })[] = [];
   for (const { line, plan } of plans) {
     const guardians = plan.guardians.map((g) => payers.get(g.email));
     const inactive = guardians.find((p) => p && p.status !== 'active');
@@ -107,46 +117,36 @@ async function sendRows(send: SendContext, rows: RowToSend[]): Promise<SendOutco
     else if (inactive) outcomes.push({ line, error: inactiveGuardian(inactive) });
     else {
       taken.add(plan.studentNumber.toLowerCase());
-      ready.push({ line, plan, id: newId('stu'), payerIds: guardians.map((p) => p!.id) });
+      ready.push({ line, plan, id: newId('stu'), partyNumber: plan.studentNumber, payerIds: guardians.map((p) => p!.id) });
     }
   }
-  if (ready.length === 0) return outcomes;
-
   // A student id taken by a concurrent add yields to it: that row fails, the others go on.
-  const inserted = await trx
-    .insertInto('students')
-    .values(
-      ready.map((r) => ({
-        business_id: business.id,
-        id: r.id,
-        student_number: r.plan.studentNumber,
-        first_name: r.plan.firstName,
-        last_name: r.plan.lastName,
-        grade: r.plan.grade,
-        date_of_birth: r.plan.dateOfBirth,
-        created_by: user.userId,
-      })),
-    )
-    .onConflict((oc) => oc.doNothing())
-    .returning('id')
-    .execute();
-  const insertedIds = new Set(inserted.map((r) => r.id));
-  const done = ready.filter((r) => insertedIds.has(r.id));
-  for (const r of ready) if (!insertedIds.has(r.id)) outcomes.push({ line: r.line, error: alreadyExists(r.plan.studentNumber) });
-  if (done.length > 0) {
-    await trx
-      .insertInto('student_guardians')
-      .values(done.flatMap((r) => r.payerIds.map((payer_id, i) => ({ business_id: business.id, student_id: r.id, payer_id, position: i + 1 }))))
-      .execute();
-    await recordEvent(trx, {
-      businessId: business.id,
-      actor: { userId: user.userId, label: user.email, ip: null },
-      action: 'students.imported',
-      details: { batchId, students: done.length, studentIds: done.map((r) => r.id), payersCreated: made.created },
-    });
-  }
-  for (const r of done) outcomes.push({ line: r.line, requestId: r.id });
-  return outcomes;
+  return settlePartyImport(send, template, ready, outcomes, {
+    insert: (rows) =>
+      trx
+        .insertInto('students')
+        .values(
+          rows.map((r) => ({
+            business_id: business.id,
+            id: r.id,
+            student_number: r.partyNumber,
+            first_name: r.plan.firstName,
+            last_name: r.plan.lastName,
+            grade: r.plan.grade,
+            date_of_birth: r.plan.dateOfBirth,
+            created_by: user.userId,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .execute(),
+    linked: (done) =>
+      trx
+        .insertInto('student_guardians')
+        .values(done.flatMap((r) => r.payerIds.map((payer_id, i) => ({ business_id: business.id, student_id: r.id, payer_id, position: i + 1 }))))
+        .execute(),
+    details: (done) => ({ students: done.length, studentIds: done.map((r) => r.id), payersCreated: made.created }),
+  });
 }
 
 const checkMapping = mappingCheck(STUDENT_BATCH_FIELDS, alwaysRequired(STUDENT_BATCH_FIELDS));
