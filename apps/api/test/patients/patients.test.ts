@@ -5,7 +5,7 @@ import { createBusiness } from '../support/businesses';
 import { errorOf, registeredUser } from '../support/identity';
 import { createHealthcareBusiness, insertPatient, insertPatientRequest, patientInput } from '../support/patients';
 import { call } from '../support/requests';
-import { expectPartyReadOnly, templateBusinesses } from '../support/template-businesses';
+import { expectPartyReadOnly, templateBusinesses, expectOtherTemplateRefused, type EndpointCall } from '../support/template-businesses';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { auditActionsNaming } from '../support/audit';
 
@@ -55,7 +55,7 @@ describe('access', () => {
   it('answers a business of another template 404, saying the endpoints belong to the healthcare template', async () => {
     for (const biz of [standard, school]) {
       const p = `${base(biz)}/pat_x`;
-      const calls: [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown][] = [
+      const calls: EndpointCall[] = [
         ['GET', base(biz)],
         ['GET', `${base(biz)}/export`],
         ['POST', base(biz), patientInput()],
@@ -66,11 +66,7 @@ describe('access', () => {
         ['POST', `${p}/activate`],
         ['POST', `${p}/deactivate`],
       ];
-      for (const [method, url, body] of calls) {
-        const res = await call(t.app, method, url, biz.token, body);
-        expect(res.statusCode, `${method} ${url}`).toBe(404);
-        expect(errorOf(res).message).toMatch(/healthcare template/);
-      }
+      await expectOtherTemplateRefused(t.app, biz.token, calls, /healthcare template/);
     }
     const patients = await db().selectFrom('patients').select('id').where('business_id', 'in', [standard.businessId, school.businessId]).execute();
     expect(patients).toHaveLength(0);

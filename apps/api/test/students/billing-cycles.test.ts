@@ -5,6 +5,7 @@ import { approvedBusiness, type ApprovedBusiness } from '../support/approved-bus
 import { errorOf } from '../support/identity';
 import { addMember } from '../support/payouts';
 import { call } from '../support/requests';
+import { expectOtherTemplateRefused, type EndpointCall } from '../support/template-businesses';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { enroll, insertProgram, insertStudent, setTimeZone } from './billing-cycle-support';
 
@@ -71,7 +72,7 @@ async function audit(cycleId: string): Promise<string[]> {
 describe('only the student template', () => {
   it('answers 404 with a clear message to a standard business on every endpoint', async () => {
     const c = `${base(shop)}/bcy_x`;
-    const calls: [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown][] = [
+    const calls: EndpointCall[] = [
       ['GET', base(shop)],
       ['GET', `${base(shop)}/export`],
       ['POST', base(shop), monthly()],
@@ -83,11 +84,7 @@ describe('only the student template', () => {
       ['POST', `${c}/run`],
       ['GET', `${c}/runs`],
     ];
-    for (const [method, url, body] of calls) {
-      const res = await call(t.app, method, url, shop.token, body);
-      expect(res.statusCode, `${method} ${url}`).toBe(404);
-      expect(errorOf(res).message).toMatch(/student template/);
-    }
+    await expectOtherTemplateRefused(t.app, shop.token, calls, /student template/);
   });
 });
 

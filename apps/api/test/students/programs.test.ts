@@ -4,7 +4,7 @@ import { newId } from '../../src/lib/ids';
 import { approvedBusiness, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
 import { call } from '../support/requests';
-import { templateBusinesses } from '../support/template-businesses';
+import { templateBusinesses, expectOtherTemplateRefused, type EndpointCall } from '../support/template-businesses';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { auditActionsNaming } from '../support/audit';
 
@@ -68,7 +68,7 @@ function auditActions(businessId: string, programId: string): Promise<string[]> 
 describe('who may use programs', () => {
   it('answers a standard business 404 on every program endpoint, saying they belong to the student template', async () => {
     const p = `${base(standard)}/prg_x`;
-    const calls: [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown][] = [
+    const calls: EndpointCall[] = [
       ['GET', base(standard)],
       ['GET', `${base(standard)}/export`],
       ['POST', base(standard), piano()],
@@ -85,11 +85,7 @@ describe('who may use programs', () => {
       ['GET', `/api/businesses/${standard.businessId}/students/stu_x/enrollments`],
       ['POST', `/api/businesses/${standard.businessId}/students/stu_x/enrollments`, { programId: 'prg_x', startDate: '2026-09-01' }],
     ];
-    for (const [method, url, body] of calls) {
-      const res = await call(t.app, method, url, standard.token, body);
-      expect(res.statusCode, `${method} ${url}`).toBe(404);
-      expect(errorOf(res).message).toMatch(/student template/);
-    }
+    await expectOtherTemplateRefused(t.app, standard.token, calls, /student template/);
   });
 
   it('lets a viewer read and export, and refuses every change (403)', async () => {

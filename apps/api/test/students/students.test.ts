@@ -5,7 +5,7 @@ import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from '..
 import { errorOf } from '../support/identity';
 import { call } from '../support/requests';
 import { insertStudent, insertStudentRequest } from '../support/students';
-import { expectPartyReadOnly, templateBusinesses } from '../support/template-businesses';
+import { expectPartyReadOnly, templateBusinesses, expectOtherTemplateRefused, type EndpointCall } from '../support/template-businesses';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { auditActionsNaming } from '../support/audit';
 
@@ -65,7 +65,7 @@ function auditActions(needle: string): Promise<string[]> {
 describe('access', () => {
   it('answers a business of another template 404, saying the endpoints belong to the student template', async () => {
     const s = `${base(standard)}/stu_x`;
-    const calls: [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown][] = [
+    const calls: EndpointCall[] = [
       ['GET', base(standard)],
       ['GET', `${base(standard)}/export`],
       ['POST', base(standard), input()],
@@ -75,11 +75,7 @@ describe('access', () => {
       ['POST', `${s}/activate`],
       ['POST', `${s}/deactivate`],
     ];
-    for (const [method, url, body] of calls) {
-      const res = await call(t.app, method, url, standard.token, body);
-      expect(res.statusCode, `${method} ${url}`).toBe(404);
-      expect(errorOf(res).message).toMatch(/student template/);
-    }
+    await expectOtherTemplateRefused(t.app, standard.token, calls, /student template/);
     const students = await db().selectFrom('students').select('id').where('business_id', '=', standard.businessId).execute();
     expect(students).toHaveLength(0);
   });

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { DB } from '../../src/db/schema';
 import { approvedBusiness, type ApprovedBusiness } from './approved-business';
+import { errorOf } from './identity';
 import { addMember } from './payouts';
 import { call } from './requests';
 
@@ -50,4 +51,19 @@ export async function expectPartyReadOnly(
   }
   const after = await call(app, 'GET', `${base}/${id}`, tokens.owner);
   expect(after.json().data.status).toBe('active');
+}
+
+/** A call a test makes: the method, the URL and the body it sends. */
+export type EndpointCall = [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown];
+
+/**
+ * Each call, made with `token` (a business of another template), is answered 404 with a message
+ * that says which template the endpoints belong to (`words`, e.g. /student template/).
+ */
+export async function expectOtherTemplateRefused(app: FastifyInstance, token: string, calls: EndpointCall[], words: RegExp): Promise<void> {
+  for (const [method, url, body] of calls) {
+    const res = await call(app, method, url, token, body);
+    expect(res.statusCode, `${method} ${url}`).toBe(404);
+    expect(errorOf(res).message).toMatch(words);
+  }
 }
