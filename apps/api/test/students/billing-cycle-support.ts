@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema';
-import { newId } from '../../src/lib/ids';
 import { insertPayer } from '../support/approved-business';
+import { insertNew } from '../../src/db/insert-new';
 
 /**
  * Programs, students with guardians and enrollments for the billing-cycle tests, written
@@ -21,23 +21,18 @@ export async function insertProgram(
     endDate: string | null;
   }> = {},
 ): Promise<string> {
-  const id = newId('prg');
-  await db
-    .insertInto('programs')
-    .values({
-      business_id: businessId,
-      id,
-      name: over.name ?? `Program ${id.slice(-6)}`,
-      fee_cents: over.feeCents ?? 10_000,
-      frequency: over.frequency ?? 'monthly',
-      start_date: over.startDate ?? '2020-01-01',
-      end_date: over.endDate ?? null,
-      capacity: null,
-      prorate: over.prorate ?? false,
-      status: over.status ?? 'active',
-      created_by: null,
-    })
-    .execute();
+  const id = await insertNew(db, 'programs', 'prg', (id) => ({
+    business_id: businessId,
+    name: over.name ?? `Program ${id.slice(-6)}`,
+    fee_cents: over.feeCents ?? 10_000,
+    frequency: over.frequency ?? 'monthly',
+    start_date: over.startDate ?? '2020-01-01',
+    end_date: over.endDate ?? null,
+    capacity: null,
+    prorate: over.prorate ?? false,
+    status: over.status ?? 'active',
+    created_by: null,
+  }));
   return id;
 }
 
@@ -50,20 +45,15 @@ export async function insertStudent(
   over: Partial<{ firstName: string; lastName: string; status: 'active' | 'Disabled'; guardians: 0 | 1 | 2 }> = {},
 ): Promise<string> {
   seq++;
-  const id = newId('stu');
-  await db
-    .insertInto('students')
-    .values({
-      business_id: businessId,
-      id,
-      student_number: `S${seq}-${id.slice(-6)}`,
-      first_name: over.firstName ?? 'Mia',
-      last_name: over.lastName ?? `Lopez${seq}`,
-      status: over.status ?? 'active',
-      date_of_birth: null,
-      created_by: null,
-    })
-    .execute();
+  const id = await insertNew(db, 'students', 'stu', (id) => ({
+    business_id: businessId,
+    student_number: `S${seq}-${id.slice(-6)}`,
+    first_name: over.firstName ?? 'Mia',
+    last_name: over.lastName ?? `Lopez${seq}`,
+    status: over.status ?? 'active',
+    date_of_birth: null,
+    created_by: null,
+  }));
   const guardians = over.guardians ?? 1;
   for (let position = 1; position <= guardians; position++) {
     const payerId = await insertPayer(db, businessId, { email: `guardian${position}.${id.toLowerCase()}@families.example` });
@@ -80,22 +70,17 @@ export async function enroll(
   startDate: string,
   over: Partial<{ endDate: string | null; status: 'active' | 'Withdrawn' }> = {},
 ): Promise<string> {
-  const id = newId('enr');
-  await db
-    .insertInto('enrollments')
-    .values({
-      business_id: businessId,
-      id,
-      student_id: studentId,
-      program_id: programId,
-      start_date: startDate,
-      end_date: over.endDate ?? null,
-      status: over.status ?? 'active',
-      created_by: null,
-      withdrawn_at: over.status === 'Withdrawn' ? new Date() : null,
-      withdrawn_by: null,
-    })
-    .execute();
+  const id = await insertNew(db, 'enrollments', 'enr', () => ({
+    business_id: businessId,
+    student_id: studentId,
+    program_id: programId,
+    start_date: startDate,
+    end_date: over.endDate ?? null,
+    status: over.status ?? 'active',
+    created_by: null,
+    withdrawn_at: over.status === 'Withdrawn' ? new Date() : null,
+    withdrawn_by: null,
+  }));
   return id;
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { insertPayer } from '../support/approved-business';
+import { insertNew } from '../../src/db/insert-new';
 
 /**
  * Programs, students with their guardians and enrollments for the student-billing and Program
@@ -94,21 +95,16 @@ export async function enroll(
   startDate: string,
   over: Partial<{ endDate: string | null; status: 'active' | 'Withdrawn' }> = {},
 ): Promise<string> {
-  const id = newId('enr');
-  await db
-    .insertInto('enrollments')
-    .values({
-      business_id: businessId,
-      id,
-      student_id: studentId,
-      program_id: programId,
-      start_date: startDate,
-      end_date: over.endDate ?? null,
-      status: over.status ?? 'active',
-      created_by: null,
-      withdrawn_at: null,
-      withdrawn_by: null,
-    })
-    .execute();
+  const id = await insertNew(db, 'enrollments', 'enr', () => ({
+    business_id: businessId,
+    student_id: studentId,
+    program_id: programId,
+    start_date: startDate,
+    end_date: over.endDate ?? null,
+    status: over.status ?? 'active',
+    created_by: null,
+    withdrawn_at: null,
+    withdrawn_by: null,
+  }));
   return id;
 }

@@ -8,6 +8,7 @@ import { newId } from '../../src/lib/ids';
 import { authSecretsOf } from '../../src/lib/secret-box';
 import type { Runtime } from '../../src/runtime';
 import { registeredUser } from './identity';
+import { insertNew } from '../../src/db/insert-new';
 
 /** A Pending payout row written straight to the table (no ledger hold): a receiver named by a payout, for tests of what that changes. */
 export async function insertPayoutRow(
@@ -115,32 +116,27 @@ export async function fund(db: Kysely<DB>, businessId: string, cents: number): P
 
 /** A payouts batch of the business, as the bulk engine records one (its rows do not matter). */
 export async function insertPayoutBatch(db: Kysely<DB>, businessId: string): Promise<string> {
-  const id = newId('bat');
-  await db
-    .insertInto('batches')
-    .values({
-      business_id: businessId,
-      id,
-      kind: 'payouts',
-      file_name: 'payouts.csv',
-      file_bytes: 20,
-      file_sha256: '0'.repeat(64),
-      encoding: 'utf-8',
-      delimiter: ',',
-      columns: JSON.stringify(['Email', 'Amount']) as never,
-      file_rows: 1,
-      mapping: JSON.stringify({ payer: 'existing', columns: { email: 'Email', amount: 'Amount' } }) as never,
-      send_mode: null,
-      send_at: null,
-      heartbeat_at: null,
-      submitted_at: null,
-      submitted_by_user_id: null,
-      submitted_by: null,
-      processed_at: null,
-      created_by_user_id: 'usr_test',
-      created_by: 'test',
-    })
-    .execute();
+  const id = await insertNew(db, 'batches', 'bat', () => ({
+    business_id: businessId,
+    kind: 'payouts' as const,
+    file_name: 'payouts.csv',
+    file_bytes: 20,
+    file_sha256: '0'.repeat(64),
+    encoding: 'utf-8',
+    delimiter: ',',
+    columns: JSON.stringify(['Email', 'Amount']) as never,
+    file_rows: 1,
+    mapping: JSON.stringify({ payer: 'existing', columns: { email: 'Email', amount: 'Amount' } }) as never,
+    send_mode: null,
+    send_at: null,
+    heartbeat_at: null,
+    submitted_at: null,
+    submitted_by_user_id: null,
+    submitted_by: null,
+    processed_at: null,
+    created_by_user_id: 'usr_test',
+    created_by: 'test',
+  }));
   return id;
 }
 

@@ -3,13 +3,13 @@ import { sql } from 'kysely';
 import { isValidRoutingNumber, MANUAL_BANK_DIRECTORY_ID, maskNumber, type AddBankAccountBody, type Business } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { newId } from '../../lib/ids';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box';
 import { sandboxBankById, sandboxBankByRoutingNumber } from '../directory/sandbox-banks';
 import { assertEditable } from './access';
 import { recordEvent, type Actor } from './audit';
 import { loadBusiness, lockBusinessRow } from './business-record';
 import { requireMoneyRule } from './money-rules';
+import { insertNew } from '../../db/insert-new';
 
 export const INVALID_ROUTING_NUMBER = 'This routing number is not valid; check the 9 digits on your cheque.';
 /** Name shown for a typed routing number that is not in the bank directory. */
@@ -70,22 +70,17 @@ export async function addBankAccount({
       .where('is_settlement', '=', true)
       .returning('id')
       .executeTakeFirst();
-    const id = newId('ba');
-    await trx
-      .insertInto('bank_accounts')
-      .values({
-        business_id: businessId,
-        id,
-        directory_id: directoryId,
-        bank_name: bankName,
-        routing_number: routingNumber,
-        account_number_last4: body.accountNumber.slice(-4),
-        account_number_encrypted: secretBox.seal(body.accountNumber, accountNumberContext(businessId, id)),
-        account_type: body.accountType,
-        account_holder_name: body.accountHolderName,
-        is_settlement: true,
-      })
-      .execute();
+    const id = await insertNew(trx, 'bank_accounts', 'ba', (id) => ({
+      business_id: businessId,
+      directory_id: directoryId,
+      bank_name: bankName,
+      routing_number: routingNumber,
+      account_number_last4: body.accountNumber.slice(-4),
+      account_number_encrypted: secretBox.seal(body.accountNumber, accountNumberContext(businessId, id)),
+      account_type: body.accountType,
+      account_holder_name: body.accountHolderName,
+      is_settlement: true,
+    }));
     await trx
       .updateTable('businesses')
       .set({ updated_at: sql<Date>`now()` })
