@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CurrentUser } from '@tay/contract';
 import { SignedInHeader } from '../components/layout/signed-in-header';
 import { RequestDetailDrawer } from '../features/payment-requests/components/request-detail';
 import { useSession } from '../lib/session';
@@ -130,29 +129,7 @@ describe('live updates', () => {
   });
 
   it('a notice about the business reads the person’s record again: the menus open once it is approved', async () => {
-    const approved: CurrentUser = {
-      name: 'owner@biz.example',
-      userId: 'usr_1',
-      userState: 'complete',
-      firstName: 'Owner',
-      lastName: 'Person',
-      mobileNumber: null,
-      enrollNotificationViaEmail: true,
-      enrollNotificationViaMobileNumber: false,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      businesses: [
-        {
-          businessId: BUSINESS_ID,
-          businessName: 'Harbor Music',
-          businessState: 'Approved',
-          role: 'owner',
-          payoutEnabled: 0,
-          entities: [{ entityType: 'standard', entityTemplateName: 'Standard' }],
-          businessProfile: { logoUrl: null },
-        },
-      ],
-    };
-    fake.on('GET', '/api/user', ok(approved));
+    fake.on('GET', '/api/user', ok(signedInUser([ownBusiness()])));
     renderAt(
       '/h',
       {
@@ -174,13 +151,18 @@ describe('live updates', () => {
     expect(await within(menu).findByRole('link', { name: 'Payments In' })).toBeInTheDocument();
   });
 
-  it('after the connection drops it reconnects, and reads again what it may have missed', async () => {
+  /** The drawer of the Sent request, open on the first stream, and how many times it has read the request. */
+  async function drawerOnStream() {
     drawer();
     const first = await connected(1);
     first.send('ready', {});
     await badge();
     const reads = () => fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payment-requests/${Sent.transactionId}`).length;
-    const before = reads();
+    return { first, reads, before: reads() };
+  }
+
+  it('after the connection drops it reconnects, and reads again what it may have missed', async () => {
+    const { first, reads, before } = await drawerOnStream();
 
     first.end();
     const second = await connected(2);
@@ -190,12 +172,7 @@ describe('live updates', () => {
   });
 
   it('lets go of the stream while the tab is hidden, and catches up when it is shown again', async () => {
-    drawer();
-    const first = await connected(1);
-    first.send('ready', {});
-    await badge();
-    const reads = () => fake.callsTo('GET', `/api/businesses/${BUSINESS_ID}/payment-requests/${Sent.transactionId}`).length;
-    const before = reads();
+    const { first, reads, before } = await drawerOnStream();
 
     setVisibility('hidden');
     await waitFor(() => expect(first.aborted).toBe(true));

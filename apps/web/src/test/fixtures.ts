@@ -10,6 +10,8 @@ import {
   type InvoiceState,
   type Patient,
   type Payer,
+  type Program,
+  type Student,
   type PaymentRequest,
   type PaymentRequestDetail,
   type RequestStatement,
@@ -243,6 +245,51 @@ export function batchRow(row: number, over: Partial<BatchRow> = {}): BatchRow {
 export function answerBatchRows(fake: FakeApi, rows: BatchRow[]): void {
   fake.on('GET', `/api/businesses/${BUSINESS_ID}/batches/bat_1/rows`, ok({ items: rows, page: 1, pageSize: 25, total: rows.length }));
   fake.on('GET', `/api/businesses/${BUSINESS_ID}`, ok({ businessId: BUSINESS_ID, config: { timeZone: 'America/New_York' } }));
+}
+
+/** A program of the student template as the API returns it: Piano, $120.00 monthly from Sep 1, 2026, 3 of 10 places taken. */
+export function program(over: Partial<Program> = {}): Program {
+  return {
+    programId: 'prg_1',
+    name: 'Piano',
+    description: '',
+    feeCents: 12_000,
+    frequency: 'monthly',
+    startDate: '2026-09-01',
+    endDate: null,
+    capacity: 10,
+    prorate: true,
+    status: 'active',
+    enrolledCount: 3,
+    placesLeft: 7,
+    createdAt: '2026-08-01T10:00:00.000Z',
+    actions: ['Edit', 'Students', 'Enroll', 'Deactivate'],
+    ...over,
+  };
+}
+
+/** A student as the API returns it: Mia Lopez (S-1001), Year 5, with one guardian, Ana Lopez. */
+export function student(over: Partial<Student> = {}): Student {
+  return {
+    studentId: 'stu_1',
+    studentNumber: 'S-1001',
+    firstName: 'Mia',
+    lastName: 'Lopez',
+    name: 'Mia Lopez',
+    grade: 'Year 5',
+    dateOfBirth: '2016-03-14',
+    status: 'active',
+    guardians: [
+      { payerId: 'pyr_1', position: 1, name: 'Ana Lopez', firstName: 'Ana', lastName: 'Lopez', email: 'ana@families.example', mobile: null, status: 'active' },
+    ],
+    enrollments: [],
+    programs: [],
+    requestsCount: 0,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    actions: ['Edit'],
+    ...over,
+  };
 }
 
 /** An invoice as the API returns it (one line, 2 × $60.00, no tax), with its state's actions. */

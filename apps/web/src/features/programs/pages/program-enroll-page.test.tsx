@@ -1,29 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EnrollCandidate, Program } from '@tay/contract';
+import type { EnrollCandidate } from '@tay/contract';
 import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { program } from '../../../test/fixtures';
 import { ProgramEnrollPage } from './program-enroll-page';
 
 const API = `/api/businesses/${BUSINESS_ID}/programs/prg_1`;
 const PAGE = '/business/entity/program/students/enroll';
 
-const piano: Program = {
-  programId: 'prg_1',
-  name: 'Piano',
-  description: '',
-  feeCents: 12_000,
-  frequency: 'monthly',
-  startDate: '2026-01-01',
-  endDate: null,
-  capacity: 3,
-  prorate: true,
-  status: 'active',
-  enrolledCount: 1,
-  placesLeft: 2,
-  createdAt: '2026-08-01T10:00:00.000Z',
-  actions: ['Edit', 'Students', 'Enroll', 'Deactivate'],
-};
+const piano = program({ startDate: '2026-01-01', capacity: 3, enrolledCount: 1, placesLeft: 2 });
 
 const candidate = (id: string, name: string, over: Partial<EnrollCandidate> = {}): EnrollCandidate => ({
   studentId: id,

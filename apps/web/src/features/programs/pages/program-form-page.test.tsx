@@ -1,29 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Program } from '@tay/contract';
 import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { program } from '../../../test/fixtures';
 import { checkProgram, emptyProgramValues, ProgramFormPage } from './program-form-page';
 
 const API = `/api/businesses/${BUSINESS_ID}/programs`;
 const PAGE = '/business/entity/program/manage';
 
-const saved: Program = {
-  programId: 'prg_1',
-  name: 'Piano',
-  description: '',
-  feeCents: 12_050,
-  frequency: 'term',
-  startDate: '2026-09-01',
-  endDate: null,
-  capacity: 12,
-  prorate: false,
-  status: 'active',
-  enrolledCount: 4,
-  placesLeft: 8,
-  createdAt: '2026-08-01T10:00:00.000Z',
-  actions: ['Edit', 'Students', 'Enroll', 'Deactivate'],
-};
+const saved = program({ feeCents: 12_050, frequency: 'term', capacity: 12, prorate: false, enrolledCount: 4, placesLeft: 8 });
 
 const fake = fakeApiPerTest();
 

@@ -3,27 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Enrollment, Program } from '@tay/contract';
 import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { program } from '../../../test/fixtures';
 import { ProgramStudentsPage } from './program-students-page';
 
 const API = `/api/businesses/${BUSINESS_ID}/programs/prg_1`;
 const PAGE = '/business/entity/program/students/list';
 
-const piano: Program = {
-  programId: 'prg_1',
-  name: 'Piano',
-  description: '',
-  feeCents: 12_000,
-  frequency: 'monthly',
-  startDate: '2026-09-01',
-  endDate: null,
-  capacity: 10,
-  prorate: true,
-  status: 'active',
-  enrolledCount: 1,
-  placesLeft: 9,
-  createdAt: '2026-08-01T10:00:00.000Z',
-  actions: ['Edit', 'Students', 'Enroll', 'Deactivate'],
-};
+const piano = program({ enrolledCount: 1, placesLeft: 9 });
 
 const mia: Enrollment = {
   enrollmentId: 'enr_1',

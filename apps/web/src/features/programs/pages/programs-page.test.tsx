@@ -3,30 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Program } from '@tay/contract';
 import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { program as programRecord } from '../../../test/fixtures';
 import { ProgramsPage } from './programs-page';
 
 const API = `/api/businesses/${BUSINESS_ID}/programs`;
 const PAGE = '/business/entity/program';
 
-function program(over: Partial<Program> = {}): Program {
-  return {
-    programId: 'prg_1',
-    name: 'Piano',
-    description: 'Weekly lessons',
-    feeCents: 12_000,
-    frequency: 'monthly',
-    startDate: '2026-09-01',
-    endDate: '2027-06-30',
-    capacity: 10,
-    prorate: true,
-    status: 'active',
-    enrolledCount: 3,
-    placesLeft: 7,
-    createdAt: '2026-08-01T10:00:00.000Z',
-    actions: ['Edit', 'Students', 'Enroll', 'Deactivate'],
-    ...over,
-  };
-}
+const program = (over: Partial<Program> = {}) => programRecord({ description: 'Weekly lessons', endDate: '2027-06-30', ...over });
 
 const fake = fakeApiPerTest();
 

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Student } from '@tay/contract';
 import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { student } from '../../../test/fixtures';
 import { StudentFormPage } from './student-form-page';
 
 const API = `/api/businesses/${BUSINESS_ID}/students`;
@@ -10,25 +10,7 @@ const ADD = '/business/entity/students/add';
 const EDIT = '/business/entity/students/edit';
 const school = { entities: [{ entityType: 'student', entityTemplateName: 'Student' }] };
 
-const existing: Student = {
-  studentId: 'stu_1',
-  studentNumber: 'S-1001',
-  firstName: 'Mia',
-  lastName: 'Lopez',
-  name: 'Mia Lopez',
-  grade: 'Year 5',
-  dateOfBirth: '2016-03-14',
-  status: 'active',
-  guardians: [
-    { payerId: 'pyr_1', position: 1, name: 'Ana Lopez', firstName: 'Ana', lastName: 'Lopez', email: 'ana@families.example', mobile: null, status: 'active' },
-  ],
-  enrollments: [],
-  programs: [],
-  requestsCount: 0,
-  createdAt: '2026-11-01T10:00:00.000Z',
-  updatedAt: '2026-11-01T10:00:00.000Z',
-  actions: ['Edit'],
-};
+const existing = student();
 
 const fake = fakeApiPerTest();
 

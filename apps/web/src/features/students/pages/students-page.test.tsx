@@ -3,34 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Student } from '@tay/contract';
 import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { student as studentRecord } from '../../../test/fixtures';
 import { StudentsPage } from './students-page';
 
 const API = `/api/businesses/${BUSINESS_ID}/students`;
 const PAGE = '/business/entity/students';
 const school = { entities: [{ entityType: 'student', entityTemplateName: 'Student' }] };
 
-function student(over: Partial<Student> = {}): Student {
-  return {
-    studentId: 'stu_1',
-    studentNumber: 'S-1001',
-    firstName: 'Mia',
-    lastName: 'Lopez',
-    name: 'Mia Lopez',
-    grade: 'Year 5',
-    dateOfBirth: '2016-03-14',
-    status: 'active',
-    guardians: [
-      { payerId: 'pyr_1', position: 1, name: 'Ana Lopez', firstName: 'Ana', lastName: 'Lopez', email: 'ana@families.example', mobile: null, status: 'active' },
-    ],
-    enrollments: [],
-    programs: ['Piano'],
-    requestsCount: 0,
-    createdAt: '2026-11-01T10:00:00.000Z',
-    updatedAt: '2026-11-01T10:00:00.000Z',
-    actions: ['Edit', 'Request to Pay', 'Enrollment', 'Transactions', 'Deactivate', 'Delete'],
-    ...over,
-  };
-}
+const student = (over: Partial<Student> = {}) =>
+  studentRecord({ programs: ['Piano'], actions: ['Edit', 'Request to Pay', 'Enrollment', 'Transactions', 'Deactivate', 'Delete'], ...over });
 
 const fake = fakeApiPerTest();
 
