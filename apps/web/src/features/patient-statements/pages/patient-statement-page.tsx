@@ -1,5 +1,4 @@
 import { ActionIcon, Alert, Anchor, Button, Grid, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -28,13 +27,11 @@ import {
   today,
   useRequestFields,
 } from '../../../components/payments/request-fields';
+import { RequestFormFrame, requestSaveOutcome } from '../../../components/payments/request-form-frame';
 import { LoadError } from '../../../components/ui/load-error';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { ApiError } from '../../../lib/api-client';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
-import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useCreatePatientStatement, usePatientForStatement, useStatementToCopy } from '../api/patient-statements-api';
@@ -217,237 +214,216 @@ function PatientStatementForm({
     setFailure(null);
     save.mutate(
       { clientId: patient.clientId, body },
-      {
-        onSuccess: (saved) => {
-          const what = mode === 'send' ? 'sent' : mode === 'schedule' ? 'scheduled' : 'saved as a draft';
-          notifications.show({
-            color: 'teal',
-            title: `Statement ${what}`,
-            message: `${saved.referenceNumber}: ${formatMoney(saved.amountCents)} for ${patient.name}, billed to ${saved.payerName}.`,
-          });
-          void navigate(getHref(mode === 'draft' ? paths.payments.drafts : paths.payments.history, undefined, { transid: saved.transactionId }));
-        },
-        onError: (error) => {
-          if (error instanceof ApiError && error.fields) setErrors(error.fields as RequestFieldErrors);
-          setFailure(error.message);
-        },
-      },
+      requestSaveOutcome({
+        mode,
+        noun: 'Statement',
+        detail: (saved) => `for ${patient.name}, billed to ${saved.payerName}`,
+        listed: (saved) => getHref(paths.payments.history, undefined, { transid: saved.transactionId }),
+        openDraft: true,
+        navigate,
+        setErrors,
+        setFailure,
+      }),
     );
   };
 
   const lineError = (i: number, ...fields: string[]) => fields.map((f) => errors[`lines.${i}.${f}`]).find(Boolean);
 
   return (
-    <Stack gap="lg" maw={980}>
-      <div>
-        <Text size="sm" c="dimmed">
-          {paymentsHeading('healthCare')}
-        </Text>
-        <Title order={1}>Request to Pay Single Patient</Title>
-        <Text c="dimmed" size="sm">
+    <RequestFormFrame
+      template="healthCare"
+      title="Request to Pay Single Patient"
+      intro={
+        <>
           A statement for one patient, billed to their guarantor. The payer sees the patient’s first name and the statement’s lines — never the date of birth or
           MRN. Need many at once?{' '}
           <Anchor component={Link} to={paths.entity.healthcareBulk} underline="always">
             Request to Pay Multiple
           </Anchor>
           .
-        </Text>
-      </div>
-      <AccessAlert access={access} />
-      {failure && (
-        <Alert color="red" title="The statement was not saved" role="alert">
-          {failure}
+        </>
+      }
+      access={access}
+      failure={failure}
+      failureTitle="The statement was not saved"
+      notices={
+        <>
+          {source && (
+            <Alert color="blue" variant="light">
+              A copy of {source.referenceNumber}. Check the date of service, the lines and the due date before you send it.
+            </Alert>
+          )}
+          {patientError && <LoadError title="We could not load that patient" error={patientError} />}
+        </>
+      }
+      maw={980}
+      onSend={() => submit('send')}
+    >
+      <Grid>
+        <Grid.Col span={{ base: 12, sm: 8 }}>
+          <PatientPicker
+            value={patient}
+            onChange={(p) => {
+              onPick(p);
+              setErrors(({ clientId: _c, ...rest }) => rest);
+            }}
+            error={errors.clientId}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 4 }}>
+          <TextInput
+            label="Date of service"
+            type="date"
+            max={today()}
+            value={dateOfService}
+            onChange={(e) => setDateOfService(e.currentTarget.value)}
+            error={errors.dateOfService}
+          />
+        </Grid.Col>
+      </Grid>
+      {guarantor && (
+        <Alert color={guarantor.status === 'active' ? 'blue' : 'red'} variant="light" title="Billed to" aria-label="Billed to">
+          {guarantor.name} ({GUARANTOR_RELATIONSHIP_LABELS[guarantor.relationship]}) · {guarantor.email}
+          {guarantor.status !== 'active' && ' — this payer is deactivated: activate them before billing them.'}
         </Alert>
       )}
-      {source && (
-        <Alert color="blue" variant="light">
-          A copy of {source.referenceNumber}. Check the date of service, the lines and the due date before you send it.
-        </Alert>
-      )}
-      {patientError && <LoadError title="We could not load that patient" error={patientError} />}
-      <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit('send');
-          }}
-        >
-          <Stack gap="md">
-            <Grid>
-              <Grid.Col span={{ base: 12, sm: 8 }}>
-                <PatientPicker
-                  value={patient}
-                  onChange={(p) => {
-                    onPick(p);
-                    setErrors(({ clientId: _c, ...rest }) => rest);
-                  }}
-                  error={errors.clientId}
-                />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 4 }}>
-                <TextInput
-                  label="Date of service"
-                  type="date"
-                  max={today()}
-                  value={dateOfService}
-                  onChange={(e) => setDateOfService(e.currentTarget.value)}
-                  error={errors.dateOfService}
-                />
-              </Grid.Col>
-            </Grid>
-            {guarantor && (
-              <Alert color={guarantor.status === 'active' ? 'blue' : 'red'} variant="light" title="Billed to" aria-label="Billed to">
-                {guarantor.name} ({GUARANTOR_RELATIONSHIP_LABELS[guarantor.relationship]}) · {guarantor.email}
-                {guarantor.status !== 'active' && ' — this payer is deactivated: activate them before billing them.'}
-              </Alert>
-            )}
 
-            <Stack gap="xs" role="group" aria-labelledby="statement-lines-title">
-              <Group justify="space-between" align="baseline">
-                <Title order={2} fz="lg" id="statement-lines-title">
-                  Statement lines
-                </Title>
-                <Text size="xs" c="dimmed">
-                  Patient responsibility = billed − insurance paid − adjustment
-                </Text>
-              </Group>
-              {lines.map((line, i) => {
-                const f = figures[i]!;
-                const n = i + 1;
-                return (
-                  <Paper key={line.key} withBorder p="sm" radius="sm" aria-label={`Line ${n}`} component="fieldset" style={{ margin: 0 }}>
-                    <Grid gap="xs" align="flex-end">
-                      <Grid.Col span={{ base: 12, md: 4 }}>
-                        <TextInput
-                          label="Description"
-                          aria-label={`Description, line ${n}`}
-                          value={line.description}
-                          maxLength={STATEMENT_LIMITS.description}
-                          onChange={(e) => setLine(line.key, { description: e.currentTarget.value })}
-                          error={lineError(i, 'description')}
-                        />
-                      </Grid.Col>
-                      <Grid.Col span={{ base: 12, xs: 6, md: 2 }}>
-                        <TextInput
-                          label="Service date"
-                          aria-label={`Service date, line ${n}`}
-                          type="date"
-                          max={today()}
-                          description={line.serviceDate ? undefined : 'The date of service'}
-                          value={line.serviceDate}
-                          onChange={(e) => setLine(line.key, { serviceDate: e.currentTarget.value })}
-                          error={lineError(i, 'serviceDate')}
-                        />
-                      </Grid.Col>
-                      <Grid.Col span={{ base: 6, xs: 4, md: 2 }}>
-                        <MoneyInput
-                          label="Billed"
-                          aria-label={`Billed, line ${n}`}
-                          value={line.billed}
-                          onValueChange={(v) => setLine(line.key, { billed: v })}
-                          error={lineError(i, 'billed', 'billedCents')}
-                        />
-                      </Grid.Col>
-                      <Grid.Col span={{ base: 6, xs: 4, md: 2 }}>
-                        <MoneyInput
-                          label="Insurance paid"
-                          aria-label={`Insurance paid, line ${n}`}
-                          value={line.insurancePaid}
-                          onValueChange={(v) => setLine(line.key, { insurancePaid: v })}
-                          error={lineError(i, 'insurancePaid', 'insurancePaidCents')}
-                        />
-                      </Grid.Col>
-                      <Grid.Col span={{ base: 6, xs: 4, md: 2 }}>
-                        <MoneyInput
-                          label="Adjustment"
-                          aria-label={`Adjustment, line ${n}`}
-                          value={line.adjustment}
-                          onValueChange={(v) => setLine(line.key, { adjustment: v })}
-                          error={lineError(i, 'adjustment', 'adjustmentCents')}
-                        />
-                      </Grid.Col>
-                      <Grid.Col span={{ base: 12 }}>
-                        <Group justify="space-between" wrap="nowrap">
-                          <Text size="sm" aria-live="polite" aria-label={`Patient responsibility, line ${n}`}>
-                            Patient responsibility: <strong>{f.responsibility === null ? '—' : formatMoney(f.responsibility)}</strong>
-                          </Text>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            aria-label={`Remove line ${n}`}
-                            disabled={lines.length === 1}
-                            onClick={() => removeLine(line.key)}
-                          >
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        </Group>
-                        {lineError(i, 'patientResponsibility') && (
-                          <Text size="xs" c="red">
-                            {lineError(i, 'patientResponsibility')}
-                          </Text>
-                        )}
-                      </Grid.Col>
-                    </Grid>
-                  </Paper>
-                );
-              })}
-              {errors.lines && (
-                <Text size="sm" c="red" role="alert">
-                  {errors.lines}
-                </Text>
-              )}
-              <Group justify="space-between" align="flex-start">
-                <Button
-                  variant="light"
-                  leftSection={<IconPlus size={16} />}
-                  onClick={() => setLines((all) => [...all, blank()])}
-                  disabled={lines.length >= STATEMENT_LIMITS.lines}
-                >
-                  Add line
-                </Button>
-                <Paper withBorder p="sm" radius="sm" miw={260} aria-label="Statement totals">
-                  <Group justify="space-between" gap="xl">
-                    <Text size="sm">Billed</Text>
-                    <Text size="sm">{formatMoney(totals.billed)}</Text>
-                  </Group>
-                  <Group justify="space-between" gap="xl">
-                    <Text size="sm">Insurance paid</Text>
-                    <Text size="sm">{formatMoney(totals.insurancePaid)}</Text>
-                  </Group>
-                  <Group justify="space-between" gap="xl">
-                    <Text size="sm">Adjustment</Text>
-                    <Text size="sm">{formatMoney(totals.adjustment)}</Text>
-                  </Group>
-                  <Group justify="space-between" gap="xl">
-                    <Text fw={600}>Amount due</Text>
-                    <Text fw={600} aria-label="Amount due">
-                      {formatMoney(totals.responsibility)}
+      <Stack gap="xs" role="group" aria-labelledby="statement-lines-title">
+        <Group justify="space-between" align="baseline">
+          <Title order={2} fz="lg" id="statement-lines-title">
+            Statement lines
+          </Title>
+          <Text size="xs" c="dimmed">
+            Patient responsibility = billed − insurance paid − adjustment
+          </Text>
+        </Group>
+        {lines.map((line, i) => {
+          const f = figures[i]!;
+          const n = i + 1;
+          return (
+            <Paper key={line.key} withBorder p="sm" radius="sm" aria-label={`Line ${n}`} component="fieldset" style={{ margin: 0 }}>
+              <Grid gap="xs" align="flex-end">
+                <Grid.Col span={{ base: 12, md: 4 }}>
+                  <TextInput
+                    label="Description"
+                    aria-label={`Description, line ${n}`}
+                    value={line.description}
+                    maxLength={STATEMENT_LIMITS.description}
+                    onChange={(e) => setLine(line.key, { description: e.currentTarget.value })}
+                    error={lineError(i, 'description')}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, xs: 6, md: 2 }}>
+                  <TextInput
+                    label="Service date"
+                    aria-label={`Service date, line ${n}`}
+                    type="date"
+                    max={today()}
+                    description={line.serviceDate ? undefined : 'The date of service'}
+                    value={line.serviceDate}
+                    onChange={(e) => setLine(line.key, { serviceDate: e.currentTarget.value })}
+                    error={lineError(i, 'serviceDate')}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 6, xs: 4, md: 2 }}>
+                  <MoneyInput
+                    label="Billed"
+                    aria-label={`Billed, line ${n}`}
+                    value={line.billed}
+                    onValueChange={(v) => setLine(line.key, { billed: v })}
+                    error={lineError(i, 'billed', 'billedCents')}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 6, xs: 4, md: 2 }}>
+                  <MoneyInput
+                    label="Insurance paid"
+                    aria-label={`Insurance paid, line ${n}`}
+                    value={line.insurancePaid}
+                    onValueChange={(v) => setLine(line.key, { insurancePaid: v })}
+                    error={lineError(i, 'insurancePaid', 'insurancePaidCents')}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 6, xs: 4, md: 2 }}>
+                  <MoneyInput
+                    label="Adjustment"
+                    aria-label={`Adjustment, line ${n}`}
+                    value={line.adjustment}
+                    onValueChange={(v) => setLine(line.key, { adjustment: v })}
+                    error={lineError(i, 'adjustment', 'adjustmentCents')}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12 }}>
+                  <Group justify="space-between" wrap="nowrap">
+                    <Text size="sm" aria-live="polite" aria-label={`Patient responsibility, line ${n}`}>
+                      Patient responsibility: <strong>{f.responsibility === null ? '—' : formatMoney(f.responsibility)}</strong>
                     </Text>
+                    <ActionIcon variant="subtle" color="red" aria-label={`Remove line ${n}`} disabled={lines.length === 1} onClick={() => removeLine(line.key)}>
+                      <IconTrash size={16} />
+                    </ActionIcon>
                   </Group>
-                </Paper>
-              </Group>
-            </Stack>
+                  {lineError(i, 'patientResponsibility') && (
+                    <Text size="xs" c="red">
+                      {lineError(i, 'patientResponsibility')}
+                    </Text>
+                  )}
+                </Grid.Col>
+              </Grid>
+            </Paper>
+          );
+        })}
+        {errors.lines && (
+          <Text size="sm" c="red" role="alert">
+            {errors.lines}
+          </Text>
+        )}
+        <Group justify="space-between" align="flex-start">
+          <Button
+            variant="light"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setLines((all) => [...all, blank()])}
+            disabled={lines.length >= STATEMENT_LIMITS.lines}
+          >
+            Add line
+          </Button>
+          <Paper withBorder p="sm" radius="sm" miw={260} aria-label="Statement totals">
+            <Group justify="space-between" gap="xl">
+              <Text size="sm">Billed</Text>
+              <Text size="sm">{formatMoney(totals.billed)}</Text>
+            </Group>
+            <Group justify="space-between" gap="xl">
+              <Text size="sm">Insurance paid</Text>
+              <Text size="sm">{formatMoney(totals.insurancePaid)}</Text>
+            </Group>
+            <Group justify="space-between" gap="xl">
+              <Text size="sm">Adjustment</Text>
+              <Text size="sm">{formatMoney(totals.adjustment)}</Text>
+            </Group>
+            <Group justify="space-between" gap="xl">
+              <Text fw={600}>Amount due</Text>
+              <Text fw={600} aria-label="Amount due">
+                {formatMoney(totals.responsibility)}
+              </Text>
+            </Group>
+          </Paper>
+        </Group>
+      </Stack>
 
-            <ChannelField
-              value={values.channel}
-              onChange={(next) => set('channel', next)}
-              error={errors.channel}
-              to={guarantor ? { email: guarantor.email, mobileNumber: guarantor.mobile } : null}
-              who="the guarantor"
-            />
-            <RequestDetailsFields
-              values={values}
-              set={set}
-              errors={errors}
-              timeZone={timeZone}
-              withAmount={false}
-              partial={{ label: 'Allow a payment plan (partial payments)', description: 'The guarantor may pay part now and the rest later' }}
-            />
-            <RequestSubmitButtons disabled={!access.allowed} pendingMode={save.isPending ? (save.variables?.body.mode ?? null) : null} onSubmit={submit} />
-          </Stack>
-        </form>
-      </Paper>
-    </Stack>
+      <ChannelField
+        value={values.channel}
+        onChange={(next) => set('channel', next)}
+        error={errors.channel}
+        to={guarantor ? { email: guarantor.email, mobileNumber: guarantor.mobile } : null}
+        who="the guarantor"
+      />
+      <RequestDetailsFields
+        values={values}
+        set={set}
+        errors={errors}
+        timeZone={timeZone}
+        withAmount={false}
+        partial={{ label: 'Allow a payment plan (partial payments)', description: 'The guarantor may pay part now and the rest later' }}
+      />
+      <RequestSubmitButtons disabled={!access.allowed} pendingMode={save.isPending ? (save.variables?.body.mode ?? null) : null} onSubmit={submit} />
+    </RequestFormFrame>
   );
 }

@@ -1,5 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -18,15 +17,12 @@ import {
 } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { ApiError } from '../../../lib/api-client';
 import { endpointQuery } from '../../../lib/endpoint-client';
-import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusinessId } from '../../../lib/session';
 import { useBusinessTimeZone, useRequestDetail, useSaveRequest } from '../api/payment-requests-api';
 import { PayerPicker, type PickedPayer } from '../../../components/payers/payer-picker';
 import { isoToZonedInput } from '../../../lib/send-at';
-import { AccessAlert } from '../../../components/ui/access-alert';
 import { StatementLines } from '../../../components/payments/statement-lines';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths';
@@ -42,6 +38,7 @@ import {
   today,
   useRequestFields,
 } from '../../../components/payments/request-fields';
+import { RequestFormFrame, requestSaveOutcome } from '../../../components/payments/request-form-frame';
 
 type Mode = RequestMode;
 type Errors = RequestFieldErrors;
@@ -242,110 +239,86 @@ function RequestForm({
     setFailure(null);
     save.mutate(
       { body, ...(editing ? { requestId: editing.transactionId } : {}) },
-      {
-        onSuccess: (saved) => {
-          const what = mode === 'send' ? 'sent' : mode === 'schedule' ? 'scheduled' : 'saved as a draft';
-          notifications.show({
-            color: 'teal',
-            title: `Request ${what}`,
-            message: `${saved.referenceNumber}: ${formatMoney(saved.amountCents)} from ${saved.payerName}.`,
-          });
-          void navigate(mode === 'draft' ? paths.payments.drafts : getHref(paths.payments.history, undefined, { transid: saved.transactionId }));
-        },
-        onError: (error) => {
-          if (error instanceof ApiError && error.fields) setErrors(error.fields as Errors);
-          setFailure(error.message);
-        },
-      },
+      requestSaveOutcome({
+        mode,
+        noun: 'Request',
+        detail: (saved) => `from ${saved.payerName}`,
+        listed: (saved) => getHref(paths.payments.history, undefined, { transid: saved.transactionId }),
+        navigate,
+        setErrors,
+        setFailure,
+      }),
     );
   };
 
   return (
-    <Stack gap="lg" maw={820}>
-      <div>
-        <Text size="sm" c="dimmed">
-          {paymentsHeading(outlet?.template ?? 'standard')}
-        </Text>
-        <Title order={1}>{editing ? `Edit ${editing.referenceNumber}` : 'Single Request to Pay'}</Title>
-        {source && !editing && (
-          <Text c="dimmed" size="sm">
-            A copy of {source.referenceNumber}. Check the dates before you send it.
-          </Text>
-        )}
-      </div>
-      <AccessAlert access={access} />
-      {/* A patient's statement (ADR 037): its amount is its lines' total, kept as it is. */}
-      {editing?.statement && (
-        <Alert color="blue" variant="light" title={`A statement for ${editing.patientName ?? 'a patient'}`}>
-          <Stack gap="xs">
-            <Text size="sm">
-              Its amount is the total of its lines’ patient responsibility, {formatMoney(editing.statement.totals.responsibilityCents)}, and stays so. To change
-              the lines, {editing.transactionState === 'Pending' ? 'cancel this scheduled statement' : 'delete this draft'} and make a new statement.
-            </Text>
-            <StatementLines statement={editing.statement} />
-          </Stack>
-        </Alert>
-      )}
-      {failure && (
-        <Alert color="red" title="The request was not saved" role="alert">
-          {failure}
-        </Alert>
-      )}
-      <Paper withBorder p="lg" radius="md">
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit('send');
-          }}
-        >
-          <Stack gap="md">
-            {/* A statement is billed to the patient's guarantor (ADR 037): its payer is shown, not chosen. */}
-            {editing?.statement ? (
-              <Alert color={errors.payerId ? 'red' : 'gray'} variant="light" title="Billed to" aria-label="Billed to">
+    <RequestFormFrame
+      template={outlet?.template ?? 'standard'}
+      title={editing ? `Edit ${editing.referenceNumber}` : 'Single Request to Pay'}
+      intro={source && !editing ? `A copy of ${source.referenceNumber}. Check the dates before you send it.` : undefined}
+      access={access}
+      failure={failure}
+      notices={
+        <>
+          {/* A patient's statement (ADR 037): its amount is its lines' total, kept as it is. */}
+          {editing?.statement && (
+            <Alert color="blue" variant="light" title={`A statement for ${editing.patientName ?? 'a patient'}`}>
+              <Stack gap="xs">
                 <Text size="sm">
-                  {editing.payerName} · {editing.payerEmail}
+                  Its amount is the total of its lines’ patient responsibility, {formatMoney(editing.statement.totals.responsibilityCents)}, and stays so. To
+                  change the lines, {editing.transactionState === 'Pending' ? 'cancel this scheduled statement' : 'delete this draft'} and make a new statement.
                 </Text>
-                <Text size="xs" c="dimmed">
-                  {errors.payerId ?? 'The patient’s guarantor. To bill someone else, make a new statement.'}
-                </Text>
-              </Alert>
-            ) : (
-              <PayerPicker
-                value={payer}
-                onChange={(next) => {
-                  setPayer(next);
-                  set('channel', channelFor(values.channel, next));
-                  setErrors(({ channel: _channel, ...rest }) => rest);
-                }}
-                error={errors.payerId}
-              />
-            )}
-            <ChannelField
-              value={values.channel}
-              onChange={(next) => {
-                set('channel', next);
-                setErrors(({ channel: _channel, ...rest }) => rest);
-              }}
-              error={errors.channel}
-              to={payer}
-            />
-            {/* A statement's amount is its lines' total (shown above): no amount field to change. */}
-            <RequestDetailsFields values={values} set={set} errors={errors} timeZone={timeZone} withAmount={!editing?.statement} />
-            {editing?.transactionState === 'Pending' && (
-              <Alert color="blue" icon={<IconInfoCircle />}>
-                This request is scheduled. Saving keeps it scheduled; Send now sends it at once.
-              </Alert>
-            )}
-            <RequestSubmitButtons
-              disabled={!access.allowed}
-              pendingMode={save.isPending ? (save.variables?.body.mode ?? null) : null}
-              withDraft={editing?.transactionState !== 'Pending'}
-              onSubmit={submit}
-            />
-          </Stack>
-        </form>
-      </Paper>
-    </Stack>
+                <StatementLines statement={editing.statement} />
+              </Stack>
+            </Alert>
+          )}
+        </>
+      }
+      onSend={() => submit('send')}
+    >
+      {/* A statement is billed to the patient's guarantor (ADR 037): its payer is shown, not chosen. */}
+      {editing?.statement ? (
+        <Alert color={errors.payerId ? 'red' : 'gray'} variant="light" title="Billed to" aria-label="Billed to">
+          <Text size="sm">
+            {editing.payerName} · {editing.payerEmail}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {errors.payerId ?? 'The patient’s guarantor. To bill someone else, make a new statement.'}
+          </Text>
+        </Alert>
+      ) : (
+        <PayerPicker
+          value={payer}
+          onChange={(next) => {
+            setPayer(next);
+            set('channel', channelFor(values.channel, next));
+            setErrors(({ channel: _channel, ...rest }) => rest);
+          }}
+          error={errors.payerId}
+        />
+      )}
+      <ChannelField
+        value={values.channel}
+        onChange={(next) => {
+          set('channel', next);
+          setErrors(({ channel: _channel, ...rest }) => rest);
+        }}
+        error={errors.channel}
+        to={payer}
+      />
+      {/* A statement's amount is its lines' total (shown above): no amount field to change. */}
+      <RequestDetailsFields values={values} set={set} errors={errors} timeZone={timeZone} withAmount={!editing?.statement} />
+      {editing?.transactionState === 'Pending' && (
+        <Alert color="blue" icon={<IconInfoCircle />}>
+          This request is scheduled. Saving keeps it scheduled; Send now sends it at once.
+        </Alert>
+      )}
+      <RequestSubmitButtons
+        disabled={!access.allowed}
+        pendingMode={save.isPending ? (save.variables?.body.mode ?? null) : null}
+        withDraft={editing?.transactionState !== 'Pending'}
+        onSubmit={submit}
+      />
+    </RequestFormFrame>
   );
 }

@@ -1,14 +1,10 @@
-import { Alert, Anchor, Grid, Paper, Radio, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Anchor, Grid, Radio, Select, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatMoney, getHref, paths, type Student, type StudentBillTo, type StudentRequestInput, studentRequestEndpoints } from '@tay/contract';
+import { getHref, paths, type Student, type StudentBillTo, type StudentRequestInput, studentRequestEndpoints } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
-import { AccessAlert } from '../../../components/ui/access-alert';
-import { ApiError } from '../../../lib/api-client';
 import { useBusinessTimeZone } from '../../../lib/business-time-zone';
-import { paymentsHeading } from '../../../lib/template';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import {
@@ -21,6 +17,7 @@ import {
   RequestSubmitButtons,
   useRequestFields,
 } from '../../../components/payments/request-fields';
+import { RequestFormFrame, requestSaveOutcome } from '../../../components/payments/request-form-frame';
 import { useCreateStudentRequest, useStudentDetail } from '../api/student-requests-api';
 import { type PickedStudent, StudentPicker } from '../components/student-picker';
 
@@ -96,127 +93,105 @@ function StudentRequestForm({
     setFailure(null);
     save.mutate(
       { studentId: student.studentId, body },
-      {
-        onSuccess: (saved) => {
-          const what = mode === 'send' ? 'sent' : mode === 'schedule' ? 'scheduled' : 'saved as a draft';
-          notifications.show({
-            color: 'teal',
-            title: `Request ${what}`,
-            message: `${saved.referenceNumber}: ${formatMoney(saved.amountCents)} for ${student.name}, from ${saved.payerName}${billTo === 'both' && second ? ` and ${second.name}` : ''}.`,
-          });
-          void navigate(mode === 'draft' ? paths.payments.drafts : getHref(paths.entity.billingTransactions, undefined, { transid: saved.transactionId }));
-        },
-        onError: (error) => {
-          if (error instanceof ApiError && error.fields) setErrors(error.fields as RequestFieldErrors);
-          setFailure(error.message);
-        },
-      },
+      requestSaveOutcome({
+        mode,
+        noun: 'Request',
+        detail: (saved) => `for ${student.name}, from ${saved.payerName}${billTo === 'both' && second ? ` and ${second.name}` : ''}`,
+        listed: (saved) => getHref(paths.entity.billingTransactions, undefined, { transid: saved.transactionId }),
+        navigate,
+        setErrors,
+        setFailure,
+      }),
     );
   };
 
   return (
-    <Stack gap="lg" maw={820}>
-      <div>
-        <Text size="sm" c="dimmed">
-          {paymentsHeading('student')}
-        </Text>
-        <Title order={1}>Request to Pay Single Student</Title>
-        <Text c="dimmed" size="sm">
+    <RequestFormFrame
+      template="student"
+      title="Request to Pay Single Student"
+      intro={
+        <>
           One request for one student, billed to the student’s guardian. Need many at once?{' '}
           <Anchor component={Link} to={paths.entity.bulkStudents} underline="always">
             Request to Pay Multiple Students
           </Anchor>
           .
-        </Text>
-      </div>
-      <AccessAlert access={access} />
-      {failure && (
-        <Alert color="red" title="The request was not saved" role="alert">
-          {failure}
-        </Alert>
-      )}
-      {studentError && <LoadError title="We could not load that student" error={studentError} />}
-      <Paper withBorder p="lg" radius="md">
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit('send');
-          }}
+        </>
+      }
+      access={access}
+      failure={failure}
+      notices={studentError && <LoadError title="We could not load that student" error={studentError} />}
+      onSend={() => submit('send')}
+    >
+      <StudentPicker
+        value={chosen}
+        onChange={(s) => {
+          onPick(s);
+          setProgramId(null);
+          setBillTo('guardian');
+          setErrors(({ studentId: _s, billTo: _b, programId: _p, ...rest }) => rest);
+        }}
+        error={errors.studentId}
+      />
+      {student && (
+        <Radio.Group<StudentBillTo>
+          label="Bill"
+          description="Billing both sends one request: the same link goes to each guardian, and one payment settles it."
+          value={billTo}
+          onChange={setBillTo}
+          error={errors.billTo}
         >
-          <Stack gap="md">
-            <StudentPicker
-              value={chosen}
-              onChange={(s) => {
-                onPick(s);
-                setProgramId(null);
-                setBillTo('guardian');
-                setErrors(({ studentId: _s, billTo: _b, programId: _p, ...rest }) => rest);
-              }}
-              error={errors.studentId}
+          <Stack gap="xs" mt={6}>
+            <Radio
+              value="guardian"
+              label={first ? `The guardian: ${first.name}` : 'The guardian'}
+              description={first ? first.email : 'This student has no guardian yet.'}
             />
-            {student && (
-              <Radio.Group<StudentBillTo>
-                label="Bill"
-                description="Billing both sends one request: the same link goes to each guardian, and one payment settles it."
-                value={billTo}
-                onChange={setBillTo}
-                error={errors.billTo}
-              >
-                <Stack gap="xs" mt={6}>
-                  <Radio
-                    value="guardian"
-                    label={first ? `The guardian: ${first.name}` : 'The guardian'}
-                    description={first ? first.email : 'This student has no guardian yet.'}
-                  />
-                  <Radio
-                    value="both"
-                    disabled={!second}
-                    label={second ? `Both guardians: ${first!.name} and ${second.name}` : 'Both guardians'}
-                    description={second ? `${first!.email} and ${second.email}` : 'This student has one guardian.'}
-                  />
-                </Stack>
-              </Radio.Group>
-            )}
-            {student && (
-              <Grid>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <Select
-                    label="Program (optional)"
-                    description={enrolled.length === 0 ? 'The student is enrolled in no program.' : 'One the student is enrolled in'}
-                    placeholder="No program"
-                    clearable
-                    data={enrolled.map((e) => ({ value: e.programId, label: e.programName }))}
-                    value={programId}
-                    onChange={setProgramId}
-                    error={errors.programId}
-                    disabled={enrolled.length === 0}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <TextInput
-                    label="Period (optional)"
-                    description="The month billed; the payer sees it"
-                    type="month"
-                    value={period}
-                    onChange={(e) => setPeriod(e.currentTarget.value)}
-                    error={errors.period}
-                  />
-                </Grid.Col>
-              </Grid>
-            )}
-            <ChannelField
-              value={values.channel}
-              onChange={(next) => set('channel', next)}
-              error={errors.channel}
-              to={first ? { email: first.email, mobileNumber: first.mobile } : null}
-              who="the guardian"
+            <Radio
+              value="both"
+              disabled={!second}
+              label={second ? `Both guardians: ${first!.name} and ${second.name}` : 'Both guardians'}
+              description={second ? `${first!.email} and ${second.email}` : 'This student has one guardian.'}
             />
-            <RequestDetailsFields values={values} set={set} errors={errors} timeZone={timeZone} />
-            <RequestSubmitButtons disabled={!access.allowed} pendingMode={save.isPending ? (save.variables?.body.mode ?? null) : null} onSubmit={submit} />
           </Stack>
-        </form>
-      </Paper>
-    </Stack>
+        </Radio.Group>
+      )}
+      {student && (
+        <Grid>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <Select
+              label="Program (optional)"
+              description={enrolled.length === 0 ? 'The student is enrolled in no program.' : 'One the student is enrolled in'}
+              placeholder="No program"
+              clearable
+              data={enrolled.map((e) => ({ value: e.programId, label: e.programName }))}
+              value={programId}
+              onChange={setProgramId}
+              error={errors.programId}
+              disabled={enrolled.length === 0}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput
+              label="Period (optional)"
+              description="The month billed; the payer sees it"
+              type="month"
+              value={period}
+              onChange={(e) => setPeriod(e.currentTarget.value)}
+              error={errors.period}
+            />
+          </Grid.Col>
+        </Grid>
+      )}
+      <ChannelField
+        value={values.channel}
+        onChange={(next) => set('channel', next)}
+        error={errors.channel}
+        to={first ? { email: first.email, mobileNumber: first.mobile } : null}
+        who="the guardian"
+      />
+      <RequestDetailsFields values={values} set={set} errors={errors} timeZone={timeZone} />
+      <RequestSubmitButtons disabled={!access.allowed} pendingMode={save.isPending ? (save.variables?.body.mode ?? null) : null} onSubmit={submit} />
+    </RequestFormFrame>
   );
 }
