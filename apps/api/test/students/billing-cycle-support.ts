@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema';
 import { insertPayer } from '../support/approved-business';
-import { insertNew } from '../../src/db/insert-new';
+import { insertNew } from '../../src/db/owned-rows';
 
 /**
  * Programs, students with guardians and enrollments for the billing-cycle tests, written

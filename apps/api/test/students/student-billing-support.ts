@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { insertPayer } from '../support/approved-business';
-import { insertNew } from '../../src/db/insert-new';
+import { insertNew } from '../../src/db/owned-rows';
 
 /**
  * Programs, students with their guardians and enrollments for the student-billing and Program

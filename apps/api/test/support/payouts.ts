@@ -8,7 +8,7 @@ import { newId } from '../../src/lib/ids';
 import { authSecretsOf } from '../../src/lib/secret-box';
 import type { Runtime } from '../../src/runtime';
 import { registeredUser } from './identity';
-import { insertNew } from '../../src/db/insert-new';
+import { insertNew } from '../../src/db/owned-rows';
 
 /** A Pending payout row written straight to the table (no ledger hold): a receiver named by a payout, for tests of what that changes. */
 export async function insertPayoutRow(

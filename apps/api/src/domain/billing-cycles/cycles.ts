@@ -24,6 +24,7 @@ import { auditActor, loadCycle, runsQuery, scheduleOf, selectCycle, toCycles, to
 import { nextRunFrom } from './schedule';
 import { plainPage } from '../../db/plain-list';
 import { anyRow } from '../../db/any-row';
+import { updateOwned } from '../../db/owned-rows';
 
 type ListQuery = ReturnType<typeof BillingCycleListQuery.parse>;
 type RunsQuery = ReturnType<typeof BillingRunListQuery.parse>;
@@ -120,12 +121,7 @@ export async function updateBillingCycle(
       scheduleChanged && current.status === 'active'
         ? nextRunFrom(body, todayIn(business.timeZone), await ranStarts(trx, business.id, cycleId))
         : current.next_run_on;
-    await trx
-      .updateTable('billing_cycles')
-      .set({ ...columnsOf(body), next_run_on: nextRunOn, updated_at: sql<Date>`now()` })
-      .where('business_id', '=', business.id)
-      .where('id', '=', cycleId)
-      .execute();
+    await updateOwned(trx, 'billing_cycles', business.id, cycleId, { ...columnsOf(body), next_run_on: nextRunOn });
     const changed = Object.entries({
       name: current.name !== body.name,
       schedule: scheduleChanged,
@@ -153,12 +149,7 @@ export async function setBillingCycleStatus(
     if (current.status === status) throw new AppError(ErrorCode.Conflict, `${current.name} is already ${activate ? 'active' : 'deactivated'}.`);
     if (activate) await assertPrograms(trx, business.id, current.program_ids);
     const nextRunOn = activate ? nextRunFrom(scheduleOf(current), todayIn(business.timeZone), await ranStarts(trx, business.id, cycleId)) : current.next_run_on;
-    await trx
-      .updateTable('billing_cycles')
-      .set({ status, next_run_on: nextRunOn, updated_at: sql<Date>`now()` })
-      .where('business_id', '=', business.id)
-      .where('id', '=', cycleId)
-      .execute();
+    await updateOwned(trx, 'billing_cycles', business.id, cycleId, { status, next_run_on: nextRunOn });
     await recordEvent(trx, {
       businessId: business.id,
       actor: auditActor(user),

@@ -9,7 +9,7 @@ import { assertEditable } from './access';
 import { recordEvent, type Actor } from './audit';
 import { loadBusiness, lockBusinessRow } from './business-record';
 import { requireMoneyRule } from './money-rules';
-import { insertNew } from '../../db/insert-new';
+import { insertNew } from '../../db/owned-rows';
 
 export const INVALID_ROUTING_NUMBER = 'This routing number is not valid; check the 9 digits on your cheque.';
 /** Name shown for a typed routing number that is not in the bank directory. */

@@ -24,6 +24,7 @@ import { ensureGuardianPayers, payersByEmail, payersById, type GuardianPayer } f
 import { dayOf, loadPatient, patientName, selectPatient, toPatients } from './patient-record';
 import { exportFilters, recordPatientExport, recordPatientView, viewActor } from './patient-views';
 import { plainPage } from '../../db/plain-list';
+import { updateOwned } from '../../db/owned-rows';
 
 type ListQuery = ReturnType<typeof PatientListQuery.parse>;
 type ViewsQuery = ReturnType<typeof PatientViewsQuery.parse>;
@@ -177,12 +178,7 @@ export async function updatePatient(
       const current = await selectPatient(trx, business.id, patientId, { lock: true });
       await assertMrnFree(trx, business.id, body.mrn, patientId);
       const { payerId, created } = await resolveGuarantor(trx, business, body, current.guarantor_payer_id);
-      await trx
-        .updateTable('patients')
-        .set({ ...columnsOf(body, payerId), updated_at: sql<Date>`now()` })
-        .where('business_id', '=', business.id)
-        .where('id', '=', patientId)
-        .execute();
+      await updateOwned(trx, 'patients', business.id, patientId, { ...columnsOf(body, payerId) });
       await recordGuarantorPayer(trx, business, user, created, patientId);
       const before = dayOf(current.date_of_birth);
       // Which fields changed, never their values: the audit log does not copy a patient's data.
@@ -213,12 +209,7 @@ export async function setPatientStatus(
     const current = await selectPatient(trx, business.id, patientId, { lock: true });
     const status = activate ? 'active' : 'Disabled';
     if (current.status === status) throw new AppError(ErrorCode.Conflict, `${patientName(current)} is already ${activate ? 'active' : 'deactivated'}.`);
-    await trx
-      .updateTable('patients')
-      .set({ status, updated_at: sql<Date>`now()` })
-      .where('business_id', '=', business.id)
-      .where('id', '=', patientId)
-      .execute();
+    await updateOwned(trx, 'patients', business.id, patientId, { status });
     await recordEvent(trx, {
       businessId: business.id,
       actor: auditActor(user),

@@ -6,7 +6,7 @@ import { recordEvent, type Actor } from '../businesses/audit';
 import { assertNoDuplicate, duplicateFromUniqueViolation, invalidPayer, validatePayerFields } from './payer-input';
 import { loadPayer } from './payer-record';
 import { sendVerificationLink } from './verification';
-import { insertNew } from '../../db/insert-new';
+import { insertNew } from '../../db/owned-rows';
 
 export interface CreatePayerOptions {
   db: Kysely<DB>;

@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
 import { ErrorCode, type Payer } from '@tay/contract';
 import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../businesses/audit';
 import { loadPayer, lockPayerRow } from './payer-record';
 import type { VerificationActionOptions } from './resend-verification';
 import { sendVerificationLink } from './verification';
+import { updateOwned } from '../../db/owned-rows';
 
 /**
  * POST …/payers/:payerId/reverify: asks a verified payer to confirm their address again. The payer
@@ -17,12 +17,7 @@ export async function reverifyPayer({ db, mailer, publicUrl, businessId, busines
     if (row.verification !== 'verified') {
       throw new AppError(ErrorCode.Conflict, 'This payer has not confirmed their e-mail address yet. Use Resend verification to send them a new link.');
     }
-    await trx
-      .updateTable('payers')
-      .set({ verification: 'unverified', verified_at: null, updated_at: sql<Date>`now()` })
-      .where('business_id', '=', businessId)
-      .where('id', '=', payerId)
-      .execute();
+    await updateOwned(trx, 'payers', businessId, payerId, { verification: 'unverified', verified_at: null });
     await sendVerificationLink(trx, { mailer, publicUrl, businessId, businessName, payer: { id: row.id, email: row.email, displayName: row.display_name } });
     await recordEvent(trx, { businessId, actor, action: 'payer.reverification_requested', details: { payerId } });
     return loadPayer(trx, businessId, payerId);

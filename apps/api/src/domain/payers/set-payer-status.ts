@@ -1,9 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { ErrorCode, type Payer, type PayerStatus } from '@tay/contract';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordEvent, type Actor } from '../businesses/audit';
 import { loadPayer, lockPayerRow } from './payer-record';
+import { updateOwned } from '../../db/owned-rows';
 
 /**
  * POST …/payers/:payerId/activate | deactivate: `active ⇄ Disabled`. A disabled payer keeps its
@@ -28,12 +29,7 @@ export async function setPayerStatus({
     if (row.status === to) {
       throw new AppError(ErrorCode.Conflict, to === 'active' ? 'This payer is already active.' : 'This payer is already deactivated.');
     }
-    await trx
-      .updateTable('payers')
-      .set({ status: to, updated_at: sql<Date>`now()` })
-      .where('business_id', '=', businessId)
-      .where('id', '=', payerId)
-      .execute();
+    await updateOwned(trx, 'payers', businessId, payerId, { status: to });
     await recordEvent(trx, {
       businessId,
       actor,

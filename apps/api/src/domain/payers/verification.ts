@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { payerPaths } from '@tay/contract';
 import type { Executor } from '../../db/executor';
 import type { Mailer, MailMessage } from '../../mail/mailer';
+import { updateOwned } from '../../db/owned-rows';
 
 /** The secret of a verification link (256 bits, URL-safe) and the SHA-256 we keep of it. */
 export function newVerificationToken(): { token: string; hash: string } {
@@ -54,12 +55,7 @@ export async function sendVerificationLink(
   },
 ): Promise<void> {
   const { token, hash } = newVerificationToken();
-  await trx
-    .updateTable('payers')
-    .set({ verification_token_hash: hash, verification_sent_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-    .where('business_id', '=', businessId)
-    .where('id', '=', payer.id)
-    .execute();
+  await updateOwned(trx, 'payers', businessId, payer.id, { verification_token_hash: hash, verification_sent_at: sql<Date>`now()` });
   const link = `${publicUrl}${payerPaths.verify(token)}`;
   await mailer.send(verificationEmail({ to: payer.email, payerName: payer.displayName, businessName, link }), trx);
 }

@@ -20,6 +20,7 @@ import type { ScopedBusiness } from '../businesses/business-scope';
 import type { ActingUser } from '../payment-requests/request-context';
 import { auditActor, enrollmentsQuery, loadEnrollments, loadProgram, selectProgram, toEnrollment, type ProgramRow } from './program-record';
 import { plainPage } from '../../db/plain-list';
+import { updateOwned } from '../../db/owned-rows';
 
 type ListQuery = ReturnType<typeof EnrollmentListQuery.parse>;
 type CandidateQuery = ReturnType<typeof EnrollCandidateQuery.parse>;
@@ -132,12 +133,7 @@ async function enrollInTransaction(
     created_by: user.userId,
   }));
   await trx.insertInto('enrollments').values(rows).execute();
-  await trx
-    .updateTable('programs')
-    .set({ enrolled_count: sql<number>`enrolled_count + ${studentIds.length}`, updated_at: sql<Date>`now()` })
-    .where('business_id', '=', business.id)
-    .where('id', '=', programId)
-    .execute();
+  await updateOwned(trx, 'programs', business.id, programId, { enrolled_count: sql<number>`enrolled_count + ${studentIds.length}` });
   await recordEvent(trx, {
     businessId: business.id,
     actor: auditActor(user),
@@ -248,12 +244,7 @@ export async function withdrawEnrollment(
       .where('business_id', '=', business.id)
       .where('id', '=', enrollmentId)
       .execute();
-    await trx
-      .updateTable('programs')
-      .set({ enrolled_count: sql<number>`enrolled_count - 1`, updated_at: sql<Date>`now()` })
-      .where('business_id', '=', business.id)
-      .where('id', '=', programId)
-      .execute();
+    await updateOwned(trx, 'programs', business.id, programId, { enrolled_count: sql<number>`enrolled_count - 1` });
     await recordEvent(trx, {
       businessId: business.id,
       actor: auditActor(user),

@@ -20,6 +20,7 @@ import type { ActingUser } from '../payment-requests/request-context';
 import { assertUniqueProgramName, auditActor, loadProgram, programDuplicateFromViolation, selectProgram, toProgram } from './program-record';
 import { plainPage } from '../../db/plain-list';
 import { anyRow } from '../../db/any-row';
+import { updateOwned } from '../../db/owned-rows';
 
 type ListQuery = ReturnType<typeof ProgramListQuery.parse>;
 
@@ -96,12 +97,7 @@ export async function updateProgram(
       }
       const next = columnsOf(body);
       const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => String(current[k] ?? '') !== String(next[k] ?? ''));
-      await trx
-        .updateTable('programs')
-        .set({ ...next, updated_at: sql<Date>`now()` })
-        .where('business_id', '=', business.id)
-        .where('id', '=', programId)
-        .execute();
+      await updateOwned(trx, 'programs', business.id, programId, { ...next });
       await recordEvent(trx, {
         businessId: business.id,
         actor: auditActor(user),
@@ -128,12 +124,7 @@ export async function setProgramStatus(
     const current = await selectProgram(trx, business.id, programId, { lock: true });
     const status = activate ? 'active' : 'Disabled';
     if (current.status === status) throw new AppError(ErrorCode.Conflict, `${current.name} is already ${activate ? 'active' : 'disabled'}.`);
-    await trx
-      .updateTable('programs')
-      .set({ status, updated_at: sql<Date>`now()` })
-      .where('business_id', '=', business.id)
-      .where('id', '=', programId)
-      .execute();
+    await updateOwned(trx, 'programs', business.id, programId, { status });
     await recordEvent(trx, {
       businessId: business.id,
       actor: auditActor(user),

@@ -32,6 +32,7 @@ import {
 } from './receiver-record';
 import { plainPage } from '../../db/plain-list';
 import { anyRow } from '../../db/any-row';
+import { updateOwned } from '../../db/owned-rows';
 
 export interface ReceiverContext {
   db: Kysely<DB>;
@@ -114,12 +115,7 @@ export async function updateReceiver(
       await assertNoDuplicateReceiver(trx, { businessId: business.id, email: body.email, reference: body.reference ?? null, exceptId: receiverId });
       const emailChanged = current.email.toLowerCase() !== body.email.toLowerCase();
       const unreview = emailChanged && !(await mayNow(trx, business.id, user.userId, 'approvePayout'));
-      await trx
-        .updateTable('receivers')
-        .set({ ...columnsOf(body), ...(unreview ? { reviewed_at: null, reviewed_by: null } : {}), updated_at: sql<Date>`now()` })
-        .where('business_id', '=', business.id)
-        .where('id', '=', receiverId)
-        .execute();
+      await updateOwned(trx, 'receivers', business.id, receiverId, { ...columnsOf(body), ...(unreview ? { reviewed_at: null, reviewed_by: null } : {}) });
       const changed = Object.entries({
         firstName: current.first_name !== body.firstName,
         lastName: current.last_name !== body.lastName,
@@ -162,12 +158,7 @@ export async function setReceiverStatus(
     if (current.status === status) {
       throw new AppError(ErrorCode.Conflict, `${current.first_name} ${current.last_name} is already ${enable ? 'enabled' : 'disabled'}.`);
     }
-    await trx
-      .updateTable('receivers')
-      .set({ status, updated_at: sql<Date>`now()` })
-      .where('business_id', '=', business.id)
-      .where('id', '=', receiverId)
-      .execute();
+    await updateOwned(trx, 'receivers', business.id, receiverId, { status });
     await recordEvent(trx, {
       businessId: business.id,
       actor: auditActor(user),

@@ -20,6 +20,7 @@ import { todayIn } from '../payment-requests/request-record';
 import { ensureGuardianPayers, payersByEmail, payersById, type GuardianPayer, type NewGuardian } from './guardians';
 import { loadStudent, selectStudent, studentName, toStudents } from './student-record';
 import { plainPage } from '../../db/plain-list';
+import { updateOwned } from '../../db/owned-rows';
 
 type ListQuery = ReturnType<typeof StudentListQuery.parse>;
 
@@ -176,12 +177,7 @@ export async function updateStudent(
         .orderBy('position')
         .execute();
       const { ids, created } = await resolveGuardians(trx, business, body, new Set(before.map((g) => g.payer_id)));
-      await trx
-        .updateTable('students')
-        .set({ ...columnsOf(body), updated_at: sql<Date>`now()` })
-        .where('business_id', '=', business.id)
-        .where('id', '=', studentId)
-        .execute();
+      await updateOwned(trx, 'students', business.id, studentId, { ...columnsOf(body) });
       await linkGuardians(trx, business.id, studentId, ids);
       await recordGuardianPayers(trx, business, user, created, studentId);
       const changed = Object.entries({
@@ -211,12 +207,7 @@ export async function setStudentStatus(
     const current = await selectStudent(trx, business.id, studentId, { lock: true });
     const status = activate ? 'active' : 'Disabled';
     if (current.status === status) throw new AppError(ErrorCode.Conflict, `${studentName(current)} is already ${activate ? 'active' : 'deactivated'}.`);
-    await trx
-      .updateTable('students')
-      .set({ status, updated_at: sql<Date>`now()` })
-      .where('business_id', '=', business.id)
-      .where('id', '=', studentId)
-      .execute();
+    await updateOwned(trx, 'students', business.id, studentId, { status });
     await recordEvent(trx, {
       businessId: business.id,
       actor: auditActor(user),
@@ -257,12 +248,7 @@ export async function deleteStudent(db: Kysely<DB>, { business, user, studentId 
       .orderBy('program_id')
       .execute();
     for (const { program_id, n } of active) {
-      await trx
-        .updateTable('programs')
-        .set({ enrolled_count: sql<number>`greatest(enrolled_count - ${Number(n)}, 0)`, updated_at: sql<Date>`now()` })
-        .where('business_id', '=', business.id)
-        .where('id', '=', program_id)
-        .execute();
+      await updateOwned(trx, 'programs', business.id, program_id, { enrolled_count: sql<number>`greatest(enrolled_count - ${Number(n)}, 0)` });
     }
     await trx.deleteFrom('student_charges').where('business_id', '=', business.id).where('student_id', '=', studentId).execute();
     await trx.deleteFrom('enrollments').where('business_id', '=', business.id).where('student_id', '=', studentId).execute();
