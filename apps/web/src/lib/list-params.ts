@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
+import { parseMoney } from '@tay/contract';
 
 export type ParamChanges = Record<string, string | number | undefined | null>;
 
@@ -101,4 +102,22 @@ export function oneOf<K extends string, V extends string>(params: ParamReader, k
 export function textParam<K extends string>(params: ParamReader, key: K): Partial<Record<K, string>> {
   const value = params.get(key);
   return value ? ({ [key]: value } as Partial<Record<K, string>>) : {};
+}
+
+/** The page and its size from the URL: page 1 of 25 rows unless it names a valid one. */
+export function pageOf(params: URLSearchParams): { page: number; pageSize: number } {
+  const page = Number(params.get('page') || 1);
+  const pageSize = Number(params.get('pageSize') || 25);
+  return { page: Number.isInteger(page) && page >= 1 ? page : 1, pageSize: [10, 25, 50, 100].includes(pageSize) ? pageSize : 25 };
+}
+
+/** The amount bounds from the URL, dollars there (`min`, `max`) and cents in the query; an amount that does not read as money is left out. */
+export function amountRange(params: URLSearchParams): { minAmountCents?: number; maxAmountCents?: number } {
+  const cents = (key: string) => {
+    const text = params.get(key) || undefined;
+    return text === undefined ? null : parseMoney(text);
+  };
+  const min = cents('min');
+  const max = cents('max');
+  return { ...(min !== null ? { minAmountCents: min } : {}), ...(max !== null ? { maxAmountCents: max } : {}) };
 }

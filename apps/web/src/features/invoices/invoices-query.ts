@@ -1,4 +1,5 @@
-import { parseMoney, type InvoiceListQuery } from '@tay/contract';
+import type { InvoiceListQuery } from '@tay/contract';
+import { amountRange, pageOf } from '../../lib/list-params';
 
 const SORTS = ['number', 'issueDate', 'dueDate', 'total', 'balance', 'payer', 'state'] as const;
 
@@ -18,18 +19,9 @@ export type UrlInvoiceQuery = InvoiceListQuery & { page: number; pageSize: numbe
  */
 export function invoiceQueryFromParams(params: URLSearchParams): UrlInvoiceQuery {
   const get = (key: string) => params.get(key) || undefined;
-  const cents = (key: string) => {
-    const text = get(key);
-    return text === undefined ? null : parseMoney(text);
-  };
-  const min = cents('min');
-  const max = cents('max');
   const sortBy = get('sortBy');
-  const page = Number(get('page') ?? 1);
-  const pageSize = Number(get('pageSize') ?? 25);
   return {
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-    pageSize: [10, 25, 50, 100].includes(pageSize) ? pageSize : 25,
+    ...pageOf(params),
     sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as InvoiceListQuery['sortBy']) : 'number',
     sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
     ...(get('search') ? { search: get('search') } : {}),
@@ -37,7 +29,6 @@ export function invoiceQueryFromParams(params: URLSearchParams): UrlInvoiceQuery
     ...(get('payerId') ? { payerId: get('payerId') } : {}),
     ...(get('from') ? { from: get('from') } : {}),
     ...(get('to') ? { to: get('to') } : {}),
-    ...(min !== null ? { minAmountCents: min } : {}),
-    ...(max !== null ? { maxAmountCents: max } : {}),
+    ...amountRange(params),
   };
 }

@@ -1,4 +1,5 @@
-import { parseMoney, type RequestListQuery } from '@tay/contract';
+import type { RequestListQuery } from '@tay/contract';
+import { amountRange, pageOf } from '../../lib/list-params';
 
 const SORTS = ['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference'] as const;
 
@@ -45,19 +46,10 @@ export type UrlListQuery = RequestListQuery & { page: number; pageSize: number }
 
 export function requestQueryFromParams(params: URLSearchParams, view: 'history' | 'draft'): UrlListQuery {
   const get = (key: string) => params.get(key) || undefined;
-  const cents = (key: string) => {
-    const text = get(key);
-    return text === undefined ? null : parseMoney(text);
-  };
-  const min = cents('min');
-  const max = cents('max');
   const sortBy = get('sortBy');
-  const page = Number(get('page') ?? 1);
-  const pageSize = Number(get('pageSize') ?? 25);
   return {
     view,
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-    pageSize: [10, 25, 50, 100].includes(pageSize) ? pageSize : 25,
+    ...pageOf(params),
     sortBy: (SORTS as readonly string[]).includes(sortBy ?? '') ? (sortBy as RequestListQuery['sortBy']) : 'createdAt',
     sortDirection: get('sortDirection') === 'asc' ? 'asc' : 'desc',
     ...(get('search') ? { search: get('search') } : {}),
@@ -78,8 +70,7 @@ export function requestQueryFromParams(params: URLSearchParams, view: 'history' 
     ...(get('paidTo') ? { paidTo: get('paidTo') } : {}),
     ...(get('returnedFrom') ? { returnedFrom: get('returnedFrom') } : {}),
     ...(get('returnedTo') ? { returnedTo: get('returnedTo') } : {}),
-    ...(min !== null ? { minAmountCents: min } : {}),
-    ...(max !== null ? { maxAmountCents: max } : {}),
+    ...amountRange(params),
     ...(get('after') ? { after: get('after') } : get('before') ? { before: get('before') } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconInbox } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -48,20 +49,11 @@ export function BalancesCard({ balances, loading, error, onRetry }: BalancesCard
   const nothingYet = balances.pendingCents === 0 && balances.availableCents === 0 && balances.collectedCents === 0 && balances.feesCents === 0;
   if (nothingYet) {
     return (
-      <Card withBorder radius="md" padding="lg">
-        <Stack align="center" gap="xs" ta="center" py="md">
-          <ThemeIcon size={48} radius="xl" variant="light" color="gray">
-            <IconInbox size={26} />
-          </ThemeIcon>
-          <Text fw={600}>No payments yet</Text>
-          <Text size="sm" c="dimmed">
-            Money you collect will show here, pending and available, as soon as your first payer pays.
-          </Text>
-          <Button component={Link} to={paths.payments.request} variant="light" size="xs">
-            Request a payment
-          </Button>
-        </Stack>
-      </Card>
+      <NoPaymentsCard why="Money you collect will show here, pending and available, as soon as your first payer pays.">
+        <Button component={Link} to={paths.payments.request} variant="light" size="xs">
+          Request a payment
+        </Button>
+      </NoPaymentsCard>
     );
   }
   return (
@@ -76,6 +68,24 @@ export function BalancesCard({ balances, loading, error, onRetry }: BalancesCard
       <Text size="xs" c="dimmed" mt="sm">
         {formatMoney(balances.collectedCents)} collected, {formatMoney(balances.feesCents)} in fees.
       </Text>
+    </Card>
+  );
+}
+
+/** The balances' place before any money came in: why there is none yet, and what to do (`children`). */
+export function NoPaymentsCard({ why, children }: { why: string; children?: ReactNode }) {
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Stack align="center" gap="xs" ta="center" py="md">
+        <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+          <IconInbox size={26} />
+        </ThemeIcon>
+        <Text fw={600}>No payments yet</Text>
+        <Text size="sm" c="dimmed">
+          {why}
+        </Text>
+        {children}
+      </Stack>
     </Card>
   );
 }

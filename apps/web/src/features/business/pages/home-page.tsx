@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconCircleCheck, IconInbox, IconListCheck } from '@tabler/icons-react';
+import { IconCircleCheck, IconListCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
@@ -8,7 +8,7 @@ import { useBalances } from '../../../lib/balances';
 import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusiness, usePrepareSubmit } from '../api/business-api';
-import { BalancesCard } from '../components/balances-card';
+import { BalancesCard, NoPaymentsCard } from '../components/balances-card';
 import { SETUP_STEPS, stateLabel, stepTodo } from '../components/setup-steps';
 
 /** /business/home: where the business stands, what to do next, and (once paid) its money. */
@@ -90,19 +90,13 @@ export function HomePage() {
         {showBalances ? (
           <BalancesCard balances={balances.data} loading={balances.isPending} error={balances.error} onRetry={() => void balances.refetch()} />
         ) : (
-          <Card withBorder radius="md" padding="lg">
-            <Stack align="center" gap="xs" ta="center" py="md">
-              <ThemeIcon size={48} radius="xl" variant="light" color="gray">
-                <IconInbox size={26} />
-              </ThemeIcon>
-              <Text fw={600}>No payments yet</Text>
-              <Text size="sm" c="dimmed">
-                {disabled
-                  ? 'A disabled business takes no payments, and this one collected none.'
-                  : 'Once your business is approved, the money you collect shows here, pending and available.'}
-              </Text>
-            </Stack>
-          </Card>
+          <NoPaymentsCard
+            why={
+              disabled
+                ? 'A disabled business takes no payments, and this one collected none.'
+                : 'Once your business is approved, the money you collect shows here, pending and available.'
+            }
+          />
         )}
         <Card withBorder radius="md" padding="lg">
           <Text fw={600} mb="xs">

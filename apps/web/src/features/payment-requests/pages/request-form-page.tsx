@@ -33,6 +33,7 @@ import {
   dateInDays,
   RequestDetailsFields,
   type RequestFieldErrors,
+  type RequestFieldValues,
   type RequestMode,
   RequestSubmitButtons,
   today,
@@ -43,16 +44,8 @@ import { RequestFormFrame, requestSaveOutcome } from '../../../components/paymen
 type Mode = RequestMode;
 type Errors = RequestFieldErrors;
 
-interface Initial {
+interface Initial extends RequestFieldValues {
   payer: PickedPayer | null;
-  channel: RequestChannel;
-  amount: string;
-  memo: string;
-  reference: string;
-  dueDate: string;
-  expiresOn: string;
-  allowPartial: boolean;
-  sendAt: string;
 }
 
 /** Only a Draft or a scheduled (Pending) request can be edited; any request can be copied. */
