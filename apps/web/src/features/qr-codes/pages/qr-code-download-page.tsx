@@ -13,7 +13,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { downloadQrImage, useQrCode, useQrImage } from '../api/qr-codes-api';
 import { BlobImage, BlobPdf } from '../components/file-preview';
 import { permittedQrCodeActions, useQrCodeActions } from '../components/qr-code-actions';
-import { QrStatusBadge } from '../components/qr-status-badge';
+import { QrPageHeading } from '../components/qr-page-heading';
 import { qrAmountText } from '../qr-amount';
 
 /** A PNG size the image endpoint takes: whole pixels from QR_PNG_MIN_SIZE to QR_PNG_MAX_SIZE. */
@@ -84,43 +84,40 @@ function Downloads({ code }: { code: QrCode }) {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Anchor component={Link} to={paths.payments.qrCodes} size="sm">
-            QR codes
-          </Anchor>
-          <Group gap="sm" align="center">
-            <Title order={1}>{code.label}</Title>
-            <QrStatusBadge status={code.displayStatus} />
-          </Group>
-          <Text c="dimmed" size="sm">
+      <QrPageHeading
+        title={code.label}
+        status={code.displayStatus}
+        line={
+          <>
             {qrAmountText(code)}
             {code.expiresOn ? ` · takes payments until ${formatDay(code.expiresOn)}` : ''}
-          </Text>
-        </div>
-        <Group>
-          {actions.includes('Transactions') && (
-            <Button variant="default" component={Link} to={qrCodeTransactionsHref(code.qrId)} leftSection={<IconHistory size={16} />}>
-              Transactions
-            </Button>
-          )}
-          {actions.includes('Enable') && (
-            <Button variant="default" onClick={() => run('Enable', code)}>
-              Enable
-            </Button>
-          )}
-          {actions.includes('Disable') && (
-            <Button variant="default" onClick={() => run('Disable', code)}>
-              Disable
-            </Button>
-          )}
-          {actions.includes('Edit') && (
-            <Button component={Link} to={qrCodeManageHref(code.qrId)} leftSection={<IconEdit size={16} />}>
-              Edit
-            </Button>
-          )}
-        </Group>
-      </Group>
+          </>
+        }
+        actions={
+          <>
+            {actions.includes('Transactions') && (
+              <Button variant="default" component={Link} to={qrCodeTransactionsHref(code.qrId)} leftSection={<IconHistory size={16} />}>
+                Transactions
+              </Button>
+            )}
+            {actions.includes('Enable') && (
+              <Button variant="default" onClick={() => run('Enable', code)}>
+                Enable
+              </Button>
+            )}
+            {actions.includes('Disable') && (
+              <Button variant="default" onClick={() => run('Disable', code)}>
+                Disable
+              </Button>
+            )}
+            {actions.includes('Edit') && (
+              <Button component={Link} to={qrCodeManageHref(code.qrId)} leftSection={<IconEdit size={16} />}>
+                Edit
+              </Button>
+            )}
+          </>
+        }
+      />
       {code.displayStatus !== 'active' && (
         <Alert color="orange" title={code.displayStatus === 'Expired' ? 'This code has expired' : 'This code is disabled'}>
           Payers who scan it are told it takes no payments.

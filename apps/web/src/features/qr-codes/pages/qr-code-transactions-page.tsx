@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { IconDownload, IconList } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -7,7 +7,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { qrCodeDownloadHref, qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useQrCode } from '../api/qr-codes-api';
-import { QrStatusBadge } from '../components/qr-status-badge';
+import { QrPageHeading } from '../components/qr-page-heading';
 import { qrAmountText } from '../qr-amount';
 
 /** Whose payments the page lists: one code's (with its label once loaded), or every code's (`any`). */
@@ -33,40 +33,37 @@ export function QrCodeTransactionsPage({ requests }: { requests: (scope: QrPayme
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Anchor component={Link} to={paths.payments.qrCodes} size="sm">
-            QR codes
-          </Anchor>
-          <Group gap="sm" align="center">
-            <Title order={1}>{title}</Title>
-            {c && <QrStatusBadge status={c.displayStatus} />}
-          </Group>
-          <Text c="dimmed" size="sm">
+      <QrPageHeading
+        title={title}
+        status={c?.displayStatus}
+        line={
+          <>
             {!qrId
               ? 'Every payment taken through any of your codes, and where each one stands.'
               : c
                 ? `${qrAmountText(c)} · ${c.payments} payment${c.payments === 1 ? '' : 's'} from ${c.scans} scan${c.scans === 1 ? '' : 's'}`
                 : 'Every payment taken through this code.'}
-          </Text>
-        </div>
-        <Group>
-          {qrId ? (
-            <>
-              <Button variant="default" component={Link} to={qrCodeTransactionsHref()} leftSection={<IconList size={16} />}>
-                Every code’s payments
+          </>
+        }
+        actions={
+          <>
+            {qrId ? (
+              <>
+                <Button variant="default" component={Link} to={qrCodeTransactionsHref()} leftSection={<IconList size={16} />}>
+                  Every code’s payments
+                </Button>
+                <Button variant="default" component={Link} to={qrCodeDownloadHref(qrId)} leftSection={<IconDownload size={16} />}>
+                  View/Download
+                </Button>
+              </>
+            ) : (
+              <Button variant="default" component={Link} to={paths.payments.qrCodes} leftSection={<IconList size={16} />}>
+                All QR codes
               </Button>
-              <Button variant="default" component={Link} to={qrCodeDownloadHref(qrId)} leftSection={<IconDownload size={16} />}>
-                View/Download
-              </Button>
-            </>
-          ) : (
-            <Button variant="default" component={Link} to={paths.payments.qrCodes} leftSection={<IconList size={16} />}>
-              All QR codes
-            </Button>
-          )}
-        </Group>
-      </Group>
+            )}
+          </>
+        }
+      />
       {qrId && code.error ? (
         <LoadError title="We could not load this QR code" error={code.error} onRetry={() => void code.refetch()} />
       ) : (
