@@ -1,9 +1,10 @@
-import { Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { formatMoney, type InvoiceAction, type InvoiceListItem, invoiceEndpoints } from '@tay/contract';
-import { copyInvoiceHref, editInvoiceHref } from '../../../lib/invoice-paths';
+import { copyInvoiceHref, editInvoiceHref, invoicePaths } from '../../../lib/invoice-paths';
 import { useBusinessId } from '../../../lib/session';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { downloadInvoicePdf, useInvoiceCommand, type InvoiceCommand } from '../api/invoices-api';
@@ -107,4 +108,17 @@ export function useInvoiceActions({ onDeleted }: { onDeleted?: () => void } = {}
   };
 
   return { run, canWrite, pending: command.isPending };
+}
+
+/** "New invoice": the way to a new draft, or a disabled button when the person may not write invoices. */
+export function NewInvoiceButton({ allowed }: { allowed: boolean }) {
+  return allowed ? (
+    <Button component={Link} to={invoicePaths.draft} leftSection={<IconPlus size={16} />}>
+      New invoice
+    </Button>
+  ) : (
+    <Button leftSection={<IconPlus size={16} />} disabled>
+      New invoice
+    </Button>
+  );
 }

@@ -1,6 +1,6 @@
 import { ScrollRegion } from '../../../components/ui/scroll-region';
 import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconFileInvoice, IconList, IconPlus } from '@tabler/icons-react';
+import { IconFileInvoice, IconList } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatDay, formatMoney, invoiceEndpoints } from '@tay/contract';
 import { Figure } from '../../../components/ui/figure';
@@ -10,6 +10,7 @@ import { AccessAlert } from '../../../components/ui/access-alert';
 import { invoiceDetailsHref, invoicePaths } from '../../../lib/invoice-paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
+import { NewInvoiceButton } from '../components/invoice-actions';
 import { useInvoiceList, useInvoiceSummary } from '../api/invoices-api';
 import { InvoiceStateBadge } from '../components/invoice-state-badge';
 
@@ -29,15 +30,7 @@ export function InvoicesLandingPage() {
   const recent = useInvoiceList({ page: 1, pageSize: RECENT, sortBy: 'number', sortDirection: 'desc' });
   const s = summary.data;
 
-  const newInvoice = access.allowed ? (
-    <Button component={Link} to={invoicePaths.draft} leftSection={<IconPlus size={16} />}>
-      New invoice
-    </Button>
-  ) : (
-    <Button leftSection={<IconPlus size={16} />} disabled>
-      New invoice
-    </Button>
-  );
+  const newInvoice = <NewInvoiceButton allowed={access.allowed} />;
 
   return (
     <Stack gap="lg">

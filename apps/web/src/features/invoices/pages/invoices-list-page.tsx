@@ -1,11 +1,11 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { invoiceEndpoints } from '@tay/contract';
 import { AccessAlert } from '../../../components/ui/access-alert';
 import { invoicePaths } from '../../../lib/invoice-paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
+import { NewInvoiceButton } from '../components/invoice-actions';
 import { InvoicesTable } from '../components/invoices-table';
 
 /**
@@ -28,15 +28,7 @@ export function InvoicesListPage() {
           <Button variant="default" component={Link} to={invoicePaths.landing}>
             Overview
           </Button>
-          {access.allowed ? (
-            <Button component={Link} to={invoicePaths.draft} leftSection={<IconPlus size={16} />}>
-              New invoice
-            </Button>
-          ) : (
-            <Button leftSection={<IconPlus size={16} />} disabled>
-              New invoice
-            </Button>
-          )}
+          <NewInvoiceButton allowed={access.allowed} />
         </Group>
       </Group>
       <AccessAlert access={access} />

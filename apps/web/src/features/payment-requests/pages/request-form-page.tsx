@@ -34,6 +34,7 @@ import {
   RequestDetailsFields,
   type RequestFieldErrors,
   type RequestFieldValues,
+  newRequestValues,
   type RequestMode,
   RequestSubmitButtons,
   today,
@@ -84,15 +85,8 @@ function initialFrom(source: PaymentRequestDetail | undefined, copying: boolean,
     };
   }
   return {
+    ...newRequestValues(),
     payer: payer ? { payerId: payer.payerId, displayName: payer.displayName, email: payer.email, ...mobileNumber } : null,
-    channel: 'email',
-    amount: '',
-    memo: '',
-    reference: '',
-    dueDate: dateInDays(14),
-    expiresOn: '',
-    allowPartial: false,
-    sendAt: '',
   };
 }
 
