@@ -1,24 +1,18 @@
 import pino from 'pino';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { buildApp } from './app';
-import { createAuth, type Auth } from './auth/better-auth';
+import { buildApp, type AppDeps } from './app';
+import { createAuth } from './auth/better-auth';
 import type { Config } from './config';
-import { openDatabase, type Database, type DatabaseSetup } from './db/database';
+import { openDatabase, type DatabaseSetup } from './db/database';
 import { migrate, pendingMigrations } from './db/migrate';
 import { createJobHandlers } from './jobs/handlers';
-import { JOBS_SCHEMA, missingQueues, prepareJobs, startJobs, type Jobs } from './jobs/queue';
+import { JOBS_SCHEMA, missingQueues, prepareJobs, startJobs } from './jobs/queue';
 import { attachmentRenderers } from './domain/request-sources';
-import { createMailer, type Mailer } from './mail/mailer';
-import type { PaymentProcessor } from './processor/port';
+import { createMailer } from './mail/mailer';
 import { createSandboxProcessor } from './processor/sandbox/sandbox-processor';
 
-export interface Runtime {
-  config: Config;
-  database: Database;
-  jobs: Jobs;
-  mailer: Mailer;
-  auth: Auth;
-  processor: PaymentProcessor;
+/** What the app runs on (`AppDeps`), with the process's log and the way to close it all. */
+export interface Runtime extends AppDeps {
   log: FastifyBaseLogger;
   close(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support
 import { request } from '../support/businesses';
 import { errorOf } from '../support/identity';
 import { assertLedgerInvariants } from '../support/ledger';
-import { CARDS, insertRequest, journalKinds, pay, requestRow, tokenize } from '../support/payments';
+import { CARDS, insertRequest, journalKinds, pay, requestRow, tokenize, chargesOf } from '../support/payments';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -21,20 +21,6 @@ afterAll(async () => t?.close());
 afterEach(async () => {
   await assertLedgerInvariants(db());
 });
-
-async function chargesOf(requestId: string) {
-  const payments = await db().selectFrom('payments').select('id').where('request_id', '=', requestId).execute();
-  if (payments.length === 0) return [];
-  return db()
-    .selectFrom('sandbox_processor_charges')
-    .selectAll()
-    .where(
-      'idempotency_key',
-      'in',
-      payments.map((p) => p.id),
-    )
-    .execute();
-}
 
 describe('money moves once', () => {
   it('50 concurrent payments of one request (different keys, different devices): one is taken, 49 are refused', async () => {
@@ -57,7 +43,7 @@ describe('money moves once', () => {
     expect(winner).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 25_000, payment: { state: 'Processed' } });
 
     expect(await db().selectFrom('payments').select('id').where('request_id', '=', requestId).execute()).toHaveLength(1);
-    expect(await chargesOf(requestId)).toHaveLength(1);
+    expect(await chargesOf(db(), requestId)).toHaveLength(1);
     expect(await journalKinds(db(), winner.payment.paymentId)).toEqual(['payment_captured']);
     // 49 tokens were never charged.
     const used = await db().selectFrom('sandbox_processor_tokens').select('id').where('id', 'in', tokens).where('used_at', 'is not', null).execute();
@@ -81,7 +67,7 @@ describe('Idempotency-Key', () => {
     expect(second.json()).toEqual(first.json());
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    expect(await chargesOf(requestId)).toHaveLength(1);
+    expect(await chargesOf(db(), requestId)).toHaveLength(1);
   });
 
   it('the same key with another body: 422, nothing charged', async () => {
@@ -97,7 +83,7 @@ describe('Idempotency-Key', () => {
     );
     expect(other.statusCode).toBe(422);
     expect(errorOf(other).code).toBe('UNPROCESSABLE_ENTITY');
-    expect(await chargesOf(requestId)).toHaveLength(1);
+    expect(await chargesOf(db(), requestId)).toHaveLength(1);
     // A refusal is a stored answer too: the same key and body get it again.
     expect((await pay(t.app, payToken, { method: 'card', processorToken: token, amountCents: 500 }, 'key-422')).json()).toEqual(first.json());
   });
@@ -112,6 +98,6 @@ describe('Idempotency-Key', () => {
     expect(conflicts.length).toBeGreaterThanOrEqual(1);
     for (const c of conflicts) expect(errorOf(c).message).toMatch(/still being processed/);
     for (const r of responses.filter((x) => x.statusCode === 201)) expect(r.json()).toEqual(fresh[0]!.json());
-    expect(await chargesOf(requestId)).toHaveLength(1);
+    expect(await chargesOf(db(), requestId)).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ import type { PaymentProcessor } from '../../src/processor/port';
 import { approvedBusiness, insertPayer } from '../support/approved-business';
 import { errorOf } from '../support/identity';
 import { assertLedgerInvariants } from '../support/ledger';
-import { BANK, CARDS, insertRequest, journalKinds, pay, requestRow, timeline, tokenize } from '../support/payments';
+import { BANK, CARDS, insertRequest, journalKinds, pay, requestRow, timeline, tokenize, chargesOf } from '../support/payments';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 import { Death, type StatementMatch } from '../support/death';
 
@@ -151,20 +151,6 @@ async function paymentsOf(requestId: string) {
   return db().selectFrom('payments').selectAll().where('request_id', '=', requestId).execute();
 }
 
-async function chargesOf(requestId: string) {
-  const payments = await paymentsOf(requestId);
-  if (payments.length === 0) return [];
-  return db()
-    .selectFrom('sandbox_processor_charges')
-    .selectAll()
-    .where(
-      'idempotency_key',
-      'in',
-      payments.map((p) => p.id),
-    )
-    .execute();
-}
-
 /** The processor catches up: its webhooks so far are delivered, the charge settles, and that is delivered too. */
 async function processorCatchesUp(chargeId: string) {
   const deliverAll = async () => {
@@ -206,7 +192,7 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
     const left = await keyRow(requestId, key);
     expect(left).toMatchObject({ state: 'in_progress', response_body: null });
     const written = await paymentsOf(requestId);
-    const charged = await chargesOf(requestId);
+    const charged = await chargesOf(db(), requestId);
     if (point === 'before the payment is written') {
       expect(written).toEqual([]);
       expect(left!.recovery_point).toBeNull();
@@ -260,7 +246,7 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
     expect(others).toEqual([]);
     expect(retry.json().data.payment.paymentId).toBe(payment!.id);
     if (written.length > 0) expect(payment!.id).toBe(written[0]!.id);
-    const charges = await chargesOf(requestId);
+    const charges = await chargesOf(db(), requestId);
     expect(charges).toHaveLength(1);
     expect(charges[0]!.status).toBe('succeeded');
     expect(await journalKinds(db(), payment!.id)).toEqual(['payment_captured']);
@@ -278,7 +264,7 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
     // The processor's late webhooks and the reconciliation job a minute later change nothing more.
     await processorCatchesUp(charges[0]!.id);
     expect(await reconcilePayment(reconcileDeps(), { businessId, paymentId: payment!.id, processorToken })).toBe('already-final');
-    expect(await chargesOf(requestId)).toHaveLength(1);
+    expect(await chargesOf(db(), requestId)).toHaveLength(1);
     expect(await requestRow(db(), requestId)).toMatchObject({ state: 'Paid', amount_paid_cents: 5_000 });
     expect(await journalKinds(db(), payment!.id)).toEqual(['payment_captured', 'payment_settled']);
     // 5 000 − (145 + 30), once.
@@ -289,7 +275,7 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
     const { requestId, payToken } = await payable(2_500);
     const body = { method: 'card', processorToken: await tokenize(t.app, t.runtime, { card: CARDS.mastercard }), amountCents: 2_500 };
     await payAndCrash('after the processor charged', payToken, body, 'crash-webhook-first');
-    const [charge] = await chargesOf(requestId);
+    const [charge] = await chargesOf(db(), requestId);
     await processorCatchesUp(charge!.id);
 
     const retry = await pay(t.app, payToken, body, 'crash-webhook-first');
@@ -301,7 +287,7 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
       payment: { state: 'Processed', instrument: 'Mastercard •••• 4444' },
     });
     expect(await paymentsOf(requestId)).toHaveLength(1);
-    expect(await chargesOf(requestId)).toHaveLength(1);
+    expect(await chargesOf(db(), requestId)).toHaveLength(1);
   });
 
   it('killed after the processor declined the card: the retry answers with that decline, not with "can no longer be used"', async () => {
@@ -318,7 +304,7 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
       payment: { state: 'Rejected', failureReason: 'Your card was declined.' },
     });
     expect(await paymentsOf(requestId)).toHaveLength(1);
-    expect(await chargesOf(requestId)).toHaveLength(1);
+    expect(await chargesOf(db(), requestId)).toHaveLength(1);
     expect(await requestRow(db(), requestId)).toMatchObject({ state: 'Error' });
     // The request takes a new attempt with another card.
     const next = await pay(
@@ -339,7 +325,7 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
     const retry = await pay(t.app, payToken, body, 'crash-debit');
     expect(retry.statusCode, retry.body).toBe(201);
     expect(retry.json().data).toMatchObject({ transactionState: 'Accepted', amountPaidCents: 0, payment: { state: 'Pending', method: 'bank_account' } });
-    const [charge, ...more] = await chargesOf(requestId);
+    const [charge, ...more] = await chargesOf(db(), requestId);
     expect(more).toEqual([]);
     expect((await paymentsOf(requestId))[0]!.processor_charge_id).toBe(charge!.id);
     await processorCatchesUp(charge!.id);
@@ -386,7 +372,7 @@ describe("the processor's answer is lost, the server lives on", () => {
           payment: { paymentId: pending!.id, state: 'Processed' },
         });
         expect(await paymentsOf(requestId)).toHaveLength(1);
-        expect(await chargesOf(requestId)).toHaveLength(1);
+        expect(await chargesOf(db(), requestId)).toHaveLength(1);
         expect(await journalKinds(db(), pending!.id)).toEqual(['payment_captured']);
         expect((await pay(flaky, payToken, body, `lost-${when}`)).json()).toEqual(retry.json());
       } finally {
@@ -436,7 +422,7 @@ describe('a run that was only stalled, not dead, cannot undo the takeover', () =
       expect(answerB.statusCode, answerB.body).toBe(201);
       expect(answerB.json().data.payment.state).toBe('Processed');
       expect(await paymentsOf(requestId)).toHaveLength(1);
-      expect(await chargesOf(requestId)).toHaveLength(1);
+      expect(await chargesOf(db(), requestId)).toHaveLength(1);
       expect((await pay(t.app, payToken, body, 'stalled-early')).json()).toEqual(answerB.json());
     } finally {
       stallA.open();
@@ -475,7 +461,7 @@ describe('a run that was only stalled, not dead, cannot undo the takeover', () =
       expect(answerA.statusCode, answerA.body).toBe(201);
       expect(answerA.headers['idempotent-replayed']).toBeUndefined();
       expect((await pay(t.app, payToken, body, 'slow-processor')).json()).toEqual(answerA.json());
-      expect(await chargesOf(requestId)).toHaveLength(1);
+      expect(await chargesOf(db(), requestId)).toHaveLength(1);
     } finally {
       vi.useRealTimers();
       stall.open();
@@ -500,7 +486,7 @@ describe('a run that was only stalled, not dead, cannot undo the takeover', () =
       expect(answerA.statusCode, answerA.body).toBe(201);
       expect(answerA.json().data.payment).toMatchObject({ paymentId: retry.json().data.payment.paymentId, state: 'Processed' });
       expect(await paymentsOf(requestId)).toHaveLength(1);
-      expect(await chargesOf(requestId)).toHaveLength(1);
+      expect(await chargesOf(db(), requestId)).toHaveLength(1);
       expect(await journalKinds(db(), retry.json().data.payment.paymentId)).toEqual(['payment_captured']);
       // The key keeps the answer of the run that held it: the retry's.
       expect((await pay(t.app, payToken, body, 'stalled-late')).json()).toEqual(retry.json());

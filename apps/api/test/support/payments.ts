@@ -123,3 +123,18 @@ export async function timeline(db: Kysely<DB>, requestId: string) {
     .orderBy('id')
     .execute();
 }
+
+/** The sandbox processor's charges of a request's payments (each payment's id is its charge's idempotency key). */
+export async function chargesOf(db: Kysely<DB>, requestId: string) {
+  const payments = await db.selectFrom('payments').select('id').where('request_id', '=', requestId).execute();
+  if (payments.length === 0) return [];
+  return db
+    .selectFrom('sandbox_processor_charges')
+    .selectAll()
+    .where(
+      'idempotency_key',
+      'in',
+      payments.map((p) => p.id),
+    )
+    .execute();
+}

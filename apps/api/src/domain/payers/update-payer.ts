@@ -1,21 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Payer, PayerUpdateBody, RequestState } from '@tay/contract';
-import type { DB } from '../../db/schema';
-import type { Mailer } from '../../mail/mailer';
-import { recordEvent, type Actor } from '../businesses/audit';
+import { recordEvent } from '../businesses/audit';
 import { assertNoDuplicate, duplicateFromUniqueViolation, invalidPayer, validatePayerFields, type PayerFields } from './payer-input';
 import { loadPayer, lockPayerRow } from './payer-record';
+import type { VerificationActionOptions } from './resend-verification';
 import { sendVerificationLink } from './verification';
 
-export interface UpdatePayerOptions {
-  db: Kysely<DB>;
-  mailer: Pick<Mailer, 'send'>;
-  publicUrl: string;
-  businessId: string;
-  /** The e-mails name the business. */
-  businessName: string;
-  payerId: string;
-  actor: Actor & { userId: string };
+export interface UpdatePayerOptions extends VerificationActionOptions {
   body: PayerUpdateBody;
 }
 
