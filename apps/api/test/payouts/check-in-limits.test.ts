@@ -5,7 +5,7 @@ import { approvedBusiness, type ApprovedBusiness } from '../support/approved-bus
 import { errorOf } from '../support/identity';
 import { call, dayIn, outbox } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { enablePayouts, linkTokenOf } from '../support/payouts';
+import { enablePayouts, linkTokenOf, checkInAt } from '../support/payouts';
 import { batchesApi } from '../batches/batch-api';
 
 /**
@@ -38,13 +38,7 @@ async function create(over: Record<string, unknown> = {}): Promise<PayoutEvent> 
 }
 
 function checkIn(token: string, body: Record<string, unknown>, from = `10.9.${Math.floor(++ip / 250)}.${ip % 250}`) {
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/public/checkin/${token}`,
-    remoteAddress: from,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
+  return checkInAt(t.app, token, body, from);
 }
 
 describe('a check-in by someone new', () => {

@@ -6,7 +6,7 @@ import { approvedBusiness, type ApprovedBusiness } from '../support/approved-bus
 import { errorOf } from '../support/identity';
 import { call, dayIn, outbox } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { enablePayouts, linkTokenOf } from '../support/payouts';
+import { enablePayouts, linkTokenOf, payoutBusinesses, checkInAt } from '../support/payouts';
 
 /**
  * Events (issue 20, ADR 035): a QR code receivers scan to check in by e-mail. A known receiver
@@ -21,11 +21,7 @@ const db = () => t.runtime.database.db;
 
 beforeAll(async () => {
   t = await createTestApp();
-  biz = await approvedBusiness(t.app, db(), 'owner@events.example');
-  other = await approvedBusiness(t.app, db(), 'owner@other-events.example');
-  off = await approvedBusiness(t.app, db(), 'owner@no-events.example');
-  await enablePayouts(db(), biz.businessId);
-  await enablePayouts(db(), other.businessId);
+  ({ biz, other, off } = await payoutBusinesses(t.app, db(), 'events'));
 });
 afterAll(async () => t?.close());
 
@@ -40,13 +36,7 @@ async function create(over: Partial<EventInput> = {}, b = biz): Promise<PayoutEv
 }
 
 function checkIn(token: string, body: Record<string, unknown>, from = `10.1.0.${++ip % 250}`) {
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/public/checkin/${token}`,
-    remoteAddress: from,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
+  return checkInAt(t.app, token, body, from);
 }
 
 async function addReceiver(email: string, b = biz) {

@@ -7,7 +7,7 @@ import { approvedBusiness, type ApprovedBusiness } from '../support/approved-bus
 import { errorOf } from '../support/identity';
 import { call, outbox } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { enablePayouts, insertPayoutRow, linkTokenOf, tablesHolding } from '../support/payouts';
+import { enablePayouts, insertPayoutRow, linkTokenOf, tablesHolding, payoutBusinesses } from '../support/payouts';
 import { auditActionsNaming } from '../support/audit';
 
 /**
@@ -23,11 +23,7 @@ const db = () => t.runtime.database.db;
 
 beforeAll(async () => {
   t = await createTestApp();
-  biz = await approvedBusiness(t.app, db(), 'owner@receivers.example');
-  other = await approvedBusiness(t.app, db(), 'owner@other-receivers.example');
-  off = await approvedBusiness(t.app, db(), 'owner@no-payouts.example');
-  await enablePayouts(db(), biz.businessId);
-  await enablePayouts(db(), other.businessId);
+  ({ biz, other, off } = await payoutBusinesses(t.app, db(), 'receivers'));
 });
 afterAll(async () => t?.close());
 

@@ -8,6 +8,7 @@ import { newId } from '../../src/lib/ids';
 import { authSecretsOf } from '../../src/lib/secret-box';
 import type { Runtime } from '../../src/runtime';
 import { registeredUser } from './identity';
+import { approvedBusiness, type ApprovedBusiness } from './approved-business';
 import { insertNew } from '../../src/db/owned-rows';
 
 /** A Pending payout row written straight to the table (no ledger hold): a receiver named by a payout, for tests of what that changes. */
@@ -166,4 +167,29 @@ export async function tablesHolding(db: Kysely<DB>, needle: string): Promise<str
     if (Number(rows[0]!.n) > 0) found.push(table_name);
   }
   return found;
+}
+
+/** The businesses a payouts area's tests act in: `biz` and `other` with payouts on, `off` without (e-mails `owner@<tag>.example` and so on). */
+export async function payoutBusinesses(
+  app: FastifyInstance,
+  db: Kysely<DB>,
+  tag: string,
+): Promise<{ biz: ApprovedBusiness; other: ApprovedBusiness; off: ApprovedBusiness }> {
+  const biz = await approvedBusiness(app, db, `owner@${tag}.example`);
+  const other = await approvedBusiness(app, db, `owner@other-${tag}.example`);
+  const off = await approvedBusiness(app, db, `owner@no-${tag}.example`);
+  await enablePayouts(db, biz.businessId);
+  await enablePayouts(db, other.businessId);
+  return { biz, other, off };
+}
+
+/** A check-in at an event's public page, from the address given (each test its own, so the page's rate limit is not shared). */
+export function checkInAt(app: FastifyInstance, token: string, body: Record<string, unknown>, from: string) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/public/checkin/${token}`,
+    remoteAddress: from,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
 }
