@@ -10,6 +10,7 @@ import {
   type InvoiceState,
   type Patient,
   type Payer,
+  type PayerSuggestion,
   type Program,
   type Student,
   type PaymentRequest,
@@ -290,6 +291,11 @@ export function student(over: Partial<Student> = {}): Student {
     actions: ['Edit'],
     ...over,
   };
+}
+
+/** A payer as the payer picker's suggestions list them. */
+export function payerSuggestion(p: Payer): PayerSuggestion {
+  return { payerId: p.payerId, displayName: p.displayName, email: p.email, mobileNumber: p.mobileNumber, reference: p.reference, verification: p.verification };
 }
 
 /** An invoice as the API returns it (one line, 2 × $60.00, no tax), with its state's actions. */

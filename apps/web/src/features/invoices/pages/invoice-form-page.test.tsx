@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Invoice, PayerSuggestion } from '@tay/contract';
+import type { Invoice } from '@tay/contract';
 import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation, answerBusiness } from '../../../test/page-harness';
-import { approvedBusiness, invoice, invoiceDetail, payer } from '../../../test/fixtures';
+import { approvedBusiness, invoice, invoiceDetail, payer, payerSuggestion } from '../../../test/fixtures';
 import { InvoiceFormPage } from './invoice-form-page';
 
 const API = `/api/businesses/${BUSINESS_ID}/invoices`;
@@ -210,14 +210,7 @@ describe('errors', () => {
 });
 
 describe('Send, Schedule and Preview PDF save first', () => {
-  const suggestion = (p: ReturnType<typeof payer>): PayerSuggestion => ({
-    payerId: p.payerId,
-    displayName: p.displayName,
-    email: p.email,
-    mobileNumber: p.mobileNumber,
-    reference: p.reference,
-    verification: p.verification,
-  });
+  const suggestion = payerSuggestion;
 
   /** A new invoice for Dana, one line of 2 × $45.00. */
   async function newInvoice(u: ReturnType<typeof userEvent.setup>) {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Patient } from '@tay/contract';
-import { approvedBusiness, detail, OFFICE_VISIT, patientStatement, request } from '../../../test/fixtures';
+import { approvedBusiness, detail, OFFICE_VISIT, patient as patientRecord, patientStatement, request } from '../../../test/fixtures';
 import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation, answerBusiness } from '../../../test/page-harness';
 import { PatientStatementPage } from './patient-statement-page';
 
@@ -11,26 +11,21 @@ const STATEMENTS = `${PATIENTS}/pat_ana/statements`;
 const REQUESTS = `/api/businesses/${BUSINESS_ID}/payment-requests`;
 const PAGE = '/business/healthcare-clients/payment/request';
 
-function patient(over: Partial<Patient> = {}): Patient {
-  return {
+const patient = (over: Partial<Patient> = {}) =>
+  patientRecord({
     clientId: 'pat_ana',
-    mrn: 'MRN-1001',
     firstName: 'Ana',
     lastName: 'Lopez',
     name: 'Ana Lopez',
     dateOfBirth: '1987-03-14',
     dateOfBirthMasked: '••/••/1987',
     guarantor: { payerId: 'pyr_raul', name: 'Raul Lopez', email: 'raul@families.example', mobile: null, relationship: 'spouse', status: 'active' },
-    status: 'active',
     statementsCount: 0,
     requestsCount: 0,
     outstandingCents: 0,
-    createdAt: '2026-11-01T10:00:00.000Z',
-    updatedAt: '2026-11-01T10:00:00.000Z',
     actions: ['Edit', 'Request to Pay', 'Transactions', 'Deactivate'],
     ...over,
-  };
-}
+  });
 
 const fake = fakeApiPerTest();
 beforeEach(() => {

@@ -3,32 +3,26 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Patient } from '@tay/contract';
 import { apiError, BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
+import { patient as patientRecord } from '../../../test/fixtures';
 import { PatientsPage } from './patients-page';
 
 const API = `/api/businesses/${BUSINESS_ID}/healthcare-clients`;
 const PAGE = '/business/healthcare-clients';
 const clinic = { entities: [{ entityType: 'healthCare', entityTemplateName: 'Healthcare' }] };
 
-function patient(over: Partial<Patient> = {}): Patient {
-  return {
-    clientId: 'pat_1',
-    mrn: 'MRN-1001',
+const patient = (over: Partial<Patient> = {}) =>
+  patientRecord({
     firstName: 'Ana',
     lastName: 'Lopez',
     name: 'Ana Lopez',
     dateOfBirth: null,
     dateOfBirthMasked: '••/••/1984',
     guarantor: { payerId: 'pyr_1', name: 'Ana Lopez', email: 'ana@patients.example', mobile: null, relationship: 'self', status: 'active' },
-    status: 'active',
     statementsCount: 0,
     requestsCount: 0,
     outstandingCents: 0,
-    createdAt: '2026-11-01T10:00:00.000Z',
-    updatedAt: '2026-11-01T10:00:00.000Z',
-    actions: ['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Delete'],
     ...over,
-  };
-}
+  });
 
 const fake = fakeApiPerTest();
 

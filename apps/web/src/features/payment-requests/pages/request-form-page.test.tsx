@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NO_MOBILE_MESSAGE, type PaymentRequest, type PayerSuggestion } from '@tay/contract';
+import { NO_MOBILE_MESSAGE, type PaymentRequest } from '@tay/contract';
 import { apiError, BUSINESS_ID, FakeApi, ok, renderAt, shownLocation, answerBusiness } from '../../../test/page-harness';
-import { approvedBusiness, detail, payer, qrPayment, request } from '../../../test/fixtures';
+import { approvedBusiness, detail, payer, payerSuggestion, qrPayment, request } from '../../../test/fixtures';
 import { RequestFormPage } from './request-form-page';
 
 const LIST = `/api/businesses/${BUSINESS_ID}/payment-requests`;
@@ -238,14 +238,7 @@ describe('a business that may not request payments', () => {
 });
 
 describe('Send by: e-mail or text message', () => {
-  const suggestion = (p: ReturnType<typeof payer>): PayerSuggestion => ({
-    payerId: p.payerId,
-    displayName: p.displayName,
-    email: p.email,
-    mobileNumber: p.mobileNumber,
-    reference: p.reference,
-    verification: p.verification,
-  });
+  const suggestion = payerSuggestion;
   const texted = payer('Tess Texter', { mobileNumber: '+14155550123' });
   const unreachable = payer('Tom Nomobile', { mobileNumber: null });
 
