@@ -7,7 +7,7 @@ import { setBusinessState } from '../../src/domain/businesses/set-business-state
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { completeSetup, createBusiness, request } from '../support/businesses';
 import { errorOf, registeredUser } from '../support/identity';
-import { dayIn, forceStateForTest } from '../support/requests';
+import { dayIn, forceStateForTest, overHttp } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { invoiceBody, invoiceEmails, invoiceSnapshot, invoicesApi } from './invoice-api';
 
@@ -29,18 +29,8 @@ afterAll(async () => t?.close());
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** Over HTTP to the listening server. */
-async function http(method: Method, path: string, { token, key, body }: { token: string; key?: string; body?: unknown }) {
-  const res = await fetch(`${t.runtime.config.publicUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(key ? { 'idempotency-key': key } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, text, json: JSON.parse(text) as { data?: Invoice; errorDetails?: { code: string; message: string } } };
+function http(method: Method, path: string, options: { token: string; key?: string; body?: unknown }) {
+  return overHttp<{ data?: Invoice; errorDetails?: { code: string; message: string } }>(t.runtime.config.publicUrl, method, path, options);
 }
 
 async function requestsFor(invoiceId: string): Promise<string[]> {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf, get } from '../support/identity';
+import { firstColumnOf } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 // The history's days of a billing report's figures (ADR 039): created (`from`/`to`), first sent
@@ -66,13 +67,7 @@ async function listed(biz: ApprovedBusiness, query: string): Promise<string[]> {
 async function exported(biz: ApprovedBusiness, query: string): Promise<string[]> {
   const res = await get(t.app, `/api/businesses/${biz.businessId}/payment-requests/export.csv?${query}`, biz.token);
   expect(res.statusCode, res.body).toBe(200);
-  return res.body
-    .replace(/^\ufeff/, '')
-    .trim()
-    .split('\r\n')
-    .slice(1)
-    .map((line) => line.split(',')[0]!)
-    .sort();
+  return firstColumnOf(res.body).sort();
 }
 
 const DAYS = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08'];

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, inDays, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf, get } from '../support/identity';
+import { firstColumnOf } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -25,12 +26,7 @@ async function exported(query: string): Promise<string[]> {
     headers: { authorization: `Bearer ${biz.token}` },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return res.body
-    .replace(/^\ufeff/, '')
-    .trim()
-    .split('\r\n')
-    .slice(1)
-    .map((line) => line.split(',')[0]!);
+  return firstColumnOf(res.body);
 }
 
 async function listed(query: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 // PostgreSQL pass: idempotency keys claimed under concurrent retries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
-import { outbox, requestsApi, snapshot, type Command } from '../support/requests';
+import { outbox, requestsApi, snapshot, type Command, overHttp } from '../support/requests';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -25,20 +25,13 @@ async function newPayer(): Promise<{ id: string; email: string }> {
 }
 
 /** Over HTTP to the listening server. */
-async function http(method: 'POST', path: string, { key, body, token = biz.token }: { key?: string; body?: unknown; token?: string } = {}) {
-  const res = await fetch(`${t.runtime.config.publicUrl}${path}`, {
+function http(method: 'POST', path: string, { key, body, token = biz.token }: { key?: string; body?: unknown; token?: string } = {}) {
+  return overHttp<{ data?: { transactionId: string; transactionState: string }; errorDetails?: { code: string; message: string } }>(
+    t.runtime.config.publicUrl,
     method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(key ? { 'idempotency-key': key } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return {
-    status: res.status,
-    json: (await res.json()) as { data?: { transactionId: string; transactionState: string }; errorDetails?: { code: string; message: string } },
-  };
+    path,
+    { token, key, body },
+  );
 }
 
 async function events(requestId: string, event: string): Promise<number> {

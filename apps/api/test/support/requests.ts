@@ -198,3 +198,33 @@ export async function insertSourceRequest(
     .execute();
   return id;
 }
+
+/** A call over real HTTP to the listening test server (concurrent calls arrive over sockets, as a client's would): its status, text and JSON. */
+export async function overHttp<T>(
+  baseUrl: string,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  { token, key, body }: { token: string; key?: string | undefined; body?: unknown },
+): Promise<{ status: number; text: string; json: T }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(key ? { 'idempotency-key': key } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: JSON.parse(text) as T };
+}
+
+/** The first column of a CSV export's rows (its header and byte-order mark left out): the references it holds. */
+export function firstColumnOf(csv: string): string[] {
+  return csv
+    .replace(/^\ufeff/, '')
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((line) => line.split(',')[0]!);
+}
