@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { Invoice, InvoiceDetail, InvoiceInput } from '@tay/contract';
 import type { DB } from '../../src/db/schema';
 import type { ApprovedBusiness } from '../support/approved-business';
-import { call, dayIn, snapshot } from '../support/requests';
+import { call, dayIn, mailCountTo, snapshot } from '../support/requests';
 
 /** Three lines with tax, as the journey has them: $30.00 + $25.50 + $12.34 at 8.875 %. */
 export function invoiceBody(payerId: string, over: Partial<InvoiceInput> = {}): InvoiceInput {
@@ -124,19 +124,12 @@ export async function invoiceSnapshot(db: Kysely<DB>, invoiceId: string) {
     .where('source_id', '=', invoiceId)
     .orderBy('id')
     .execute();
-  const mail = row
-    ? await db
-        .selectFrom('mail_outbox')
-        .select(({ fn }) => fn.countAll<number>().as('n'))
-        .where('to_address', '=', row.payer_email)
-        .executeTakeFirstOrThrow()
-    : { n: 0 };
   return {
     row,
     events: Number(events.n),
     requests: requests.map((r) => r.id),
     request: row?.request_id ? await snapshot(db, row.request_id) : null,
-    mail: Number(mail.n),
+    mail: row ? await mailCountTo(db, row.payer_email) : 0,
   };
 }
 

@@ -7,6 +7,7 @@ import { assertLedgerInvariants } from '../support/ledger';
 import { insertPatient } from '../support/patients';
 import { CARDS, pay, requestRow, tokenize } from '../support/payments';
 import { call, dayIn, outbox } from '../support/requests';
+import { auditDetailsOf } from '../support/audit';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 import { templateBusinesses } from '../support/template-businesses';
 
@@ -137,12 +138,7 @@ describe('POST /api/businesses/:id/healthcare-clients/:clientId/statements', () 
     expect(mine.statusCode, mine.body).toBe(200);
     expect(mine.json().data).toMatchObject({ total: 1, page: 1, items: [{ transactionId: made.transactionId, statement }] });
     // The audit trail says who made it.
-    const events = await db()
-      .selectFrom('business_events')
-      .select(['details'])
-      .where('business_id', '=', biz.businessId)
-      .where('action', '=', 'patient.statement_created')
-      .execute();
+    const events = (await auditDetailsOf(db(), biz.businessId, 'patient.statement_created')).map((details) => ({ details }));
     expect(events.map((e) => (e.details as { requestId: string }).requestId)).toContain(made.transactionId);
   });
 
@@ -342,12 +338,7 @@ describe('GET …/statements', () => {
       .execute();
     expect(views).toHaveLength(2);
     expect(views.every((v) => v.what === 'statements' && v.actor.includes('owner@statements.example') && v.user_id !== null)).toBe(true);
-    const audit = await db()
-      .selectFrom('business_events')
-      .select(['details'])
-      .where('business_id', '=', biz.businessId)
-      .where('action', '=', 'patient.viewed')
-      .execute();
+    const audit = (await auditDetailsOf(db(), biz.businessId, 'patient.viewed')).map((details) => ({ details }));
     expect(
       audit.filter((e) => (e.details as { patientId: string; what: string }).patientId === p.id && (e.details as { what: string }).what === 'statements'),
     ).toHaveLength(2);
@@ -390,12 +381,7 @@ describe("the history filtered to a patient is a view of the patient's statement
       .where('business_id', '=', biz.businessId)
       .where('patient_id', '=', patientId)
       .execute();
-    const audit = await db()
-      .selectFrom('business_events')
-      .select(['details'])
-      .where('business_id', '=', biz.businessId)
-      .where('action', '=', 'patient.viewed')
-      .execute();
+    const audit = (await auditDetailsOf(db(), biz.businessId, 'patient.viewed')).map((details) => ({ details }));
     return {
       // An export that held the patient's statements is on record too ('export', issue 35); these are the reads of them.
       views: views.filter((v) => v.what !== 'export'),

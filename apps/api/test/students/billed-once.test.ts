@@ -41,7 +41,8 @@ async function preview(programIds: string[], period: { start: string; end: strin
 }
 
 /** Program Billing for a period, sent: the requests it made, by student. */
-async function bill(programIds: string[], period: { start: string; end: string; label: string }) {
+/** A program billing batch of the programs for the period, checked (not yet sent): its id. */
+async function billingBatch(programIds: string[], period: { start: string; end: string; label: string }): Promise<string> {
   const res = await call(t.app, 'POST', `/api/businesses/${school.businessId}/program-billing`, school.token, {
     programIds,
     period,
@@ -52,7 +53,11 @@ async function bill(programIds: string[], period: { start: string; end: string; 
   expect(res.statusCode, res.body).toBe(201);
   const { batchId } = res.json().data as { batchId: string };
   await api.until(batchId, (b) => b.phase === 'validated');
-  return api.sent(batchId);
+  return batchId;
+}
+
+async function bill(programIds: string[], period: { start: string; end: string; label: string }) {
+  return api.sent(await billingBatch(programIds, period));
 }
 
 const requestsOf = (studentId: string) =>
@@ -126,19 +131,7 @@ describe('billed once', () => {
     const drums = await insertProgram(db(), school.businessId, { name: 'Drums race', feeCents: 5_000 });
     const kid = await insertStudent(db(), school.businessId);
     await enroll(db(), school.businessId, kid.id, drums.id, '2098-01-01');
-    const make = async (period: { start: string; end: string; label: string }) => {
-      const res = await call(t.app, 'POST', `/api/businesses/${school.businessId}/program-billing`, school.token, {
-        programIds: [drums.id],
-        period,
-        dueDate: dayIn(10),
-        billTo: 'guardian',
-        adjustments: [],
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      const { batchId } = res.json().data as { batchId: string };
-      await api.until(batchId, (b) => b.phase === 'validated');
-      return batchId;
-    };
+    const make = (period: { start: string; end: string; label: string }) => billingBatch([drums.id], period);
     const a = await make(NOVEMBER);
     const b = await make({ start: '2098-11-15', end: '2098-12-14', label: 'Mid-November to mid-December' });
     const [doneA, doneB] = await Promise.all([api.sent(a), api.sent(b)]);

@@ -12,3 +12,9 @@ export async function auditActionsNaming(db: Kysely<DB>, businessId: string, nee
     .execute();
   return rows.filter((r) => JSON.stringify(r.details).includes(needle)).map((r) => r.action);
 }
+
+/** The details of the business's audit entries of one action (`patient.viewed`), in no set order. */
+export async function auditDetailsOf<T = Record<string, unknown>>(db: Kysely<DB>, businessId: string, action: string): Promise<T[]> {
+  const rows = await db.selectFrom('business_events').select(['details']).where('business_id', '=', businessId).where('action', '=', action).execute();
+  return rows.map((r) => r.details as T);
+}

@@ -143,14 +143,17 @@ export async function snapshot(db: Kysely<DB>, requestId: string) {
     .select(({ fn }) => fn.countAll<number>().as('n'))
     .where('request_id', '=', requestId)
     .executeTakeFirstOrThrow();
-  const mail = row
-    ? await db
-        .selectFrom('mail_outbox')
-        .select(({ fn }) => fn.countAll<number>().as('n'))
-        .where('to_address', '=', row.payer_email)
-        .executeTakeFirstOrThrow()
-    : { n: 0 };
-  return { row, events: Number(events.n), mail: Number(mail.n) };
+  return { row, events: Number(events.n), mail: row ? await mailCountTo(db, row.payer_email) : 0 };
+}
+
+/** How many e-mails the outbox holds for an address. */
+export async function mailCountTo(db: Kysely<DB>, address: string): Promise<number> {
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .select(({ fn }) => fn.countAll<number>().as('n'))
+    .where('to_address', '=', address)
+    .executeTakeFirstOrThrow();
+  return Number(mail.n);
 }
 
 /**

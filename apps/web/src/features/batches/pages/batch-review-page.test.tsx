@@ -105,7 +105,8 @@ describe('the batch review page', () => {
     expect(screen.getByRole('progressbar', { name: 'Sending: 500 of 2,000' })).toBeInTheDocument();
   });
 
-  it('a bulk payout whose payouts wait for a second approver says so, not "All sent", and links to the approval queue', async () => {
+  /** The review of a bulk payout batch whose two rows were sent, `waiting` of its payouts still to be approved. */
+  function openDonePayoutBatch(waiting: number) {
     const PAYOUT_REVIEW = '/business/payouts/payment/request/bulkreview';
     const done = batch({ kind: 'payouts', state: 'Processed', phase: 'done', counts: { rows: 2, valid: 0, invalid: 0, sent: 2, failed: 0 }, sentCents: 300 });
     fake.on('GET', BATCH, ok(done));
@@ -113,9 +114,13 @@ describe('the batch review page', () => {
     fake.on(
       'GET',
       `/api/businesses/${BUSINESS_ID}/payouts`,
-      ok({ items: [], page: 1, pageSize: 1, total: 2, totals: { count: 2, amountCents: 300, feeCents: 0 } }),
+      ok({ items: [], page: 1, pageSize: 1, total: waiting, totals: { count: waiting, amountCents: waiting * 150, feeCents: 0 } }),
     );
     renderAt(`${PAYOUT_REVIEW}?batchId=bat_1`, { [PAYOUT_REVIEW]: <BatchReviewPage flow={PAYOUT_BATCH_FLOW} /> });
+  }
+
+  it('a bulk payout whose payouts wait for a second approver says so, not "All sent", and links to the approval queue', async () => {
+    openDonePayoutBatch(2);
     expect(await screen.findByText('Waiting for approval')).toBeInTheDocument();
     expect(screen.getByText(/2 payouts of this batch wait for an owner or admin to approve them: nothing is paid until then\./)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Open the approval queue' })).toHaveAttribute('href', '/business/payouts/payment/request/payoutsreview');
@@ -126,16 +131,7 @@ describe('the batch review page', () => {
   });
 
   it('a bulk payout approved at once reads "All sent"', async () => {
-    const PAYOUT_REVIEW = '/business/payouts/payment/request/bulkreview';
-    const done = batch({ kind: 'payouts', state: 'Processed', phase: 'done', counts: { rows: 2, valid: 0, invalid: 0, sent: 2, failed: 0 }, sentCents: 300 });
-    fake.on('GET', BATCH, ok(done));
-    fake.on('GET', `${BATCH}/rows`, ok({ items: [], page: 1, pageSize: 25, total: 0 }));
-    fake.on(
-      'GET',
-      `/api/businesses/${BUSINESS_ID}/payouts`,
-      ok({ items: [], page: 1, pageSize: 1, total: 0, totals: { count: 0, amountCents: 0, feeCents: 0 } }),
-    );
-    renderAt(`${PAYOUT_REVIEW}?batchId=bat_1`, { [PAYOUT_REVIEW]: <BatchReviewPage flow={PAYOUT_BATCH_FLOW} /> });
+    openDonePayoutBatch(0);
     expect(await screen.findByText('All sent')).toBeInTheDocument();
     expect(screen.queryByText('Waiting for approval')).toBeNull();
   });
