@@ -66,6 +66,19 @@ async function viewer(db: Executor, view: { userId: string | null; actor: string
 /** What an export of patient data is of: the patients' CSV, the history's CSV (statements), a patient batch's errors. */
 export type PatientExportKind = 'patients' | 'history' | 'batch-errors';
 
+/** An export of patient data: whose business, what of, by whom and from where, how many records, and its filters. */
+export interface PatientExport {
+  businessId: string;
+  kind: PatientExportKind;
+  userId: string | null;
+  actor: string;
+  ipAddress: string | null;
+  count: number;
+  filters: Record<string, unknown>;
+  /** What else names the export (the batch and its file). */
+  details?: Record<string, unknown>;
+}
+
 /**
  * Writes one export of patient data (who, when, how many records, which filters) to the
  * business's audit trail (`patients.exported`), and an `export` view of each patient it holds to
@@ -74,21 +87,7 @@ export type PatientExportKind = 'patients' | 'history' | 'batch-errors';
  * never carry what was typed into a search (it may be a name or an MRN: the audit log names
  * patients by id only), only that there was one.
  */
-export async function recordPatientExport(
-  db: Executor,
-  entry: {
-    businessId: string;
-    kind: PatientExportKind;
-    userId: string | null;
-    actor: string;
-    ipAddress: string | null;
-    count: number;
-    patientIds: readonly string[];
-    filters: Record<string, unknown>;
-    /** What else names the export (the batch and its file). */
-    details?: Record<string, unknown>;
-  },
-): Promise<void> {
+export async function recordPatientExport(db: Executor, entry: PatientExport & { patientIds: readonly string[] }): Promise<void> {
   const who = await viewer(db, entry);
   await recordPatientExportViews(db, { ...entry, shown: who.shown });
   await recordPatientExportEvent(db, { ...entry, patients: new Set(entry.patientIds).size, label: who.label });
@@ -97,16 +96,8 @@ export async function recordPatientExport(
 /** The audit log's entry of an export (see {@link recordPatientExport}); `patients`: how many distinct patients it held, when known. */
 export async function recordPatientExportEvent(
   db: Executor,
-  entry: {
-    businessId: string;
-    kind: PatientExportKind;
-    userId: string | null;
-    actor: string;
-    ipAddress: string | null;
-    count: number;
+  entry: PatientExport & {
     patients?: number;
-    filters: Record<string, unknown>;
-    details?: Record<string, unknown>;
     /** The person's e-mail, if already read. */
     label?: string;
   },

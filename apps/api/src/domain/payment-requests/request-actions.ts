@@ -41,6 +41,7 @@ export async function runRequestCommand(
       throw new AppError(ErrorCode.Conflict, `A request that is ${row.state} cannot be ${VERB[command]}.`);
     }
     const actor = userActor(user);
+    const transition = { db: trx, businessId, requestId, event, from: row.state, to: TARGET[command], actor };
     if (command === 'send' || command === 'resend') {
       await requireActivePayer(trx, row, command);
       // A draft going out for the first time: a large amount is confirmed (a resend repeats what was sent).
@@ -62,25 +63,13 @@ export async function runRequestCommand(
       }
       const { sentAt, how } = await issueLinkAndMessage(ctx, trx, row, business.name, command === 'send' ? 'request' : 'resend');
       await transitionRequest({
-        db: trx,
-        businessId,
-        requestId,
-        event,
-        from: row.state,
-        to: TARGET[command],
-        actor,
+        ...transition,
         set: { sent_at: sentAt, send_at: null },
         detail: `${capitalized(how)}${extend.expires_on ? `; now payable until ${formatDay(extend.expires_on)}` : ''}`,
       });
     } else {
       await transitionRequest({
-        db: trx,
-        businessId,
-        requestId,
-        event,
-        from: row.state,
-        to: TARGET[command],
-        actor,
+        ...transition,
         // The link keeps working so the payer's page can say the request was withdrawn.
         ...(command === 'cancel' ? { set: { send_at: null } } : {}),
       });
