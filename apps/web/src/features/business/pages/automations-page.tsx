@@ -8,6 +8,17 @@ import { SetupForm, SetupPage } from '../components/setup-page';
 import { useGoToNextStep } from '../components/use-next-step';
 
 /** /business/setup/automations: automatic reminders and automatic expiry. */
+/** The switches of the page, each one of the business's automations. */
+const AUTOMATIONS = [
+  { name: 'autoReminders', label: 'Send reminders automatically', description: 'Unpaid requests are reminded on the schedule in Configuration.' },
+  {
+    name: 'autoExpire',
+    label: 'Expire requests automatically',
+    description:
+      'A request past its expiry date can no longer be paid and shows as Expired. When off, requests stay payable after that date until you withdraw them; the rest of a part-paid request is always payable.',
+  },
+] as const;
+
 export function AutomationsPage() {
   const business = useBusiness();
   const update = useUpdateBusiness();
@@ -34,32 +45,22 @@ export function AutomationsPage() {
     <SetupPage title="Automations" description="Let Tay follow up for you." business={business}>
       <SetupForm business={business.data} onSubmit={onSubmit}>
         <Stack gap="lg">
-          <Controller
-            control={form.control}
-            name="autoReminders"
-            render={({ field }) => (
-              <Switch
-                label="Send reminders automatically"
-                description="Unpaid requests are reminded on the schedule in Configuration."
-                checked={field.value}
-                onChange={(e) => field.onChange(e.currentTarget.checked)}
-                disabled={readOnly}
-              />
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="autoExpire"
-            render={({ field }) => (
-              <Switch
-                label="Expire requests automatically"
-                description="A request past its expiry date can no longer be paid and shows as Expired. When off, requests stay payable after that date until you withdraw them; the rest of a part-paid request is always payable."
-                checked={field.value}
-                onChange={(e) => field.onChange(e.currentTarget.checked)}
-                disabled={readOnly}
-              />
-            )}
-          />
+          {AUTOMATIONS.map((a) => (
+            <Controller
+              key={a.name}
+              control={form.control}
+              name={a.name}
+              render={({ field }) => (
+                <Switch
+                  label={a.label}
+                  description={a.description}
+                  checked={field.value}
+                  onChange={(e) => field.onChange(e.currentTarget.checked)}
+                  disabled={readOnly}
+                />
+              )}
+            />
+          ))}
           <Button type="submit" loading={update.isPending} w="fit-content" disabled={readOnly}>
             Save automations
           </Button>

@@ -142,26 +142,23 @@ function QrCodeForm({ editing, initial }: { editing: QrCode | null; initial: QrF
         />
       ) : (
         <Grid>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <MoneyInput
-              label="Smallest amount (USD)"
-              description="Optional"
-              value={values.minAmount}
-              onValueChange={(value) => set('minAmount', value)}
-              error={errors.minAmountCents}
-              disabled={disabled}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <MoneyInput
-              label="Largest amount (USD)"
-              description="Optional"
-              value={values.maxAmount}
-              onValueChange={(value) => set('maxAmount', value)}
-              error={errors.maxAmountCents}
-              disabled={disabled}
-            />
-          </Grid.Col>
+          {(
+            [
+              ['minAmount', 'minAmountCents', 'Smallest amount (USD)'],
+              ['maxAmount', 'maxAmountCents', 'Largest amount (USD)'],
+            ] as const
+          ).map(([key, field, label]) => (
+            <Grid.Col key={key} span={{ base: 12, sm: 6 }}>
+              <MoneyInput
+                label={label}
+                description="Optional"
+                value={values[key]}
+                onValueChange={(value) => set(key, value)}
+                error={errors[field]}
+                disabled={disabled}
+              />
+            </Grid.Col>
+          ))}
         </Grid>
       )}
       {errors.amountCents && values.amountMode === 'open' && (
