@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FieldErrors } from '../common/errors';
-import { boundedDateTime, EARLIEST_DAY, LATEST_DAY } from '../common/dates';
+import { EARLIEST_DAY, LATEST_DAY } from '../common/dates';
+import { boundedDateTime } from '../common/day-schemas';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../common/money';
 import { PATIENT_BATCH_FIELDS, PATIENT_BATCH_TEMPLATE, PATIENT_BILLING_BATCH_FIELDS, PATIENT_BILLING_BATCH_TEMPLATE } from '../patients/batch-fields';

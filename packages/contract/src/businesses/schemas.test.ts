@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isValidRoutingNumber, maskNumber } from '../common/bank-numbers';
 import {
   AddBankAccountBody,
   BUSINESS_TRANSITIONS,
@@ -7,8 +8,6 @@ import {
   formatEin,
   isBusinessEditable,
   isNonProfitStructure,
-  isValidRoutingNumber,
-  maskNumber,
   Owners,
   UpdateBusinessBody,
 } from './schemas';

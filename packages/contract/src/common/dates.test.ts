@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundedDateTime, boundedDay, formatDate, formatDateTime, formatDay } from './dates';
+import { formatDate, formatDateTime, formatDay } from './dates';
+import { boundedDateTime, boundedDay } from './day-schemas';
 
 describe('dates (docs/product.md §9 formats)', () => {
   const when = new Date(2026, 0, 5, 9, 7);

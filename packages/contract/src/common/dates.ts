@@ -1,6 +1,5 @@
 import { tz } from '@date-fns/tz';
 import { format, isValid } from 'date-fns';
-import { z } from 'zod';
 
 /** Spec §9 formats. */
 export const DATE_TIME_FORMAT = 'MMM dd, yyyy H:mm';
@@ -46,28 +45,9 @@ export function formatDate(value: Date | string | number | null | undefined): st
 export const EARLIEST_DAY = '1900-01-01';
 export const LATEST_DAY = '2099-12-31';
 /** The first day past LATEST_DAY, as messages name it ("before Jan 01, 2100"). */
-const FIRST_DAY_AFTER = '2100-01-01';
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+export const FIRST_DAY_AFTER = '2100-01-01';
+/** The shape of a calendar day, `YYYY-MM-DD`. */
+export const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export const dayTooEarly = (label: string) => `${label} must be on or after ${formatDay(EARLIEST_DAY)}.`;
 export const dayTooLate = (label: string) => `${label} must be before ${formatDay(FIRST_DAY_AFTER)}.`;
-
-/**
- * A calendar day (`YYYY-MM-DD`) from EARLIEST_DAY to LATEST_DAY. `label` starts the messages:
- * "Due date must be before Jan 01, 2100." Without `upperBound`, a later bound is the caller's
- * (a date of birth may not be in the future).
- */
-export function boundedDay(label: string, { invalid = 'Enter a date.', upperBound = true }: { invalid?: string; upperBound?: boolean } = {}) {
-  const day = z.iso.date(invalid).refine((value) => !DAY.test(value) || value >= EARLIEST_DAY, dayTooEarly(label));
-  return upperBound ? day.refine((value) => !DAY.test(value) || value <= LATEST_DAY, dayTooLate(label)) : day;
-}
-
-/** An ISO date-time with an offset, at an instant within the days of `boundedDay` (in UTC). */
-export function boundedDateTime(label: string) {
-  const earliest = Date.parse(`${EARLIEST_DAY}T00:00:00Z`);
-  const firstAfter = Date.parse(`${FIRST_DAY_AFTER}T00:00:00Z`);
-  return z.iso
-    .datetime({ offset: true })
-    .refine((value) => !(Date.parse(value) < earliest), dayTooEarly(label))
-    .refine((value) => !(Date.parse(value) >= firstAfter), dayTooLate(label));
-}

@@ -10,6 +10,16 @@ describe('formatMoney', () => {
     expect(formatMoney(10n)).toBe('$0.10');
   });
 
+  it('writes what Intl writes for US dollars, to the largest amount and beyond', () => {
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    const samples = [1, 99, 100, 101, 999_99, 1_000_00, 12_345_678, 99_999_999_99, 1_000_000_000, 123_456_789_012];
+    for (let cents = 0; cents < 2_000; cents += 37) samples.push(cents);
+    for (const cents of samples) {
+      expect(formatMoney(cents)).toBe(usd.format(cents / 100));
+      expect(formatMoney(-cents)).toBe(cents === 0 ? '$0.00' : usd.format(-cents / 100));
+    }
+  });
+
   it('refuses fractional cents', () => {
     expect(() => formatMoney(1.5)).toThrow(RangeError);
   });

@@ -2,15 +2,22 @@
  * Money is held as integer cents (ARCHITECTURE.md §5). These helpers are the only way the
  * product turns cents into text or text into cents.
  */
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
 /** Largest amount the product accepts in one movement: $10,000,000.00. */
 export const MAX_AMOUNT_CENTS = 1_000_000_000;
 
+/**
+ * "$1,234.56", "-$0.07": what `Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })`
+ * writes, from the integer cents without dividing them. Not Intl itself: its first use loads the
+ * locale's data, the largest single piece of work of a payer's page on a phone (bench/RESULTS.md,
+ * lighthouse, 2026-12-04).
+ */
 export function formatMoney(cents: number | bigint): string {
   const value = typeof cents === 'bigint' ? Number(cents) : cents;
   if (!Number.isSafeInteger(value)) throw new RangeError(`Not a whole number of cents: ${String(cents)}`);
-  return usd.format(value / 100);
+  const magnitude = Math.abs(value);
+  const dollars = String(Math.floor(magnitude / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const rest = String(magnitude % 100).padStart(2, '0');
+  return `${value < 0 ? '-' : ''}$${dollars}.${rest}`;
 }
 
 /**

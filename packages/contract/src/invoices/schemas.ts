@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedDateTime, boundedDay } from '../common/dates';
+import { boundedDateTime, boundedDay } from '../common/day-schemas';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { MAX_AMOUNT_CENTS } from '../common/money';
 import { confirmedAmountCents, PaymentSummary, RequestChannel, RequestEmail, type RequestState } from '../payment-requests/schemas';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
-import { boundedDay, formatDay } from '../common/dates';
+import { formatDay } from '../common/dates';
+import { boundedDay } from '../common/day-schemas';
 import { PageQuery } from '../common/lists';
 import { formatMoney, MAX_AMOUNT_CENTS } from '../common/money';
 import { IdempotencyHeaders, PaymentRequestInput, PaymentRequestListResponse, PaymentRequestResponse } from '../payment-requests/schemas';

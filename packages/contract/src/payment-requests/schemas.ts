@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
-import { boundedDateTime, boundedDay } from '../common/dates';
+import { boundedDateTime, boundedDay } from '../common/day-schemas';
 import { MAX_AMOUNT_CENTS } from '../common/money';
 
 /* ------------------------------------------------------- payment requests */

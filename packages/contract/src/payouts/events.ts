@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EventIdParams } from '../batches/schemas';
 import { BusinessIdParams } from '../businesses/schemas';
-import { boundedDateTime, boundedDay } from '../common/dates';
+import { boundedDateTime, boundedDay } from '../common/day-schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { MAX_AMOUNT_CENTS } from '../common/money';

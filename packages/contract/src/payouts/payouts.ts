@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BusinessIdParams } from '../businesses/schemas';
-import { boundedDay } from '../common/dates';
+import { boundedDay } from '../common/day-schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { MONEY_RULES } from '../common/money-rules';
 import { okResponse, PageQuery } from '../common/lists';

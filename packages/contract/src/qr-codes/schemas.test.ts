@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { qrAmountProblem, qrBoundsText, qrCodeActions, QrCodeInput } from './schemas';
+import { qrAmountProblem, qrBoundsText } from './amount-rules';
+import { qrCodeActions, QrCodeInput } from './schemas';
 
 const open = { amountMode: 'open' as const, amountCents: null, minAmountCents: 500, maxAmountCents: 5_000 };
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { boundedDay } from '../common/dates';
+import { boundedDay } from '../common/day-schemas';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
-import { formatMoney, MAX_AMOUNT_CENTS } from '../common/money';
+import { MAX_AMOUNT_CENTS } from '../common/money';
 import { PaymentMethod, PaymentSummary, RequestState } from '../payment-requests/schemas';
 
 /* ---------------------------------------------------------------- QR codes */
@@ -204,28 +204,3 @@ export const QrPaymentOutcome = z.object({
 });
 export type QrPaymentOutcome = z.infer<typeof QrPaymentOutcome>;
 export const QrPaymentOutcomeResponse = okResponse(QrPaymentOutcome);
-
-/* ------------------------------------------------- amount rules, one place */
-
-type AmountRule = Pick<QrCode, 'amountMode' | 'amountCents' | 'minAmountCents' | 'maxAmountCents'>;
-
-/** An open code's bounds in words ("$5.00 to $100.00", "at least $5.00", "up to $100.00"), or null. */
-export function qrBoundsText({ minAmountCents: min, maxAmountCents: max }: Pick<AmountRule, 'minAmountCents' | 'maxAmountCents'>): string | null {
-  if (min !== null && max !== null) return `${formatMoney(min)} to ${formatMoney(max)}`;
-  if (min !== null) return `at least ${formatMoney(min)}`;
-  if (max !== null) return `up to ${formatMoney(max)}`;
-  return null;
-}
-
-/**
- * Why a code does not take this amount, in the words the payer's page and the API both use, or
- * null when it does: a fixed code takes its amount, an open one anything within its bounds.
- */
-export function qrAmountProblem(cents: number, code: AmountRule): string | null {
-  if (cents <= 0) return 'Enter an amount above $0.00.';
-  if (cents > MAX_AMOUNT_CENTS) return 'The amount is above the $10,000,000.00 limit.';
-  if (code.amountMode === 'fixed') return cents === code.amountCents ? null : `This code takes ${formatMoney(code.amountCents ?? 0)}.`;
-  if (code.minAmountCents !== null && cents < code.minAmountCents) return `Enter at least ${formatMoney(code.minAmountCents)}.`;
-  if (code.maxAmountCents !== null && cents > code.maxAmountCents) return `Enter at most ${formatMoney(code.maxAmountCents)}.`;
-  return null;
-}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedDay } from '../common/dates';
+import { boundedDay } from '../common/day-schemas';
 import { RequestState } from '../payment-requests/schemas';
 
 /**

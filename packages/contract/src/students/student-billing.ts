@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BusinessIdParams } from '../businesses/schemas';
-import { boundedDay } from '../common/dates';
+import { boundedDay } from '../common/day-schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { okResponse } from '../common/lists';
 import { MAX_AMOUNT_CENTS } from '../common/money';

@@ -1,15 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { payerPageEndpoints as e, type PaymentReceipt, type PublicPayPage } from '@tay/contract';
+import type { PaymentReceipt, PublicPayPage } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
 import { callForData } from '../../../lib/endpoint-client';
 import { publicConfig } from '../../../config/public-config';
 import { firstScreenData, firstScreenReadAt } from '../../../lib/first-screen';
 import type { PaymentAttempt } from './payment-attempt';
+import { payerEndpoints, useEndpointsOnFirstTouch } from './payer-endpoints';
+
+const endpoints = async () => (await payerEndpoints()).payerPageEndpoints;
 
 export function usePayPage(token: string) {
   return useQuery({
     queryKey: ['pay', token],
-    queryFn: () => callForData(e.get, { params: { token } }),
+    queryFn: async () => callForData((await endpoints()).get, { params: { token } }),
     // The page's first HTML came with it (ADR 047): not asked again until it is stale.
     initialData: () => firstScreenData<PublicPayPage>('pay', token),
     initialDataUpdatedAt: firstScreenReadAt,
@@ -20,9 +23,11 @@ export function usePayPage(token: string) {
 }
 
 export function usePay(token: string) {
+  useEndpointsOnFirstTouch();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ idempotencyKey, body }: PaymentAttempt) => callForData(e.pay, { params: { token }, body, headers: { 'Idempotency-Key': idempotencyKey } }),
+    mutationFn: async ({ idempotencyKey, body }: PaymentAttempt) =>
+      callForData((await endpoints()).pay, { params: { token }, body, headers: { 'Idempotency-Key': idempotencyKey } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['pay', token] }),
   });
 }
@@ -30,7 +35,7 @@ export function usePay(token: string) {
 export function useDecline(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (reason: string) => callForData(e.decline, { params: { token }, body: { reason } }),
+    mutationFn: async (reason: string) => callForData((await endpoints()).decline, { params: { token }, body: { reason } }),
     onSuccess: (page) => queryClient.setQueryData(['pay', token], page),
   });
 }
@@ -38,7 +43,7 @@ export function useDecline(token: string) {
 export function useReceipt(token: string, paymentId: string) {
   return useQuery({
     queryKey: ['pay', token, 'receipt', paymentId],
-    queryFn: () => callForData(e.receipt, { params: { token, paymentId } }),
+    queryFn: async () => callForData((await endpoints()).receipt, { params: { token, paymentId } }),
     initialData: () => firstScreenData<PaymentReceipt>('receipt', `${token}/${paymentId}`),
     initialDataUpdatedAt: firstScreenReadAt,
   });

@@ -1,9 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { qrPayerEndpoints as e, type PublicQrPage, type QrPaymentBody } from '@tay/contract';
+import type { PublicQrPage, QrPaymentBody } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
 import { callForData } from '../../../lib/endpoint-client';
 import { firstScreenData, firstScreenReadAt } from '../../../lib/first-screen';
 import type { PaymentAttempt } from './payment-attempt';
+import { payerEndpoints, useEndpointsOnFirstTouch } from './payer-endpoints';
+
+const endpoints = async () => (await payerEndpoints()).qrPayerEndpoints;
 
 export const qrPageKey = (code: string) => ['pay', 'qr', code] as const;
 
@@ -11,7 +14,7 @@ export const qrPageKey = (code: string) => ['pay', 'qr', code] as const;
 export function useQrPage(code: string) {
   return useQuery({
     queryKey: qrPageKey(code),
-    queryFn: () => callForData(e.get, { params: { code } }),
+    queryFn: async () => callForData((await endpoints()).get, { params: { code } }),
     // The page's first HTML came with it, its scan counted (ADR 047).
     initialData: () => firstScreenData<PublicQrPage>('qr', code),
     initialDataUpdatedAt: firstScreenReadAt,
@@ -21,8 +24,9 @@ export function useQrPage(code: string) {
 
 /** One payment through the code: each makes a request of its own (`payToken` is its page). */
 export function useQrPay(code: string) {
+  useEndpointsOnFirstTouch();
   return useMutation({
-    mutationFn: ({ idempotencyKey, body }: PaymentAttempt<QrPaymentBody>) =>
-      callForData(e.pay, { params: { code }, body, headers: { 'Idempotency-Key': idempotencyKey } }),
+    mutationFn: async ({ idempotencyKey, body }: PaymentAttempt<QrPaymentBody>) =>
+      callForData((await endpoints()).pay, { params: { code }, body, headers: { 'Idempotency-Key': idempotencyKey } }),
   });
 }

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconBuildingBank, IconCircleCheck } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatMoney, PAYER_PAGE_PROBLEMS, payDueLine, payHeadline, payStatusTitle, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -8,13 +8,15 @@ import { useLeaveFirstScreen } from '../../../lib/first-screen';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDecline, usePay, usePayPage } from '../api/pay-api';
 import { PublicBusinessHeader as BusinessHeader, PublicProblem as PayProblem } from '../../../components/public/public-page-parts';
-import { DeclineDialog } from '../components/decline-dialog';
 import { PayInvoice } from '../components/pay-invoice';
 import { PaymentForm } from '../components/payment-form';
 import { MoneyInput } from '../../../components/ui/money-input';
 import { wrapAnywhere } from '../../../components/ui/wrap-anywhere';
 import { readTypedAmount } from '../qr-amount';
 import { StatementLines } from '../../../components/payments/statement-lines';
+
+/** Loaded when the payer first asks to decline: most never do, and its dialog and rule are not the page's first work. */
+const DeclineDialog = lazy(() => import('../components/decline-dialog').then((m) => ({ default: m.DeclineDialog })));
 
 /** /pay/:token — the hosted payment page: no sign-in, reached from the link in the e-mail. */
 export function PayPage() {
@@ -148,6 +150,7 @@ function PayForm({ token, data, onOutcome }: { token: string; data: PublicPayPag
   const [amount, setAmount] = useState((data.remainingCents / 100).toFixed(2));
   const [amountError, setAmountError] = useState<string | null>(null);
   const [declining, setDeclining] = useState(false);
+  const [declineAsked, setDeclineAsked] = useState(false);
   const pay = usePay(token);
   const decline = useDecline(token);
 
@@ -193,16 +196,27 @@ function PayForm({ token, data, onOutcome }: { token: string; data: PublicPayPag
           <>
             <Divider />
             <Group justify="center">
-              <Button variant="subtle" color="gray" onClick={() => setDeclining(true)}>
+              <Button
+                variant="subtle"
+                color="gray"
+                onClick={() => {
+                  setDeclineAsked(true);
+                  setDeclining(true);
+                }}
+              >
                 Decline this request
               </Button>
             </Group>
-            <DeclineDialog
-              opened={declining}
-              businessName={data.businessName}
-              onClose={() => setDeclining(false)}
-              onDecline={(reason) => decline.mutateAsync(reason)}
-            />
+            {declineAsked && (
+              <Suspense fallback={null}>
+                <DeclineDialog
+                  opened={declining}
+                  businessName={data.businessName}
+                  onClose={() => setDeclining(false)}
+                  onDecline={(reason) => decline.mutateAsync(reason)}
+                />
+              </Suspense>
+            )}
           </>
         )
       }
