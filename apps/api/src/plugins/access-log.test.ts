@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { AccessLog, BatchedLines, accessLine, appLogger, loggedUrl } from './access-log';
 
 function appWithLog() {
@@ -139,6 +139,62 @@ describe('BatchedLines', () => {
     lines.write(`${'x'.repeat(5000)}\n`);
     expect(writes).toHaveLength(2);
   });
+
+  it('counts the lines its writer drops and says how many at the head of the next batch', () => {
+    const writes: string[] = [];
+    let full = true;
+    const listeners: ((data: string) => void)[] = [];
+    const out = {
+      write: (text: string) => (full ? listeners.forEach((listener) => listener(text)) : writes.push(text), true),
+      on: (_event: 'drop', listener: (data: string) => void) => listeners.push(listener),
+    };
+    const lines = new BatchedLines(out);
+    lines.write(`${'a'.repeat(4100)}\n`);
+    lines.write(`${'b'.repeat(4100)}\n`);
+    full = false;
+    lines.write(`${'c'.repeat(4100)}\n`);
+    expect(writes).toHaveLength(1);
+    const [notice, next] = writes[0]!.split('\n');
+    expect(JSON.parse(notice!)).toMatchObject({ level: 40, msg: 'log lines dropped', droppedLines: 2, droppedBytes: 8202 });
+    expect(next).toBe('c'.repeat(4100));
+  });
+
+  it('holds a bounded amount while standard output is not read, and reports what it dropped when it is', async () => {
+    const script = `import { logDestination } from ${JSON.stringify(new URL('./access-log.ts', import.meta.url).href)};
+      const out = logDestination(1_000_000);
+      const line = JSON.stringify({ level: 30, msg: 'x'.repeat(1000) }) + '\\n';
+      const before = process.memoryUsage().rss;
+      for (let i = 0; i < 100_000; i++) out.write(line);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      globalThis.gc?.();
+      process.stderr.write(JSON.stringify({ grewMb: (process.memoryUsage().rss - before) / 1e6 }) + '\\n');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      out.write('{"msg":"after"}\\n');
+      await new Promise((resolve) => setTimeout(resolve, 300));`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const report = await new Promise<{ grewMb: number }>((resolve, reject) => {
+      let text = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('\n')) {
+          try {
+            resolve(JSON.parse(text.slice(0, text.indexOf('\n'))) as { grewMb: number });
+          } catch {
+            reject(new Error(text));
+          }
+        }
+      });
+    });
+    // Only now is standard output read: 100 MB were written to a pipe nobody read.
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(report.grewMb).toBeLessThan(60);
+    const notice = stdout.split('\n').find((line) => line.includes('"log lines dropped"'));
+    expect(notice, 'a line reports the dropped lines').toBeDefined();
+    expect(JSON.parse(notice!).droppedLines).toBeGreaterThan(90_000);
+    expect(stdout).toContain('{"msg":"after"}');
+  }, 30_000);
 
   it('writes what it holds before the process exits', () => {
     const script = `import { appLogger } from ${JSON.stringify(new URL('./access-log.ts', import.meta.url).href)};

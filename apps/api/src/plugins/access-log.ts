@@ -54,6 +54,21 @@ const BATCH_CHARS = 4096;
 const BATCH_MS = 100;
 /** Every batch of lines still to be written when the process exits. */
 const open = new Set<BatchedLines>();
+/**
+ * The most log text held in memory while standard output is not being read (a stalled pipe, a
+ * full disk behind it), in bytes: past it, lines are dropped and counted instead of growing the
+ * process without bound, and a line says how many once writing resumes.
+ */
+export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+/** How the line that reports dropped lines begins, so that its own drop is not counted as another. */
+const DROP_NOTICE = '{"level":40,"msg":"log lines dropped"';
+
+/** A writer that says when it dropped a write because its buffer was full (SonicBoom's `drop` event). */
+type Writer = DestinationStream & {
+  flushSync?: () => void;
+  flush?: (cb?: (error?: Error) => void) => void;
+  on?: (event: 'drop', listener: (data: string) => void) => unknown;
+};
 
 /**
  * Lines gathered in memory and handed on in batches of about 4 kB, or a tenth of a second after
@@ -61,15 +76,51 @@ const open = new Set<BatchedLines>();
  * array push. pino's own asynchronous destination measures the bytes of the whole pending text on
  * every line (2–3 % of a health check's time at 20,000 a second); one blocking write per line to a
  * pipe was a system call per request. What is gathered is written before the process exits.
+ * Lines the writer dropped (its buffer full, {@link LOG_BUFFER_BYTES}) are counted, and the next
+ * batch begins with a line saying how many.
  */
 export class BatchedLines {
   private parts: string[] = [];
   private size = 0;
   private timer: NodeJS.Timeout | null = null;
+  private droppedLines = 0;
+  private droppedBytes = 0;
+  /** Set by the writer's `drop` event, which it emits during the write it refuses. */
+  private refused = false;
 
-  constructor(private readonly out: DestinationStream & { flushSync?: () => void; flush?: (cb?: (error?: Error) => void) => void }) {
+  constructor(private readonly out: Writer) {
     if (open.size === 0) process.once('exit', () => open.forEach((lines) => lines.flushSync()));
     open.add(this);
+    out.on?.('drop', (data: string) => this.countDropped(data));
+  }
+
+  private countDropped(data: string): void {
+    let lines = 0;
+    for (let at = data.indexOf('\n'); at !== -1; at = data.indexOf('\n', at + 1)) lines++;
+    const notice = data.startsWith(DROP_NOTICE) ? data.indexOf('\n') + 1 : 0;
+    this.droppedLines += lines - (notice > 0 ? 1 : 0);
+    this.droppedBytes += Buffer.byteLength(data) - notice;
+    this.refused = true;
+  }
+
+  /**
+   * Writes `text`, led by a line saying how many lines were dropped since the last such line was
+   * written. Those counts are cleared only when the writer took the line; a refused notice's
+   * counts go into the next one.
+   */
+  private writeOut(text: string): void {
+    const lines = this.droppedLines;
+    const bytes = this.droppedBytes;
+    const notice =
+      lines === 0 && bytes === 0
+        ? ''
+        : `${DROP_NOTICE},"time":${Date.now()},"droppedLines":${lines},"droppedBytes":${bytes},"reason":"standard output was not being read"}\n`;
+    this.refused = false;
+    this.out.write(notice + text);
+    if (notice && !this.refused) {
+      this.droppedLines -= lines;
+      this.droppedBytes -= bytes;
+    }
   }
 
   write(line: string): boolean {
@@ -87,7 +138,7 @@ export class BatchedLines {
     const text = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
     this.parts = [];
     this.size = 0;
-    this.out.write(text);
+    this.writeOut(text);
   }
 
   /** What pino's `logger.flush()` calls: everything gathered, handed on and written. */
@@ -107,9 +158,9 @@ export class BatchedLines {
   }
 }
 
-/** Where the server's lines go: standard output, in batches ({@link BatchedLines}). */
-export function logDestination(): DestinationStream {
-  return new BatchedLines(pino.destination({ dest: 1, sync: false }));
+/** Where the server's lines go: standard output, in batches ({@link BatchedLines}), holding at most `maxBytes` unwritten. */
+export function logDestination(maxBytes = LOG_BUFFER_BYTES): DestinationStream {
+  return new BatchedLines(pino.destination({ dest: 1, sync: false, maxLength: maxBytes }));
 }
 
 /** The app's loggers are pino's, which say whether a level is on. */
