@@ -22,9 +22,10 @@ export interface PaymentFormProps<R extends BodyRest, O> {
   amountCents: number | null;
   /**
    * Checks the page's own fields, showing their errors, and gives the rest of the body; null when
-   * one is wrong. Called on every submit, beside the check of the bank details.
+   * one is wrong. Called on every submit, beside the check of the bank details; it may first load
+   * the rules it checks with.
    */
-  prepare: () => R | null;
+  prepare: () => R | null | Promise<R | null>;
   /** Sends one attempt; resolves with the answer, or rejects with the API's error. */
   send: (attempt: PaymentAttempt<PaymentBody & R>) => Promise<O>;
   /**
@@ -96,7 +97,7 @@ export function PaymentForm<R extends BodyRest, O>({
       await sendAttempt(unresolved.attempt);
       return;
     }
-    const rest = prepare();
+    const rest = await prepare();
     const next: Record<string, string> = {};
     if (method === 'bank_account') {
       if (!isValidRoutingNumber(routing)) next.routing = 'Enter the 9-digit routing number from your cheque.';

@@ -12,7 +12,6 @@ import {
   QR_NOT_PAYABLE,
   QR_STATUS_TITLES,
   qrPayable,
-  QrPaymentBody,
   type PublicQrPage,
   type QrAsk,
   type QrPaymentOutcome,
@@ -22,6 +21,7 @@ import { PageLoader } from '../../../components/ui/page-loader';
 import { ApiError } from '../../../lib/api-client';
 import { useLeaveFirstScreen } from '../../../lib/first-screen';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { payerEndpoints } from '../api/payer-endpoints';
 import { qrPageKey, useQrPage, useQrPay } from '../api/qr-pay-api';
 import { PublicBusinessHeader as BusinessHeader, PublicProblem as PayProblem } from '../../../components/public/public-page-parts';
 import { PaymentForm } from '../components/payment-form';
@@ -88,6 +88,8 @@ function QrView({ code, data }: { code: string; data: PublicQrPage }) {
 type Detail = 'payerName' | 'payerEmail' | 'payerPhone' | 'note';
 type Field = 'amountCents' | Detail;
 type QrBodyRest = { amountCents: number } & Partial<Record<Detail, string>>;
+/** The API's own rules for a QR payment's body, loaded with the endpoints (ADR 049). */
+type QrPaymentRules = Awaited<ReturnType<typeof payerEndpoints>>['QrPaymentBody'];
 
 const DETAILS: { key: Detail; ask: keyof PublicQrPage['ask']; missing: string }[] = [
   { key: 'payerName', ask: 'name', missing: 'Enter your name.' },
@@ -99,10 +101,10 @@ const DETAILS: { key: Detail; ask: keyof PublicQrPage['ask']; missing: string }[
 const FIELDS = new Set<string>(['amountCents', ...DETAILS.map((d) => d.key)]);
 
 /** A detail as typed, checked with the API's own rule (`QrPaymentBody`): its value to send, or why not. */
-function checkDetail(key: Detail, ask: QrAsk, text: string, missing: string): { value?: string } | { error: string } {
+function checkDetail(rules: QrPaymentRules, key: Detail, ask: QrAsk, text: string, missing: string): { value?: string } | { error: string } {
   if (ask === 'off') return {};
   if (!text.trim()) return ask === 'required' ? { error: missing } : {};
-  const parsed = QrPaymentBody.shape[key].safeParse(text);
+  const parsed = rules.shape[key].safeParse(text);
   if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? 'Check this field.' };
   return { value: parsed.data };
 }
@@ -120,12 +122,13 @@ function QrForm({ code, data, onPaid }: { code: string; data: PublicQrPage; onPa
   // The button names what is typed, even out of bounds: the field's error says why it cannot be paid.
   const shown = open ? parseMoney(amount) : data.amountCents;
 
-  const prepare = (): QrBodyRest | null => {
+  const prepare = async (): Promise<QrBodyRest | null> => {
+    const { QrPaymentBody: rules } = await payerEndpoints();
     const next: Partial<Record<Field, string>> = {};
     const rest: QrBodyRest = { amountCents: cents ?? 0 };
     if (typed && 'error' in typed) next.amountCents = typed.error;
     for (const { key, ask, missing } of DETAILS) {
-      const checked = checkDetail(key, data.ask[ask], details[key], missing);
+      const checked = checkDetail(rules, key, data.ask[ask], details[key], missing);
       if ('error' in checked) next[key] = checked.error;
       else if (checked.value !== undefined) rest[key] = checked.value;
     }
