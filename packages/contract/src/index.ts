@@ -9,6 +9,7 @@ export * from './common/zoned-time';
 export * from './common/lists';
 export * from './common/csv';
 export * from './common/endpoint';
+export * from './common/areas';
 export * from './common/money-rules';
 export * from './platform/health';
 export * from './platform/mail';

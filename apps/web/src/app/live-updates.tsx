@@ -1,22 +1,24 @@
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { LiveChangeKind } from '@tay/contract';
-import { businessKey } from '../features/business/api/business-api';
-import { payersKey } from '../features/payers/api/payers-api';
-import { teamKey } from '../features/team/api/team-api';
-import { requestsKey } from '../features/payment-requests/api/payment-requests-api';
-import { invoicesKey } from '../features/invoices/api/invoices-api';
-import { qrCodesKey } from '../features/qr-codes/api/qr-codes-api';
-import { payoutsKey } from '../features/payouts/api/payouts-api';
-import { receiversKey } from '../features/receivers/api/receivers-api';
-import { eventsKey } from '../features/events/api/events-api';
-import { batchesKey } from '../features/batches/api/batches-api';
-import { reportsKey } from '../features/analytics/api/reports-api';
-import { studentsKey } from '../features/students/api/students-api';
-import { programsKey } from '../features/programs/api/programs-api';
-import { billingCyclesKey } from '../features/billing-cycles/api/billing-cycles-api';
-import { patientsKey } from '../features/patients/api/patients-api';
-import { studentBillingKey } from '../features/student-requests/api/student-requests-api';
+import {
+  businessKey,
+  payersKey,
+  teamKey,
+  requestsKey,
+  invoicesKey,
+  qrCodesKey,
+  payoutsKey,
+  receiversKey,
+  eventsKey,
+  batchesKey,
+  reportsKey,
+  studentsKey,
+  programsKey,
+  billingCyclesKey,
+  patientsKey,
+  studentBillingKey,
+} from '../lib/area-keys';
 import { balancesKey } from '../lib/balances';
 import { refreshable } from '../lib/business-mutation';
 import { openLiveStream, type LiveStreamOptions } from '../lib/live-stream';

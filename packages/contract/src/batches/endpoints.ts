@@ -18,8 +18,9 @@ import {
   EventIdParams,
   type BatchKind,
 } from './schemas';
+import { AREA } from '../common/areas';
 
-const tag = 'batches';
+const tag = AREA.batches;
 const base = '/api/businesses/:id/batches';
 
 /** As payments: only an Approved business sends requests in bulk. */

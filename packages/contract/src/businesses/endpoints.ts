@@ -12,8 +12,9 @@ import {
   PrepareSubmitResponse,
   UpdateBusinessBody,
 } from './schemas';
+import { AREA } from '../common/areas';
 
-const tag = 'businesses';
+const tag = AREA.businesses;
 const change = { access: 'business:write', rules: ['editable'] } as const;
 
 /** Onboarding and setup of a business (docs/product.md, "Businesses"). */

@@ -11,8 +11,9 @@ import {
   InvoiceSendBody,
   InvoiceSummaryResponse,
 } from './schemas';
+import { AREA } from '../common/areas';
 
-const tag = 'invoices';
+const tag = AREA.invoices;
 const base = '/api/businesses/:id/invoices';
 
 /** As requests: only an Approved business bills its payers. */

@@ -4,6 +4,7 @@ import { EARLIEST_DAY } from '../common/dates';
 import { boundedDay } from '../common/day-schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { okResponse, PageQuery } from '../common/lists';
+import { AREA } from '../common/areas';
 
 /* ------------------------------------------------- patients (the healthcare template, ADR 037) */
 
@@ -210,7 +211,7 @@ export type PatientViews = z.infer<typeof PatientViewsResponse>['data'];
 
 /* ---------------------------------------------------------------- endpoints */
 
-const tag = 'Patients';
+const tag = AREA.patients;
 const base = '/api/businesses/:id/healthcare-clients';
 const notApproved: NotApprovedMessages = {
   pending: 'Patients can be added once your business is approved.',

@@ -17,8 +17,9 @@ import {
   PayerVerificationResponse,
   PayerVerifyParams,
 } from './schemas';
+import { AREA } from '../common/areas';
 
-const tag = 'payers';
+const tag = AREA.payers;
 
 /** Changing payers takes an Approved business: only Approved unlocks payments (docs/product.md). */
 const notApproved: NotApprovedMessages = {

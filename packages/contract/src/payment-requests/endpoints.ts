@@ -12,8 +12,9 @@ import {
   RequestListQuery,
   RequestReceiptResponse,
 } from './schemas';
+import { AREA } from '../common/areas';
 
-const tag = 'payment-requests';
+const tag = AREA.paymentRequests;
 const base = '/api/businesses/:id/payment-requests';
 
 /** Only an Approved business may request payments (docs/product.md, "Businesses"). */

@@ -7,6 +7,7 @@ import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { MAX_AMOUNT_CENTS } from '../common/money';
 import { QrImageQuery } from '../qr-codes/schemas';
 import { ReceiverAddedVia, receiverEmail, ReceiverVerification } from './receivers';
+import { AREA } from '../common/areas';
 
 /* --------------------------------------------------------------- events (ADR 035) */
 
@@ -152,7 +153,7 @@ export type CheckInOutcome = z.infer<typeof CheckInOutcome>;
 
 /* ---------------------------------------------------------------- endpoints */
 
-const tag = 'Events';
+const tag = AREA.events;
 const base = '/api/businesses/:id/events';
 const notApproved: NotApprovedMessages = {
   pending: 'Events can be created once your business is approved.',

@@ -6,6 +6,7 @@ import { MONEY_RULES } from '../common/money-rules';
 import { okResponse, PageQuery } from '../common/lists';
 import { formatMoney, MAX_AMOUNT_CENTS } from '../common/money';
 import { ConfirmAmountBody, confirmedAmountCents, IdempotencyHeaders } from '../payment-requests/schemas';
+import { AREA } from '../common/areas';
 
 /* ---------------------------------------------------------------- payouts (ADR 035) */
 
@@ -188,7 +189,7 @@ export const PayoutBatchResponse = okResponse(z.object({ payouts: z.array(Payout
 
 /* ---------------------------------------------------------------- endpoints */
 
-const tag = 'Payouts';
+const tag = AREA.payouts;
 const base = '/api/businesses/:id/payouts';
 const notApproved: NotApprovedMessages = {
   pending: 'Payouts can be made once your business is approved.',

@@ -3,6 +3,7 @@ import { BusinessIdParams } from '../businesses/schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { MONEY_RULES } from '../common/money-rules';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
+import { AREA } from '../common/areas';
 
 /* ------------------------------------------------------------ receivers (ADR 035) */
 
@@ -175,7 +176,7 @@ export const RoutingLookup = z.object({ routingNumber: z.string(), valid: z.bool
 
 /* ---------------------------------------------------------------- endpoints */
 
-const tag = 'Receivers';
+const tag = AREA.receivers;
 const base = '/api/businesses/:id/receivers';
 const notApproved: NotApprovedMessages = {
   pending: 'Receivers can be added once your business is approved.',

@@ -13,8 +13,9 @@ import {
   QrPaymentOutcomeResponse,
   QrTokenParams,
 } from './schemas';
+import { AREA } from '../common/areas';
 
-const tag = 'QR codes';
+const tag = AREA.qrCodes;
 const base = '/api/businesses/:id/qr-codes';
 
 /** As requests: only an Approved business takes payments. */

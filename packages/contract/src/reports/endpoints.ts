@@ -1,9 +1,10 @@
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { BusinessIdParams } from '../businesses/schemas';
 import { BillingReportQuery, BillingReportResponse, ReportOverviewResponse } from './schemas';
+import { AREA } from '../common/areas';
 
 const base = '/api/businesses/:id/reports';
-const tag = 'reports';
+const tag = AREA.reports;
 const notApproved: NotApprovedMessages = {
   pending: 'Analytics open once your business is approved.',
   disabled: 'This business is disabled, so its analytics are closed. Contact Tay support.',

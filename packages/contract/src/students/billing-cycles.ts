@@ -3,6 +3,7 @@ import { BusinessIdParams } from '../businesses/schemas';
 import { boundedDay } from '../common/day-schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
+import { AREA } from '../common/areas';
 
 /* ------------------------------------------------- billing cycles (ADR 036) */
 
@@ -193,7 +194,7 @@ export type BillingRunOutcome = z.infer<typeof BillingRunResponse>['data'];
 
 /* ---------------------------------------------------------------- endpoints */
 
-const tag = 'Billing cycles';
+const tag = AREA.billingCycles;
 const base = '/api/businesses/:id/billing-cycles';
 const notApproved: NotApprovedMessages = {
   pending: 'Billing cycles can be set up once your business is approved.',

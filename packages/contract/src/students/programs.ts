@@ -4,6 +4,7 @@ import { boundedDay } from '../common/day-schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { MAX_AMOUNT_CENTS } from '../common/money';
+import { AREA } from '../common/areas';
 
 /* ------------------------------------------------------------ programs (ADR 036) */
 
@@ -202,7 +203,7 @@ export type EnrollCandidates = z.infer<typeof EnrollCandidatesResponse>['data'];
 
 /* ---------------------------------------------------------------- endpoints */
 
-const tag = 'Programs';
+const tag = AREA.programs;
 const base = '/api/businesses/:id/programs';
 const notApproved: NotApprovedMessages = {
   pending: 'Programs and enrollments can be changed once your business is approved. Finish and submit your business setup first.',

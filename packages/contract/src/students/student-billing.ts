@@ -7,6 +7,7 @@ import { MAX_AMOUNT_CENTS } from '../common/money';
 import { IdempotencyHeaders } from '../payment-requests/schemas';
 import { monthPeriod, type BillingPeriod } from './periods';
 import { StudentBillTo } from './student-requests';
+import { AREA } from '../common/areas';
 
 /* ------------------------------------- Program Billing and Request to Pay Multiple Students (ADR 036) */
 
@@ -193,7 +194,7 @@ export const BillableStudentsResponse = okResponse(
 
 /* ---------------------------------------------------------------- endpoints */
 
-const tag = 'Student billing';
+const tag = AREA.studentBilling;
 const notApproved: NotApprovedMessages = {
   pending: 'Students can be billed once your business is approved.',
   disabled: 'This business is disabled, so it cannot request payments. Contact Tay support.',

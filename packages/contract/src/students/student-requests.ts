@@ -3,6 +3,7 @@ import { BusinessIdParams } from '../businesses/schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { okResponse, PageQuery } from '../common/lists';
 import { IdempotencyHeaders, PaymentRequestInput, PaymentRequestResponse } from '../payment-requests/schemas';
+import { AREA } from '../common/areas';
 
 /* ------------------------------------------- a request to pay for one student (ADR 036) */
 
@@ -107,7 +108,7 @@ export const StudentRequestParams = z.object({ id: z.string().min(1).max(64), st
 
 /* ---------------------------------------------------------------- endpoints */
 
-const tag = 'Student billing';
+const tag = AREA.studentBilling;
 const notApproved: NotApprovedMessages = {
   pending: 'Requests to pay can be created and sent once your business is approved.',
   disabled: 'This business is disabled, so it cannot request payments. Contact Tay support.',

@@ -3,6 +3,7 @@ import { BusinessIdParams } from '../businesses/schemas';
 import { boundedDay } from '../common/day-schemas';
 import { defineEndpoint, type NotApprovedMessages } from '../common/endpoint';
 import { okResponse, PageQuery } from '../common/lists';
+import { AREA } from '../common/areas';
 
 /* ------------------------------------------------------------- students (ADR 036) */
 
@@ -173,7 +174,7 @@ export type StudentList = z.infer<typeof StudentListResponse>['data'];
 
 /* ---------------------------------------------------------------- endpoints */
 
-const tag = 'Students';
+const tag = AREA.students;
 const base = '/api/businesses/:id/students';
 const notApproved: NotApprovedMessages = {
   pending: 'Students can be added once your business is approved.',

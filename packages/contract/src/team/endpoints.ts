@@ -16,8 +16,9 @@ import {
   SetRoleBody,
   TeamResponse,
 } from './schemas';
+import { AREA } from '../common/areas';
 
-const tag = 'team';
+const tag = AREA.team;
 
 /** Owners are the owners' business: only an owner makes, changes, removes or withdraws the invitation of one. */
 const ownerOnly = (what: string): SubjectNeeds => ({ access: 'business:owner', refusal: `Only an owner of this business can ${what}.` });

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { reportEndpoints as e, type BillingReportQuery } from '@tay/contract';
-import { areaKey, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessId } from '../../../lib/session';
+import { reportsKey } from '../../../lib/area-keys';
 
 /** Every cached report of the business: a request's change or a payment (a live notice) moves its figures. */
-export const reportsKey = (businessId: string | undefined) => areaKey(e.overview.tag, businessId);
+export { reportsKey };
 
 /** The analytics landing: this month against last, 90 days collected, methods, kinds, top payers, paid on time. */
 export function useReportOverview() {

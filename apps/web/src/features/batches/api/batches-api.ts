@@ -13,14 +13,15 @@ import {
   type BatchSubmitBody,
 } from '@tay/contract';
 import { ApiError, buildUrl } from '../../../lib/api-client';
-import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { readIdentityToken } from '../../../lib/session-token';
 import { useBusinessId } from '../../../lib/session';
+import { batchesKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's batches. */
-export const batchesKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { batchesKey };
 
 const running = (batch: Batch | undefined) => batch?.phase === 'validating' || batch?.phase === 'sending';
 

@@ -8,12 +8,13 @@ import {
   type BillingRunListQuery,
   type BillingRunOutcome,
 } from '@tay/contract';
-import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
+import { billingCyclesKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's billing cycles and their runs. */
-export const billingCyclesKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { billingCyclesKey };
 
 export function useBillingCycleList(query: BillingCycleListQuery) {
   const businessId = useBusinessId();

@@ -8,12 +8,13 @@ import {
   type MissingItem,
   type UpdateBusinessBody,
 } from '@tay/contract';
-import { areaKey, callForData, endpointKey, endpointQuery } from '../../../lib/endpoint-client';
+import { callForData, endpointKey, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { currentUserKey, sessionKey, useBusinessId, useSession } from '../../../lib/session';
+import { businessKey } from '../../../lib/area-keys';
 
 /** Everything cached of one business (its record, what is missing); live updates invalidate it. */
-export const businessKey = (id: string) => areaKey(e.get.tag, id);
+export { businessKey };
 const recordKey = (id: string) => endpointKey(e.get, { params: { id } });
 const prepareSubmitQuery = (id: string) => endpointQuery(e.prepareSubmit, { params: { id } });
 

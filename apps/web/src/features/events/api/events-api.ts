@@ -14,9 +14,10 @@ import { ApiError } from '../../../lib/api-client';
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
+import { eventsKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's events and their check-ins. */
-export const eventsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { eventsKey };
 
 export function useEventList(query: EventListQuery) {
   const businessId = useBusinessId();

@@ -5,9 +5,10 @@ import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery, fe
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { useBusinessId } from '../../../lib/session';
+import { invoicesKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's invoices (live updates and every change invalidate it). */
-export const invoicesKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { invoicesKey };
 
 export function useInvoiceList(query: InvoiceListQuery) {
   const businessId = useBusinessId();

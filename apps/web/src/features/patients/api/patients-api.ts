@@ -1,11 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { patientEndpoints as e, type Patient, type PatientInput, type PatientListQuery } from '@tay/contract';
-import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { AUDITED_READ, useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
+import { patientsKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's patients. */
-export const patientsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { patientsKey };
 
 export function usePatientList(query: PatientListQuery) {
   const businessId = useBusinessId();

@@ -1,11 +1,12 @@
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { payerEndpoints as e, type PayerImportBody, type PayerInput, type PayerListQuery, type PayerUpdateBody } from '@tay/contract';
-import { areaKey, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
+import { payersKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's payers (live updates and every change invalidate it). */
-export const payersKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { payersKey };
 
 export function usePayerList(query: PayerListQuery) {
   const businessId = useBusinessId();

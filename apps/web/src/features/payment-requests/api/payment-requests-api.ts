@@ -1,17 +1,18 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { paymentRequestEndpoints as e, type PaymentRequestInput, type RequestListQuery } from '@tay/contract';
 import { balancesKey } from '../../../lib/balances';
-import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { useBusinessId } from '../../../lib/session';
+import { requestsKey } from '../../../lib/area-keys';
 
 export type { PaymentRequestSummary as RequestSummary } from '@tay/contract';
 
 export { useBusinessTimeZone } from '../../../lib/business-time-zone';
 
 /** Everything cached of the business's payment requests (live updates and every change invalidate it). */
-export const requestsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { requestsKey };
 
 export function useRequestList(query: RequestListQuery) {
   const businessId = useBusinessId();

@@ -4,9 +4,10 @@ import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } f
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { useBusinessId } from '../../../lib/session';
+import { payoutsKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's payouts. */
-export const payoutsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { payoutsKey };
 
 export function usePayoutList(query: PayoutListQuery, enabled = true) {
   const businessId = useBusinessId();

@@ -12,9 +12,10 @@ import {
 import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
+import { programsKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's programs and enrollments. */
-export const programsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { programsKey };
 
 export function useProgramList(query: ProgramListQuery, { enabled = true }: { enabled?: boolean } = {}) {
   const businessId = useBusinessId();

@@ -1,11 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { qrCodeEndpoints as e, type QrCode, type QrCodeInput, type QrCodeListQuery, type QrImageFormat } from '@tay/contract';
-import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery, fetchEndpointFile, queryOf } from '../../../lib/endpoint-client';
+import { callEndpoint, callForData, downloadEndpoint, endpointQuery, fetchEndpointFile, queryOf } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
+import { qrCodesKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's QR codes (every change, and a payment through a code, invalidates it). */
-export const qrCodesKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { qrCodesKey };
 
 /**
  * A code's previews, kept apart from the area: a payment through the code (a live notice) changes

@@ -8,12 +8,13 @@ import {
   type ReceiverListQuery,
 } from '@tay/contract';
 import { ApiError } from '../../../lib/api-client';
-import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
+import { receiversKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's receivers. */
-export const receiversKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { receiversKey };
 
 export function useReceiverList(query: ReceiverListQuery) {
   const businessId = useBusinessId();

@@ -13,9 +13,10 @@ import { areaKey, callForData, downloadEndpoint, endpointQuery } from '../../../
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useIdempotentCommand } from '../../../lib/idempotency-keys';
 import { useBusinessId } from '../../../lib/session';
+import { studentBillingKey } from '../../../lib/area-keys';
 
 /** The students' balances and the student requests (they move each other). */
-export const studentBillingKey = (businessId: string | undefined) => areaKey(e.balances.tag, businessId);
+export { studentBillingKey };
 
 /**
  * A request to pay for one student. The intent (student and whole body) picks the

@@ -1,11 +1,12 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { studentEndpoints as e, type Student, type StudentInput, type StudentListQuery } from '@tay/contract';
-import { areaKey, callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { callEndpoint, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { useBusinessId } from '../../../lib/session';
+import { studentsKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's students. */
-export const studentsKey = (businessId: string | undefined) => areaKey(e.list.tag, businessId);
+export { studentsKey };
 
 export function useStudentList(query: StudentListQuery) {
   const businessId = useBusinessId();

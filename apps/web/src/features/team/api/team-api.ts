@@ -1,11 +1,12 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { teamEndpoints as e, type AuditQuery, type InviteBody, type MemberRole } from '@tay/contract';
-import { areaKey, callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
+import { callForData, downloadEndpoint, endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessMutation } from '../../../lib/business-mutation';
 import { currentUserKey, useBusinessId } from '../../../lib/session';
+import { teamKey } from '../../../lib/area-keys';
 
 /** Everything cached of the business's team and audit log (team changes and live updates invalidate it). */
-export const teamKey = (businessId: string | undefined) => areaKey(e.members.tag, businessId);
+export { teamKey };
 
 export function useTeam() {
   const businessId = useBusinessId();
