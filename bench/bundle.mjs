@@ -26,7 +26,7 @@ export const BUDGETS = [
     figure: 'gzip kB',
     limit: 250,
     held: false,
-    why: "the portal's frame imports every area's endpoints and schemas (zod with them) and its search",
+    why: "the frame's Mantine kit (AppShell, menus, Combobox, floating-ui) and the home's schemas (zod); 2026-12-04: 296.7",
   },
   {
     page: 'pay page, before the card field',

@@ -1,43 +1,29 @@
-import '@mantine/spotlight/styles.css';
-import { ActionIcon, Button, Kbd, Loader, Text, Tooltip } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { createSpotlight, Spotlight } from '@mantine/spotlight';
+import { ActionIcon, Button, Kbd, Tooltip } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { searchEndpoints } from '@tay/contract';
-import { endpointQuery } from '../../lib/endpoint-client';
+import { lazy, Suspense, useState } from 'react';
 
-const [store, search] = createSpotlight();
-
-/** The search text as typed, debounced: one request per pause, not per keystroke. */
-const PAUSE_MS = 250;
+/** The box and its results, loaded the first time search is asked for: most pages are opened without it. */
+const BusinessSearchPanel = lazy(() => import('./business-search-panel'));
 
 /**
  * Find anything in the current business (issue 35): the header's search button and ⌘K / Ctrl+K
- * open one box whose results come grouped from the API (`searchEndpoints.search`), each group only
- * where the person's role and the template have it. Keyboard first: arrows move, Enter opens,
- * Escape closes.
+ * open one box whose results come grouped from the API (`business-search-panel.tsx`).
  */
 export function BusinessSearch({ businessId }: { businessId: string | undefined }) {
-  const navigate = useNavigate();
-  const [query, setQuery] = useState('');
-  const [typed] = useDebouncedValue(query.trim(), PAUSE_MS);
-  const result = useQuery({
-    ...endpointQuery(searchEndpoints.search, { params: { id: businessId ?? '' }, query: { q: typed } }),
-    enabled: Boolean(businessId) && typed.length > 0,
-    staleTime: 10_000,
-  });
+  const [asked, setAsked] = useState(false);
+  const [opened, setOpened] = useState(false);
+  const open = () => {
+    setAsked(true);
+    setOpened(true);
+  };
+  useHotkeys([['mod+K', open]]);
   if (!businessId) return null;
-
-  const groups = typed.length > 0 ? (result.data?.groups ?? []) : [];
-  const waiting = query.trim() !== typed || result.isFetching;
 
   return (
     <>
       <Tooltip label="Search (Ctrl+K)">
-        <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Search" onClick={search.open} hiddenFrom="sm">
+        <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Search" onClick={open} hiddenFrom="sm">
           <IconSearch size={20} />
         </ActionIcon>
       </Tooltip>
@@ -47,46 +33,16 @@ export function BusinessSearch({ businessId }: { businessId: string | undefined 
         visibleFrom="sm"
         leftSection={<IconSearch size={14} />}
         rightSection={<Kbd size="xs">Ctrl K</Kbd>}
-        onClick={search.open}
+        onClick={open}
         aria-keyshortcuts="Control+K Meta+K"
       >
         Search
       </Button>
-      <Spotlight.Root store={store} query={query} onQueryChange={setQuery} shortcut={['mod + K']} scrollable maxHeight={480}>
-        <Spotlight.Search
-          aria-label="Search payers, requests, invoices and more"
-          placeholder="Name, e-mail, TRX-, INV- or PAY- number, memo or amount"
-          leftSection={waiting && query.trim() ? <Loader size={16} /> : <IconSearch size={18} />}
-        />
-        <Spotlight.ActionsList aria-label="Search results">
-          {groups.map((group) => (
-            // Each group named in text (Spotlight's own group label is drawn by CSS, which a screen reader may not read).
-            <div key={group.kind} role="group" aria-label={group.label}>
-              <Text size="xs" fw={700} c="dimmed" px="md" pt="sm" pb={4} tt="uppercase">
-                {group.label}
-              </Text>
-              {group.hits.map((hit) => (
-                <Spotlight.Action key={`${hit.kind}:${hit.id}`} label={hit.title} description={hit.detail} onClick={() => void navigate(hit.href)} />
-              ))}
-            </div>
-          ))}
-          {typed.length === 0 ? (
-            <Spotlight.Empty>
-              <Text size="sm" c="dimmed">
-                Type a name, an e-mail, a TRX-, INV- or PAY- number, a memo or an amount.
-              </Text>
-            </Spotlight.Empty>
-          ) : result.error ? (
-            <Spotlight.Empty>
-              <Text size="sm" c="red">
-                {result.error.message}
-              </Text>
-            </Spotlight.Empty>
-          ) : (
-            !waiting && groups.length === 0 && <Spotlight.Empty>Nothing in this business matches “{typed}”.</Spotlight.Empty>
-          )}
-        </Spotlight.ActionsList>
-      </Spotlight.Root>
+      {asked && (
+        <Suspense fallback={null}>
+          <BusinessSearchPanel businessId={businessId} opened={opened} onClose={() => setOpened(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
