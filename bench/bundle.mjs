@@ -21,13 +21,8 @@ import { approvedTenant } from './lib/tenant.mjs';
 export const BUDGETS = [
   { page: 'login', figure: 'gzip kB', limit: 150, held: true },
   { page: 'business home', figure: 'JS requests', limit: 15, held: true },
-  {
-    page: 'business home',
-    figure: 'gzip kB',
-    limit: 250,
-    held: false,
-    why: "the frame's Mantine kit (AppShell, menus, Combobox, floating-ui) and the home's schemas (zod); 2026-12-04: 296.7",
-  },
+  // No zod nor any schema before a form needs one (ADR 050; bench/RESULTS.md, 2026-12-06: 246.6 kB).
+  { page: 'business home', figure: 'gzip kB', limit: 250, held: true },
   {
     page: 'pay page, before the card field',
     figure: 'gzip kB',

@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { LiveChangeKind } from '@tay/contract';
+import { LIVE_CHANGE_KINDS, type LiveChangeKind } from '@tay/contract';
 import {
   businessKey,
   payersKey,
@@ -100,7 +100,7 @@ export function useLiveUpdates(options: LiveStreamOptions = {}): void {
       businessId,
       {
         onReady: (again) => {
-          if (again) LiveChangeKind.options.forEach(changed);
+          if (again) LIVE_CHANGE_KINDS.forEach(changed);
         },
         onChange: (change) => changed(change.kind),
       },

@@ -1,4 +1,4 @@
-import { BATCH_TEMPLATES, csvRow, errorDetailsOf, type BatchKind } from '@tay/contract';
+import { errorDetailsOf } from '@tay/contract';
 import { ApiError, authHeaders, buildUrl, type RequestOptions } from './api-client';
 
 /**
@@ -21,12 +21,6 @@ export function saveFile(blob: Blob, name: string): void {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-/** A batch kind's CSV template (its header and example rows), saved by the browser. */
-export function downloadBatchTemplate(kind: BatchKind): void {
-  const template = BATCH_TEMPLATES[kind];
-  saveFile(new Blob([`${template.rows.map((row) => csvRow(row)).join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }), template.fileName);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { LIVE_EVENTS, LiveChange } from '@tay/contract';
+import { LIVE_EVENTS, readLiveChange, type LiveChange } from '@tay/contract';
 import { authHeaders, buildUrl } from './api-client';
 import { readIdentityToken } from './session-token';
 
@@ -114,8 +114,8 @@ export function openLiveStream(businessId: string, handlers: LiveStreamHandlers,
         } catch {
           return;
         }
-        const change = LiveChange.safeParse(parsed);
-        if (change.success) handlers.onChange(change.data);
+        const change = readLiveChange(parsed);
+        if (change) handlers.onChange(change);
       }
     });
     const reader = response.body.getReader();

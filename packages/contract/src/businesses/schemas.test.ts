@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidRoutingNumber, maskNumber } from '../common/bank-numbers';
-import {
-  AddBankAccountBody,
-  BUSINESS_TRANSITIONS,
-  BusinessState,
-  canTransition,
-  formatEin,
-  isBusinessEditable,
-  isNonProfitStructure,
-  Owners,
-  UpdateBusinessBody,
-} from './schemas';
+import { AddBankAccountBody, BusinessState, Owners, UpdateBusinessBody } from './schemas';
+import { BUSINESS_TRANSITIONS, canTransition, formatEin, isBusinessEditable, isNonProfitStructure } from './states';
 
 const STATES = BusinessState.options;
 

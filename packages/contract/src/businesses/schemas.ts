@@ -1,84 +1,22 @@
 import { z } from 'zod';
 import { boundedDay } from '../common/day-schemas';
 import { MAX_AMOUNT_CENTS } from '../common/money';
+import { BUSINESS_STATES, ENTITY_TYPES, MAX_REMINDER_OFFSET_DAYS } from './states';
+import { US_STATES } from './us-states';
 
 /** Domain: `Incomplete → Pending` (submit) `→ Approved | Disabled` (operations); `Approved ⇄ Disabled`. */
-export const BusinessState = z.enum(['Incomplete', 'Pending', 'Approved', 'Disabled']);
+export const BusinessState = z.enum(BUSINESS_STATES);
 export type BusinessState = z.infer<typeof BusinessState>;
 
 /** The three templates (docs/product.md §1); the first entity's type decides the template. */
-export const EntityType = z.enum(['standard', 'student', 'healthCare']);
+export const EntityType = z.enum(ENTITY_TYPES);
 export type EntityType = z.infer<typeof EntityType>;
-export const ENTITY_TEMPLATE_NAMES: Record<EntityType, string> = {
-  standard: 'Standard',
-  student: 'School',
-  healthCare: 'Healthcare',
-};
 
 export const Entity = z.object({ entityType: EntityType, entityTemplateName: z.string() });
 export type Entity = z.infer<typeof Entity>;
 
 const trimmed = (max: number) => z.string().trim().max(max);
 const optionalText = (max: number) => trimmed(max).nullable().optional();
-
-export const US_STATES = [
-  'AL',
-  'AK',
-  'AZ',
-  'AR',
-  'CA',
-  'CO',
-  'CT',
-  'DE',
-  'DC',
-  'FL',
-  'GA',
-  'HI',
-  'ID',
-  'IL',
-  'IN',
-  'IA',
-  'KS',
-  'KY',
-  'LA',
-  'ME',
-  'MD',
-  'MA',
-  'MI',
-  'MN',
-  'MS',
-  'MO',
-  'MT',
-  'NE',
-  'NV',
-  'NH',
-  'NJ',
-  'NM',
-  'NY',
-  'NC',
-  'ND',
-  'OH',
-  'OK',
-  'OR',
-  'PA',
-  'RI',
-  'SC',
-  'SD',
-  'TN',
-  'TX',
-  'UT',
-  'VT',
-  'VA',
-  'WA',
-  'WV',
-  'WI',
-  'WY',
-  'PR',
-  'GU',
-  'VI',
-  'AS',
-  'MP',
-] as const;
 
 /** Business profile (setup/profile). EIN as 9 digits, shown `12-3456789`. */
 export const BusinessProfile = z.object({
@@ -137,10 +75,6 @@ export const Owners = z
   .refine((owners) => owners.reduce((sum, o) => sum + o.ownershipPercent, 0) <= 100, {
     message: 'Ownership adds up to more than 100 %.',
   });
-
-export const REMINDER_OFFSETS = [-7, -3, -1, 0, 1, 3, 7] as const;
-/** How far from the due date a reminder step may be, either way, in days. */
-export const MAX_REMINDER_OFFSET_DAYS = 30;
 
 const limitCents = (label: string) =>
   z
@@ -302,54 +236,8 @@ export const UpdateUserProfileBody = z.object({
 });
 export type UpdateUserProfileBody = z.infer<typeof UpdateUserProfileBody>;
 
-/**
- * The business state machine (docs/product.md §4): the owner submits (`Incomplete → Pending`), operations
- * approve or decline (`Pending → Approved | Disabled`) and may disable and re-enable an approved
- * business (`Approved ⇄ Disabled`). Nothing else moves; the API refuses every other change.
- */
-export const BUSINESS_TRANSITIONS: Readonly<Record<BusinessState, readonly BusinessState[]>> = {
-  Incomplete: ['Pending'],
-  Pending: ['Approved', 'Disabled'],
-  Approved: ['Disabled'],
-  Disabled: ['Approved'],
-};
-
-export function canTransition(from: BusinessState, to: BusinessState): boolean {
-  return BUSINESS_TRANSITIONS[from].includes(to);
-}
-
-/**
- * States in which the owner may change the business's details. A Pending business is under
- * review, so what operations approve is what was submitted; a Disabled one is frozen.
- */
-export const BUSINESS_EDITABLE_STATES: readonly BusinessState[] = ['Incomplete', 'Approved'];
-
-export function isBusinessEditable(state: BusinessState): boolean {
-  return BUSINESS_EDITABLE_STATES.includes(state);
-}
-
 /** `:id` of every `/api/businesses/:id/…` route. */
 export const BusinessIdParams = z.object({ id: z.string().min(1).max(64) });
 
-/** Corporate structures (codes of GET /api/corpStruct) that take a non-profit code. */
-export const NON_PROFIT_CORPORATE_STRUCTURES: readonly string[] = ['non_profit'];
-
-export function isNonProfitStructure(code: string | null | undefined): boolean {
-  return code != null && NON_PROFIT_CORPORATE_STRUCTURES.includes(code);
-}
-
-/** `directoryId` of a settlement account whose routing number is not in the bank directory. */
-export const MANUAL_BANK_DIRECTORY_ID = 'manual';
-
 /** GET /api/directory/banks?search= — case-insensitive, on the bank name or routing number. */
 export const DirectoryBanksQuery = z.object({ search: z.string().trim().max(100).optional() });
-
-export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'] as const;
-export type LogoContentType = (typeof LOGO_CONTENT_TYPES)[number];
-/** Largest logo accepted, decoded. */
-export const MAX_LOGO_BYTES = 512 * 1024;
-
-/** `12-3456789`: how an EIN (stored as 9 digits) is shown and returned. */
-export function formatEin(digits: string): string {
-  return /^\d{9}$/.test(digits) ? `${digits.slice(0, 2)}-${digits.slice(2)}` : digits;
-}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { US_STATES } from './schemas';
-import { searchUsStates, timeZoneForState, US_STATE_NAMES, US_STATE_TIME_ZONES } from './us-states';
+import { searchUsStates, timeZoneForState, US_STATE_NAMES, US_STATE_TIME_ZONES, US_STATES } from './us-states';
 
 describe('US states', () => {
   it('names every state and gives it a time zone that exists', () => {

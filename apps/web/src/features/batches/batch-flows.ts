@@ -10,7 +10,7 @@ import {
   patientEndpoints,
 } from '@tay/contract';
 import type { AccessEntry } from '../../lib/endpoint-access';
-import { downloadBatchTemplate } from '../../lib/download';
+import { downloadBatchTemplate } from '../../lib/batch-template';
 
 /**
  * One bulk flow of the portal: its kind of batch and the four pages of its routes (the list,

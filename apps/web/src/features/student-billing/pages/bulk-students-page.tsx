@@ -23,7 +23,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useBillableStudents, useCreateStudentBilling } from '../api/student-billing-api';
 import { dayInDays } from '../../../lib/local-day';
-import { downloadBatchTemplate } from '../../../lib/download';
+import { downloadBatchTemplate } from '../../../lib/batch-template';
 
 const fieldOf = (fields: FieldErrors, ...names: string[]) => names.map((k) => fields[k]).find(Boolean) ?? null;
 
