@@ -60,7 +60,7 @@ export const loadGenerator = process.env.BENCH_LOADGEN === 'wrk' ? 'wrk' : 'auto
  * What every measured request carries besides its own headers: the Accept-Encoding a browser
  * sends, so answers are compressed (or not) as they would be for the web app.
  */
-export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+export const BROWSER_HEADERS = { 'accept-encoding': process.env.BENCH_ACCEPT_ENCODING ?? 'gzip, deflate, br, zstd' };
 
 export async function measure({ name, url, connections = 50, duration = 10, headers: own = {} }) {
   const load = loadGenerator === 'wrk' ? wrk : autocannonRun;

@@ -26,6 +26,15 @@ export function compressible(contentType: string): boolean {
  */
 const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 2 } };
 
+/**
+ * A whole body in memory is compressed with a window no larger than it needs (brotli's default
+ * is 4 MB, allocated and cleared for each answer) and its size as a hint.
+ */
+function brotliFor(bytes: number): BrotliOptions {
+  const window = Math.min(Math.max(Math.ceil(Math.log2(bytes + 1)), constants.BROTLI_MIN_WINDOW_BITS), constants.BROTLI_DEFAULT_WINDOW);
+  return { params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_LGWIN]: window, [constants.BROTLI_PARAM_SIZE_HINT]: bytes } };
+}
+
 /** The Accept-Encoding values a server sees are few (one per browser): each is read once. */
 const seen = new Map<string, string>();
 const negotiator = new Negotiator({
@@ -88,7 +97,7 @@ export const compression = fp(
       addVary(reply);
       reply.header('content-encoding', encoding);
       if (size >= 0) {
-        const compressed = encoding === 'br' ? brotliCompressSync(body as string | Buffer, BROTLI) : gzipSync(body as string | Buffer);
+        const compressed = encoding === 'br' ? brotliCompressSync(body as string | Buffer, brotliFor(size)) : gzipSync(body as string | Buffer);
         reply.header('content-length', compressed.length);
         return done(null, compressed);
       }
