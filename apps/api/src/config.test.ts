@@ -95,7 +95,7 @@ describe('loadConfig', () => {
     });
     expect(loadConfig(base).processor).toEqual(config.processor);
     expect(loadConfig({ ...base, AUTH_SECRET: 'b'.repeat(32) }).processor.publishableKey).not.toBe(config.processor.publishableKey);
-    expect(config.fees).toEqual({ card: { bps: 290, fixedCents: 30 }, bankAccount: { bps: 80, capCents: 500 } });
+    expect(config.fees).toEqual({ card: { bps: 290, fixedCents: 30 }, bankAccount: { bps: 80, capCents: 500 }, refundReturnsFee: false });
 
     const set = loadConfig({
       ...base,
@@ -106,9 +106,10 @@ describe('loadConfig', () => {
       SANDBOX_SETTLEMENT_SECONDS: '1',
       FEE_CARD_BPS: '250',
       FEE_BANK_CAP_CENTS: '0',
+      FEE_REFUND_RETURNS_FEE: 'true',
     });
     expect(set.processor).toMatchObject({ publishableKey: 'pk_test_0123456789abcdef', webhookUrl: 'https://hooks.example.com/tay', settlementSeconds: 1 });
-    expect(set.fees).toEqual({ card: { bps: 250, fixedCents: 30 }, bankAccount: { bps: 80, capCents: 0 } });
+    expect(set.fees).toEqual({ card: { bps: 250, fixedCents: 30 }, bankAccount: { bps: 80, capCents: 0 }, refundReturnsFee: true });
     expect(() => loadConfig({ ...base, PROCESSOR_PUBLISHABLE_KEY: 'sk_test_0123456789abcdef', FEE_CARD_BPS: '-1' })).toThrow(
       /PROCESSOR_PUBLISHABLE_KEY[\s\S]*FEE_CARD_BPS|FEE_CARD_BPS[\s\S]*PROCESSOR_PUBLISHABLE_KEY/,
     );

@@ -86,6 +86,8 @@ const EnvSchema = z.object({
   FEE_BANK_CAP_CENTS: z.coerce.number().int().min(0).max(100_000).default(500),
   /** What the business pays per payout (ADR 035), fixed when the payout is approved. */
   FEE_PAYOUT_CENTS: z.coerce.number().int().min(0).max(100_000).default(25),
+  /** A refund gives back the payment's fee in proportion (ADR 051); by default the fee is kept, as most processors do. */
+  FEE_REFUND_RETURNS_FEE: bool.optional(),
   /**
    * Accounting providers (issue 24, ADR 041). Without a client id, the built-in stand-in on this
    * server answers (like the sandbox processor); with one, the real provider's hosts are the
@@ -170,6 +172,8 @@ export interface ProcessorConfig {
 export interface FeeSchedule {
   card: { bps: number; fixedCents: number };
   bankAccount: { bps: number; capCents: number };
+  /** FEE_REFUND_RETURNS_FEE: a refund gives back its share of the payment's fee. */
+  refundReturnsFee?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -250,6 +254,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     fees: {
       card: { bps: env.FEE_CARD_BPS, fixedCents: env.FEE_CARD_FIXED_CENTS },
       bankAccount: { bps: env.FEE_BANK_BPS, capCents: env.FEE_BANK_CAP_CENTS },
+      refundReturnsFee: env.FEE_REFUND_RETURNS_FEE ?? false,
     },
     payoutFeeCents: env.FEE_PAYOUT_CENTS,
     accounting: accountingSettings(env, publicUrl, authSecret, isProduction),

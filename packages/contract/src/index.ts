@@ -47,6 +47,7 @@ export * from './qr-codes/schemas';
 export * from './qr-codes/amount-rules';
 export * from './qr-codes/endpoints';
 export * from './payouts/payouts';
+export * from './refunds/refunds';
 export * from './payouts/receivers';
 export * from './payouts/events';
 export * from './students/batch-fields';

@@ -15,6 +15,8 @@ import type { PaymentProcessor } from '../processor/port';
 import { deliverWebhook } from '../processor/sandbox/deliver-webhook';
 import { advanceCharge } from '../processor/sandbox/sandbox-processor';
 import { advanceSandboxPayout } from '../processor/sandbox/sandbox-payouts';
+import { advanceSandboxRefund } from '../processor/sandbox/sandbox-refunds';
+import { sendRefund } from '../domain/refunds/refunds';
 import { sendApprovedPayout } from '../domain/payouts/send-payout';
 import { bankAccountNumberBox } from '../domain/businesses/add-bank-account';
 import { runDueBillingCycles } from '../domain/billing-cycles/run-cycle';
@@ -97,6 +99,12 @@ export function createJobHandlers({
     },
     'sandbox.advance-payout': async (data) => {
       await advanceSandboxPayout({ db, jobs }, data);
+    },
+    'sandbox.advance-refund': async (data) => {
+      await advanceSandboxRefund({ db, jobs }, data);
+    },
+    'refunds.send': async (data) => {
+      await sendRefund({ db, processor }, data);
     },
     'payouts.send': async (data) => {
       await sendApprovedPayout({ db, processor, accountBox: bankAccountNumberBox([authSecret, ...previousAuthSecrets]) }, data);

@@ -22,6 +22,10 @@ export interface JobPayloads {
   'sandbox.advance-charge': { chargeId: string; to: 'succeeded' | 'failed' | 'settled' | 'returned' };
   /** The sandbox processor pays or returns one credit to a bank account (ADR 035). */
   'sandbox.advance-payout': { processorPayoutId: string };
+  /** The sandbox processor finishes one bank refund (ADR 051). */
+  'sandbox.advance-refund': { processorRefundId: string; to: 'succeeded' | 'failed' };
+  /** Sends one refund to the processor, or asks again after a crash (queued in the refunding transaction, ADR 051). */
+  'refunds.send': { businessId: string; refundId: string };
   /** Sends one approved payout to the processor (queued in the approving transaction, ADR 035). */
   'payouts.send': { businessId: string; payoutId: string };
   /** The sandbox processor delivers one signed webhook to PROCESSOR_WEBHOOK_URL. */
@@ -61,6 +65,8 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
   'sandbox.deliver-webhook': { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: 60 },
   'sandbox.advance-payout': { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
   'payouts.send': { retryLimit: 10, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
+  'sandbox.advance-refund': { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
+  'refunds.send': { retryLimit: 10, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
   'payments.reconcile': { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
   // A run of 100,000 rows takes minutes on a small host; one that dies is resumed by batches.resume.
   'batches.check': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 1800 },

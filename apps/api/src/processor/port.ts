@@ -24,6 +24,47 @@ export interface PaymentProcessor {
    * on its way; `payout.paid` or `payout.returned` follows by webhook (ADR 035).
    */
   sendPayout(request: PayoutRequest): Promise<PayoutResult>;
+  /**
+   * Refunds part or all of a captured charge once per idempotency key (our refund id): calling
+   * again with the same key returns the first result and never refunds twice. A card's refund
+   * succeeds at once; a bank account's is `pending` until `refund.succeeded` or `refund.failed`
+   * arrives by webhook (ADR 051).
+   */
+  refund(request: RefundRequest): Promise<RefundResult>;
+}
+
+export interface RefundMetadata {
+  businessId: string;
+  paymentId: string;
+  refundId: string;
+}
+
+export interface RefundRequest {
+  chargeId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  metadata: RefundMetadata;
+}
+
+export type RefundResult =
+  | { status: 'succeeded' | 'pending'; processorRefundId: string }
+  | { status: 'failed'; processorRefundId: string | null; failureCode: string; failureMessage: string };
+
+export type RefundEventType = 'refund.succeeded' | 'refund.failed';
+
+/** The processor's word on a refund it accepted. */
+export interface RefundProcessorEvent {
+  id: string;
+  type: RefundEventType;
+  /** Seconds since the epoch. */
+  created: number;
+  data: {
+    processorRefundId: string;
+    amountCents: number;
+    metadata: RefundMetadata;
+    failureCode?: string;
+    failureMessage?: string;
+  };
 }
 
 export interface PayoutDestination {

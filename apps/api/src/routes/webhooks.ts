@@ -5,9 +5,10 @@ import { ErrorCode, ErrorResponse } from '@tay/contract';
 import type { DB } from '../db/schema';
 import { applyProcessorEvent } from '../domain/payments/apply-processor-event';
 import { applyPayoutEvent } from '../domain/payouts/send-payout';
+import { applyRefundEvent } from '../domain/refunds/refunds';
 import { AppError } from '../lib/app-error';
 import type { Mailer } from '../mail/mailer';
-import type { PayoutProcessorEvent, ProcessorEvent } from '../processor/port';
+import type { PayoutProcessorEvent, ProcessorEvent, RefundProcessorEvent } from '../processor/port';
 import { SIGNATURE_HEADER, verifySignature } from '../processor/signature';
 
 export interface WebhookRoutesOptions {
@@ -44,6 +45,20 @@ const PayoutEventSchema = z.object({
   }),
 }) satisfies z.ZodType<PayoutProcessorEvent>;
 
+/** The processor's word on a refund (ADR 051). */
+const RefundEventSchema = z.object({
+  id: z.string().min(1).max(255),
+  type: z.enum(['refund.succeeded', 'refund.failed']),
+  created: z.number().int(),
+  data: z.object({
+    processorRefundId: z.string().min(1),
+    amountCents: z.number().int(),
+    metadata: z.object({ businessId: z.string().min(1), paymentId: z.string().min(1), refundId: z.string().min(1) }),
+    failureCode: z.string().optional(),
+    failureMessage: z.string().optional(),
+  }),
+}) satisfies z.ZodType<RefundProcessorEvent>;
+
 /**
  * `POST /api/webhooks/processor`: the processor's signed events (ARCHITECTURE.md §5). The signature
  * covers the exact bytes sent, so this plugin keeps the body as the raw string (its own JSON
@@ -79,6 +94,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       if (payout.success) {
         const outcome = await applyPayoutEvent(db, payout.data);
         request.log.info({ eventId: payout.data.id, type: payout.data.type, outcome }, 'processor webhook');
+        return { received: true as const, outcome };
+      }
+      const refund = RefundEventSchema.safeParse(json);
+      if (refund.success) {
+        const outcome = await applyRefundEvent(db, refund.data);
+        request.log.info({ eventId: refund.data.id, type: refund.data.type, outcome }, 'processor webhook');
         return { received: true as const, outcome };
       }
       const event = EventSchema.safeParse(json);

@@ -91,6 +91,7 @@ function processorOf(around: {
       return result;
     },
     sendPayout: (request) => real.sendPayout(request),
+    refund: (request) => real.refund(request),
   };
 }
 

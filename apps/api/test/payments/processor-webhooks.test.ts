@@ -264,6 +264,7 @@ describe('a process that dies mid-payment', () => {
         throw new Error(`connection lost ${when} the charge`);
       },
       sendPayout: (request) => real.sendPayout(request),
+      refund: (request) => real.refund(request),
     };
   }
 

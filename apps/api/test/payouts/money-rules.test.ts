@@ -73,6 +73,7 @@ describe('the money rules table', () => {
     expect(rows.preparePayout).toEqual({ owner: true, admin: true, member: true, viewer: false });
     expect(rows.approvePayout).toEqual({ owner: true, admin: true, member: false, viewer: false });
     expect(rows.settlementAccount).toEqual({ owner: true, admin: false, member: false, viewer: false });
+    expect(rows.refund).toEqual({ owner: true, admin: true, member: false, viewer: false });
   });
 });
 

@@ -5,7 +5,7 @@ import { getBalances } from '../../src/domain/ledger/get-balances';
 
 /**
  * The ledger's invariants, checked over the whole database: every journal transaction has at least
- * two entries summing to zero, every (payment, kind) is posted at most once, and each business's
+ * two entries summing to zero, every (payment, kind) and (refund, kind) is posted at most once, and each business's
  * balances recomputed here from raw entries equal what `getBalances` reports. Returns the
  * recomputed balances per business so a test can assert the amounts too.
  */
@@ -18,8 +18,11 @@ export async function assertLedgerInvariants(db: Kysely<DB>): Promise<Map<string
   expect(unbalanced, 'every journal transaction balances with ≥ 2 entries').toEqual([]);
 
   const { rows: twice } = await sql<{ payment_id: string }>`
-    SELECT payment_id FROM journal_transactions GROUP BY payment_id, kind HAVING count(*) > 1`.execute(db);
+    SELECT payment_id FROM journal_transactions WHERE refund_id IS NULL GROUP BY payment_id, kind HAVING count(*) > 1`.execute(db);
   expect(twice, 'one journal transaction per payment and kind').toEqual([]);
+  const { rows: refundedTwice } = await sql<{ refund_id: string }>`
+    SELECT refund_id FROM journal_transactions WHERE refund_id IS NOT NULL GROUP BY refund_id, kind HAVING count(*) > 1`.execute(db);
+  expect(refundedTwice, 'one journal transaction per refund and kind').toEqual([]);
 
   const { rows: total } = await sql<{ total: number }>`SELECT coalesce(sum(amount_cents), 0)::bigint AS total FROM journal_entries`.execute(db);
   expect(Number(total[0]!.total), 'the whole ledger sums to zero').toBe(0);

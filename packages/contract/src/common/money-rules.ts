@@ -20,6 +20,10 @@ export const MONEY_RULES = {
     access: 'business:write',
     act: 'Approve or reject payouts — single, bulk and checked-in — and review the receivers a member or a check-in added',
   },
+  refund: {
+    access: 'business:write',
+    act: 'Refund a payment, in full or in part',
+  },
   settlementAccount: {
     access: 'business:owner',
     act: 'Change the settlement bank account the business is paid into',
@@ -40,6 +44,8 @@ export function moneyRefusal(act: MoneyAct): string {
       return 'Only an owner or admin of this business can approve or reject payouts and review receivers.';
     case 'settlementAccount':
       return 'Only an owner of this business can change its settlement bank account.';
+    case 'refund':
+      return 'Only an owner or admin of this business can refund a payment.';
     default:
       return 'Your role in this business is view only: you can read and export, not change.';
   }

@@ -61,7 +61,7 @@ export const REQUEST_TRANSITIONS: Record<RequestEvent, { from: readonly RequestS
  * state (created, edited, a reminder, a held scheduled send, a payment received). The web app
  * labels each one; the API writes no other name.
  */
-export type RequestTimelineEvent = RequestEvent | 'create' | 'edit' | 'reminder' | 'sendHeld' | 'paymentProcessed' | 'viewed';
+export type RequestTimelineEvent = RequestEvent | 'create' | 'edit' | 'reminder' | 'sendHeld' | 'paymentProcessed' | 'viewed' | 'refund' | 'refundFailed';
 export const REQUEST_TIMELINE_EVENTS: readonly RequestTimelineEvent[] = [
   'create',
   'edit',
@@ -70,6 +70,8 @@ export const REQUEST_TIMELINE_EVENTS: readonly RequestTimelineEvent[] = [
   'sendHeld',
   'paymentProcessed',
   'viewed',
+  'refund',
+  'refundFailed',
 ];
 
 export function canApply(event: RequestEvent, from: RequestState, to?: RequestState): boolean {

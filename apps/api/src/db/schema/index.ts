@@ -39,7 +39,9 @@ import type {
   PaymentRequestsTable,
   PaymentsTable,
   ProcessorEventsTable,
+  RefundsTable,
   SandboxProcessorChargesTable,
+  SandboxProcessorRefundsTable,
   SandboxProcessorTokensTable,
   SandboxProcessorWebhooksTable,
 } from './payments';
@@ -78,6 +80,8 @@ export interface DB {
   processor_events: ProcessorEventsTable;
   sandbox_processor_tokens: SandboxProcessorTokensTable;
   sandbox_processor_charges: SandboxProcessorChargesTable;
+  sandbox_processor_refunds: SandboxProcessorRefundsTable;
+  refunds: RefundsTable;
   sandbox_processor_webhooks: SandboxProcessorWebhooksTable;
   batches: BatchesTable;
   batch_files: BatchFilesTable;

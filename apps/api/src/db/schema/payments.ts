@@ -108,6 +108,43 @@ export interface PaymentsTable {
   processed_at: Date | null;
   settled_at: Date | null;
   returned_at: Date | null;
+  /** What was refunded of it, never more than the amount (migration 0057, ADR 051). */
+  refunded_cents: Generated<number>;
+}
+
+export type RefundReasonCode = 'duplicate' | 'fraudulent' | 'requested_by_payer' | 'other';
+export type RefundStateCode = 'Pending' | 'Succeeded' | 'Failed';
+
+/** Money going back to a payment's payer (migration 0057, ADR 051). */
+export interface RefundsTable {
+  business_id: string;
+  id: string;
+  request_id: string;
+  payment_id: string;
+  amount_cents: number;
+  fee_returned_cents: Generated<number>;
+  reason: RefundReasonCode;
+  note: string | null;
+  state: RefundStateCode;
+  failure_reason: string | null;
+  processor_refund_id: string | null;
+  send_started_at: Date | null;
+  created_by: string | null;
+  created_by_email: string | null;
+  created_at: Generated<Date>;
+  processed_at: Date | null;
+}
+
+export interface SandboxProcessorRefundsTable {
+  id: string;
+  charge_id: string;
+  amount_cents: number;
+  idempotency_key: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  failure_code: string | null;
+  metadata: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
 }
 
 export type LedgerAccountKind = 'business_pending' | 'business_available' | 'business_payouts_in_flight' | 'platform_fees' | 'processor_clearing';
@@ -122,8 +159,19 @@ export interface LedgerAccountsTable {
 export interface JournalTransactionsTable {
   id: string;
   business_id: string;
-  kind: 'payment_captured' | 'payment_settled' | 'payment_returned' | 'payout_reserved' | 'payout_processed' | 'payout_released' | 'payout_returned';
+  kind:
+    | 'payment_captured'
+    | 'payment_settled'
+    | 'payment_returned'
+    | 'payout_reserved'
+    | 'payout_processed'
+    | 'payout_released'
+    | 'payout_returned'
+    | 'refund_reserved'
+    | 'refund_failed';
   payment_id: string;
+  /** A refund's movements: one per (refund, kind); null for every other movement (migration 0057). */
+  refund_id: Generated<string | null>;
   description: string;
   created_at: Generated<Date>;
 }
@@ -162,7 +210,7 @@ export interface SandboxProcessorTokensTable {
   kind: 'card' | 'bank_account';
   brand: string;
   last4: string;
-  behaviour: 'succeed' | 'decline' | 'settle_late' | 'return_after_settlement' | 'insufficient_funds';
+  behaviour: 'succeed' | 'decline' | 'settle_late' | 'return_after_settlement' | 'insufficient_funds' | 'refund_fails';
   used_at: Date | null;
   created_at: Generated<Date>;
 }

@@ -71,19 +71,24 @@ async function post(trx: Transaction<DB>, input: PostingInput, kind: Kind, lines
   const journal = await trx
     .insertInto('journal_transactions')
     .values({ id: newId('jtx'), business_id: input.businessId, kind, payment_id: input.paymentId, description: input.description })
-    .onConflict((oc) => oc.columns(['payment_id', 'kind']).doNothing())
+    .onConflict((oc) => oc.columns(['payment_id', 'kind']).where('refund_id', 'is', null).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (!journal) return false;
+  await insertLines(trx, journal.id, accounts, lines);
+  return true;
+}
+
+/** A journal transaction's entries, its zero lines left out. */
+async function insertLines(trx: Transaction<DB>, transactionId: string, accounts: Accounts, lines: [keyof Accounts, number][]): Promise<void> {
   await trx
     .insertInto('journal_entries')
     .values(
       lines
         .filter(([, amount]) => amount !== 0)
-        .map(([account, amount]) => ({ transaction_id: journal.id, account_id: accounts[account], amount_cents: amount })),
+        .map(([account, amount]) => ({ transaction_id: transactionId, account_id: accounts[account], amount_cents: amount })),
     )
     .execute();
-  return true;
 }
 
 /** The processor captured the payment: the business is owed the amount less the fee, pending settlement. */
@@ -171,4 +176,75 @@ export function postPayoutReturned(trx: Transaction<DB>, input: PayoutPostingInp
           ['business_available', -total],
         ],
   );
+}
+
+/** What a refund takes from the business's balances (ADR 051): available first, then pending. */
+export interface RefundTaken {
+  fromAvailable: number;
+  fromPending: number;
+}
+
+/**
+ * A refund leaves: the business's balances give back what the payer gets less the fee returned
+ * with it (available first, then pending, as decided under the available account's lock), the
+ * platform gives back that fee, and the amount leaves through the processor. One per refund.
+ */
+export async function postRefundReserved(
+  trx: Transaction<DB>,
+  input: { businessId: string; paymentId: string; refundId: string; amountCents: number; feeReturnedCents: number; taken: RefundTaken; description: string },
+): Promise<boolean> {
+  const accounts = await ensureAccounts(trx, input.businessId);
+  const journal = await trx
+    .insertInto('journal_transactions')
+    .values({
+      id: newId('jtx'),
+      business_id: input.businessId,
+      kind: 'refund_reserved',
+      payment_id: input.paymentId,
+      refund_id: input.refundId,
+      description: input.description,
+    })
+    .onConflict((oc) => oc.columns(['refund_id', 'kind']).where('refund_id', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!journal) return false;
+  const lines: [keyof Accounts, number][] = [
+    ['business_available', input.taken.fromAvailable],
+    ['business_pending', input.taken.fromPending],
+    ['platform_fees', input.feeReturnedCents],
+    ['processor_clearing', -input.amountCents],
+  ];
+  await insertLines(trx, journal.id, accounts, lines);
+  return true;
+}
+
+/** The processor could not refund: exactly what the refund took goes back where it came from. One per refund. */
+export async function postRefundFailed(trx: Transaction<DB>, input: { businessId: string; refundId: string; description: string }): Promise<boolean> {
+  const reserved = await trx
+    .selectFrom('journal_transactions')
+    .select(['id', 'payment_id'])
+    .where('refund_id', '=', input.refundId)
+    .where('kind', '=', 'refund_reserved')
+    .executeTakeFirst();
+  if (!reserved) return false;
+  const journal = await trx
+    .insertInto('journal_transactions')
+    .values({
+      id: newId('jtx'),
+      business_id: input.businessId,
+      kind: 'refund_failed',
+      payment_id: reserved.payment_id,
+      refund_id: input.refundId,
+      description: input.description,
+    })
+    .onConflict((oc) => oc.columns(['refund_id', 'kind']).where('refund_id', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!journal) return false;
+  const entries = await trx.selectFrom('journal_entries').select(['account_id', 'amount_cents']).where('transaction_id', '=', reserved.id).execute();
+  await trx
+    .insertInto('journal_entries')
+    .values(entries.map((e) => ({ transaction_id: journal.id, account_id: e.account_id, amount_cents: -e.amount_cents })))
+    .execute();
+  return true;
 }

@@ -1,6 +1,20 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { jobDb } from '../../db/executor';
 import type { DB } from '../../db/schema';
+import type { Jobs } from '../../jobs/queue';
 import { signatureHeader } from '../signature';
+
+/**
+ * Records a processor event and queues its delivery, in the transaction of the change it reports:
+ * a change that rolls back sends nothing, and one that commits is delivered even after a crash.
+ */
+export async function queueWebhook(trx: Transaction<DB>, jobs: Pick<Jobs, 'send'>, event: { id: string; type: string }): Promise<void> {
+  await trx
+    .insertInto('sandbox_processor_webhooks')
+    .values({ id: event.id, type: event.type, payload: JSON.stringify(event), delivered_at: null, last_error: null })
+    .execute();
+  await jobs.send('sandbox.deliver-webhook', { webhookId: event.id }, { db: jobDb(trx), singletonKey: event.id });
+}
 
 export interface DeliverWebhookOptions {
   db: Kysely<DB>;

@@ -17,6 +17,8 @@ export const TEST_BANK_ACCOUNTS: Readonly<Record<string, Behaviour>> = {
   '000123456789': 'settle_late',
   '000111111113': 'return_after_settlement',
   '000222222227': 'insufficient_funds',
+  // Settles; a refund to it fails: the account was closed since (ADR 051).
+  '000333333335': 'refund_fails',
 };
 
 export interface CardInput {

@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema';
 import type { SandboxProcessorPayoutsTable } from '../../db/schema/payouts';
 import type { Jobs } from '../../jobs/queue';
 import { newId } from '../../lib/ids';
+import { queueWebhook } from './deliver-webhook';
 import type { PayoutEventType, PayoutProcessorEvent, PayoutRequest, PayoutResult } from '../port';
 
 type PayoutRow = Selectable<SandboxProcessorPayoutsTable>;
@@ -96,9 +97,5 @@ async function emitPayoutEvent(trx: Transaction<DB>, jobs: Pick<Jobs, 'send'>, r
       ...(type === 'payout.returned' ? { failureCode: RETURN_CODE, failureMessage: RETURN_MESSAGE } : {}),
     },
   };
-  await trx
-    .insertInto('sandbox_processor_webhooks')
-    .values({ id: event.id, type, payload: JSON.stringify(event), delivered_at: null, last_error: null })
-    .execute();
-  await jobs.send('sandbox.deliver-webhook', { webhookId: event.id }, { db: jobDb(trx), singletonKey: event.id });
+  await queueWebhook(trx, jobs, event);
 }

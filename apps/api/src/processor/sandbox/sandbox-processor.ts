@@ -4,9 +4,11 @@ import type { DB } from '../../db/schema';
 import type { SandboxProcessorChargesTable, SandboxProcessorTokensTable } from '../../db/schema/payments';
 import type { Jobs } from '../../jobs/queue';
 import { newId } from '../../lib/ids';
+import { queueWebhook } from './deliver-webhook';
 import type { ChargeRequest, ChargeResult, InstrumentInfo, PaymentProcessor, ProcessorEvent, ProcessorEventType } from '../port';
 import { instrumentLabel, type Instrument } from './instruments';
 import { sendSandboxPayout } from './sandbox-payouts';
+import { refundSandboxCharge } from './sandbox-refunds';
 
 type TokenRow = Selectable<SandboxProcessorTokensTable>;
 type ChargeRow = Selectable<SandboxProcessorChargesTable>;
@@ -92,6 +94,10 @@ export function createSandboxProcessor(options: SandboxOptions): PaymentProcesso
 
     sendPayout(request) {
       return sendSandboxPayout(options, request);
+    },
+
+    refund(request) {
+      return refundSandboxCharge(options, request);
     },
   };
 }
@@ -188,9 +194,5 @@ async function emitEvent(trx: Transaction<DB>, jobs: Pick<Jobs, 'send'>, charge:
       ...(failureCode ? { failureCode, failureMessage: failureMessage(token, failureCode) } : {}),
     },
   };
-  await trx
-    .insertInto('sandbox_processor_webhooks')
-    .values({ id: event.id, type, payload: JSON.stringify(event), delivered_at: null, last_error: null })
-    .execute();
-  await jobs.send('sandbox.deliver-webhook', { webhookId: event.id }, { db: jobDb(trx), singletonKey: event.id });
+  await queueWebhook(trx, jobs, event);
 }

@@ -50,6 +50,8 @@ const EVENT_LABELS: Record<RequestTimelineEvent, string> = {
   reminder: 'Reminder sent',
   sendHeld: 'Not sent (held)',
   paymentProcessed: 'Payment received',
+  refund: 'Refunded',
+  refundFailed: 'Refund failed',
   viewed: 'Opened by the payer',
 };
 

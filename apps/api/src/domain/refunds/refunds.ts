@@ -1,0 +1,377 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import {
+  ErrorCode,
+  formatMoney,
+  INSUFFICIENT_BALANCE,
+  REFUND_EXCEEDS_PAYMENT,
+  REFUND_REASON_LABELS,
+  type CreateRefundBody,
+  type Refund,
+  type RefundState,
+} from '@tay/contract';
+import { jobDb } from '../../db/executor';
+import { firstDelivery } from '../../db/processor-events';
+import type { DB } from '../../db/schema';
+import type { RefundsTable } from '../../db/schema/payments';
+import type { Jobs } from '../../jobs/queue';
+import { AppError } from '../../lib/app-error';
+import { newId } from '../../lib/ids';
+import type { PaymentProcessor, RefundProcessorEvent, RefundResult } from '../../processor/port';
+import { recordEvent, type Actor } from '../businesses/audit';
+import { requireMoneyRule } from '../businesses/money-rules';
+import { ensureAccounts, postRefundFailed, postRefundReserved } from '../ledger/post';
+import { PROCESSOR_ACTOR } from '../payments/payment-record';
+import { userActor, type ActingUser } from '../payment-requests/request-context';
+import { recordRequestEvent } from '../payment-requests/transition';
+
+type RefundRow = Selectable<RefundsTable>;
+
+/** What refunding needs besides the database: the processor, the job queue and the fee rule. */
+export interface RefundDeps {
+  db: Kysely<DB>;
+  processor: Pick<PaymentProcessor, 'refund'>;
+  jobs: Pick<Jobs, 'send'>;
+  /** FEE_REFUND_RETURNS_FEE. */
+  refundReturnsFee: boolean;
+}
+
+/** How long the `refunds.send` job waits before asking the processor itself: the request asks at once, the job only after a crash. */
+const RESUME_AFTER_SECONDS = 30;
+
+const PROCESSOR_REFUND_ACTOR: Actor = { userId: null, label: 'payment processor' };
+
+/** The payment's fee share of a refund: what the refunded total's share of the fee grew by, so partial refunds never return more than the fee. */
+export function feeShare(feeCents: number, amountCents: number, refundedBefore: number, refundCents: number): number {
+  const share = (refunded: number) => Math.floor((feeCents * refunded) / amountCents);
+  return share(refundedBefore + refundCents) - share(refundedBefore);
+}
+
+/** A balance account's credit balance (what the business is owed on it). */
+async function creditBalance(trx: Transaction<DB>, accountId: string): Promise<number> {
+  const { rows } = await sql<{ total: number | null }>`
+    SELECT coalesce(sum(amount_cents), 0)::bigint AS total FROM journal_entries WHERE account_id = ${accountId}`.execute(trx);
+  return -Number(rows[0]?.total ?? 0) || 0;
+}
+
+function toRefund(row: RefundRow & { instrument: string }): Refund {
+  return {
+    refundId: row.id,
+    requestId: row.request_id,
+    paymentId: row.payment_id,
+    instrument: row.instrument,
+    amountCents: Number(row.amount_cents),
+    feeReturnedCents: Number(row.fee_returned_cents),
+    reason: row.reason,
+    note: row.note,
+    state: row.state,
+    failureReason: row.failure_reason,
+    createdBy: row.created_by_email,
+    createdAt: row.created_at.toISOString(),
+    processedAt: row.processed_at?.toISOString() ?? null,
+  };
+}
+
+function refundsWithInstrument(db: Kysely<DB> | Transaction<DB>, businessId: string) {
+  return db
+    .selectFrom('refunds as r')
+    .innerJoin('payments as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.payment_id'))
+    .selectAll('r')
+    .select('p.instrument')
+    .where('r.business_id', '=', businessId);
+}
+
+/** The payment a refund names, or the request's one refundable payment when it names none. */
+async function choosePayment(trx: Transaction<DB>, businessId: string, requestId: string, paymentId: string | undefined): Promise<string> {
+  const payments = await trx
+    .selectFrom('payments')
+    .select(['id', 'state', 'amount_cents', 'refunded_cents'])
+    .where('business_id', '=', businessId)
+    .where('request_id', '=', requestId)
+    .execute();
+  if (paymentId !== undefined) {
+    if (!payments.some((p) => p.id === paymentId)) throw AppError.notFound('Payment');
+    return paymentId;
+  }
+  const refundable = payments.filter((p) => p.state === 'Processed' && Number(p.refunded_cents) < Number(p.amount_cents));
+  if (refundable.length === 1) return refundable[0]!.id;
+  if (refundable.length === 0) throw new AppError(ErrorCode.Conflict, 'This request has no payment left to refund.');
+  throw AppError.validation(`This request was paid in ${refundable.length} payments that can be refunded: say which one (paymentId).`, {
+    paymentId: 'Choose the payment to refund.',
+  });
+}
+
+/**
+ * Refunds part or all of a captured payment of a request (ADR 051), in one transaction: the
+ * refunder's role (`MONEY_RULES.refund`, read here), then the business's available balance under
+ * its lock (every refund and payout approval of the business queues there), then the request and
+ * the payment. The amount is added to the payment's refunded total by one guarded UPDATE, so
+ * concurrent refunds never take more than was paid; the ledger moves it out of the balance
+ * (available first, then pending) or the refund is refused with the shortfall named. The refund
+ * is then sent to the processor at once, keyed by its id; a `refunds.send` job asks again if this
+ * process dies before the answer is recorded.
+ */
+export async function createRefund(
+  deps: RefundDeps,
+  input: { businessId: string; requestId: string; body: CreateRefundBody; actor: ActingUser },
+): Promise<Refund> {
+  const { businessId, requestId, body, actor } = input;
+  const refundId = newId('rfd');
+  await deps.db.transaction().execute(async (trx) => {
+    await requireMoneyRule(trx, businessId, actor.userId, 'refund');
+    const accounts = await ensureAccounts(trx, businessId);
+    await trx.selectFrom('ledger_accounts').select('id').where('id', '=', accounts.business_available).forUpdate().execute();
+    const request = await trx
+      .selectFrom('payment_requests')
+      .select(['id', 'number'])
+      .where('business_id', '=', businessId)
+      .where('id', '=', requestId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!request) throw AppError.notFound('Request');
+    const paymentId = await choosePayment(trx, businessId, requestId, body.paymentId);
+    const payment = await trx
+      .selectFrom('payments')
+      .select(['id', 'state', 'amount_cents', 'fee_cents', 'refunded_cents', 'instrument', 'processor_charge_id'])
+      .where('business_id', '=', businessId)
+      .where('id', '=', paymentId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (payment.state !== 'Processed' || !payment.processor_charge_id) {
+      throw new AppError(
+        ErrorCode.Conflict,
+        payment.state === 'Returned'
+          ? 'This payment was returned by the payer’s bank, so there is nothing to refund.'
+          : 'Only a payment that was received can be refunded.',
+      );
+    }
+    const amount = body.amountCents;
+    const paymentAmount = Number(payment.amount_cents);
+    const refundedBefore = Number(payment.refunded_cents);
+    const feeReturned = deps.refundReturnsFee ? feeShare(Number(payment.fee_cents), paymentAmount, refundedBefore, amount) : 0;
+    const needed = amount - feeReturned;
+    const available = Math.max(0, await creditBalance(trx, accounts.business_available));
+    const pending = Math.max(0, await creditBalance(trx, accounts.business_pending));
+    const fromAvailable = Math.min(available, needed);
+    const fromPending = Math.min(pending, needed - fromAvailable);
+    // What is still refundable is checked by the guard below; the balance first, so a refund
+    // that is too large says what it exceeds, and one the balance cannot cover says by how much.
+    if (refundedBefore + amount <= paymentAmount && fromAvailable + fromPending < needed) {
+      throw new AppError(
+        INSUFFICIENT_BALANCE,
+        `Refunding needs ${formatMoney(needed - fromAvailable - fromPending)} more than the business’s balance of ${formatMoney(available + pending)}.`,
+        undefined,
+        409,
+      );
+    }
+    // The one guard: the refunded total grows only while it stays within what was paid.
+    const guarded = await sql<{ refunded_cents: number }>`
+      UPDATE payments SET refunded_cents = refunded_cents + ${amount}
+      WHERE business_id = ${businessId} AND id = ${paymentId} AND state = 'Processed' AND refunded_cents + ${amount} <= amount_cents
+      RETURNING refunded_cents`.execute(trx);
+    if (guarded.rows.length === 0) {
+      const left = paymentAmount - refundedBefore;
+      throw new AppError(
+        REFUND_EXCEEDS_PAYMENT,
+        left === 0
+          ? 'This payment was refunded in full already.'
+          : `At most ${formatMoney(left)} of this payment can be refunded: ${formatMoney(paymentAmount)} was paid${refundedBefore > 0 ? ` and ${formatMoney(refundedBefore)} refunded` : ''}.`,
+        { amountCents: `At most ${formatMoney(left)}.` },
+        409,
+      );
+    }
+    await trx
+      .insertInto('refunds')
+      .values({
+        business_id: businessId,
+        id: refundId,
+        request_id: requestId,
+        payment_id: paymentId,
+        amount_cents: amount,
+        fee_returned_cents: feeReturned,
+        reason: body.reason,
+        note: body.note || null,
+        state: 'Pending',
+        failure_reason: null,
+        processor_refund_id: null,
+        send_started_at: new Date(),
+        created_by: actor.userId,
+        created_by_email: actor.email,
+        processed_at: null,
+      })
+      .execute();
+    await postRefundReserved(trx, {
+      businessId,
+      paymentId,
+      refundId,
+      amountCents: amount,
+      feeReturnedCents: feeReturned,
+      taken: { fromAvailable, fromPending },
+      description: `Refund of ${formatMoney(amount)} to ${payment.instrument}`,
+    });
+    await recordRequestEvent({
+      db: trx,
+      businessId,
+      requestId,
+      actor: userActor(actor),
+      event: 'refund',
+      from: null,
+      to: null,
+      detail: `${formatMoney(amount)} refunded to ${payment.instrument} (${REFUND_REASON_LABELS[body.reason]}${body.note ? `: ${body.note}` : ''}).`,
+    });
+    await recordEvent(trx, {
+      businessId,
+      actor: { userId: actor.userId, label: actor.email, ip: actor.ip ?? null },
+      action: 'refund.created',
+      details: { refundId, requestId, paymentId, amountCents: amount, feeReturnedCents: feeReturned, reason: body.reason },
+    });
+    await deps.jobs.send('refunds.send', { businessId, refundId }, { db: jobDb(trx), singletonKey: `refund:${refundId}`, startAfter: RESUME_AFTER_SECONDS });
+  });
+  // The refund is recorded and its money reserved: a processor that cannot be reached now leaves
+  // it Pending, answered as such (and stored under the Idempotency-Key), for the job to finish.
+  await sendRefund(deps, { businessId, refundId }).catch(() => 'left for refunds.send');
+  return getRefund(deps.db, businessId, refundId);
+}
+
+/**
+ * Asks the processor for a Pending refund (the refund's id is its idempotency key, so asking
+ * again after a crash refunds nothing twice) and records its answer. The request calls it at once;
+ * the `refunds.send` job calls it again later, and finds nothing left to do when the first answer
+ * was recorded.
+ */
+export async function sendRefund(
+  deps: Pick<RefundDeps, 'db' | 'processor'>,
+  { businessId, refundId }: { businessId: string; refundId: string },
+): Promise<string> {
+  const row = await deps.db
+    .selectFrom('refunds as r')
+    .innerJoin('payments as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.payment_id'))
+    .select(['r.state', 'r.amount_cents', 'r.processor_refund_id', 'r.payment_id', 'p.processor_charge_id'])
+    .where('r.business_id', '=', businessId)
+    .where('r.id', '=', refundId)
+    .executeTakeFirst();
+  if (!row) return 'not-found';
+  if (row.state !== 'Pending' || row.processor_refund_id) return 'already-done';
+  const result = await deps.processor.refund({
+    chargeId: row.processor_charge_id ?? '',
+    amountCents: Number(row.amount_cents),
+    idempotencyKey: refundId,
+    metadata: { businessId, paymentId: row.payment_id, refundId },
+  });
+  return deps.db.transaction().execute((trx) => applyRefundResult(trx, businessId, refundId, result));
+}
+
+/** Records the processor's answer on a Pending refund; anything else was recorded before. */
+async function applyRefundResult(trx: Transaction<DB>, businessId: string, refundId: string, result: RefundResult): Promise<string> {
+  const refund = await lockRefund(trx, businessId, refundId);
+  if (!refund || refund.state !== 'Pending') return 'unchanged';
+  if (result.status === 'failed') {
+    await failRefund(trx, refund, result.failureMessage, result.processorRefundId);
+    return 'failed';
+  }
+  if (result.status === 'pending') {
+    if (refund.processor_refund_id) return 'unchanged';
+    await trx
+      .updateTable('refunds')
+      .set({ processor_refund_id: result.processorRefundId })
+      .where('business_id', '=', businessId)
+      .where('id', '=', refundId)
+      .execute();
+    return 'pending';
+  }
+  await succeedRefund(trx, refund, result.processorRefundId);
+  return 'succeeded';
+}
+
+function lockRefund(trx: Transaction<DB>, businessId: string, refundId: string) {
+  return trx.selectFrom('refunds').selectAll().where('business_id', '=', businessId).where('id', '=', refundId).forUpdate().executeTakeFirst();
+}
+
+async function succeedRefund(trx: Transaction<DB>, refund: RefundRow, processorRefundId: string): Promise<void> {
+  await trx
+    .updateTable('refunds')
+    .set({ state: 'Succeeded', processed_at: new Date(), processor_refund_id: refund.processor_refund_id ?? processorRefundId })
+    .where('business_id', '=', refund.business_id)
+    .where('id', '=', refund.id)
+    .execute();
+  await recordEvent(trx, {
+    businessId: refund.business_id,
+    actor: PROCESSOR_REFUND_ACTOR,
+    action: 'refund.succeeded',
+    details: { refundId: refund.id, requestId: refund.request_id, amountCents: Number(refund.amount_cents) },
+  });
+}
+
+/** The processor could not refund: Failed with its reason, the payment refundable again by that much, the money back in the balance. */
+async function failRefund(trx: Transaction<DB>, refund: RefundRow, reason: string, processorRefundId: string | null): Promise<void> {
+  const amount = Number(refund.amount_cents);
+  await trx
+    .updateTable('refunds')
+    .set({ state: 'Failed', failure_reason: reason, processed_at: new Date(), processor_refund_id: refund.processor_refund_id ?? processorRefundId })
+    .where('business_id', '=', refund.business_id)
+    .where('id', '=', refund.id)
+    .execute();
+  await sql`UPDATE payments SET refunded_cents = refunded_cents - ${amount}
+    WHERE business_id = ${refund.business_id} AND id = ${refund.payment_id}`.execute(trx);
+  await postRefundFailed(trx, { businessId: refund.business_id, refundId: refund.id, description: `Refund of ${formatMoney(amount)} failed: ${reason}` });
+  await recordRequestEvent({
+    db: trx,
+    businessId: refund.business_id,
+    requestId: refund.request_id,
+    actor: PROCESSOR_ACTOR,
+    event: 'refundFailed',
+    from: null,
+    to: null,
+    detail: `The refund of ${formatMoney(amount)} failed: ${reason} The money is back in the balance.`,
+  });
+  await recordEvent(trx, {
+    businessId: refund.business_id,
+    actor: PROCESSOR_REFUND_ACTOR,
+    action: 'refund.failed',
+    details: { refundId: refund.id, requestId: refund.request_id, amountCents: amount, reason },
+  });
+}
+
+/** A verified `refund.*` webhook, applied once (`firstDelivery`); one for a refund we do not know is recorded and ignored. */
+export async function applyRefundEvent(db: Kysely<DB>, event: RefundProcessorEvent): Promise<'applied' | 'duplicate' | 'unchanged' | 'unknown-refund'> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await firstDelivery(trx, event))) return 'duplicate';
+    const { businessId, refundId } = event.data.metadata;
+    const refund = await lockRefund(trx, businessId, refundId);
+    if (!refund) return 'unknown-refund';
+    if (refund.processor_refund_id && refund.processor_refund_id !== event.data.processorRefundId) return 'unknown-refund';
+    if (refund.state !== 'Pending') return 'unchanged';
+    if (event.type === 'refund.succeeded') await succeedRefund(trx, refund, event.data.processorRefundId);
+    else await failRefund(trx, refund, event.data.failureMessage ?? 'The processor could not refund the payment.', event.data.processorRefundId);
+    return 'applied';
+  });
+}
+
+export async function getRefund(db: Kysely<DB>, businessId: string, refundId: string): Promise<Refund> {
+  const row = await refundsWithInstrument(db, businessId).where('r.id', '=', refundId).executeTakeFirst();
+  if (!row) throw AppError.notFound('Refund');
+  return toRefund(row);
+}
+
+/** The business's refunds, newest first, by state and request. */
+export async function listRefunds(
+  db: Kysely<DB>,
+  businessId: string,
+  query: { page: number; pageSize: number; state?: RefundState | undefined; requestId?: string | undefined },
+): Promise<{ items: Refund[]; page: number; pageSize: number; total: number }> {
+  let base = refundsWithInstrument(db, businessId);
+  if (query.state) base = base.where('r.state', '=', query.state);
+  if (query.requestId) base = base.where('r.request_id', '=', query.requestId);
+  const [rows, count] = await Promise.all([
+    base
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toRefund), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+}

@@ -1,0 +1,21 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import { refundEndpoints as e } from '@tay/contract';
+import type { DB } from '../db/schema';
+import { createRefund, getRefund, listRefunds, type RefundDeps } from '../domain/refunds/refunds';
+import { endpointMounter, success } from '../http/mount';
+
+/** Refunds (`packages/contract/src/refunds/refunds.ts`, ADR 051). */
+export const refundRoutes: FastifyPluginAsync<{ db: Kysely<DB> } & Omit<RefundDeps, 'db'>> = async (app, { db, processor, jobs, refundReturnsFee }) => {
+  const mount = endpointMounter(app, db);
+  const deps: RefundDeps = { db, processor, jobs, refundReturnsFee };
+
+  // A refund moves money: the same Idempotency-Key and request replay the first answer, never a second refund.
+  mount(
+    e.create,
+    async ({ business, actor, params, body }) => success(await createRefund(deps, { businessId: business.id, requestId: params.requestId, body, actor })),
+    { idempotent: { scope: (business) => `refunds:${business.id}`, request: ({ params, body }) => ({ requestId: params.requestId, body }) } },
+  );
+  mount(e.list, async ({ business, query }) => success(await listRefunds(db, business.id, query)));
+  mount(e.get, async ({ business, params }) => success(await getRefund(db, business.id, params.refundId)));
+};

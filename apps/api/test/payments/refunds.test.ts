@@ -1,0 +1,279 @@
+// PostgreSQL pass: twenty concurrent refunds of one payment, decided by one guarded UPDATE under the balance's lock.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { MemberRole, Refund } from '@tay/contract';
+import { getBalances } from '../../src/domain/ledger/get-balances';
+import { createRefund, sendRefund } from '../../src/domain/refunds/refunds';
+import { newId } from '../../src/lib/ids';
+import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
+import { errorOf } from '../support/identity';
+import { assertLedgerInvariants } from '../support/ledger';
+import { BANK, CARDS, insertRequest, pay, paymentRow, timeline, tokenize } from '../support/payments';
+import { addMember, fund } from '../support/payouts';
+import { call } from '../support/requests';
+import { createTestApp, eventually, type TestApp } from '../support/test-app';
+
+/**
+ * Refunds (ADR 051): full and partial, by card and by bank, refused beyond what was paid (also
+ * under twenty at once), refused when the balance cannot cover them, only by owners and admins,
+ * within the business, once per Idempotency-Key, and finished after a lost answer.
+ */
+
+let t: TestApp;
+const db = () => t.runtime.database.db;
+
+beforeAll(async () => {
+  t = await createTestApp({ SANDBOX_SETTLEMENT_SECONDS: '1', SANDBOX_AUTO_APPROVE: 'false', AUTH_IP_RATE_LIMIT_SCALE: '100' }, { listen: true });
+});
+afterAll(async () => t?.close());
+afterEach(async () => {
+  await assertLedgerInvariants(db());
+});
+
+const key = () => ({ 'idempotency-key': newId('key') });
+const refundsOf = (b: ApprovedBusiness, requestId: string) => `/api/businesses/${b.businessId}/payment-requests/${requestId}/refunds`;
+
+/** A business of the test's own with `funds` in its available balance, and a request paid in full by `instrument`. */
+async function paidRequest(name: string, options: { amountCents?: number; funds?: number; instrument?: { card: string } | { bankAccount: string } } = {}) {
+  const b = await approvedBusiness(t.app, db(), `${name}@refunds.example`);
+  if (options.funds) await fund(db(), b.businessId, options.funds);
+  const payer = await insertPayer(db(), b.businessId, { email: `payer@${name}.example` });
+  const amountCents = options.amountCents ?? 10_000;
+  const instrument = options.instrument ?? { card: CARDS.visa };
+  const { requestId, payToken } = await insertRequest(db(), b.businessId, payer, { amountCents });
+  const method = 'card' in instrument ? 'card' : 'bank_account';
+  const res = await pay(t.app, payToken, { method, processorToken: await tokenize(t.app, t.runtime, instrument), amountCents }, newId('key'));
+  expect(res.statusCode, res.body).toBe(201);
+  const paymentId = res.json().data.payment.paymentId as string;
+  // A bank debit is Processed once the processor says it succeeded.
+  await eventually(async () => (await paymentRow(db(), paymentId)).state === 'Processed', 20_000);
+  return { b, requestId, paymentId };
+}
+
+function refund(b: ApprovedBusiness, requestId: string, body: Record<string, unknown>, token = b.token, headers: Record<string, string> = key()) {
+  return call(t.app, 'POST', refundsOf(b, requestId), token, body, headers);
+}
+
+const total = async (b: ApprovedBusiness) => {
+  const { pendingCents, availableCents } = await getBalances(db(), b.businessId);
+  return pendingCents + availableCents;
+};
+
+describe('refunding a card payment', () => {
+  it('refunds in part, then the rest; a third is refused naming what is left; the fee stays; the timeline, the audit log and the list say so', async () => {
+    const { b, requestId, paymentId } = await paidRequest('card-parts', { funds: 5_000 });
+    const before = await total(b);
+
+    const first = await refund(b, requestId, { amountCents: 2_500, reason: 'requested_by_payer', note: 'Dropped one class' });
+    expect(first.statusCode, first.body).toBe(201);
+    const one = first.json().data as Refund;
+    expect(one).toMatchObject({
+      requestId,
+      paymentId,
+      amountCents: 2_500,
+      feeReturnedCents: 0,
+      state: 'Succeeded',
+      reason: 'requested_by_payer',
+      instrument: 'Visa •••• 4242',
+    });
+    expect(one.refundId).toMatch(/^rfd_/);
+    expect(await total(b)).toBe(before - 2_500);
+
+    const rest = await refund(b, requestId, { amountCents: 7_500, reason: 'other' });
+    expect(rest.statusCode, rest.body).toBe(201);
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(10_000);
+    expect(await total(b)).toBe(before - 10_000);
+
+    const third = await refund(b, requestId, { paymentId, amountCents: 1, reason: 'other' });
+    expect(third.statusCode).toBe(409);
+    expect(errorOf(third)).toMatchObject({ code: 'REFUND_EXCEEDS_PAYMENT', message: 'This payment was refunded in full already.' });
+
+    const events = (await timeline(db(), requestId)).filter((e) => e.event === 'refund');
+    expect(events.map((e) => e.detail)).toEqual([
+      '$25.00 refunded to Visa •••• 4242 (Requested by the payer: Dropped one class).',
+      '$75.00 refunded to Visa •••• 4242 (Other).',
+    ]);
+    const audit = await db()
+      .selectFrom('business_events')
+      .select(['action', 'actor'])
+      .where('business_id', '=', b.businessId)
+      .where('action', 'like', 'refund.%')
+      .execute();
+    expect(audit.filter((a) => a.action === 'refund.created')).toHaveLength(2);
+    expect(audit.filter((a) => a.action === 'refund.created').every((a) => a.actor === b.email)).toBe(true);
+
+    const list = await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds?requestId=${requestId}`, b.token);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().data).toMatchObject({ total: 2, items: [{ amountCents: 7_500 }, { amountCents: 2_500 }] });
+    const got = await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/${one.refundId}`, b.token);
+    expect(got.json().data).toEqual(one);
+  });
+
+  it('refuses more than was paid, naming what can be refunded', async () => {
+    const { b, requestId } = await paidRequest('too-much', { funds: 50_000 });
+    const res = await refund(b, requestId, { amountCents: 10_001, reason: 'duplicate' });
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res)).toMatchObject({
+      code: 'REFUND_EXCEEDS_PAYMENT',
+      message: 'At most $100.00 of this payment can be refunded: $100.00 was paid.',
+    });
+  });
+
+  it('refuses a refund the balance cannot cover, naming the shortfall; the fee kept is what is missing right after the payment', async () => {
+    const { b, requestId, paymentId } = await paidRequest('shortfall');
+    const fee = Number((await paymentRow(db(), paymentId)).fee_cents);
+    const res = await refund(b, requestId, { amountCents: 10_000, reason: 'requested_by_payer' });
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res)).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      message: `Refunding needs $${(fee / 100).toFixed(2)} more than the business’s balance of $${((10_000 - fee) / 100).toFixed(2)}.`,
+    });
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(0);
+    // What the balance holds can go back.
+    const part = await refund(b, requestId, { amountCents: 10_000 - fee, reason: 'requested_by_payer' });
+    expect(part.statusCode, part.body).toBe(201);
+    expect(await total(b)).toBe(0);
+  });
+
+  it('checks the amount, the reason and the note, field by field', async () => {
+    const { b, requestId } = await paidRequest('bad-input', { funds: 5_000 });
+    const res = await refund(b, requestId, { amountCents: 0, reason: 'because', note: 'x'.repeat(501) });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(Object.keys(errorOf(res).fields ?? {}).sort()).toEqual(['amountCents', 'note', 'reason']);
+    expect(
+      (await paymentRow(db(), (await db().selectFrom('payments').select('id').where('request_id', '=', requestId).executeTakeFirstOrThrow()).id))
+        .refunded_cents,
+    ).toBe(0);
+  });
+});
+
+describe('twenty refunds of one payment at once', () => {
+  it('take exactly what was paid, never more: ten succeed, ten are refused, one ledger', async () => {
+    const { b, requestId, paymentId } = await paidRequest('concurrent', { amountCents: 1_000, funds: 10_000 });
+    const before = await total(b);
+    const results = await Promise.all(Array.from({ length: 20 }, () => refund(b, requestId, { paymentId, amountCents: 100, reason: 'duplicate' })));
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 201)).toHaveLength(10);
+    expect(codes.filter((c) => c === 409)).toHaveLength(10);
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(1_000);
+    expect(await total(b)).toBe(before - 1_000);
+    const processorRefunds = await db()
+      .selectFrom('sandbox_processor_refunds')
+      .select((eb) => eb.fn.sum<number>('amount_cents').as('cents'))
+      .where(
+        'idempotency_key',
+        'in',
+        results.filter((r) => r.statusCode === 201).map((r) => (r.json().data as Refund).refundId),
+      )
+      .executeTakeFirstOrThrow();
+    expect(Number(processorRefunds.cents)).toBe(1_000);
+  });
+});
+
+describe('who may refund', () => {
+  it('owners and admins; a member or a viewer is refused (403) and nothing moves', async () => {
+    const { b, requestId, paymentId } = await paidRequest('roles', { funds: 10_000 });
+    const tokens: Record<MemberRole, string> = {
+      owner: b.token,
+      admin: await addMember(t.app, db(), b.businessId, 'admin@roles-refunds.example', 'admin'),
+      member: await addMember(t.app, db(), b.businessId, 'member@roles-refunds.example', 'member'),
+      viewer: await addMember(t.app, db(), b.businessId, 'viewer@roles-refunds.example', 'viewer'),
+    };
+    const expected: Record<MemberRole, number> = { owner: 201, admin: 201, member: 403, viewer: 403 };
+    for (const role of ['member', 'viewer', 'owner', 'admin'] as const) {
+      const res = await refund(b, requestId, { amountCents: 100, reason: 'other' }, tokens[role]);
+      expect(res.statusCode, `${role}: ${res.body}`).toBe(expected[role]);
+    }
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(200);
+    // Reading refunds is every member's.
+    const list = await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds`, tokens.viewer);
+    expect(list.json().data.total).toBe(2);
+  });
+
+  it("another business's request, payment or refund is not found", async () => {
+    const mine = await paidRequest('tenant-a', { funds: 10_000 });
+    const theirs = await paidRequest('tenant-b', { funds: 10_000 });
+    const made = await refund(theirs.b, theirs.requestId, { amountCents: 100, reason: 'other' });
+    const theirRefund = (made.json().data as Refund).refundId;
+
+    expect((await refund(mine.b, theirs.requestId, { amountCents: 100, reason: 'other' })).statusCode).toBe(404);
+    expect((await refund(mine.b, mine.requestId, { paymentId: theirs.paymentId, amountCents: 100, reason: 'other' })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', `/api/businesses/${mine.b.businessId}/refunds/${theirRefund}`, mine.b.token)).statusCode).toBe(404);
+    expect((await refund(theirs.b, theirs.requestId, { amountCents: 100, reason: 'other' }, mine.b.token)).statusCode).toBe(404);
+    expect((await paymentRow(db(), theirs.paymentId)).refunded_cents).toBe(100);
+  });
+});
+
+describe('one refund per Idempotency-Key', () => {
+  it('replays the first answer for the same request and refuses the key for another', async () => {
+    const { b, requestId, paymentId } = await paidRequest('idempotent', { funds: 10_000 });
+    const headers = key();
+    const first = await refund(b, requestId, { amountCents: 300, reason: 'duplicate' }, b.token, headers);
+    const again = await refund(b, requestId, { amountCents: 300, reason: 'duplicate' }, b.token, headers);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().data.refundId).toBe(first.json().data.refundId);
+    const other = await refund(b, requestId, { amountCents: 400, reason: 'duplicate' }, b.token, headers);
+    expect(other.statusCode).toBe(422);
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(300);
+  });
+});
+
+describe('refunding a bank payment', () => {
+  it('is Pending until the processor says it succeeded', async () => {
+    const { b, requestId } = await paidRequest('bank-ok', { funds: 20_000, instrument: { bankAccount: BANK.settles } });
+    const res = await refund(b, requestId, { amountCents: 4_000, reason: 'requested_by_payer' });
+    expect(res.statusCode, res.body).toBe(201);
+    const made = res.json().data as Refund;
+    expect(made.state).toBe('Pending');
+    const done = await eventually(async () => {
+      const got = (await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/${made.refundId}`, b.token)).json().data as Refund;
+      return got.state !== 'Pending' ? got : undefined;
+    }, 20_000);
+    expect(done).toMatchObject({ state: 'Succeeded', failureReason: null });
+  });
+
+  it('fails at the processor for a closed account, says why, and gives the money back to the balance and the payment', async () => {
+    const { b, requestId, paymentId } = await paidRequest('bank-fails', { funds: 20_000, instrument: { bankAccount: '000333333335' } });
+    const before = await total(b);
+    const res = await refund(b, requestId, { amountCents: 4_000, reason: 'requested_by_payer' });
+    const made = res.json().data as Refund;
+    expect(await total(b)).toBe(before - 4_000);
+    const done = await eventually(async () => {
+      const got = (await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/${made.refundId}`, b.token)).json().data as Refund;
+      return got.state !== 'Pending' ? got : undefined;
+    }, 20_000);
+    expect(done).toMatchObject({ state: 'Failed', failureReason: 'The payer’s bank account is closed, so the refund could not be delivered (R02).' });
+    expect(await total(b)).toBe(before);
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(0);
+    expect((await timeline(db(), requestId)).some((e) => e.event === 'refundFailed')).toBe(true);
+  });
+});
+
+describe('a lost answer from the processor', () => {
+  it('leaves the refund Pending with its money reserved; asking again with the same key refunds once', async () => {
+    const { b, requestId, paymentId } = await paidRequest('lost-answer', { funds: 10_000 });
+    const real = t.runtime.processor;
+    const before = await total(b);
+    // The processor refunds, then the connection drops before its answer arrives.
+    const lossy = {
+      refund: async (request: Parameters<typeof real.refund>[0]) => {
+        await real.refund(request);
+        throw new Error('connection lost after the refund');
+      },
+    };
+    const owner = await db().selectFrom('users').select('id').where('email', '=', b.email).executeTakeFirstOrThrow();
+    const made = await createRefund(
+      { db: db(), processor: lossy, jobs: t.runtime.jobs, refundReturnsFee: false },
+      { businessId: b.businessId, requestId, body: { amountCents: 1_500, reason: 'other' }, actor: { userId: owner.id, email: b.email } },
+    );
+    expect(made.state).toBe('Pending');
+    expect(await total(b)).toBe(before - 1_500);
+    // What the refunds.send job does after the crash.
+    expect(await sendRefund({ db: db(), processor: real }, { businessId: b.businessId, refundId: made.refundId })).toBe('succeeded');
+    expect(await sendRefund({ db: db(), processor: real }, { businessId: b.businessId, refundId: made.refundId })).toBe('already-done');
+    const atProcessor = await db().selectFrom('sandbox_processor_refunds').selectAll().where('idempotency_key', '=', made.refundId).execute();
+    expect(atProcessor).toHaveLength(1);
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(1_500);
+    expect(await total(b)).toBe(before - 1_500);
+  });
+});
