@@ -178,6 +178,26 @@ export function postPayoutReturned(trx: Transaction<DB>, input: PayoutPostingInp
   );
 }
 
+/** A refund's journal transaction of `kind`, or undefined when the refund has one already. */
+function refundJournal(
+  trx: Transaction<DB>,
+  input: { businessId: string; paymentId: string; refundId: string; description: string; kind: 'refund_reserved' | 'refund_failed' },
+) {
+  return trx
+    .insertInto('journal_transactions')
+    .values({
+      id: newId('jtx'),
+      business_id: input.businessId,
+      kind: input.kind,
+      payment_id: input.paymentId,
+      refund_id: input.refundId,
+      description: input.description,
+    })
+    .onConflict((oc) => oc.columns(['refund_id', 'kind']).where('refund_id', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+}
+
 /** What a refund takes from the business's balances (ADR 051): available first, then pending. */
 export interface RefundTaken {
   fromAvailable: number;
@@ -194,19 +214,7 @@ export async function postRefundReserved(
   input: { businessId: string; paymentId: string; refundId: string; amountCents: number; feeReturnedCents: number; taken: RefundTaken; description: string },
 ): Promise<boolean> {
   const accounts = await ensureAccounts(trx, input.businessId);
-  const journal = await trx
-    .insertInto('journal_transactions')
-    .values({
-      id: newId('jtx'),
-      business_id: input.businessId,
-      kind: 'refund_reserved',
-      payment_id: input.paymentId,
-      refund_id: input.refundId,
-      description: input.description,
-    })
-    .onConflict((oc) => oc.columns(['refund_id', 'kind']).where('refund_id', 'is not', null).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const journal = await refundJournal(trx, { ...input, kind: 'refund_reserved' });
   if (!journal) return false;
   const lines: [keyof Accounts, number][] = [
     ['business_available', input.taken.fromAvailable],
@@ -227,19 +235,7 @@ export async function postRefundFailed(trx: Transaction<DB>, input: { businessId
     .where('kind', '=', 'refund_reserved')
     .executeTakeFirst();
   if (!reserved) return false;
-  const journal = await trx
-    .insertInto('journal_transactions')
-    .values({
-      id: newId('jtx'),
-      business_id: input.businessId,
-      kind: 'refund_failed',
-      payment_id: reserved.payment_id,
-      refund_id: input.refundId,
-      description: input.description,
-    })
-    .onConflict((oc) => oc.columns(['refund_id', 'kind']).where('refund_id', 'is not', null).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const journal = await refundJournal(trx, { ...input, paymentId: reserved.payment_id, kind: 'refund_failed' });
   if (!journal) return false;
   const entries = await trx.selectFrom('journal_entries').select(['account_id', 'amount_cents']).where('transaction_id', '=', reserved.id).execute();
   await trx
