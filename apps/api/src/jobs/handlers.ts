@@ -104,7 +104,7 @@ export function createJobHandlers({
       await advanceSandboxRefund({ db, jobs }, data);
     },
     'refunds.send': async (data) => {
-      await sendRefund({ db, processor }, data);
+      await sendRefund({ db, processor, mailer }, data);
     },
     'payouts.send': async (data) => {
       await sendApprovedPayout({ db, processor, accountBox: bankAccountNumberBox([authSecret, ...previousAuthSecrets]) }, data);

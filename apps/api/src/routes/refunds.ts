@@ -6,9 +6,9 @@ import { createRefund, getRefund, listRefunds, type RefundDeps } from '../domain
 import { endpointMounter, success } from '../http/mount';
 
 /** Refunds (`packages/contract/src/refunds/refunds.ts`, ADR 051). */
-export const refundRoutes: FastifyPluginAsync<{ db: Kysely<DB> } & Omit<RefundDeps, 'db'>> = async (app, { db, processor, jobs, refundReturnsFee }) => {
+export const refundRoutes: FastifyPluginAsync<{ db: Kysely<DB> } & Omit<RefundDeps, 'db'>> = async (app, { db, processor, jobs, mailer, refundReturnsFee }) => {
   const mount = endpointMounter(app, db);
-  const deps: RefundDeps = { db, processor, jobs, refundReturnsFee };
+  const deps: RefundDeps = { db, processor, jobs, mailer, refundReturnsFee };
 
   // A refund moves money: the same Idempotency-Key and request replay the first answer, never a second refund.
   mount(

@@ -98,7 +98,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       }
       const refund = RefundEventSchema.safeParse(json);
       if (refund.success) {
-        const outcome = await applyRefundEvent(db, refund.data);
+        const outcome = await applyRefundEvent({ db, mailer }, refund.data);
         request.log.info({ eventId: refund.data.id, type: refund.data.type, outcome }, 'processor webhook');
         return { received: true as const, outcome };
       }

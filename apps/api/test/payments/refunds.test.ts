@@ -106,6 +106,15 @@ describe('refunding a card payment', () => {
     expect(list.json().data).toMatchObject({ total: 2, items: [{ amountCents: 7_500 }, { amountCents: 2_500 }] });
     const got = await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/${one.refundId}`, b.token);
     expect(got.json().data).toEqual(one);
+
+    // The payer's refund receipts.
+    const mail = (await call(t.app, 'GET', '/api/dev/outbox?to=pat@payers.example', b.token)).json() as { subject: string; text: string }[];
+    const receipts = mail.filter((m) => m.subject.startsWith('Refund:') && m.subject.includes('card-parts'));
+    expect(receipts.map((m) => m.subject).sort()).toEqual([
+      expect.stringMatching(/^Refund: \$25\.00 from Biz card-parts@refunds\.example \(TRX-\d+\)$/),
+      expect.stringMatching(/^Refund: \$75\.00 from Biz card-parts@refunds\.example \(TRX-\d+\)$/),
+    ]);
+    expect(receipts[0]!.text).toContain('Refunded to: Visa •••• 4242');
   });
 
   it('refuses more than was paid, naming what can be refunded', async () => {
@@ -263,14 +272,16 @@ describe('a lost answer from the processor', () => {
     };
     const owner = await db().selectFrom('users').select('id').where('email', '=', b.email).executeTakeFirstOrThrow();
     const made = await createRefund(
-      { db: db(), processor: lossy, jobs: t.runtime.jobs, refundReturnsFee: false },
+      { db: db(), processor: lossy, jobs: t.runtime.jobs, mailer: t.runtime.mailer, refundReturnsFee: false },
       { businessId: b.businessId, requestId, body: { amountCents: 1_500, reason: 'other' }, actor: { userId: owner.id, email: b.email } },
     );
     expect(made.state).toBe('Pending');
     expect(await total(b)).toBe(before - 1_500);
     // What the refunds.send job does after the crash.
-    expect(await sendRefund({ db: db(), processor: real }, { businessId: b.businessId, refundId: made.refundId })).toBe('succeeded');
-    expect(await sendRefund({ db: db(), processor: real }, { businessId: b.businessId, refundId: made.refundId })).toBe('already-done');
+    expect(await sendRefund({ db: db(), processor: real, mailer: t.runtime.mailer }, { businessId: b.businessId, refundId: made.refundId })).toBe('succeeded');
+    expect(await sendRefund({ db: db(), processor: real, mailer: t.runtime.mailer }, { businessId: b.businessId, refundId: made.refundId })).toBe(
+      'already-done',
+    );
     const atProcessor = await db().selectFrom('sandbox_processor_refunds').selectAll().where('idempotency_key', '=', made.refundId).execute();
     expect(atProcessor).toHaveLength(1);
     expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(1_500);

@@ -64,3 +64,38 @@ export async function receiptEmail(db: Executor, to: string, request: RequestRow
     text: `${lines.join('\n')}\n`,
   };
 }
+
+/**
+ * The payer's refund receipt (ADR 051), sent when the processor says the refund succeeded: what
+ * came back, to what, and what the request now shows as paid.
+ */
+export async function refundReceiptEmail(
+  db: Executor,
+  to: string,
+  request: RequestRow,
+  payment: PaymentRow,
+  refund: { id: string; amount_cents: number; processed_at: Date | null },
+): Promise<MailMessage> {
+  const business = await receiptBusiness(db, request.business_id);
+  const amount = formatMoney(refund.amount_cents);
+  const reference = referenceNumber(request.number);
+  const lines = [
+    `${business.business_name} refunded ${amount} to you.`,
+    '',
+    `Amount refunded: ${amount} of the ${formatMoney(payment.amount_cents)} you paid`,
+    `Refunded to: ${payment.instrument}`,
+    `Date: ${formatDateTime((refund.processed_at ?? new Date()).toISOString(), business.time_zone)} (${business.time_zone})`,
+    `Reference: ${reference}`,
+    `Refund: ${refund.id}`,
+    '',
+    payment.method === 'card'
+      ? 'Card refunds usually reach your statement within 5 to 10 business days.'
+      : 'Bank refunds usually reach your account within a few business days.',
+  ];
+  return {
+    about: { businessId: request.business_id, requestId: request.id },
+    to,
+    subject: `Refund: ${amount} from ${business.business_name} (${reference})`,
+    text: `${lines.join('\n')}\n`,
+  };
+}

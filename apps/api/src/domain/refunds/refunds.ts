@@ -16,11 +16,13 @@ import type { RefundsTable } from '../../db/schema/payments';
 import type { Jobs } from '../../jobs/queue';
 import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
+import type { Mailer } from '../../mail/mailer';
 import type { PaymentProcessor, RefundProcessorEvent, RefundResult } from '../../processor/port';
 import { recordEvent, type Actor } from '../businesses/audit';
 import { requireMoneyRule } from '../businesses/money-rules';
 import { ensureAccounts, postRefundFailed, postRefundReserved } from '../ledger/post';
 import { PROCESSOR_ACTOR } from '../payments/payment-record';
+import { refundReceiptEmail } from '../payments/receipt';
 import { userActor, type ActingUser } from '../payment-requests/request-context';
 import { recordRequestEvent } from '../payment-requests/transition';
 
@@ -31,6 +33,8 @@ export interface RefundDeps {
   db: Kysely<DB>;
   processor: Pick<PaymentProcessor, 'refund'>;
   jobs: Pick<Jobs, 'send'>;
+  /** The payer's refund receipt. */
+  mailer: Pick<Mailer, 'send'>;
   /** FEE_REFUND_RETURNS_FEE. */
   refundReturnsFee: boolean;
 }
@@ -239,7 +243,7 @@ export async function createRefund(
  * was recorded.
  */
 export async function sendRefund(
-  deps: Pick<RefundDeps, 'db' | 'processor'>,
+  deps: Pick<RefundDeps, 'db' | 'processor' | 'mailer'>,
   { businessId, refundId }: { businessId: string; refundId: string },
 ): Promise<string> {
   const row = await deps.db
@@ -257,11 +261,17 @@ export async function sendRefund(
     idempotencyKey: refundId,
     metadata: { businessId, paymentId: row.payment_id, refundId },
   });
-  return deps.db.transaction().execute((trx) => applyRefundResult(trx, businessId, refundId, result));
+  return deps.db.transaction().execute((trx) => applyRefundResult(trx, deps.mailer, businessId, refundId, result));
 }
 
 /** Records the processor's answer on a Pending refund; anything else was recorded before. */
-async function applyRefundResult(trx: Transaction<DB>, businessId: string, refundId: string, result: RefundResult): Promise<string> {
+async function applyRefundResult(
+  trx: Transaction<DB>,
+  mailer: Pick<Mailer, 'send'>,
+  businessId: string,
+  refundId: string,
+  result: RefundResult,
+): Promise<string> {
   const refund = await lockRefund(trx, businessId, refundId);
   if (!refund || refund.state !== 'Pending') return 'unchanged';
   if (result.status === 'failed') {
@@ -278,7 +288,7 @@ async function applyRefundResult(trx: Transaction<DB>, businessId: string, refun
       .execute();
     return 'pending';
   }
-  await succeedRefund(trx, refund, result.processorRefundId);
+  await succeedRefund(trx, mailer, refund, result.processorRefundId);
   return 'succeeded';
 }
 
@@ -286,10 +296,11 @@ function lockRefund(trx: Transaction<DB>, businessId: string, refundId: string) 
   return trx.selectFrom('refunds').selectAll().where('business_id', '=', businessId).where('id', '=', refundId).forUpdate().executeTakeFirst();
 }
 
-async function succeedRefund(trx: Transaction<DB>, refund: RefundRow, processorRefundId: string): Promise<void> {
+async function succeedRefund(trx: Transaction<DB>, mailer: Pick<Mailer, 'send'>, refund: RefundRow, processorRefundId: string): Promise<void> {
+  const processedAt = new Date();
   await trx
     .updateTable('refunds')
-    .set({ state: 'Succeeded', processed_at: new Date(), processor_refund_id: refund.processor_refund_id ?? processorRefundId })
+    .set({ state: 'Succeeded', processed_at: processedAt, processor_refund_id: refund.processor_refund_id ?? processorRefundId })
     .where('business_id', '=', refund.business_id)
     .where('id', '=', refund.id)
     .execute();
@@ -299,6 +310,20 @@ async function succeedRefund(trx: Transaction<DB>, refund: RefundRow, processorR
     action: 'refund.succeeded',
     details: { refundId: refund.id, requestId: refund.request_id, amountCents: Number(refund.amount_cents) },
   });
+  const request = await trx
+    .selectFrom('payment_requests')
+    .selectAll()
+    .where('business_id', '=', refund.business_id)
+    .where('id', '=', refund.request_id)
+    .executeTakeFirstOrThrow();
+  const payment = await trx
+    .selectFrom('payments')
+    .selectAll()
+    .where('business_id', '=', refund.business_id)
+    .where('id', '=', refund.payment_id)
+    .executeTakeFirstOrThrow();
+  const to = payment.payer_email || request.payer_email;
+  if (to) await mailer.send(await refundReceiptEmail(trx, to, request, payment, { ...refund, processed_at: processedAt }), trx);
 }
 
 /** The processor could not refund: Failed with its reason, the payment refundable again by that much, the money back in the balance. */
@@ -332,7 +357,10 @@ async function failRefund(trx: Transaction<DB>, refund: RefundRow, reason: strin
 }
 
 /** A verified `refund.*` webhook, applied once (`firstDelivery`); one for a refund we do not know is recorded and ignored. */
-export async function applyRefundEvent(db: Kysely<DB>, event: RefundProcessorEvent): Promise<'applied' | 'duplicate' | 'unchanged' | 'unknown-refund'> {
+export async function applyRefundEvent(
+  { db, mailer }: { db: Kysely<DB>; mailer: Pick<Mailer, 'send'> },
+  event: RefundProcessorEvent,
+): Promise<'applied' | 'duplicate' | 'unchanged' | 'unknown-refund'> {
   return db.transaction().execute(async (trx) => {
     if (!(await firstDelivery(trx, event))) return 'duplicate';
     const { businessId, refundId } = event.data.metadata;
@@ -340,7 +368,7 @@ export async function applyRefundEvent(db: Kysely<DB>, event: RefundProcessorEve
     if (!refund) return 'unknown-refund';
     if (refund.processor_refund_id && refund.processor_refund_id !== event.data.processorRefundId) return 'unknown-refund';
     if (refund.state !== 'Pending') return 'unchanged';
-    if (event.type === 'refund.succeeded') await succeedRefund(trx, refund, event.data.processorRefundId);
+    if (event.type === 'refund.succeeded') await succeedRefund(trx, mailer, refund, event.data.processorRefundId);
     else await failRefund(trx, refund, event.data.failureMessage ?? 'The processor could not refund the payment.', event.data.processorRefundId);
     return 'applied';
   });
