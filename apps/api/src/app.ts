@@ -148,7 +148,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(reportRoutes, { db: database.db });
   await app.register(searchRoutes, { db: database.db });
   await app.register(payoutRoutes, { db: database.db, jobs: deps.jobs, payoutFeeCents: config.payoutFeeCents });
-  await app.register(refundRoutes, { db: database.db, processor: deps.processor, jobs: deps.jobs, mailer: deps.mailer, refundReturnsFee: config.fees.refundReturnsFee ?? false });
+  await app.register(refundRoutes, {
+    db: database.db,
+    processor: deps.processor,
+    jobs: deps.jobs,
+    mailer: deps.mailer,
+    refundReturnsFee: config.fees.refundReturnsFee ?? false,
+  });
   await app.register(liveUpdateRoutes, { db: database.db });
   await app.register(webhookRoutes, { db: database.db, mailer: deps.mailer, webhookSecret: config.processor.webhookSecret });
   await app.register(sandboxProcessorRoutes, {
