@@ -48,6 +48,7 @@ export * from './qr-codes/amount-rules';
 export * from './qr-codes/endpoints';
 export * from './payouts/payouts';
 export * from './refunds/refunds';
+export * from './refunds/refund-status';
 export * from './payouts/receivers';
 export * from './payouts/events';
 export * from './students/batch-fields';

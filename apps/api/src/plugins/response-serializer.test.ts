@@ -25,6 +25,7 @@ const item = (n: number, overrides: Partial<Item> = {}): Item => ({
   payerEmail: `payer${n}@example.com`,
   amountCents: 12_345 + n,
   amountPaidCents: 0,
+  refundedCents: 0,
   memo: '=HYPERLINK("x") </script>',
   reference: '',
   dueDate: '2026-12-01',

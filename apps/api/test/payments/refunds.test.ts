@@ -254,6 +254,7 @@ describe('refunding a bank payment', () => {
     expect(done).toMatchObject({ state: 'Failed', failureReason: 'The payer’s bank account is closed, so the refund could not be delivered (R02).' });
     expect(await total(b)).toBe(before);
     expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(0);
+    expect((await call(t.app, 'GET', `/api/businesses/${b.businessId}/payment-requests/${requestId}`, b.token)).json().data.refundedCents).toBe(0);
     expect((await timeline(db(), requestId)).some((e) => e.event === 'refundFailed')).toBe(true);
   });
 });
@@ -286,5 +287,79 @@ describe('a lost answer from the processor', () => {
     expect(atProcessor).toHaveLength(1);
     expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(1_500);
     expect(await total(b)).toBe(before - 1_500);
+  });
+});
+
+describe('the request beside its paid state', () => {
+  const history = async (b: ApprovedBusiness, refunded?: string) =>
+    (await call(t.app, 'GET', `/api/businesses/${b.businessId}/payment-requests${refunded ? `?refunded=${refunded}` : ''}`, b.token)).json().data as {
+      items: { transactionId: string; refundedCents: number; transactionState: string }[];
+      total: number;
+    };
+
+  it('says PartiallyRefunded, then Refunded, in the request, its history item and the history’s filter', async () => {
+    const { b, requestId } = await paidRequest('beside-paid', { funds: 20_000 });
+    const other = await paidRequest('beside-paid-unrefunded', { funds: 0 });
+    expect((await history(other.b)).items[0]).toMatchObject({ refundedCents: 0 });
+
+    expect((await refund(b, requestId, { amountCents: 3_000, reason: 'other' })).statusCode).toBe(201);
+    const got = (await call(t.app, 'GET', `/api/businesses/${b.businessId}/payment-requests/${requestId}`, b.token)).json().data;
+    expect(got).toMatchObject({ amountPaidCents: 10_000, refundedCents: 3_000 });
+    expect((await history(b)).items.find((r) => r.transactionId === requestId)).toMatchObject({ refundedCents: 3_000 });
+    expect((await history(b, 'PartiallyRefunded')).total).toBe(1);
+    expect((await history(b, 'Refunded')).total).toBe(0);
+    expect((await history(b, 'any')).total).toBe(1);
+
+    expect((await refund(b, requestId, { amountCents: 7_000, reason: 'other' })).statusCode).toBe(201);
+    expect((await history(b, 'Refunded')).items.map((r) => r.transactionId)).toEqual([requestId]);
+    expect((await history(b, 'PartiallyRefunded')).total).toBe(0);
+    expect((await history(other.b, 'any')).total).toBe(0);
+
+    const bad = await call(t.app, 'GET', `/api/businesses/${b.businessId}/payment-requests?refunded=some`, b.token);
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('asks again above the business’s confirmation limit, with the amount in words', async () => {
+    const { b, requestId, paymentId } = await paidRequest('confirm-refund', { funds: 20_000 });
+    await db().updateTable('businesses').set({ confirm_above_cents: 5_000 }).where('id', '=', b.businessId).execute();
+    const asked = await refund(b, requestId, { amountCents: 6_000, reason: 'duplicate' });
+    expect(asked.statusCode).toBe(422);
+    expect(errorOf(asked)).toMatchObject({ code: 'AMOUNT_CONFIRMATION_REQUIRED' });
+    expect(errorOf(asked).message).toContain('$60.00 (sixty dollars');
+    expect(asked.headers['confirm-amount-cents']).toBe('6000');
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(0);
+    const confirmed = await refund(b, requestId, { amountCents: 6_000, reason: 'duplicate', confirmedAmountCents: 6_000 });
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    expect((await refund(b, requestId, { amountCents: 4_000, reason: 'duplicate' })).statusCode).toBe(201);
+  });
+
+  it('lists and exports the refunds by state, reason and search, as the Refunds page shows them', async () => {
+    const { b, requestId } = await paidRequest('refund-list', { funds: 20_000 });
+    await refund(b, requestId, { amountCents: 1_000, reason: 'duplicate' });
+    await refund(b, requestId, { amountCents: 2_000, reason: 'other', note: 'Goodwill, "as agreed"' });
+    const list = (query: string) => call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds?${query}`, b.token).then((r) => r.json().data);
+    const all = await list('');
+    expect(all.total).toBe(2);
+    expect(all.items[0]).toMatchObject({ payerName: expect.any(String), referenceNumber: expect.stringMatching(/^TRX-\d+$/), amountCents: 2_000 });
+    expect((await list('reason=duplicate')).items.map((r: Refund) => r.amountCents)).toEqual([1_000]);
+    expect((await list(`search=${all.items[0].referenceNumber}`)).total).toBe(2);
+    expect((await list('search=TRX-1')).total).toBe(0);
+    expect((await list(`search=${encodeURIComponent(all.items[0].payerName.slice(0, 3).toLowerCase())}`)).total).toBe(2);
+    expect((await list('search=zzz')).total).toBe(0);
+    expect((await list('sortDirection=asc')).items.map((r: Refund) => r.amountCents)).toEqual([1_000, 2_000]);
+
+    const csv = await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/export.csv?reason=other`, b.token);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const lines = csv.body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toMatch(/^Refund,Reference,Payer,Refunded to,Amount \(USD\),Fee returned \(USD\),Reason,Note,Status,Failure,Refunded by,Created \(/);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('Visa •••• 4242,20.00,0.00,Other,"Goodwill, ""as agreed""",Succeeded,');
+
+    const stranger = await approvedBusiness(t.app, db(), 'refund-list-stranger@refunds.example');
+    expect((await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/export.csv`, stranger.token)).statusCode).toBe(404);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { boundedDateTime, boundedDay } from '../common/day-schemas';
 import { MAX_AMOUNT_CENTS } from '../common/money';
+import { REFUND_FILTERS } from '../refunds/refund-status';
 
 /* ------------------------------------------------------- payment requests */
 
@@ -84,10 +85,6 @@ export const PAYABLE_STATES: readonly RequestState[] = REQUEST_TRANSITIONS.payer
 
 export type RequestAction = 'Edit' | 'Copy' | 'Delete' | 'Cancel' | 'Resend' | 'Withdraw' | 'View/Download';
 
-/**
- * Row actions by state (docs/product.md §4). A payment through a QR code (`viaQrCode`) was sent to
- * no one and has no payer to copy it for: it offers its receipt once paid, and nothing else.
- */
 /**
  * The row actions of a request in a state. A payment through a QR code is the payer's own: it
  * offers its receipt once paid and nothing else.
@@ -212,6 +209,8 @@ export const PaymentRequest = z.object({
   payerEmail: z.string(),
   amountCents: z.number().int(),
   amountPaidCents: z.number().int(),
+  /** What was refunded of it (refunds pending or succeeded, ADR 051): `refundStatusOf` reads Refunded or PartiallyRefunded from it. */
+  refundedCents: z.number().int(),
   memo: z.string(),
   reference: z.string(),
   dueDate: z.string(),
@@ -276,6 +275,8 @@ export const PaymentSummary = z.object({
   instrument: z.string(),
   amountCents: z.number().int(),
   feeCents: z.number().int(),
+  /** What was refunded of it, pending or succeeded (ADR 051). */
+  refundedCents: z.number().int(),
   state: PaymentState,
   failureReason: z.string().nullable(),
   createdAt: z.string(),
@@ -356,6 +357,8 @@ export const RequestListQuery = PageQuery.extend({
   returnedTo: boundedDay('Returned to date').optional(),
   minAmountCents: z.coerce.number().int().min(0).optional(),
   maxAmountCents: z.coerce.number().int().min(0).optional(),
+  /** With refunds (ADR 051): any, refunded in full (`Refunded`), or in part (`PartiallyRefunded`). */
+  refunded: z.enum(REFUND_FILTERS, { error: 'Use any, Refunded or PartiallyRefunded.' }).optional(),
   /** `draft` lists drafts only; `history` everything else. */
   view: z.enum(['history', 'draft']).default('history'),
   sortBy: z.enum(['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference']).default('createdAt'),

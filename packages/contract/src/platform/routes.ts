@@ -44,6 +44,8 @@ export const paths = {
     /** Query: `transid` opens that request's details. */
     history: '/business/payment/transactions/history',
     drafts: '/business/payment/transactions/draft',
+    /** Every refund of the business (ADR 051). Query: `state`, `reason`, `search`. */
+    refunds: '/business/payment/refunds',
     invoices: '/business/payment/invoices',
     qrCodes: '/business/payment/qrcode',
     /** Query: `qrcodeid` edits that code; none creates one. */

@@ -5,7 +5,7 @@ import { defineEndpoint } from '../common/endpoint';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { MAX_AMOUNT_CENTS } from '../common/money';
 import { MONEY_RULES } from '../common/money-rules';
-import { IdempotencyHeaders, PaymentRequestIdParams } from '../payment-requests/schemas';
+import { confirmedAmountCents, IdempotencyHeaders, PaymentRequestIdParams } from '../payment-requests/schemas';
 
 /**
  * Refunds (ADR 051): money going back to the payer of a captured payment, in full or in part,
@@ -39,12 +39,17 @@ export const CreateRefundBody = z.object({
     .max(MAX_AMOUNT_CENTS, 'The amount can be at most $10,000,000.00.'),
   reason: RefundReason,
   note: z.string().trim().max(500, 'Keep the note to 500 characters.').optional(),
+  /** A refund above the business's confirmation limit goes out only with its amount repeated here (422 AMOUNT_CONFIRMATION_REQUIRED). */
+  confirmedAmountCents,
 });
 export type CreateRefundBody = z.infer<typeof CreateRefundBody>;
 
 export const Refund = z.object({
   refundId: z.string(),
   requestId: z.string(),
+  /** The request's TRX number and payer, as the Refunds list shows them. */
+  referenceNumber: z.string(),
+  payerName: z.string(),
   paymentId: z.string(),
   /** "Visa •••• 4242": where the money goes back to. */
   instrument: z.string(),
@@ -64,7 +69,10 @@ export type Refund = z.infer<typeof Refund>;
 export const RefundListQuery = PageQuery.extend({
   state: RefundState.optional(),
   requestId: z.string().min(1).max(64).optional(),
+  reason: RefundReason.optional(),
+  sortBy: z.enum(['createdAt']).default('createdAt'),
 });
+export type RefundListQuery = z.input<typeof RefundListQuery>;
 
 export const RefundIdParams = BusinessIdParams.extend({ refundId: z.string().min(1).max(64) });
 export const RefundResponse = okResponse(Refund);
@@ -89,12 +97,22 @@ export const refundEndpoints = {
   list: defineEndpoint({
     method: 'GET',
     path: '/api/businesses/:id/refunds',
-    summary: 'The business’s refunds, newest first, filtered by state or request',
+    summary: 'The business’s refunds, newest first, filtered by state, reason or request, searched by TRX number or payer',
     tag,
     access: 'business:read',
     params: BusinessIdParams,
     query: RefundListQuery,
     response: RefundListResponse,
+  }),
+  exportCsv: defineEndpoint({
+    method: 'GET',
+    path: '/api/businesses/:id/refunds/export.csv',
+    summary: 'CSV export of the same query as the refunds list',
+    tag,
+    access: 'business:read',
+    params: BusinessIdParams,
+    query: RefundListQuery,
+    response: { description: 'The refunds, one per line, under a header row', contentTypes: ['text/csv'], text: true },
   }),
   get: defineEndpoint({
     method: 'GET',

@@ -58,6 +58,11 @@ export interface HistoryListDefinition<State extends string, Sort extends string
   /** The column the `batchId` filter applies to (the bulk batch that made a row), if the list has one. */
   batchColumn?: string;
   /**
+   * The `refunded` filter (ADR 051), if the list has one: the columns of what was refunded and what
+   * was received. Any refund is `refunded > 0`, which a partial index of the list keeps few.
+   */
+  refunds?: { refundedColumn: string; paidColumn: string };
+  /**
    * Filters on what a row was made for (its source, ADR 045), if the list has them: the columns of
    * the source's kind, its record's id and its record (JSON), and each filter — its query
    * parameter, the kind it is of, and whether it compares the record's id (`any` naming every
@@ -98,6 +103,7 @@ export interface HistoryQuery<Sort extends string> {
   status?: string | undefined;
   payerId?: string | undefined;
   batchId?: string | undefined;
+  refunded?: 'any' | 'Refunded' | 'PartiallyRefunded' | undefined;
   from?: string | undefined;
   to?: string | undefined;
   sentFrom?: string | undefined;
@@ -135,6 +141,8 @@ interface FilterShape {
   view: View;
   payer: boolean;
   batch: boolean;
+  /** The refund filter given, a literal of the SQL: '' for none. */
+  refunded: '' | 'any' | 'Refunded' | 'PartiallyRefunded';
   /** The source filters given (their parameters), each `param` or `param:any`, in the definition's order. */
   sources: string[];
   from: boolean;
@@ -301,6 +309,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
         view: query.view,
         payer: Boolean(query.payerId),
         batch: Boolean(query.batchId && def.batchColumn),
+        refunded: (def.refunds && query.refunded) || '',
         sources: sourcesGiven.map((g) => (g.value === null ? `${g.param}:any` : g.param)),
         from: Boolean(query.from),
         to: Boolean(query.to),
@@ -368,6 +377,12 @@ export function historyList<State extends string, Sort extends string>(def: Hist
       if (p.states.length > 0) and.push(eb('state', 'in', p.states));
       if (s.payer) and.push(eb(def.payerColumn, '=', p.payerId));
       if (s.batch) and.push(eb(def.batchColumn!, '=', p.batchId));
+      if (s.refunded) {
+        const { refundedColumn, paidColumn } = def.refunds!;
+        and.push(eb(refundedColumn, '>', 0));
+        if (s.refunded === 'Refunded') and.push(eb(refundedColumn, '>=', eb.ref(paidColumn)));
+        if (s.refunded === 'PartiallyRefunded') and.push(eb(refundedColumn, '<', eb.ref(paidColumn)));
+      }
       let valueAt = 0;
       for (const given of s.sources) {
         const [param, any] = given.split(':');
@@ -724,6 +739,7 @@ export function historyList<State extends string, Sort extends string>(def: Hist
     const byStatusAtMost =
       !filter.shape.payer &&
       !filter.shape.batch &&
+      !filter.shape.refunded &&
       filter.shape.sources.length === 0 &&
       !filter.shape.from &&
       !filter.shape.to &&

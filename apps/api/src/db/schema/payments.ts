@@ -43,6 +43,8 @@ export interface PaymentRequestsTable {
   payer_email: string;
   amount_cents: number;
   amount_paid_cents: Generated<number>;
+  /** The payments' refunded totals (migration 0058). */
+  refunded_cents: Generated<number>;
   memo: Generated<string>;
   reference: Generated<string>;
   due_date: DateColumn;

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { authSecretsOf } from '../../lib/secret-box';
 import { sourceOf } from '../request-sources';
 import type { RequestContext } from './request-context';
+import { toPaymentSummary } from '../payments/payment-record';
 import { payLink, sentPayToken, toPaymentRequest } from './request-record';
 
 /** The newest e-mails of a request its detail lists (a reminder schedule sends a handful). */
@@ -89,16 +90,6 @@ export async function getRequest({
       createdAt: m.created_at.toISOString(),
       sentAt: m.sent_at?.toISOString() ?? null,
     })),
-    payments: payments.map((p) => ({
-      paymentId: p.id,
-      method: p.method,
-      instrument: p.instrument,
-      amountCents: p.amount_cents,
-      feeCents: p.fee_cents,
-      state: p.state,
-      failureReason: p.failure_reason,
-      createdAt: p.created_at.toISOString(),
-      settledAt: p.settled_at?.toISOString() ?? null,
-    })),
+    payments: payments.map(toPaymentSummary),
   };
 }

@@ -32,6 +32,7 @@ export const requestsList = historyList({
   payerColumn: 'payer_id',
   amountColumn: 'amount_cents',
   batchColumn: 'batch_id',
+  refunds: { refundedColumn: 'refunded_cents', paidColumn: 'amount_paid_cents' },
   // What each row was made for: every source's own filters (ADR 045).
   sources: {
     kindColumn: 'source_kind',

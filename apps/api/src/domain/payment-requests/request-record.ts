@@ -66,6 +66,7 @@ export function toPaymentRequest(row: RequestListRow): PaymentRequest {
     payerEmail: row.payer_email,
     amountCents: row.amount_cents,
     amountPaidCents: row.amount_paid_cents,
+    refundedCents: Number(row.refunded_cents),
     memo: row.memo,
     reference: row.reference,
     dueDate: row.due_date,

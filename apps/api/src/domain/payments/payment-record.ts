@@ -21,6 +21,7 @@ export function toPaymentSummary(row: PaymentRow): PaymentSummary {
     instrument: row.instrument,
     amountCents: row.amount_cents,
     feeCents: row.fee_cents,
+    refundedCents: Number(row.refunded_cents),
     state: row.state,
     failureReason: row.failure_reason,
     createdAt: row.created_at.toISOString(),

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
   ErrorCode,
@@ -5,8 +6,11 @@ import {
   INSUFFICIENT_BALANCE,
   REFUND_EXCEEDS_PAYMENT,
   REFUND_REASON_LABELS,
+  csvRow,
+  formatDateTime,
   type CreateRefundBody,
   type Refund,
+  RefundListQuery,
   type RefundState,
 } from '@tay/contract';
 import { jobDb } from '../../db/executor';
@@ -21,7 +25,9 @@ import type { PaymentProcessor, RefundProcessorEvent, RefundResult } from '../..
 import { recordEvent, type Actor } from '../businesses/audit';
 import { requireMoneyRule } from '../businesses/money-rules';
 import { ensureAccounts, postRefundFailed, postRefundReserved } from '../ledger/post';
-import { PROCESSOR_ACTOR } from '../payments/payment-record';
+import { lockRequestAndPayment, PROCESSOR_ACTOR } from '../payments/payment-record';
+import { parseReferenceNumber, referenceNumber } from '../payment-requests/request-record';
+import { amountLimitsOf, checkConfirmed } from '../businesses/amount-limits';
 import { refundReceiptEmail } from '../payments/receipt';
 import { userActor, type ActingUser } from '../payment-requests/request-context';
 import { recordRequestEvent } from '../payment-requests/transition';
@@ -57,10 +63,14 @@ async function creditBalance(trx: Transaction<DB>, accountId: string): Promise<n
   return -Number(rows[0]?.total ?? 0) || 0;
 }
 
-function toRefund(row: RefundRow & { instrument: string }): Refund {
+type RefundListRow = RefundRow & { instrument: string; number: number; payer_display_name: string };
+
+function toRefund(row: RefundListRow): Refund {
   return {
     refundId: row.id,
     requestId: row.request_id,
+    referenceNumber: referenceNumber(row.number),
+    payerName: row.payer_display_name,
     paymentId: row.payment_id,
     instrument: row.instrument,
     amountCents: Number(row.amount_cents),
@@ -79,8 +89,9 @@ function refundsWithInstrument(db: Kysely<DB> | Transaction<DB>, businessId: str
   return db
     .selectFrom('refunds as r')
     .innerJoin('payments as p', (join) => join.onRef('p.business_id', '=', 'r.business_id').onRef('p.id', '=', 'r.payment_id'))
+    .innerJoin('payment_requests as q', (join) => join.onRef('q.business_id', '=', 'r.business_id').onRef('q.id', '=', 'r.request_id'))
     .selectAll('r')
-    .select('p.instrument')
+    .select(['p.instrument', 'q.number', 'q.payer_display_name'])
     .where('r.business_id', '=', businessId);
 }
 
@@ -149,6 +160,8 @@ export async function createRefund(
       );
     }
     const amount = body.amountCents;
+    // A typo sends real money back: above the confirmation limit, only with the amount repeated.
+    checkConfirmed(await amountLimitsOf(trx, businessId), amount, body.confirmedAmountCents, 'this refund');
     const paymentAmount = Number(payment.amount_cents);
     const refundedBefore = Number(payment.refunded_cents);
     const feeReturned = deps.refundReturnsFee ? feeShare(Number(payment.fee_cents), paymentAmount, refundedBefore, amount) : 0;
@@ -183,6 +196,9 @@ export async function createRefund(
         409,
       );
     }
+    // The request's refunded total, beside its paid state in the history (migration 0058).
+    await sql`UPDATE payment_requests SET refunded_cents = refunded_cents + ${amount}, updated_at = now()
+      WHERE business_id = ${businessId} AND id = ${requestId}`.execute(trx);
     await trx
       .insertInto('refunds')
       .values({
@@ -310,18 +326,7 @@ async function succeedRefund(trx: Transaction<DB>, mailer: Pick<Mailer, 'send'>,
     action: 'refund.succeeded',
     details: { refundId: refund.id, requestId: refund.request_id, amountCents: Number(refund.amount_cents) },
   });
-  const request = await trx
-    .selectFrom('payment_requests')
-    .selectAll()
-    .where('business_id', '=', refund.business_id)
-    .where('id', '=', refund.request_id)
-    .executeTakeFirstOrThrow();
-  const payment = await trx
-    .selectFrom('payments')
-    .selectAll()
-    .where('business_id', '=', refund.business_id)
-    .where('id', '=', refund.payment_id)
-    .executeTakeFirstOrThrow();
+  const { request, payment } = (await lockRequestAndPayment(trx, refund.business_id, refund.payment_id))!;
   const to = payment.payer_email || request.payer_email;
   if (to) await mailer.send(await refundReceiptEmail(trx, to, request, payment, { ...refund, processed_at: processedAt }), trx);
 }
@@ -329,6 +334,8 @@ async function succeedRefund(trx: Transaction<DB>, mailer: Pick<Mailer, 'send'>,
 /** The processor could not refund: Failed with its reason, the payment refundable again by that much, the money back in the balance. */
 async function failRefund(trx: Transaction<DB>, refund: RefundRow, reason: string, processorRefundId: string | null): Promise<void> {
   const amount = Number(refund.amount_cents);
+  // The request, then the payment: the order every refund and payment takes their locks in.
+  await lockRequestAndPayment(trx, refund.business_id, refund.payment_id);
   await trx
     .updateTable('refunds')
     .set({ state: 'Failed', failure_reason: reason, processed_at: new Date(), processor_refund_id: refund.processor_refund_id ?? processorRefundId })
@@ -337,6 +344,8 @@ async function failRefund(trx: Transaction<DB>, refund: RefundRow, reason: strin
     .execute();
   await sql`UPDATE payments SET refunded_cents = refunded_cents - ${amount}
     WHERE business_id = ${refund.business_id} AND id = ${refund.payment_id}`.execute(trx);
+  await sql`UPDATE payment_requests SET refunded_cents = refunded_cents - ${amount}, updated_at = now()
+    WHERE business_id = ${refund.business_id} AND id = ${refund.request_id}`.execute(trx);
   await postRefundFailed(trx, { businessId: refund.business_id, refundId: refund.id, description: `Refund of ${formatMoney(amount)} failed: ${reason}` });
   await recordRequestEvent({
     db: trx,
@@ -380,19 +389,35 @@ export async function getRefund(db: Kysely<DB>, businessId: string, refundId: st
   return toRefund(row);
 }
 
-/** The business's refunds, newest first, by state and request. */
+type RefundQuery = Pick<z.output<typeof RefundListQuery>, 'state' | 'requestId' | 'reason' | 'search'>;
+
+/** The list's filters: state, reason and request; the search is a TRX number, or the start of the payer's name. */
+function filtered(db: Kysely<DB>, businessId: string, query: RefundQuery) {
+  let base = refundsWithInstrument(db, businessId);
+  if (query.state) base = base.where('r.state', '=', query.state);
+  if (query.reason) base = base.where('r.reason', '=', query.reason);
+  if (query.requestId) base = base.where('r.request_id', '=', query.requestId);
+  const search = query.search?.trim();
+  if (search) {
+    const number = parseReferenceNumber(search);
+    const prefix = `${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where((eb) => eb.or([...(number !== null ? [eb('q.number', '=', number)] : []), eb(sql<string>`lower(q.payer_display_name)`, 'like', prefix)]));
+  }
+  return base;
+}
+
+/** The business's refunds, newest first, by state, reason and request, searched by TRX number or payer. */
 export async function listRefunds(
   db: Kysely<DB>,
   businessId: string,
-  query: { page: number; pageSize: number; state?: RefundState | undefined; requestId?: string | undefined },
+  query: RefundQuery & { page: number; pageSize: number; sortDirection?: 'asc' | 'desc' | undefined },
 ): Promise<{ items: Refund[]; page: number; pageSize: number; total: number }> {
-  let base = refundsWithInstrument(db, businessId);
-  if (query.state) base = base.where('r.state', '=', query.state);
-  if (query.requestId) base = base.where('r.request_id', '=', query.requestId);
+  const base = filtered(db, businessId, query);
+  const direction = query.sortDirection ?? 'desc';
   const [rows, count] = await Promise.all([
     base
-      .orderBy('r.created_at', 'desc')
-      .orderBy('r.id', 'desc')
+      .orderBy('r.created_at', direction)
+      .orderBy('r.id', direction)
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize)
       .execute(),
@@ -402,4 +427,39 @@ export async function listRefunds(
       .executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toRefund), page: query.page, pageSize: query.pageSize, total: Number(count.n) };
+}
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** The CSV of what the list shows (same filters and search, newest first), in batches by keyset: memory stays flat. */
+export async function* exportRefunds(db: Kysely<DB>, businessId: string, timeZone: string, query: RefundQuery): AsyncGenerator<string> {
+  const columns: { header: string; value: (r: Refund) => string }[] = [
+    { header: 'Refund', value: (r) => r.refundId },
+    { header: 'Reference', value: (r) => r.referenceNumber },
+    { header: 'Payer', value: (r) => r.payerName },
+    { header: 'Refunded to', value: (r) => r.instrument },
+    { header: 'Amount (USD)', value: (r) => dollars(r.amountCents) },
+    { header: 'Fee returned (USD)', value: (r) => dollars(r.feeReturnedCents) },
+    { header: 'Reason', value: (r) => REFUND_REASON_LABELS[r.reason] },
+    { header: 'Note', value: (r) => r.note ?? '' },
+    { header: 'Status', value: (r) => r.state },
+    { header: 'Failure', value: (r) => r.failureReason ?? '' },
+    { header: 'Refunded by', value: (r) => r.createdBy ?? '' },
+    { header: `Created (${timeZone})`, value: (r) => formatDateTime(r.createdAt, timeZone) },
+    { header: `Processed (${timeZone})`, value: (r) => (r.processedAt ? formatDateTime(r.processedAt, timeZone) : '') },
+  ];
+  yield `\ufeff${csvRow(columns.map((c) => c.header))}\r\n`;
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    let q = filtered(db, businessId, query);
+    if (after) {
+      const anchor = after;
+      q = q.where((eb) => eb(eb.refTuple('r.created_at', 'r.id'), '<', eb.tuple(anchor.createdAt, anchor.id)));
+    }
+    const rows = await q.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(1000).execute();
+    if (rows.length === 0) return;
+    yield rows.map((row) => `${csvRow(columns.map((c) => c.value(toRefund(row))))}\r\n`).join('');
+    const last = rows[rows.length - 1]!;
+    after = { createdAt: last.created_at, id: last.id };
+  }
 }

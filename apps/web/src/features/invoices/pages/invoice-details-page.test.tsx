@@ -60,6 +60,7 @@ function sentInvoice() {
         instrument: 'Visa •••• 4242',
         amountCents: 1_000,
         feeCents: 59,
+        refundedCents: 0,
         state: 'Processed',
         failureReason: null,
         createdAt: '2026-05-04T10:00:00.000Z',

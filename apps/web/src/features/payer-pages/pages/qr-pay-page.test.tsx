@@ -39,6 +39,7 @@ function outcome(over: Partial<QrPaymentOutcome['payment']> = {}, state: QrPayme
       instrument: 'Visa •••• 4242',
       amountCents: 1_240,
       feeCents: 66,
+      refundedCents: 0,
       state: 'Processed',
       failureReason: null,
       createdAt: '2026-05-01T10:00:00.000Z',

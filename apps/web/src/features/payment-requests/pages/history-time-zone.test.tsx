@@ -64,6 +64,7 @@ describe('the transaction history on the business’s clock, whatever the viewer
               instrument: 'Visa •••• 4242',
               amountCents: 12_500,
               feeCents: 393,
+              refundedCents: 0,
               state: 'Processed',
               failureReason: null,
               createdAt: '2026-07-01T18:05:00.000Z',
