@@ -10,8 +10,7 @@ import {
   formatDateTime,
   type CreateRefundBody,
   type Refund,
-  RefundListQuery,
-  type RefundState,
+  type RefundListQuery,
 } from '@tay/contract';
 import { jobDb } from '../../db/executor';
 import { firstDelivery } from '../../db/processor-events';
