@@ -212,6 +212,19 @@ describe('who may refund', () => {
   });
 });
 
+describe('a disabled business', () => {
+  it('refunds nothing: 403 BUSINESS_NOT_APPROVED, and no money moves', async () => {
+    const { b, requestId, paymentId } = await paidRequest('disabled-refund', { funds: 20_000 });
+    await db().updateTable('businesses').set({ state: 'Disabled' }).where('id', '=', b.businessId).execute();
+    const before = await total(b);
+    const res = await refund(b, requestId, { amountCents: 1_000, reason: 'other' });
+    expect(res.statusCode).toBe(403);
+    expect(errorOf(res).code).toBe('BUSINESS_NOT_APPROVED');
+    expect(await total(b)).toBe(before);
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(0);
+  });
+});
+
 describe('one refund per Idempotency-Key', () => {
   it('replays the first answer for the same request and refuses the key for another', async () => {
     const { b, requestId, paymentId } = await paidRequest('idempotent', { funds: 10_000 });

@@ -99,6 +99,7 @@ export const businessRoutes: RouteObject[] = [
     path: 'payment/transactions/draft',
     ...page(() => import('../features/payment-requests/pages/transactions-page'), 'TransactionsPage', { view: 'draft' }),
   },
+  { path: 'payment/refunds', ...page(() => import('../features/refunds/pages/refunds-page'), 'RefundsPage') },
   { path: 'payment/request/bulkrtp', ...requestBatchPage(loadBatches, 'BatchesPage') },
   {
     path: 'payment/request/import',

@@ -87,6 +87,12 @@ export const refundEndpoints = {
     summary: 'Refund a payment of the request, in full or in part (owners and admins; Idempotency-Key)',
     tag,
     access: MONEY_RULES.refund.access,
+    // A disabled business moves no money, refunds included (its balance waits for Tay support).
+    rules: ['approved'],
+    notApproved: {
+      pending: 'Refunds open once your business is approved.',
+      disabled: 'Your business is disabled, so no refund can be made. Contact Tay support to enable it again.',
+    },
     params: PaymentRequestIdParams,
     headers: IdempotencyHeaders,
     body: CreateRefundBody,

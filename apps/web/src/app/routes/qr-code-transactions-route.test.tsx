@@ -57,7 +57,7 @@ describe('the payments through QR codes', () => {
     expect(screen.getByRole('link', { name: 'Paid through QR code Front counter' })).toHaveAttribute('href', `${PAGE}?qrcodeid=qr_counter`);
   });
 
-  it('a payment’s row offers its receipt only, and its details open in place', async () => {
+  it('a payment’s row offers its receipt and a refund only, and its details open in place', async () => {
     const paid = qrPayment();
     fake.on('GET', LIST, listOf([paid]));
     fake.on('GET', `${LIST}/${paid.transactionId}`, ok(detail(paid)));
@@ -65,7 +65,7 @@ describe('the payments through QR codes', () => {
     open();
     const row = (await screen.findByRole('link', { name: `View ${paid.referenceNumber}` })).closest('tr')!;
     await u.click(within(row).getByRole('button', { name: 'Row actions' }));
-    expect((await screen.findAllByRole('menuitem')).map((m) => m.textContent)).toEqual(['View/Download receipt']);
+    expect((await screen.findAllByRole('menuitem')).map((m) => m.textContent)).toEqual(['View/Download receipt', 'Refund']);
     await u.keyboard('{Escape}');
     await u.click(within(row).getByRole('link', { name: `View ${paid.referenceNumber}` }));
     expect(await screen.findByRole('dialog', { name: `Request ${paid.referenceNumber}` })).toBeInTheDocument();

@@ -12,6 +12,8 @@ describe('navigation (docs/product.md §2)', () => {
       'Manage Invoices',
       'Manage Payers',
       'Manage QR Codes',
+      // Beyond the spec's items, after them.
+      'Refunds',
     ]);
     expect(labels('student')).toEqual([
       'Transactions History',
@@ -23,8 +25,16 @@ describe('navigation (docs/product.md §2)', () => {
       'Program Billing and Payment',
       'Manage Payers',
       'Manage QRCode',
+      'Refunds',
     ]);
-    expect(labels('healthCare')).toEqual(['Transactions History', 'Request to Pay Single', 'Request to Pay Multiple', 'Manage Clients', 'Manage QRCode']);
+    expect(labels('healthCare')).toEqual([
+      'Transactions History',
+      'Request to Pay Single',
+      'Request to Pay Multiple',
+      'Manage Clients',
+      'Manage QRCode',
+      'Refunds',
+    ]);
   });
 
   it('leads each student-model item to its page: the billing history, the single and bulk student requests, students, programs, cycles, program billing', () => {
@@ -39,6 +49,7 @@ describe('navigation (docs/product.md §2)', () => {
       'Program Billing and Payment': '/business/entity/program/billing',
       'Manage Payers': '/business/payment/payers',
       'Manage QRCode': '/business/payment/qrcode',
+      Refunds: '/business/payment/refunds',
     });
   });
 

@@ -48,6 +48,9 @@ export interface NavSection {
   items: NavItem[];
 }
 
+/** Beyond the spec's items, after them: every refund of the business (ADR 051), beside the history it is made from. */
+const REFUNDS: NavItem = { label: 'Refunds', to: paths.payments.refunds, feature: 'paymentTransaction' };
+
 /** Spec §2 navigation items, with the spec's exact labels, per template. */
 const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
   standard: [
@@ -57,6 +60,7 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Manage Invoices', to: paths.payments.invoices, feature: 'invoices', ownsSubPaths: true },
     { label: 'Manage Payers', to: paths.payers.list, feature: 'payers' },
     { label: 'Manage QR Codes', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
+    REFUNDS,
   ],
   student: [
     // The billing history: the history with each request's student, program and period (ADR 036).
@@ -69,6 +73,7 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Program Billing and Payment', to: paths.entity.programBilling, feature: 'billingTransactions' },
     { label: 'Manage Payers', to: paths.payers.list, feature: 'payers' },
     { label: 'Manage QRCode', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
+    REFUNDS,
   ],
   healthCare: [
     { label: 'Transactions History', to: paths.payments.history, feature: 'paymentTransaction' },
@@ -76,6 +81,7 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Request to Pay Multiple', to: paths.entity.healthcareBulk, feature: 'bulkRTP' },
     { label: 'Manage Clients', to: paths.entity.healthcareClients, feature: 'payers' },
     { label: 'Manage QRCode', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
+    REFUNDS,
   ],
 };
 

@@ -33,6 +33,11 @@ export function PaymentsTable({ payments, label = 'Payments' }: { payments: read
             <Table.Td>
               {p.state}
               {p.failureReason ? ` — ${p.failureReason}` : ''}
+              {p.refundedCents > 0 && (
+                <Text span size="xs" c="dimmed" display="block">
+                  {p.refundedCents >= p.amountCents ? 'Refunded' : `${formatMoney(p.refundedCents)} refunded`}
+                </Text>
+              )}
             </Table.Td>
           </Table.Tr>
         ))}

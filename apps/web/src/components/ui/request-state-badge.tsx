@@ -1,5 +1,5 @@
-import { Badge } from '@mantine/core';
-import type { RequestState } from '@tay/contract';
+import { Badge, Group } from '@mantine/core';
+import { REFUND_STATUS_LABELS, refundStatusOf, type RequestState } from '@tay/contract';
 
 const COLORS: Record<RequestState, string> = {
   Draft: 'gray',
@@ -22,5 +22,22 @@ export function StatusBadge({ state }: { state: RequestState }) {
     <Badge color={COLORS[state]} variant="light" radius="sm" data-state={state}>
       {state}
     </Badge>
+  );
+}
+
+/**
+ * A request's state with what refunds did to it beside it (ADR 051): "Paid" and "Refunded" or
+ * "Partially refunded", in the history's rows and a request's details.
+ */
+export function RequestStatusBadges({ request }: { request: { transactionState: RequestState; amountPaidCents: number; refundedCents: number } }) {
+  const refund = refundStatusOf(request);
+  if (!refund) return <StatusBadge state={request.transactionState} />;
+  return (
+    <Group gap={4} wrap="wrap">
+      <StatusBadge state={request.transactionState} />
+      <Badge color={refund === 'Refunded' ? 'grape' : 'violet'} variant="outline" radius="sm" data-refund={refund}>
+        {REFUND_STATUS_LABELS[refund]}
+      </Badge>
+    </Group>
   );
 }

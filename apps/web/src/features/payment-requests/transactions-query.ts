@@ -1,4 +1,4 @@
-import type { RequestListQuery } from '@tay/contract';
+import { REFUND_FILTERS, type RequestListQuery } from '@tay/contract';
 import { amountRange, pageOf } from '../../lib/list-params';
 
 const SORTS = ['createdAt', 'dueDate', 'amount', 'payer', 'state', 'reference'] as const;
@@ -10,6 +10,8 @@ export const FILTER_PARAMS = [
   'payerId',
   'payerName',
   'batchId',
+  // Refunded in full, in part, or at all (ADR 051).
+  'refunded',
   'from',
   'to',
   // The days of a billing report's figure (ADR 039), set by its links: shown as chips.
@@ -30,7 +32,7 @@ export const FILTER_PARAMS = [
 ] as const;
 
 /** Parameters that open something over the list without changing it. */
-const OVERLAY_PARAMS = new Set(['transid', 'receipt']);
+const OVERLAY_PARAMS = new Set(['transid', 'receipt', 'refund']);
 
 /** Whether the person narrowed the list; `fixed` names filters the page sets itself (a payer's own page). */
 export function hasFilters(params: URLSearchParams, fixed: readonly string[] = []): boolean {
@@ -56,6 +58,9 @@ export function requestQueryFromParams(params: URLSearchParams, view: 'history' 
     ...(view === 'history' && get('status') ? { status: get('status') } : {}),
     ...(get('payerId') ? { payerId: get('payerId') } : {}),
     ...(get('batchId') ? { batchId: get('batchId') } : {}),
+    ...(view === 'history' && (REFUND_FILTERS as readonly string[]).includes(get('refunded') ?? '')
+      ? { refunded: get('refunded') as RequestListQuery['refunded'] }
+      : {}),
     // The student template's billing history (ADR 036).
     ...(get('studentId') ? { studentId: get('studentId') } : {}),
     ...(get('programId') ? { programId: get('programId') } : {}),

@@ -14,6 +14,8 @@ import {
   type RequestState,
   type RequestTimelineEvent,
   paymentRequestEndpoints,
+  refundableCents,
+  refundEndpoints,
 } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -23,7 +25,7 @@ import { editInvoiceHref, invoiceDetailsHref } from '../../../lib/invoice-paths'
 import { qrCodeTransactionsHref } from '../../../lib/qr-code-paths';
 import { useRequestDetail } from '../api/payment-requests-api';
 import { useBusinessTime } from '../../../lib/business-time';
-import { StatusBadge } from '../../../components/ui/request-state-badge';
+import { RequestStatusBadges } from '../../../components/ui/request-state-badge';
 import { ACTION_LABELS, requestGuidance } from '../request-guidance';
 import { PaymentsTable } from '../../../components/payments/payments-table';
 import { StatementLines } from '../../../components/payments/statement-lines';
@@ -69,15 +71,20 @@ export function RequestDetailDrawer({
   requestId,
   onClose,
   onAction,
+  onRefund,
 }: {
   requestId: string | null;
   onClose: () => void;
   onAction: (action: RequestAction, request: PaymentRequest) => void;
+  /** Opens the Refund dialog; without it the details offer no refund. */
+  onRefund?: (request: PaymentRequest) => void;
 }) {
   const detail = useRequestDetail(requestId);
   const clock = useBusinessTime();
   const canWrite = useEndpointAccess(paymentRequestEndpoints.create).allowed;
+  const canRefund = useEndpointAccess(refundEndpoints.create).allowed;
   const r = detail.data;
+  const refundable = r && onRefund && canRefund ? refundableCents(r) : 0;
   const viaQrCode = Boolean(r?.qrCodeId);
   const guidance = r ? requestGuidance(r.transactionState, r.payerName, canWrite, r.invoiceNumber, viaQrCode) : null;
   // A request that collects an invoice is edited through its invoice.
@@ -128,7 +135,7 @@ export function RequestDetailDrawer({
                 </Text>
               )}
             </div>
-            <StatusBadge state={r.transactionState} />
+            <RequestStatusBadges request={r} />
           </Group>
           {/* A patient's statement (the healthcare template, ADR 037): whose, and its lines. */}
           {r.clientId && (
@@ -183,6 +190,12 @@ export function RequestDetailDrawer({
                   {formatMoney(r.amountPaidCents)} of {formatMoney(r.amountCents)}
                 </Table.Td>
               </Table.Tr>
+              {r.refundedCents > 0 && (
+                <Table.Tr>
+                  <Table.Th>Refunded</Table.Th>
+                  <Table.Td>{formatMoney(r.refundedCents)}</Table.Td>
+                </Table.Tr>
+              )}
               {!viaQrCode && (
                 <Table.Tr>
                   <Table.Th>Due</Table.Th>
@@ -270,6 +283,16 @@ export function RequestDetailDrawer({
           )}
           <Divider label="Payments" labelPosition="left" />
           <PaymentsTable payments={r.payments} />
+          {refundable > 0 && (
+            <Group>
+              <Button size="xs" variant="outline" color="red" onClick={() => onRefund?.(r)}>
+                Refund
+              </Button>
+              <Text size="xs" c="dimmed">
+                Up to {formatMoney(refundable)} can be refunded.
+              </Text>
+            </Group>
+          )}
           <Divider label="Messages" labelPosition="left" />
           <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the messages" />}>
             <RequestEmails emails={r.emails} />

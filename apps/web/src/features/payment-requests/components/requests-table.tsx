@@ -1,13 +1,26 @@
-import { Anchor, Badge, Box, Button, CloseButton, MultiSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Box, Button, CloseButton, MultiSelect, Select, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatDay, formatMoney, getHref, paths, type PaymentRequest, type RequestAction, RequestState, paymentRequestEndpoints } from '@tay/contract';
+import {
+  formatDay,
+  formatMoney,
+  getHref,
+  paths,
+  REFUND_STATUS_LABELS,
+  refundableCents,
+  refundEndpoints,
+  type PaymentRequest,
+  type RequestAction,
+  RequestState,
+  paymentRequestEndpoints,
+} from '@tay/contract';
 import { AmountFilter } from '../../../components/ui/amount-filter';
 import { DataTable, type Column, type RowAction } from '../../../components/ui/data-table';
-import { StatusBadge } from '../../../components/ui/request-state-badge';
+import { RequestStatusBadges } from '../../../components/ui/request-state-badge';
+import { RefundModal } from '../../../components/payments/refund-modal';
 import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { useBusinessTime } from '../../../lib/business-time';
 import { editInvoiceHref } from '../../../lib/invoice-paths';
@@ -25,6 +38,11 @@ import { DayFilterChips } from './day-filter-chips';
 import { exportCsv } from '../../../components/ui/list-filters';
 
 const HISTORY_STATES = RequestState.options.filter((s) => s !== 'Draft');
+const REFUND_OPTIONS = [
+  { value: 'any', label: 'Any refund' },
+  { value: 'Refunded', label: REFUND_STATUS_LABELS.Refunded },
+  { value: 'PartiallyRefunded', label: REFUND_STATUS_LABELS.PartiallyRefunded },
+];
 
 /** The payer a payer's own Transactions page lists, fixed by the page rather than chosen in a filter. */
 export interface FixedPayer {
@@ -89,6 +107,8 @@ export function RequestsTable({
   const businessId = useBusinessId();
   const clock = useBusinessTime();
   const canWrite = useEndpointAccess(paymentRequestEndpoints.create).allowed;
+  // Refunds are the owners' and admins' (MONEY_RULES.refund): the API decides, the action shows only to them.
+  const canRefund = useEndpointAccess(refundEndpoints.create).allowed;
   const [params, setParams] = useSearchParams();
   const command = useRequestCommand();
   const bySent = days?.by === 'sent';
@@ -150,6 +170,8 @@ export function RequestsTable({
     }));
     // A request that collects an invoice changes with its invoice: Edit opens the invoice instead.
     if (row.invoiceId && permitted.includes('Edit')) own.unshift({ label: 'Edit the invoice', onClick: (r) => void navigate(editInvoiceHref(r.invoiceId!)) });
+    // What was received and not refunded can be refunded, whatever the state beside it.
+    if (canRefund && refundableCents(row) > 0) own.push({ label: 'Refund', onClick: (r) => update({ refund: r.transactionId, transid: undefined }, false) });
     return own;
   };
 
@@ -216,7 +238,7 @@ export function RequestsTable({
       : []),
     { key: 'amount', header: 'Amount', sortKey: 'amount', align: 'right', render: (r) => formatMoney(r.amountCents) },
     { key: 'paid', header: 'Paid', align: 'right', render: (r) => formatMoney(r.amountPaidCents) },
-    { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <StatusBadge state={r.transactionState} /> },
+    { key: 'status', header: 'Status', sortKey: 'state', render: (r) => <RequestStatusBadges request={r} /> },
     // A payment through a code was sent to no one and due on no day.
     ...(qrCode ? [] : [{ key: 'due', header: 'Due', sortKey: 'dueDate', render: (r: PaymentRequest) => formatDay(r.dueDate) }]),
     { key: 'created', header: qrCode ? 'Date' : 'Created', sortKey: 'createdAt', render: (r) => clock.dateTime(r.createdAt) },
@@ -234,6 +256,17 @@ export function RequestsTable({
           value={query.status ? query.status.split(',') : []}
           onChange={(value) => update({ status: value.join(',') })}
           clearable
+        />
+      )}
+      {view === 'history' && (
+        <Select
+          label="Refunds"
+          placeholder="Any"
+          data={REFUND_OPTIONS}
+          value={query.refunded ?? null}
+          onChange={(value) => update({ refunded: value ?? undefined })}
+          clearable
+          w={170}
         />
       )}
       {!days && (
@@ -367,7 +400,9 @@ export function RequestsTable({
           if (action === 'View/Download') update({ transid: undefined, receipt: row.transactionId }, false);
           else actionHandlers[action](row);
         }}
+        onRefund={(row) => update({ transid: undefined, refund: row.transactionId }, false)}
       />
+      <RefundModal requestId={params.get('refund')} onClose={() => update({ refund: undefined }, false)} />
       <ReceiptModal requestId={params.get('receipt')} onClose={() => update({ receipt: undefined }, false)} />
     </>
   );

@@ -279,7 +279,8 @@ describe('row actions', () => {
     expect(within(row).getAllByRole('cell')[1]!.textContent).toBe('Walk-in payer');
     const u = user();
     await u.click(within(row).getByRole('button', { name: 'Row actions' }));
-    expect((await screen.findAllByRole('menuitem')).map((m) => m.textContent)).toEqual(['View/Download receipt']);
+    // Its money was received: an owner may refund it.
+    expect((await screen.findAllByRole('menuitem')).map((m) => m.textContent)).toEqual(['View/Download receipt', 'Refund']);
   });
 
   it('Copy on a Draft goes to the form with copy=1', async () => {
