@@ -234,6 +234,7 @@ describe('a payment interrupted by a crash: the retry after the restart answers 
           failureReason: null,
           createdAt: expect.any(String),
           settledAt: null,
+          refundedCents: 0,
         },
         transactionState: 'Accepted',
         amountCents: 5_000,
