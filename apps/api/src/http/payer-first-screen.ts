@@ -3,6 +3,7 @@ import {
   formatZonedDateTime,
   payDueLine,
   payHeadline,
+  payRefundLine,
   payStatusTitle,
   QR_NOT_PAYABLE,
   QR_STATUS_TITLES,
@@ -67,10 +68,12 @@ const payChoices = (what: string) =>
 
 export function payFirstScreen(token: string, data: PublicPayPage): FirstScreen {
   const headline = payHeadline(data);
+  const refund = payRefundLine(data);
   const parts = [
     businessHeader(data.businessName, data.businessLogoUrl, `requests a payment from ${data.payerName} · ${data.referenceNumber}`),
     text(headline.title, 'h1', 'fs-amount'),
     headline.caption ? text(headline.caption, 'p', 'fs-dim') : '',
+    refund ? text(refund, 'p', 'fs-strong') : '',
     data.forStudent ? text(data.forStudent, 'p', 'fs-strong') : '',
     data.forPatient ? text(data.forPatient, 'p', 'fs-strong') : '',
     data.memo ? text(data.memo, 'p', 'fs-memo') : '',
@@ -79,7 +82,7 @@ export function payFirstScreen(token: string, data: PublicPayPage): FirstScreen 
   const state =
     data.status === 'payable'
       ? payChoices(`Pay ${formatMoney(data.remainingCents)}${data.allowPartial ? ', or part of it' : ''}`)
-      : notice(payStatusTitle(data.status), data.statusMessage ?? '', data.status === 'paid' ? 'done' : data.status === 'processing' ? 'info' : 'off');
+      : notice(payStatusTitle(data), data.statusMessage ?? '', data.status === 'paid' ? 'done' : data.status === 'processing' ? 'info' : 'off');
   return {
     status: 200,
     title: `Pay ${data.businessName}`,

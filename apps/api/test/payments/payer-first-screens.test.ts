@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { call } from '../support/requests';
 import { CARDS, insertRequest, pay, tokenize } from '../support/payments';
+import { fund } from '../support/payouts';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 
 // The built web app's page, as the build writes it: the server fills in its first screen (ADR 047).
@@ -101,6 +102,32 @@ describe("a payer's pay page comes with its first screen", () => {
     const wrong = await open(`/pay/${payToken}/receipt/pay_unknown`);
     expect(wrong.statusCode).toBe(404);
     expect(visibleText(screenOf(wrong.body).html)).toContain('This receipt could not be loaded');
+
+    // The business refunds part, then the rest: the page says what came back, then Refunded.
+    await fund(db(), biz.businessId, 10_000);
+    const refund = (amountCents: number) =>
+      call(
+        t.app,
+        'POST',
+        `/api/businesses/${biz.businessId}/payment-requests/${requestId}/refunds`,
+        biz.token,
+        { amountCents, reason: 'requested_by_payer' },
+        {
+          'idempotency-key': `first-screen-refund-${amountCents}`,
+        },
+      );
+    expect((await refund(2_000)).statusCode).toBe(201);
+    let page = visibleText(screenOf((await open(`/pay/${payToken}`)).body).html);
+    expect(page).toContain(`Biz owner@first-screen.example refunded $20.00 of the $50.00 you paid.`);
+    expect(page).toContain('Paid in full');
+    const api = (await t.app.inject({ method: 'GET', url: `/api/public/pay/${payToken}` })).json().data;
+    expect(api).toMatchObject({ refundedCents: 2_000, payments: [{ paymentId, refundedCents: 2_000 }] });
+
+    expect((await refund(3_000)).statusCode).toBe(201);
+    page = visibleText(screenOf((await open(`/pay/${payToken}`)).body).html);
+    expect(page).toContain('Refunded in full: Biz owner@first-screen.example returned the $50.00 you paid.');
+    expect(page).toContain('Refunded Biz owner@first-screen.example refunded this request in full; there is nothing to pay.');
+    expect(page).not.toContain('Paid in full');
   });
 
   it('an unknown link is 404 with the reason, and embeds nothing', async () => {

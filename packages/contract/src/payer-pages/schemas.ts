@@ -17,6 +17,8 @@ export const PublicPayPage = z.object({
   amountCents: z.number().int(),
   amountPaidCents: z.number().int(),
   remainingCents: z.number().int(),
+  /** What the business refunded (or is refunding) to the payer of what was paid (ADR 051). */
+  refundedCents: z.number().int(),
   memo: z.string(),
   /** A student's request (ADR 036): "For Mia Lopez — Piano, December 2026" — the student's name, program and period only. */
   forStudent: z.string().nullable(),
@@ -48,6 +50,8 @@ export const PublicPayPage = z.object({
       state: PaymentState,
       failureReason: z.string().nullable(),
       createdAt: z.string(),
+      /** What was refunded of this payment. */
+      refundedCents: z.number().int(),
     }),
   ),
 });

@@ -44,11 +44,23 @@ export function payDueLine(data: Pick<PublicPayPage, 'dueDate' | 'allowPartial' 
   return `Due ${formatDay(data.dueDate)}${partial}`;
 }
 
+/** Whether everything the payer paid was refunded: the page then says Refunded, not Paid. */
+export function refundedInFull(data: Pick<PublicPayPage, 'amountPaidCents' | 'refundedCents'>): boolean {
+  return data.amountPaidCents > 0 && data.refundedCents >= data.amountPaidCents;
+}
+
+/** The line that tells the payer what the business gave back (ADR 051), or null when it gave nothing back. */
+export function payRefundLine(data: Pick<PublicPayPage, 'businessName' | 'amountPaidCents' | 'refundedCents'>): string | null {
+  if (data.refundedCents <= 0) return null;
+  if (refundedInFull(data)) return `Refunded in full: ${data.businessName} returned the ${formatMoney(data.refundedCents)} you paid.`;
+  return `${data.businessName} refunded ${formatMoney(data.refundedCents)} of the ${formatMoney(data.amountPaidCents)} you paid.`;
+}
+
 /** The heading of the notice a page that takes no money shows. */
-export function payStatusTitle(status: PublicPayPage['status']): string {
-  switch (status) {
+export function payStatusTitle(data: Pick<PublicPayPage, 'status' | 'amountPaidCents' | 'refundedCents'>): string {
+  switch (data.status) {
     case 'paid':
-      return 'Paid in full';
+      return refundedInFull(data) ? 'Refunded' : 'Paid in full';
     case 'processing':
       return 'Payment in progress';
     case 'expired':

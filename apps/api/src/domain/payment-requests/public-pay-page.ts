@@ -51,7 +51,9 @@ export function payStatus({ row, business }: PayContext): { status: PayPageStatu
   }
   switch (row.state) {
     case 'Paid':
-      return { status: 'paid', message: 'This request is paid in full. Thank you!' };
+      return Number(row.refunded_cents) >= row.amount_paid_cents
+        ? { status: 'paid', message: `${business.business_name} refunded this request in full; there is nothing to pay.` }
+        : { status: 'paid', message: 'This request is paid in full. Thank you!' };
     case 'Accepted':
       return { status: 'processing', message: 'A payment for this request is being processed. You will receive a receipt by e-mail.' };
     case 'Expired':
@@ -99,7 +101,7 @@ export async function getPayPage(db: Kysely<DB>, token: string, { opened = false
   const { row, business } = context;
   const payments = await db
     .selectFrom('payments')
-    .select(['id', 'instrument', 'amount_cents', 'state', 'failure_reason', 'created_at'])
+    .select(['id', 'instrument', 'amount_cents', 'state', 'failure_reason', 'created_at', 'refunded_cents'])
     .where('business_id', '=', row.business_id)
     .where('request_id', '=', row.id)
     .orderBy('created_at', 'asc')
@@ -115,6 +117,7 @@ export async function getPayPage(db: Kysely<DB>, token: string, { opened = false
     amountCents: row.amount_cents,
     amountPaidCents: row.amount_paid_cents,
     remainingCents: row.amount_cents - row.amount_paid_cents,
+    refundedCents: Number(row.refunded_cents),
     memo: row.memo,
     ...PAY_PAGE_SOURCE_FIELDS,
     ...fromSource,
@@ -132,6 +135,7 @@ export async function getPayPage(db: Kysely<DB>, token: string, { opened = false
       state: p.state,
       failureReason: p.failure_reason,
       createdAt: p.created_at.toISOString(),
+      refundedCents: Number(p.refunded_cents),
     })),
   };
 }

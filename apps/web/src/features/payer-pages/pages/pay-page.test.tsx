@@ -40,6 +40,7 @@ function page(over: Partial<PublicPayPage>): PublicPayPage {
     statusMessage: null,
     declinable: true,
     payments: [],
+    refundedCents: 0,
     ...over,
   };
 }
@@ -58,6 +59,7 @@ const card = {
   state: 'Processed' as const,
   failureReason: null,
   createdAt: '2026-05-01T10:00:00.000Z',
+  refundedCents: 0,
 };
 
 describe('the pay page headline, once the payer has paid', () => {
@@ -89,6 +91,31 @@ describe('the pay page headline, once the payer has paid', () => {
     );
     expect(await screen.findByRole('heading', { level: 1, name: '$125.00 paid' })).toBeInTheDocument();
     expect(screen.getByText('Paid in full')).toBeInTheDocument();
+  });
+
+  it('tells the payer what the business refunded, and says Refunded once all of it was', async () => {
+    const paid = { transactionState: 'Paid' as const, status: 'paid' as const, amountPaidCents: 12_500, remainingCents: 0 };
+    open(page({ ...paid, statusMessage: 'This request is paid in full. Thank you!', refundedCents: 2_000, payments: [{ ...card, refundedCents: 2_000 }] }));
+    expect(await screen.findByText('Harbor Music refunded $20.00 of the $125.00 you paid.')).toBeInTheDocument();
+    expect(screen.getByText('Paid in full')).toBeInTheDocument();
+    expect(screen.getByText('$125.00 · Visa •••• 4242 · $20.00 refunded')).toBeInTheDocument();
+  });
+
+  it('says Refunded when everything paid was given back', async () => {
+    open(
+      page({
+        transactionState: 'Paid',
+        status: 'paid',
+        statusMessage: 'Harbor Music refunded this request in full; there is nothing to pay.',
+        amountPaidCents: 12_500,
+        remainingCents: 0,
+        refundedCents: 12_500,
+        payments: [{ ...card, refundedCents: 12_500 }],
+      }),
+    );
+    expect(await screen.findByText('Refunded in full: Harbor Music returned the $125.00 you paid.')).toBeInTheDocument();
+    expect(screen.getByText('Refunded')).toBeInTheDocument();
+    expect(screen.queryByText('Paid in full')).toBeNull();
   });
 
   it('reads the bank payment on its way while it clears', async () => {

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from
 import { IconAlertCircle, IconBuildingBank, IconCircleCheck } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatMoney, PAYER_PAGE_PROBLEMS, payDueLine, payHeadline, payStatusTitle, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
+import { formatMoney, PAYER_PAGE_PROBLEMS, payDueLine, payHeadline, payRefundLine, payStatusTitle, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useLeaveFirstScreen } from '../../../lib/first-screen';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -32,6 +32,7 @@ export function PayPage() {
 
 function Summary({ data }: { data: PublicPayPage }) {
   const headline = payHeadline(data);
+  const refund = payRefundLine(data);
   return (
     <Stack gap="sm">
       <BusinessHeader name={data.businessName} logoUrl={data.businessLogoUrl}>
@@ -45,6 +46,7 @@ function Summary({ data }: { data: PublicPayPage }) {
           {headline.caption}
         </Text>
       )}
+      {refund && <Text fw={500}>{refund}</Text>}
       {data.forStudent && (
         <Text fw={500} style={wrapAnywhere}>
           {data.forStudent}
@@ -90,7 +92,7 @@ function PayView({ token, data }: { token: string; data: PublicPayPage }) {
         !outcome && (
           <Alert
             color={data.status === 'paid' ? 'teal' : data.status === 'processing' ? 'blue' : 'gray'}
-            title={payStatusTitle(data.status)}
+            title={payStatusTitle(data)}
             icon={data.status === 'paid' ? <IconCircleCheck /> : <IconAlertCircle />}
           >
             {data.statusMessage}
@@ -107,6 +109,7 @@ function PayView({ token, data }: { token: string; data: PublicPayPage }) {
               <Group key={p.paymentId} justify="space-between">
                 <Text size="sm">
                   {formatMoney(p.amountCents)} · {p.instrument}
+                  {p.refundedCents > 0 && ` · ${formatMoney(p.refundedCents)} refunded`}
                 </Text>
                 <Anchor component={Link} to={`/pay/${encodeURIComponent(token)}/receipt/${encodeURIComponent(p.paymentId)}`} size="sm">
                   Receipt
