@@ -11,6 +11,7 @@ import { BANK, CARDS, insertRequest, pay, paymentRow, timeline, tokenize } from 
 import { addMember, fund } from '../support/payouts';
 import { call } from '../support/requests';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
+import { invoiceEmail, invoicesApi } from '../invoices/invoice-api';
 
 /**
  * Refunds (ADR 051): full and partial, by card and by bank, refused beyond what was paid (also
@@ -374,5 +375,34 @@ describe('the request beside its paid state', () => {
 
     const stranger = await approvedBusiness(t.app, db(), 'refund-list-stranger@refunds.example');
     expect((await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/export.csv`, stranger.token)).statusCode).toBe(404);
+  });
+});
+
+describe('an invoice refunded', () => {
+  it('says what was refunded beside what was paid, its timeline says Refunded, and the balance it was paid to stays closed', async () => {
+    const b = await approvedBusiness(t.app, db(), 'invoice@refunds.example');
+    await fund(db(), b.businessId, 20_000);
+    const payer = await insertPayer(db(), b.businessId, { email: 'payer@invoice-refund.example' });
+    const invoices = invoicesApi(t.app, b);
+    const sent = await invoices.sent(payer);
+    const requestId = sent.transactionId!;
+    const { token } = await invoiceEmail(db(), requestId);
+    const paid = await pay(
+      t.app,
+      token,
+      { method: 'card', processorToken: await tokenize(t.app, t.runtime, { card: CARDS.visa }), amountCents: sent.totalCents },
+      newId('key'),
+    );
+    expect(paid.statusCode, paid.body).toBe(201);
+    await eventually(async () => (await invoices.detail(sent.invoiceId)).invoiceState === 'Paid', 20_000);
+
+    expect((await refund(b, requestId, { amountCents: 1_000, reason: 'requested_by_payer' })).statusCode).toBe(201);
+    const detail = await invoices.detail(sent.invoiceId);
+    expect(detail).toMatchObject({ invoiceState: 'Paid', amountPaidCents: sent.totalCents, refundedCents: 1_000, balanceCents: 0 });
+    expect(detail.payments).toMatchObject([{ refundedCents: 1_000 }]);
+    expect(detail.timeline.map((e) => e.event)).toContain('refund');
+
+    const stranger = await approvedBusiness(t.app, db(), 'invoice-stranger@refunds.example');
+    expect((await refund(stranger, requestId, { amountCents: 1_000, reason: 'other' })).statusCode).toBe(404);
   });
 });

@@ -340,7 +340,7 @@ export function invoice(over: Partial<Invoice> & { invoiceState?: InvoiceState }
 
 /** An invoice's detail: its business, no payments, messages or timeline unless `over` says otherwise. */
 export function invoiceDetail(i: Invoice, over: Partial<InvoiceDetail> = {}): InvoiceDetail {
-  return { ...i, businessName: 'Harbor Music', timeline: [], payments: [], emails: [], payLink: null, ...over };
+  return { ...i, businessName: 'Harbor Music', timeline: [], payments: [], refundedCents: 0, emails: [], payLink: null, ...over };
 }
 
 /** The list's answer: the rows without their lines. */

@@ -266,6 +266,8 @@ export const INVOICE_TIMELINE_LABELS = {
   paymentReturned: 'Payment returned',
   payerDeclines: 'Declined by the payer',
   expire: 'Expired',
+  refund: 'Refunded',
+  refundFailed: 'Refund failed',
 } as const;
 export type InvoiceTimelineEvent = keyof typeof INVOICE_TIMELINE_LABELS;
 
@@ -282,6 +284,8 @@ export const InvoiceDetail = Invoice.extend({
   businessName: z.string(),
   timeline: z.array(InvoiceTimelineEntry),
   payments: z.array(PaymentSummary),
+  /** What was refunded (or is being refunded) of its payments (ADR 051); the balance is still what the payer owes. */
+  refundedCents: z.number().int(),
   emails: z.array(RequestEmail),
   /** The payer's link, once sent. */
   payLink: z.string().nullable(),

@@ -46,6 +46,7 @@ export async function getInvoice(
     businessName: business.name,
     timeline,
     payments: request?.payments ?? [],
+    refundedCents: request?.refundedCents ?? 0,
     emails: request?.emails ?? [],
     payLink: request?.payLink || null,
   };

@@ -86,6 +86,8 @@ export interface TotalsFigures {
   totalCents: number;
   /** With a payment: what was paid and what remains. */
   amountPaidCents?: number;
+  /** What was given back of the payments (ADR 051): shown once something was; it does not reopen the balance. */
+  refundedCents?: number;
   balanceCents?: number;
 }
 
@@ -100,6 +102,7 @@ export function InvoiceTotals({ figures, label = 'Totals', live = false }: { fig
     { label: 'Tax', value: formatMoney(figures.taxCents) },
     { label: 'Total', value: formatMoney(figures.totalCents), strong: true },
     ...(figures.amountPaidCents !== undefined ? [{ label: 'Amount paid', value: formatMoney(figures.amountPaidCents) }] : []),
+    ...(figures.refundedCents ? [{ label: 'Refunded', value: formatMoney(figures.refundedCents) }] : []),
     ...(figures.balanceCents !== undefined ? [{ label: 'Balance due', value: formatMoney(figures.balanceCents), strong: true }] : []),
   ];
   return (

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { INVOICE_TIMELINE_LABELS, type InvoiceTimelineEvent } from '@tay/contract';
 import { BUSINESS_ID, fakeApiPerTest, ok, renderAt, shownLocation } from '../../../test/page-harness';
-import { invoice, invoiceDetail } from '../../../test/fixtures';
+import { detail as requestDetail, invoice, invoiceDetail, request } from '../../../test/fixtures';
 import { wrapsAnywhere } from '../../../test/text-wrap';
 import { InvoiceDetailsPage } from './invoice-details-page';
 
@@ -84,12 +84,13 @@ function sentInvoice() {
 }
 
 describe('an invoice’s details', () => {
-  it('a Sent invoice offers Resend, Withdraw, Copy and Download PDF, and no Edit', async () => {
+  it('a Sent invoice with a payment offers Resend, Withdraw, Copy, Refund and Download PDF, and no Edit', async () => {
     const detail = sentInvoice();
     fake.on('GET', `${API}/${detail.invoiceId}`, ok(detail));
     open(detail.invoiceId, '&entity=true');
     expect(await screen.findByRole('heading', { level: 1, name: `Invoice ${detail.number}` })).toBeInTheDocument();
-    expect(actionNames()).toEqual(['Resend', 'Withdraw', 'Copy', 'Download PDF']);
+    // The $10.00 received can be refunded.
+    expect(actionNames()).toEqual(['Resend', 'Withdraw', 'Copy', 'Refund', 'Download PDF']);
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
     expect(screen.getByText('Sent', { selector: '.mantine-Badge-label' })).toBeInTheDocument();
@@ -203,6 +204,55 @@ describe('an invoice’s details', () => {
     await u.click(await screen.findByRole('button', { name: 'Download PDF' }));
     await waitFor(() => expect(fake.callsTo('GET', `${API}/${detail.invoiceId}/pdf`)).toHaveLength(1));
     expect(fake.callsTo('GET', `${API}/${detail.invoiceId}/pdf`)[0]!.headers.Authorization).toBe('Bearer test-token');
+  });
+
+  it('Refund opens the refund dialog for its payment request; once refunded, the figures say so and nothing more is offered', async () => {
+    const inv = sentInvoice();
+    const requestId = inv.transactionId!;
+    const REQUEST = `/api/businesses/${BUSINESS_ID}/payment-requests/${requestId}`;
+    const req = request({ transactionId: requestId, transactionState: 'PartiallyPaid', amountCents: 6_266, amountPaidCents: 1_000 });
+    fake.on('GET', `${API}/${inv.invoiceId}`, ok(inv));
+    fake.on('GET', REQUEST, ok(requestDetail(req, { payments: inv.payments })));
+    fake.on('POST', `${REQUEST}/refunds`, {
+      status: 201,
+      ...ok({
+        refundId: 'rfd_1',
+        requestId,
+        referenceNumber: req.referenceNumber,
+        payerName: req.payerName,
+        paymentId: 'pay_1',
+        instrument: 'Visa •••• 4242',
+        amountCents: 1_000,
+        feeReturnedCents: 0,
+        reason: 'duplicate',
+        note: null,
+        state: 'Succeeded',
+        failureReason: null,
+        createdBy: 'owner@biz.example',
+        createdAt: '2026-05-05T10:00:00.000Z',
+        processedAt: '2026-05-05T10:00:00.000Z',
+      }),
+    });
+    const u = userEvent.setup();
+    open(inv.invoiceId);
+    await u.click(await screen.findByRole('button', { name: 'Refund' }));
+    const dialog = await screen.findByRole('dialog', { name: /^Refund TRX-/ });
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: /Amount to refund/ })).toHaveValue('10.00'));
+    await u.click(
+      within(dialog)
+        .getAllByLabelText(/^Reason/)
+        .find((el) => el.tagName === 'INPUT')!,
+    );
+    await u.click(await screen.findByRole('option', { name: 'Duplicate' }));
+    // The invoice read again after the refund: refunded in full.
+    fake.on('GET', `${API}/${inv.invoiceId}`, ok({ ...inv, refundedCents: 1_000, payments: inv.payments.map((p) => ({ ...p, refundedCents: 1_000 })) }));
+    await u.click(within(dialog).getByRole('button', { name: /^Refund \$10\.00/ }));
+    await waitFor(() => expect(fake.callsTo('POST', `${REQUEST}/refunds`)).toHaveLength(1));
+    expect(fake.callsTo('POST', `${REQUEST}/refunds`)[0]!.body).toMatchObject({ paymentId: 'pay_1', amountCents: 1_000, reason: 'duplicate' });
+    const totals = screen.getByRole('region', { name: 'Totals' });
+    await waitFor(() => expect(within(totals).getByText('Refunded')).toBeInTheDocument());
+    expect(within(totals).getByText('Refunded').closest('tr')!.querySelector('[data-figure]')!.textContent).toBe('$10.00');
+    expect(actionNames()).not.toContain('Refund');
   });
 
   it('a viewer gets only Download PDF', async () => {

@@ -1,7 +1,7 @@
 import { ScrollRegion } from '../../../components/ui/scroll-region';
 import { Anchor, Button, CopyButton, Divider, Grid, Group, Loader, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
-import { IconArrowLeft, IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
-import { lazy, Suspense } from 'react';
+import { IconArrowLeft, IconCheck, IconCopy, IconDownload, IconReceiptRefund } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   formatDay,
@@ -10,9 +10,12 @@ import {
   INVOICE_TERMS_LABELS,
   INVOICE_TIMELINE_LABELS,
   paths,
+  refundEndpoints,
   REQUEST_CHANNEL_LABELS,
   type InvoiceDetail,
 } from '@tay/contract';
+import { paymentRefundable, RefundModal } from '../../../components/payments/refund-modal';
+import { useEndpointAccess } from '../../../lib/endpoint-access';
 import { InvoiceLinesTable, InvoiceTotals } from '../../../components/invoices/invoice-lines';
 import { LoadError } from '../../../components/ui/load-error';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -45,6 +48,9 @@ export function InvoiceDetailsPage() {
   const detail = useInvoiceDetail(invoiceId);
   const clock = useBusinessTime();
   const { run, canWrite } = useInvoiceActions({ onDeleted: () => void navigate(invoicePaths.list) });
+  // Refunds are the owners' and admins' (MONEY_RULES.refund): the API decides, the button shows only to them.
+  const canRefund = useEndpointAccess(refundEndpoints.create).allowed;
+  const [refunding, setRefunding] = useState(false);
   useDocumentTitle(detail.data ? `Invoice ${detail.data.number}` : 'Invoice');
 
   const back = (
@@ -75,6 +81,7 @@ export function InvoiceDetailsPage() {
   if (!detail.data) return <PageLoader />;
   const inv = detail.data;
   const actions = permittedInvoiceActions(inv.actions, canWrite).filter((a) => a !== 'View/Download');
+  const refundable = inv.payments.reduce((sum, p) => sum + paymentRefundable(p), 0);
 
   return (
     <Stack gap="lg" maw={1000}>
@@ -101,11 +108,17 @@ export function InvoiceDetailsPage() {
               {INVOICE_ACTION_LABELS[action]}
             </Button>
           ))}
+          {canRefund && inv.transactionId && refundable > 0 && (
+            <Button size="sm" variant="light" color="orange" leftSection={<IconReceiptRefund size={16} />} onClick={() => setRefunding(true)}>
+              Refund
+            </Button>
+          )}
           <Button size="sm" variant="default" leftSection={<IconDownload size={16} />} onClick={() => run('View/Download', inv)}>
             Download PDF
           </Button>
         </Group>
       </Group>
+      <RefundModal requestId={refunding ? inv.transactionId : null} onClose={() => setRefunding(false)} />
 
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
