@@ -1,7 +1,8 @@
 // Billing reports at scale (issue 23, ADR 039): a business with 10,000 requests and one with
 // 1,000,000 (BENCH_REPORTS_ROWS), spread over the last 13 months and seeded with bulk SQL, most
-// of them sent and about 70 % with a processed payment (card or bank account), 2 % returned. The
-// rollup (`report_days`, migration 0042) is filled by its own triggers as the rows go in. Then,
+// of them sent and about 70 % with a processed payment (card or bank account), 2 % returned, and
+// one paid request in 50 half refunded. The rollup (`report_days`, migrations 0042 and 0059) is
+// filled by its own triggers as the rows go in. Then,
 // through the built server, one call at a time after a warm-up: the monthly report (last month by
 // day), the custom report (the year to today by day), the daily report (yesterday, whose hours
 // are read from that day's raw rows) and the overview, BENCH_REPORTS_CALLS times
@@ -33,6 +34,8 @@ const CHECKED = [
   'collectedCents',
   'returnedCount',
   'returnedCents',
+  'refundedCount',
+  'refundedCents',
   'feesCents',
   'netCents',
   'outstandingCents',
@@ -94,6 +97,14 @@ async function seed(client, businessId, rows, payers) {
              FROM (${request}) s WHERE r BETWEEN 3 AND 71) t`,
       [businessId, payers, start, end],
     );
+    // One paid request in 50 has half its payment refunded a day later (ADR 051), the fee kept.
+    await client.query(
+      `INSERT INTO refunds (business_id, id, request_id, payment_id, amount_cents, reason, state, created_at, processed_at)
+       SELECT $1, 'rfd_r' || $1 || '_' || g, 'req_r' || $1 || '_' || g, 'pay_r' || $1 || '_' || g, amount / 2, 'requested_by_payer', 'Succeeded',
+              least(created + delay + interval '1 day', now()), least(created + delay + interval '1 day', now())
+       FROM (${request}) s WHERE r BETWEEN 3 AND 65 AND g % 50 = 7`,
+      [businessId, payers, start, end],
+    );
   }
 }
 
@@ -112,7 +123,8 @@ async function calendar(client, businessId) {
 /**
  * Each calendar day's figures from `from` to `to`, recomputed from the requests and payments (the
  * business's days) as packages/contract/src/reports/schemas.ts defines them: billed by first send,
- * collected by processed_at, returned by returned_at, outstanding what open requests billed that day still owe.
+ * collected by processed_at, returned by returned_at, refunded by a succeeded refund's processed_at,
+ * outstanding what open requests billed that day still owe.
  */
 async function daysFromRows(client, businessId, from, to) {
   const { rows } = await client.query(
@@ -129,16 +141,21 @@ async function daysFromRows(client, businessId, from, to) {
          AND p.processed_at >= $2::date - 2 AND p.processed_at < $3::date + 2 AND (p.processed_at AT TIME ZONE b.tz)::date BETWEEN $2 AND $3 GROUP BY 1),
      returned AS (
        SELECT (p.returned_at AT TIME ZONE b.tz)::date AS day, count(*) AS n, sum(p.amount_cents) AS cents, sum(p.fee_cents) AS fees
-       FROM payments p, b WHERE p.business_id = $1 AND p.state = 'Returned' AND (p.returned_at AT TIME ZONE b.tz)::date BETWEEN $2 AND $3 GROUP BY 1)
+       FROM payments p, b WHERE p.business_id = $1 AND p.state = 'Returned' AND (p.returned_at AT TIME ZONE b.tz)::date BETWEEN $2 AND $3 GROUP BY 1),
+     refunded AS (
+       SELECT (f.processed_at AT TIME ZONE b.tz)::date AS day, count(*) AS n, sum(f.amount_cents) AS cents, sum(f.fee_returned_cents) AS fees
+       FROM refunds f, b WHERE f.business_id = $1 AND f.state = 'Succeeded' AND (f.processed_at AT TIME ZONE b.tz)::date BETWEEN $2 AND $3 GROUP BY 1)
      SELECT d::date::text AS day,
             coalesce(bi.n, 0)::bigint AS "billedCount", coalesce(bi.cents, 0)::bigint AS "billedCents",
             coalesce(c.n, 0)::bigint AS "collectedCount", coalesce(c.cents, 0)::bigint AS "collectedCents",
             coalesce(rt.n, 0)::bigint AS "returnedCount", coalesce(rt.cents, 0)::bigint AS "returnedCents",
-            (coalesce(c.fees, 0) - coalesce(rt.fees, 0))::bigint AS "feesCents",
-            (coalesce(c.cents, 0) - coalesce(rt.cents, 0) - coalesce(c.fees, 0) + coalesce(rt.fees, 0))::bigint AS "netCents",
+            coalesce(rf.n, 0)::bigint AS "refundedCount", coalesce(rf.cents, 0)::bigint AS "refundedCents",
+            (coalesce(c.fees, 0) - coalesce(rt.fees, 0) - coalesce(rf.fees, 0))::bigint AS "feesCents",
+            (coalesce(c.cents, 0) - coalesce(rt.cents, 0) - coalesce(rf.cents, 0) - coalesce(c.fees, 0) + coalesce(rt.fees, 0) + coalesce(rf.fees, 0))::bigint AS "netCents",
             coalesce(bi.owed, 0)::bigint AS "outstandingCents"
      FROM generate_series($2::date, $3::date, interval '1 day') d
      LEFT JOIN billed bi ON bi.day = d::date LEFT JOIN collected c ON c.day = d::date LEFT JOIN returned rt ON rt.day = d::date
+     LEFT JOIN refunded rf ON rf.day = d::date
      ORDER BY 1`,
     [businessId, from, to],
   );
@@ -293,8 +310,8 @@ export async function run() {
     console.table(summary);
     const large = checked[`${sizes[1].label} ${reports[0].name}`];
     console.log(
-      `Every day of the three billing reports (and the single day's hours), for both businesses, agrees with the raw rows to the cent (billed, collected, returned, fees, net, outstanding). ` +
-        `Last month for the ${sizes[1].label}: ${count(large.billedCount)} billed, ${count(large.collectedCount)} collected, ${count(large.returnedCount)} returned. ` +
+      `Every day of the three billing reports (and the single day's hours), for both businesses, agrees with the raw rows to the cent (billed, collected, returned, refunded, fees, net, outstanding). ` +
+        `Last month for the ${sizes[1].label}: ${count(large.billedCount)} billed, ${count(large.collectedCount)} collected, ${count(large.returnedCount)} returned, ${count(large.refundedCount)} refunded. ` +
         `SELECT 1 round trip: p50 ${trip.p50} ms, p99 ${trip.p99} ms.`,
     );
     return { table, summary };

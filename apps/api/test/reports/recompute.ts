@@ -3,13 +3,14 @@ import type { BillingReport, ReportFigures, ReportGroupBy, ReportHour } from '@t
 import type { DB } from '../../src/db/schema';
 
 /**
- * The billing report's figures worked out again from the raw rows (payment_requests, payments),
+ * The billing report's figures worked out again from the raw rows (payment_requests, payments, refunds),
  * with the time-zone arithmetic done by `Intl` in the test rather than by the database: what the
  * rollup (migration 0042) and the API answer must equal, to the cent.
  */
 export interface RawRows {
   requests: Awaited<ReturnType<typeof rawRequests>>;
   payments: Awaited<ReturnType<typeof rawPayments>>;
+  refunds: Awaited<ReturnType<typeof rawRefunds>>;
 }
 
 function rawRequests(db: Kysely<DB>, businessId: string) {
@@ -40,8 +41,12 @@ function rawPayments(db: Kysely<DB>, businessId: string) {
     .execute();
 }
 
+function rawRefunds(db: Kysely<DB>, businessId: string) {
+  return db.selectFrom('refunds').select(['id', 'state', 'amount_cents', 'fee_returned_cents', 'processed_at']).where('business_id', '=', businessId).execute();
+}
+
 export async function rawRows(db: Kysely<DB>, businessId: string): Promise<RawRows> {
-  return { requests: await rawRequests(db, businessId), payments: await rawPayments(db, businessId) };
+  return { requests: await rawRequests(db, businessId), payments: await rawPayments(db, businessId), refunds: await rawRefunds(db, businessId) };
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -69,6 +74,8 @@ const zero = (): ReportFigures => ({
   collectedCents: 0,
   returnedCount: 0,
   returnedCents: 0,
+  refundedCount: 0,
+  refundedCents: 0,
   feesCents: 0,
   netCents: 0,
   outstandingCents: 0,
@@ -161,7 +168,18 @@ export function expectedReport(raw: RawRows, timeZone: string, from: string, to:
       });
     }
   }
-  const net = <F extends ReportFigures>(f: F): F => ({ ...f, netCents: f.collectedCents - f.returnedCents - f.feesCents });
+  // A refund counts once it succeeded, on the day it did; the fee it gave back comes off the fees.
+  for (const f of raw.refunds) {
+    const refunded = f.state === 'Succeeded' ? inRange(f.processed_at) : null;
+    if (within(refunded)) {
+      add(refunded, (figures) => {
+        figures.refundedCount += 1;
+        figures.refundedCents += Number(f.amount_cents);
+        figures.feesCents -= Number(f.fee_returned_cents);
+      });
+    }
+  }
+  const net = <F extends ReportFigures>(f: F): F => ({ ...f, netCents: f.collectedCents - f.returnedCents - f.refundedCents - f.feesCents });
   return {
     totals: net(totals),
     buckets: [...buckets.values()].map(net),

@@ -9,6 +9,7 @@ import { errorOf, registeredUser } from '../support/identity';
 import { pdfText } from '../invoices/invoice-api';
 import { BANK, CARDS, insertRequest, pay, paymentRow, requestRow, tokenize } from '../support/payments';
 import { addMember } from '../support/payouts';
+import { call } from '../support/requests';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 import { expectedHours, expectedPayers, expectedReport, localDay, rawRows } from './recompute';
 
@@ -96,6 +97,22 @@ describe('the billing report agrees with the raw rows', () => {
     await eventually(async () => (await requestRow(db(), ids.full!)).state === 'Paid', 20_000);
     await eventually(async () => (await paymentRow(db(), ids.partPayment!)).settled_at !== null, 20_000);
     await eventually(async () => (await paymentRow(db(), ids.returnedPayment!)).state === 'Returned', 30_000);
+    // $20.00 of the full payment refunded (ADR 051); a refund asked for more than is left is refused and counts nowhere.
+    const refund = (amountCents: number, key: string) =>
+      call(
+        t.app,
+        'POST',
+        `/api/businesses/${biz.businessId}/payment-requests/${ids.full}/refunds`,
+        biz.token,
+        { amountCents, reason: 'duplicate' },
+        {
+          'idempotency-key': key,
+        },
+      );
+    const refunded = await refund(2_000, 'reports-refund-1');
+    expect(refunded.statusCode, refunded.body).toBe(201);
+    ids.refund = refunded.json().data.refundId as string;
+    expect((await refund(20_000, 'reports-refund-2')).statusCode).toBe(409);
 
     // Now move everything to instants around midnight and the 2026 DST changes in New York.
     // Mar 8 2026 is 23 hours long (02:00 EST → 03:00 EDT); Nov 1 2026 is 25 (01:00–02:00 twice).
@@ -124,6 +141,11 @@ describe('the billing report agrees with the raw rows', () => {
       .execute();
     await sentAt(ids.cancelled!, '2026-11-01T04:00:00Z'); // Nov 1, 00:00 EDT: the day's first instant
     await sentAt(ids.open!, '2026-03-02T05:00:00Z'); // Monday Mar 2, 00:00 EST
+    await db()
+      .updateTable('refunds')
+      .set({ processed_at: at('2026-03-10T03:30:00Z') })
+      .where('id', '=', ids.refund!)
+      .execute(); // Mar 9, 23:30 EDT
   }, 120_000);
 
   it('puts each instant on its New York day: 23:30 stays on its day, the DST days have their payments', async () => {
@@ -131,7 +153,10 @@ describe('the billing report agrees with the raw rows', () => {
     const day = (d: string) => days.buckets.find((b) => b.from === d)!;
     expect(day('2026-03-07')).toMatchObject({ billedCount: 1, billedCents: 12_500, collectedCents: 0, label: 'Mar 07, 2026' });
     expect(day('2026-03-08')).toMatchObject({ billedCount: 1, billedCents: 20_000, collectedCount: 2, collectedCents: 17_500 });
-    expect(day('2026-03-09')).toMatchObject({ billedCount: 0, collectedCount: 0 });
+    // The refund on the day it went through, whenever its payment was collected: off the net.
+    expect(day('2026-03-09')).toMatchObject({ billedCount: 0, collectedCount: 0, refundedCount: 1, refundedCents: 2_000, netCents: -2_000 });
+    expect(days.totals).toMatchObject({ refundedCount: 1, refundedCents: 2_000 });
+    expect(days.totals.netCents).toBe(days.totals.collectedCents - days.totals.returnedCents - 2_000 - days.totals.feesCents);
     expect(day('2026-03-02')).toMatchObject({ billedCents: 8_000, outstandingCents: 8_000 });
     expect(days.buckets).toHaveLength(9);
 
@@ -255,7 +280,7 @@ describe('the billing report agrees with the raw rows', () => {
       .replace(/^\ufeff/, '')
       .trimEnd()
       .split('\r\n');
-    expect(lines[0]).toBe('Period,Requests billed,Billed (USD),Payments,Collected (USD),Returned (USD),Fees (USD),Net (USD),Outstanding (USD)');
+    expect(lines[0]).toBe('Period,Requests billed,Billed (USD),Payments,Collected (USD),Returned (USD),Refunded (USD),Fees (USD),Net (USD),Outstanding (USD)');
     const dollars = (cents: number) => (cents / 100).toFixed(2);
     const row = (label: string, f: BillingReport['totals']) =>
       [
@@ -265,6 +290,7 @@ describe('the billing report agrees with the raw rows', () => {
         f.collectedCount,
         dollars(f.collectedCents),
         dollars(f.returnedCents),
+        dollars(f.refundedCents),
         dollars(f.feesCents),
         dollars(f.netCents),
         dollars(f.outstandingCents),
@@ -298,7 +324,7 @@ describe('the billing report agrees with the raw rows', () => {
     const dollars = (cents: number) => (cents / 100).toFixed(2);
     expect(lines.slice(1, -1)).toEqual(
       json.hours.map((h) =>
-        [`"${day} ${h.label}"`, h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', ''].join(','),
+        [`"${day} ${h.label}"`, h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', '', ''].join(','),
       ),
     );
     expect(lines[1]!.startsWith(`"${day} 00:00"`)).toBe(true);
@@ -325,6 +351,8 @@ describe('the billing report agrees with the raw rows', () => {
     expect(text).toContain(NY);
     expect(text).toContain(`${formatMoney(json.totals.collectedCents)} (${json.totals.collectedCount} payments)`);
     expect(text).toContain(formatMoney(json.totals.netCents));
+    expect(text).toContain('Refunded');
+    expect(text).toContain(`${formatMoney(2_000)} (1 refunds)`);
     expect(text).toMatch(/Partially Paid\s+1\s+\$200\.00/);
     expect(text).toMatch(/Invoices\s+1\s+\$50\.00/);
   });

@@ -84,7 +84,11 @@ describe('CSV cells', () => {
   it('neutralises formulas and quotes what needs quoting', () => {
     expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvCell('+1 555')).toBe("'+1 555");
-    expect(csvCell('-2')).toBe("'-2");
+    // A negative amount is a number; anything more after the minus is neutralised.
+    expect(csvCell('-2')).toBe('-2');
+    expect(csvCell('-20.00')).toBe('-20.00');
+    expect(csvCell('-2+1')).toBe("'-2+1");
+    expect(csvCell('-A1')).toBe("'-A1");
     expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvCell(-2)).toBe('-2');
     expect(csvCell('a,b')).toBe('"a,b"');

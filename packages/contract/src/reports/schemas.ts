@@ -9,8 +9,9 @@ import { RequestState } from '../payment-requests/schemas';
  * - billed: requests sent in the period (their first send; drafts and scheduled ones are not billed yet), by amount;
  * - collected: payments processed in the period (card or bank account), by amount, whatever happened later;
  * - returned: payments returned in the period (an ACH return, a chargeback), by amount;
- * - fees: the fees of payments collected in the period, less the fees given back on returns in it;
- * - net: collected − returned − fees (what reached the business);
+ * - refunded: refunds that succeeded in the period (ADR 051), by amount, whenever their payment was collected;
+ * - fees: the fees of payments collected in the period, less the fees given back on returns and refunds in it;
+ * - net: collected − returned − refunded − fees (what reached the business and stayed);
  * - outstanding: what the requests billed in the period still owe now (open requests' amount less paid).
  */
 
@@ -45,6 +46,8 @@ export const ReportFigures = z.object({
   collectedCents: z.number().int(),
   returnedCount: z.number().int(),
   returnedCents: z.number().int(),
+  refundedCount: z.number().int(),
+  refundedCents: z.number().int(),
   feesCents: z.number().int(),
   netCents: z.number().int(),
   outstandingCents: z.number().int(),

@@ -33,7 +33,10 @@ export interface ReportDaysTable {
   patient_cents: Generated<number>;
   returned_count: Generated<number>;
   returned_cents: Generated<number>;
-  /** Fees of the payments collected that day, less fees given back on the day's returns. */
+  /** Refunds that succeeded that day (migration 0059, ADR 051). */
+  refunded_count: Generated<number>;
+  refunded_cents: Generated<number>;
+  /** Fees of the payments collected that day, less fees given back on the day's returns and refunds. */
   fee_cents: Generated<number>;
   /** What the requests billed that day still owe now. */
   outstanding_cents: Generated<number>;

@@ -9,6 +9,7 @@ export const BILLING_CSV_HEADER = [
   'Payments',
   'Collected (USD)',
   'Returned (USD)',
+  'Refunded (USD)',
   'Fees (USD)',
   'Net (USD)',
   'Outstanding (USD)',
@@ -23,6 +24,7 @@ function figureCells(f: ReportFigures): (string | number)[] {
     f.collectedCount,
     dollars(f.collectedCents),
     dollars(f.returnedCents),
+    dollars(f.refundedCents),
     dollars(f.feesCents),
     dollars(f.netCents),
     dollars(f.outstandingCents),
@@ -31,7 +33,7 @@ function figureCells(f: ReportFigures): (string | number)[] {
 
 /** An hour of a one-day report: what its table shows (billed and collected); the other figures are the day's only. */
 function hourCells(h: ReportHour): (string | number)[] {
-  return [h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', ''];
+  return [h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', '', ''];
 }
 
 /**

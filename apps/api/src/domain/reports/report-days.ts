@@ -33,13 +33,15 @@ export function emptyFigures(): ReportFigures {
     collectedCents: 0,
     returnedCount: 0,
     returnedCents: 0,
+    refundedCount: 0,
+    refundedCents: 0,
     feesCents: 0,
     netCents: 0,
     outstandingCents: 0,
   };
 }
 
-/** Adds a day's row to running figures; net is collected − returned − fees. */
+/** Adds a day's row to running figures; net is collected − returned − refunded − fees. */
 export function addDay(figures: ReportFigures, day: ReportDay | undefined): ReportFigures {
   if (!day) return figures;
   figures.billedCount += day.billed_count;
@@ -48,9 +50,11 @@ export function addDay(figures: ReportFigures, day: ReportDay | undefined): Repo
   figures.collectedCents += day.collected_cents;
   figures.returnedCount += day.returned_count;
   figures.returnedCents += day.returned_cents;
+  figures.refundedCount += day.refunded_count;
+  figures.refundedCents += day.refunded_cents;
   figures.feesCents += day.fee_cents;
   figures.outstandingCents += day.outstanding_cents;
-  figures.netCents = figures.collectedCents - figures.returnedCents - figures.feesCents;
+  figures.netCents = figures.collectedCents - figures.returnedCents - figures.refundedCents - figures.feesCents;
   return figures;
 }
 

@@ -39,6 +39,7 @@ function FigureCells({ figures, bucket }: { figures: ReportFigures; bucket?: Rep
       <Table.Td ta="right">{link(count(figures.collectedCount), 'paid', 'Payments collected on', figures.collectedCount === 0)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.collectedCents)}</Table.Td>
       <Table.Td ta="right">{link(formatMoney(figures.returnedCents), 'returned', 'Returned on', figures.returnedCount === 0)}</Table.Td>
+      <Table.Td ta="right">{formatMoney(figures.refundedCents)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.feesCents)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.netCents)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.outstandingCents)}</Table.Td>
@@ -54,7 +55,7 @@ function FigureCells({ figures, bucket }: { figures: ReportFigures; bucket?: Rep
  */
 export function BucketsTable({ caption, buckets, totals }: { caption: string; buckets: readonly ReportBucket[]; totals: ReportFigures }) {
   return (
-    <ScrollRegion label={caption} minWidth={880}>
+    <ScrollRegion label={caption} minWidth={960}>
       <Table striped highlightOnHover captionSide="top">
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
@@ -74,6 +75,9 @@ export function BucketsTable({ caption, buckets, totals }: { caption: string; bu
             </Table.Th>
             <Table.Th scope="col" ta="right">
               Returned
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Refunded
             </Table.Th>
             <Table.Th scope="col" ta="right">
               Fees

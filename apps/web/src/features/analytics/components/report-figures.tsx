@@ -20,9 +20,9 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /**
- * A report's six figures (ADR 039 defines each): billed, collected, outstanding, returned, fees
- * and net, each with its count and, where the history can show them, a link to its requests on
- * the days the figure counts them (first sent, paid or returned).
+ * A report's seven figures (ADR 039 defines each, ADR 051 the refunds): billed, collected,
+ * outstanding, returned, refunded, fees and net, each with its count and, where the history can
+ * show them, a link to its requests on the days the figure counts them (first sent, paid or returned).
  */
 export function ReportFigures({ figures, range }: { figures: Figures; range: { from: string; to: string } }) {
   const cards: FigureCard[] = [
@@ -50,16 +50,17 @@ export function ReportFigures({ figures, range }: { figures: Figures; range: { f
       hint: plural(figures.returnedCount, 'payment returned', 'payments returned'),
       history: { days: 'returned', words: 'returned requests' },
     },
+    { label: 'Refunded', cents: figures.refundedCents, hint: plural(figures.refundedCount, 'refund', 'refunds') },
     {
       label: 'Fees',
       cents: figures.feesCents,
       hint: 'On collections, less fees given back',
       history: { days: 'paid', words: 'paid requests' },
     },
-    { label: 'Net', cents: figures.netCents, hint: 'Collected − returned − fees' },
+    { label: 'Net', cents: figures.netCents, hint: 'Collected − returned − refunded − fees' },
   ];
   return (
-    <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
+    <SimpleGrid cols={{ base: 2, sm: 4, xl: 7 }} spacing="sm">
       {cards.map((card) => (
         <Card key={card.label} withBorder radius="md" padding="sm">
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>

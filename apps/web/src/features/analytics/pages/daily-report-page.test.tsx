@@ -55,8 +55,9 @@ describe('the daily billing report', () => {
       ['Collected', '$300.00'],
       ['Outstanding', '$150.00'],
       ['Returned', '$50.00'],
+      ['Refunded', '$25.00'],
       ['Fees', '$8.71'],
-      ['Net', '$241.29'],
+      ['Net', '$216.29'],
     ];
     for (const [label, value] of cards) {
       const card = screen.getByText(label, { selector: 'p' }).parentElement!;
