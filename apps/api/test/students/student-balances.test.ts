@@ -16,7 +16,7 @@ import { createTestApp, eventually, type TestApp } from '../support/test-app';
  * Billed counts the student's requests that were sent and are owed or paid (Sent, Resent,
  * Accepted, Paid, PartiallyPaid, Error) whose period starts in the months (a request of no
  * period: its due date); a draft, a scheduled, a withdrawn, cancelled, declined or expired one is
- * not billed. Outstanding = billed − paid.
+ * not billed. Outstanding = billed − paid; refunded is what was given back of what was paid.
  */
 
 let t: TestApp;
@@ -85,6 +85,16 @@ beforeAll(async () => {
   const paid = await pay(t.app, token, { method: 'card', processorToken: card, amountCents: 4_000 });
   expect(paid.statusCode, paid.body).toBeLessThan(300);
   await eventually(async () => ((await requestRow(db(), first.transactionId)).state === 'PartiallyPaid' ? true : undefined), 60_000);
+  // $15.00 of it refunded (ADR 051): refunded, and still owed as before.
+  const refund = await call(
+    t.app,
+    'POST',
+    `/api/businesses/${biz.businessId}/payment-requests/${first.transactionId}/refunds`,
+    biz.token,
+    { amountCents: 1_500, reason: 'requested_by_payer' },
+    { 'idempotency-key': 'balances-refund' },
+  );
+  expect(refund.statusCode, refund.body).toBe(201);
   // Mia: $30.00 more this month; a withdrawn $99.00 and a $77.00 draft that do not count; $50.00 last month.
   await bill(mia.studentId, 3_000);
   const withdrawn = await bill(mia.studentId, 9_900);
@@ -98,15 +108,22 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('GET /api/businesses/:id/students/balances', () => {
-  it('adds up billed, paid and outstanding per student for the current month, with a total', async () => {
+  it('adds up billed, paid, refunded and outstanding per student for the current month, with a total', async () => {
     const data = await balances();
     expect(data.from).toBe(month);
     expect(data.to).toBe(month);
     const byName = Object.fromEntries(data.items.map((b) => [b.name, b]));
-    expect(byName['Mia Lopez']).toMatchObject({ studentNumber: 'S-1', requests: 2, billedCents: 15_500, paidCents: 4_000, outstandingCents: 11_500 });
-    expect(byName['Leo Lee']).toMatchObject({ requests: 1, billedCents: 2_000, paidCents: 0, outstandingCents: 2_000 });
+    expect(byName['Mia Lopez']).toMatchObject({
+      studentNumber: 'S-1',
+      requests: 2,
+      billedCents: 15_500,
+      paidCents: 4_000,
+      refundedCents: 1_500,
+      outstandingCents: 11_500,
+    });
+    expect(byName['Leo Lee']).toMatchObject({ requests: 1, billedCents: 2_000, paidCents: 0, refundedCents: 0, outstandingCents: 2_000 });
     expect(byName['Zoe Zhu']).toMatchObject({ studentId: zoe.studentId, requests: 0, billedCents: 0, paidCents: 0, outstandingCents: 0 });
-    expect(data.totals).toEqual({ billedCents: 17_500, paidCents: 4_000, outstandingCents: 13_500 });
+    expect(data.totals).toEqual({ billedCents: 17_500, paidCents: 4_000, refundedCents: 1_500, outstandingCents: 13_500 });
     expect(data.total).toBe(3);
     // Sorted by name by default.
     expect(data.items.map((b) => b.name)).toEqual(['Leo Lee', 'Mia Lopez', 'Zoe Zhu']);
@@ -117,7 +134,7 @@ describe('GET /api/businesses/:id/students/balances', () => {
     expect(last.items.find((b) => b.name === 'Mia Lopez')).toMatchObject({ billedCents: 5_000, outstandingCents: 5_000 });
     expect(last.totals.billedCents).toBe(5_000);
     const both = await balances(`?from=${previousMonth(month)}&to=${month}`);
-    expect(both.totals).toEqual({ billedCents: 22_500, paidCents: 4_000, outstandingCents: 18_500 });
+    expect(both.totals).toEqual({ billedCents: 22_500, paidCents: 4_000, refundedCents: 1_500, outstandingCents: 18_500 });
     expect(both.label).toContain('–');
   });
 
@@ -156,10 +173,10 @@ describe('GET /api/businesses/:id/students/balances', () => {
       .replace(/^\ufeff/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('Student id,Student,Grade,Status,Period,Requests,Billed (USD),Paid (USD),Outstanding (USD)');
-    expect(lines[1]).toMatch(/^S-1,Mia Lopez,Year 5,active,.+,2,155\.00,40\.00,115\.00$/);
-    expect(lines[2]).toMatch(/^S-3,Zoe Zhu,Year 5,active,.+,0,0\.00,0\.00,0\.00$/);
-    expect(lines[3]).toMatch(/^,Total,,,.+,2,155\.00,40\.00,115\.00$/);
+    expect(lines[0]).toBe('Student id,Student,Grade,Status,Period,Requests,Billed (USD),Paid (USD),Refunded (USD),Outstanding (USD)');
+    expect(lines[1]).toMatch(/^S-1,Mia Lopez,Year 5,active,.+,2,155\.00,40\.00,15\.00,115\.00$/);
+    expect(lines[2]).toMatch(/^S-3,Zoe Zhu,Year 5,active,.+,0,0\.00,0\.00,0\.00,0\.00$/);
+    expect(lines[3]).toMatch(/^,Total,,,.+,2,155\.00,40\.00,15\.00,115\.00$/);
     expect(lines).toHaveLength(4);
   });
 
@@ -175,7 +192,7 @@ describe('GET /api/businesses/:id/students/balances', () => {
     const other = await approvedBusiness(t.app, db(), 'owner@other-balances.example', 'student');
     const res = await call(t.app, 'GET', url('', other), other.token);
     expect(res.json().data.items).toEqual([]);
-    expect(res.json().data.totals).toEqual({ billedCents: 0, paidCents: 0, outstandingCents: 0 });
+    expect(res.json().data.totals).toEqual({ billedCents: 0, paidCents: 0, refundedCents: 0, outstandingCents: 0 });
     // Nor may its owner read this business's balances.
     expect((await call(t.app, 'GET', url(), other.token)).statusCode).toBe(404);
   });

@@ -85,6 +85,8 @@ export const StudentBalance = z.object({
   requests: z.number().int(),
   billedCents: z.number().int(),
   paidCents: z.number().int(),
+  /** What was refunded of what was paid (ADR 051): given back, it does not reopen what is owed. */
+  refundedCents: z.number().int(),
   /** billed − paid. */
   outstandingCents: z.number().int(),
 });
@@ -100,7 +102,7 @@ export const StudentBalances = z.object({
   pageSize: z.number(),
   total: z.number(),
   /** Over every student the query matches (not only this page). */
-  totals: z.object({ billedCents: z.number().int(), paidCents: z.number().int(), outstandingCents: z.number().int() }),
+  totals: z.object({ billedCents: z.number().int(), paidCents: z.number().int(), refundedCents: z.number().int(), outstandingCents: z.number().int() }),
 });
 export type StudentBalances = z.infer<typeof StudentBalances>;
 

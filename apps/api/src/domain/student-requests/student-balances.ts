@@ -30,7 +30,7 @@ export function monthsOf(query: Pick<BalancesQuery, 'period' | 'from' | 'to'>, t
  * the student's requests of a period starting in the months (a request of no period: its due
  * date), in a billed state (`BILLED_STATES`: sent and still owed, or paid — not a draft, a
  * scheduled, withdrawn, cancelled, declined or expired one). Billed is their amounts; paid what was
- * paid on them; outstanding the difference.
+ * paid on them; outstanding the difference; refunded what was given back of what was paid (ADR 051).
  */
 function balances(db: Kysely<DB>, businessId: string, query: BalancesQuery, months: { from: string; to: string }) {
   const first = monthPeriod(`${months.from}-01`).start;
@@ -62,6 +62,7 @@ function balances(db: Kysely<DB>, businessId: string, query: BalancesQuery, mont
       sql<string>`count(r.id)`.as('requests'),
       sql<string>`coalesce(sum(r.amount_cents), 0)`.as('billed'),
       sql<string>`coalesce(sum(r.amount_paid_cents), 0)`.as('paid'),
+      sql<string>`coalesce(sum(r.refunded_cents), 0)`.as('refunded'),
     ])
     .groupBy(['s.id', 's.student_number', 's.first_name', 's.last_name', 's.grade', 's.status']);
 }
@@ -95,6 +96,7 @@ type BalanceRow = {
   requests: string;
   billed: string;
   paid: string;
+  refunded: string;
 };
 
 function toBalance(r: BalanceRow): StudentBalance {
@@ -109,6 +111,7 @@ function toBalance(r: BalanceRow): StudentBalance {
     requests: Number(r.requests),
     billedCents: billed,
     paidCents: paid,
+    refundedCents: Number(r.refunded),
     outstandingCents: billed - paid,
   };
 }
@@ -127,7 +130,9 @@ export async function studentBalances(db: Kysely<DB>, { business, query }: { bus
       .execute(),
     db
       .selectFrom(per.as('b'))
-      .select([sql<string>`count(*)`.as('n'), sql<string>`coalesce(sum(billed), 0)`.as('billed'), sql<string>`coalesce(sum(paid), 0)`.as('paid')])
+      .select([sql<string>`count(*)`.as('n'), sql<string>`coalesce(sum(billed), 0)`.as('billed'), sql<string>`coalesce(sum(paid), 0)`.as('paid'),
+        sql<string>`coalesce(sum(refunded), 0)`.as('refunded'),
+      ])
       .executeTakeFirstOrThrow(),
   ]);
   const billed = Number(totals.billed);
@@ -138,7 +143,7 @@ export async function studentBalances(db: Kysely<DB>, { business, query }: { bus
     page: query.page,
     pageSize: query.pageSize,
     total: Number(totals.n),
-    totals: { billedCents: billed, paidCents: paid, outstandingCents: billed - paid },
+    totals: { billedCents: billed, paidCents: paid, refundedCents: Number(totals.refunded), outstandingCents: billed - paid },
   };
 }
 
@@ -154,14 +159,16 @@ export async function* exportStudentBalances(db: Kysely<DB>, { business, query }
       .orderBy(orderOf(query))
       .execute()) as BalanceRow[]
   ).map(toBalance);
-  yield `\ufeff${csvRow(['Student id', 'Student', 'Grade', 'Status', 'Period', 'Requests', 'Billed (USD)', 'Paid (USD)', 'Outstanding (USD)'])}\r\n`;
+  yield `\ufeff${csvRow(['Student id', 'Student', 'Grade', 'Status', 'Period', 'Requests', 'Billed (USD)', 'Paid (USD)', 'Refunded (USD)', 'Outstanding (USD)'])}\r\n`;
   let billed = 0;
   let paid = 0;
+  let refunded = 0;
   const lines = rows.map((b) => {
     billed += b.billedCents;
     paid += b.paidCents;
-    return `${csvRow([b.studentNumber, b.name, b.grade, b.status, months.label, b.requests, dollars(b.billedCents), dollars(b.paidCents), dollars(b.outstandingCents)])}\r\n`;
+    refunded += b.refundedCents;
+    return `${csvRow([b.studentNumber, b.name, b.grade, b.status, months.label, b.requests, dollars(b.billedCents), dollars(b.paidCents), dollars(b.refundedCents), dollars(b.outstandingCents)])}\r\n`;
   });
   yield lines.join('');
-  yield `${csvRow(['', 'Total', '', '', months.label, rows.reduce((n, b) => n + b.requests, 0), dollars(billed), dollars(paid), dollars(billed - paid)])}\r\n`;
+  yield `${csvRow(['', 'Total', '', '', months.label, rows.reduce((n, b) => n + b.requests, 0), dollars(billed), dollars(paid), dollars(refunded), dollars(billed - paid)])}\r\n`;
 }

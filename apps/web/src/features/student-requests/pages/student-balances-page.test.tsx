@@ -21,13 +21,14 @@ const data = (over: Partial<StudentBalances> = {}): StudentBalances => ({
       requests: 2,
       billedCents: 15_500,
       paidCents: 4_000,
+      refundedCents: 1_500,
       outstandingCents: 11_500,
     },
   ],
   page: 1,
   pageSize: 25,
   total: 1,
-  totals: { billedCents: 15_500, paidCents: 4_000, outstandingCents: 11_500 },
+  totals: { billedCents: 15_500, paidCents: 4_000, refundedCents: 1_500, outstandingCents: 11_500 },
   ...over,
 });
 
@@ -41,13 +42,14 @@ const open = (path = '/business/billing/students') =>
   renderAt(path, { '/business/billing/students': <StudentBalancesPage />, '/business/entity/billing/transactions': <p>Billing transactions</p> });
 
 describe('Students’ balances', () => {
-  it('shows each student’s billed, paid and outstanding, and the totals for the month', async () => {
+  it('shows each student’s billed, paid, refunded and outstanding, and the totals for the month', async () => {
     open();
     const table = await screen.findByRole('table', { name: 'Students’ balances' });
     const row = (await within(table).findByText('Mia Lopez')).closest('tr')!;
-    for (const text of ['S-1', 'Year 5', '$155.00', '$40.00', '$115.00']) expect(within(row).getByText(text)).toBeInTheDocument();
+    for (const text of ['S-1', 'Year 5', '$155.00', '$40.00', '$15.00', '$115.00']) expect(within(row).getByText(text)).toBeInTheDocument();
     const totals = screen.getByLabelText('Totals');
     expect(within(totals).getByText('$115.00')).toBeInTheDocument();
+    expect(within(within(totals).getByText('Refunded').parentElement!).getByText('$15.00')).toBeInTheDocument();
     expect(within(totals).getByText(/December 2026/)).toBeInTheDocument();
   });
 
@@ -63,7 +65,7 @@ describe('Students’ balances', () => {
   });
 
   it('says so when no student matches, with a way back', async () => {
-    fake.on('GET', BALANCES, ok(data({ items: [], total: 0, totals: { billedCents: 0, paidCents: 0, outstandingCents: 0 } })));
+    fake.on('GET', BALANCES, ok(data({ items: [], total: 0, totals: { billedCents: 0, paidCents: 0, refundedCents: 0, outstandingCents: 0 } })));
     open('/business/billing/students?search=zzz');
     expect(await screen.findByText('No students match these filters')).toBeInTheDocument();
     await userEvent.click(screen.getAllByRole('button', { name: 'Clear filters' }).at(-1)!);

@@ -82,6 +82,7 @@ export function StudentBalancesPage() {
     { key: 'requests', header: 'Requests', align: 'right', render: (b) => String(b.requests) },
     { key: 'billed', header: 'Billed', sortKey: 'billed', align: 'right', render: (b) => formatMoney(b.billedCents) },
     { key: 'paid', header: 'Paid', sortKey: 'paid', align: 'right', render: (b) => formatMoney(b.paidCents) },
+    { key: 'refunded', header: 'Refunded', align: 'right', render: (b) => formatMoney(b.refundedCents) },
     { key: 'outstanding', header: 'Outstanding', sortKey: 'outstanding', align: 'right', render: (b) => formatMoney(b.outstandingCents) },
   ];
 
@@ -122,13 +123,14 @@ export function StudentBalancesPage() {
         </Text>
         <Title order={1}>Students’ balances</Title>
         <Text c="dimmed" size="sm">
-          What each student was billed{data ? ` for ${data.label}` : ''}, what was paid, and what is still owed. Requests sent and not withdrawn, cancelled,
+          What each student was billed{data ? ` for ${data.label}` : ''}, what was paid and refunded, and what is still owed. Requests sent and not withdrawn, cancelled,
           declined or expired count.
         </Text>
       </div>
-      <SimpleGrid cols={{ base: 1, sm: 3 }} aria-label="Totals">
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} aria-label="Totals">
         <Figure label="Billed" value={data ? formatMoney(data.totals.billedCents) : '—'} hint={data ? `${data.total} student(s), ${data.label}` : undefined} />
         <Figure label="Paid" value={data ? formatMoney(data.totals.paidCents) : '—'} />
+        <Figure label="Refunded" value={data ? formatMoney(data.totals.refundedCents) : '—'} />
         <Figure label="Outstanding" value={data ? formatMoney(data.totals.outstandingCents) : '—'} />
       </SimpleGrid>
       <DataTable
