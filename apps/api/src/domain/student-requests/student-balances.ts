@@ -130,7 +130,10 @@ export async function studentBalances(db: Kysely<DB>, { business, query }: { bus
       .execute(),
     db
       .selectFrom(per.as('b'))
-      .select([sql<string>`count(*)`.as('n'), sql<string>`coalesce(sum(billed), 0)`.as('billed'), sql<string>`coalesce(sum(paid), 0)`.as('paid'),
+      .select([
+        sql<string>`count(*)`.as('n'),
+        sql<string>`coalesce(sum(billed), 0)`.as('billed'),
+        sql<string>`coalesce(sum(paid), 0)`.as('paid'),
         sql<string>`coalesce(sum(refunded), 0)`.as('refunded'),
       ])
       .executeTakeFirstOrThrow(),

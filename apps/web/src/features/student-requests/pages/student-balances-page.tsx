@@ -123,8 +123,8 @@ export function StudentBalancesPage() {
         </Text>
         <Title order={1}>Students’ balances</Title>
         <Text c="dimmed" size="sm">
-          What each student was billed{data ? ` for ${data.label}` : ''}, what was paid and refunded, and what is still owed. Requests sent and not withdrawn, cancelled,
-          declined or expired count.
+          What each student was billed{data ? ` for ${data.label}` : ''}, what was paid and refunded, and what is still owed. Requests sent and not withdrawn,
+          cancelled, declined or expired count.
         </Text>
       </div>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} aria-label="Totals">
