@@ -30,7 +30,7 @@ describe('whether the business chose its time zone', () => {
     const saved = await request(t.app, 'PATCH', `/api/businesses/${businessId}/update`, token, { config: CONFIG });
     expect(saved.statusCode, saved.body).toBe(200);
     // The amount limits, not sent, keep their defaults.
-    const limits = { confirmAboveCents: 1_000_000, amountCeilingCents: 1_000_000_000 };
+    const limits = { confirmAboveCents: 1_000_000, amountCeilingCents: 1_000_000_000, allowNegativeBalance: false };
     expect(saved.json().data.config).toEqual({ ...CONFIG, ...limits, timeZoneChosen: true });
     expect(await read()).toEqual({ ...CONFIG, ...limits, timeZoneChosen: true });
 

@@ -255,9 +255,10 @@ describe('update: each setup section', () => {
       defaultExpiryDays: 14,
       reminderSchedule: [-7, 0, 3],
       invoiceTerms: 'Net 15',
-      // Not sent: the amount limits keep their defaults.
+      // Not sent: the amount limits and the negative balance keep their defaults.
       confirmAboveCents: 1_000_000,
       amountCeilingCents: 1_000_000_000,
+      allowNegativeBalance: false,
       timeZoneChosen: true,
     });
     expect(ok.json().data.automations).toEqual({ autoReminders: false, autoExpire: true });

@@ -8,7 +8,7 @@ import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support
 import { errorOf } from '../support/identity';
 import { assertLedgerInvariants } from '../support/ledger';
 import { BANK, CARDS, insertRequest, pay, paymentRow, timeline, tokenize } from '../support/payments';
-import { addMember, fund } from '../support/payouts';
+import { addMember, enablePayouts, fund, insertReceiver } from '../support/payouts';
 import { call } from '../support/requests';
 import { createTestApp, eventually, type TestApp } from '../support/test-app';
 import { invoiceEmail, invoicesApi } from '../invoices/invoice-api';
@@ -404,5 +404,46 @@ describe('an invoice refunded', () => {
 
     const stranger = await approvedBusiness(t.app, db(), 'invoice-stranger@refunds.example');
     expect((await refund(stranger, requestId, { amountCents: 1_000, reason: 'other' })).statusCode).toBe(404);
+  });
+});
+
+describe('a business that allows a negative balance', () => {
+  it('refunds what its balance cannot cover; below zero, no payout is approved until payments bring it back', async () => {
+    const { b, requestId } = await paidRequest('negative-balance', { funds: 0 });
+    // Off by default: refused with the shortfall named.
+    expect((await refund(b, requestId, { amountCents: 10_000, reason: 'requested_by_payer' })).statusCode).toBe(409);
+
+    const business = (await call(t.app, 'GET', `/api/businesses/${b.businessId}`, b.token)).json().data;
+    expect(business.config.allowNegativeBalance).toBe(false);
+    const { timeZone, defaultExpiryDays, reminderSchedule } = business.config;
+    const turnOn = { config: { timeZone, defaultExpiryDays, reminderSchedule, allowNegativeBalance: true } };
+    const member = await addMember(t.app, db(), b.businessId, 'member@negative-balance.example', 'member');
+    expect((await call(t.app, 'PATCH', `/api/businesses/${b.businessId}/update`, member, turnOn)).statusCode).toBe(403);
+    const saved = await call(t.app, 'PATCH', `/api/businesses/${b.businessId}/update`, b.token, turnOn);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data.config.allowNegativeBalance).toBe(true);
+
+    const before = await getBalances(db(), b.businessId);
+    const res = await refund(b, requestId, { amountCents: 10_000, reason: 'requested_by_payer' });
+    expect(res.statusCode, res.body).toBe(201);
+    const after = await getBalances(db(), b.businessId);
+    // The whole pending balance, and the fee the payment kept below zero.
+    expect(after.pendingCents).toBe(0);
+    expect(after.availableCents).toBe(before.availableCents + before.pendingCents - 10_000);
+    expect(after.availableCents).toBeLessThan(0);
+    await assertLedgerInvariants(db());
+
+    await enablePayouts(db(), b.businessId);
+    const receiverId = await insertReceiver(t.runtime, b.businessId);
+    const payout = await call(t.app, 'POST', `/api/businesses/${b.businessId}/payouts`, b.token, { receiverId, amountCents: 100, submit: true }, key());
+    expect(payout.statusCode).toBe(409);
+    expect(errorOf(payout)).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect(errorOf(payout).message).toContain(`The available balance is -$${(-after.availableCents / 100).toFixed(2)} after refunds`);
+
+    // Money in brings it back: payouts are approved again.
+    await fund(db(), b.businessId, 10_000);
+    const again = await call(t.app, 'POST', `/api/businesses/${b.businessId}/payouts`, b.token, { receiverId, amountCents: 100, submit: true }, key());
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json().data.state).toBe('Approved');
   });
 });

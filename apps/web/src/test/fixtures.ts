@@ -159,6 +159,7 @@ export function business(over: Partial<Business> = {}): Business {
       invoiceTerms: null,
       confirmAboveCents: 1_000_000,
       amountCeilingCents: 1_000_000_000,
+      allowNegativeBalance: false,
       timeZoneChosen: true,
     },
     automations: { autoReminders: true, autoExpire: true },

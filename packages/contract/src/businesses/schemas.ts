@@ -94,6 +94,11 @@ export const BusinessConfig = z.object({
   confirmAboveCents: limitCents('The confirmation limit').optional(),
   /** Above this a request, invoice or payout is refused (default and most: $10,000,000.00). */
   amountCeilingCents: limitCents('The highest amount').optional(),
+  /**
+   * Whether a refund the balance cannot cover goes through, taking the available balance below
+   * zero (ADR 051); no payout is approved until it is back above zero. Off by default.
+   */
+  allowNegativeBalance: z.boolean().optional(),
 });
 export type BusinessConfig = z.infer<typeof BusinessConfig>;
 
@@ -128,6 +133,7 @@ export const Business = z.object({
   config: BusinessConfig.extend({
     confirmAboveCents: z.number().int(),
     amountCeilingCents: z.number().int(),
+    allowNegativeBalance: z.boolean(),
     /**
      * Whether the business saved its configuration. Until it does, its time zone follows the
      * state of its address (`timeZoneForState`).

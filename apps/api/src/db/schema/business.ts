@@ -37,6 +37,8 @@ export interface BusinessesTable {
   amount_ceiling_cents: Generated<number>;
   auto_reminders: Generated<boolean>;
   auto_expire: Generated<boolean>;
+  /** Whether a refund may take the available balance below zero (migration 0060, ADR 051). */
+  allow_negative_balance: Generated<boolean>;
   logo: Buffer | null;
   logo_content_type: string | null;
   logo_updated_at: Date | null;

@@ -29,6 +29,7 @@ const COMPLETE: Business = {
     invoiceTerms: null,
     confirmAboveCents: 1_000_000,
     amountCeilingCents: 1_000_000_000,
+    allowNegativeBalance: false,
     timeZoneChosen: false,
   },
   automations: { autoReminders: true, autoExpire: true },

@@ -137,6 +137,7 @@ export async function updateBusiness({ db, businessId, actor, body, now = new Da
       if (config.invoiceTerms !== undefined) change('invoice_terms', optionalText(config.invoiceTerms), 'config.invoiceTerms');
       if (config.confirmAboveCents !== undefined) change('confirm_above_cents', config.confirmAboveCents, 'config.confirmAboveCents');
       if (config.amountCeilingCents !== undefined) change('amount_ceiling_cents', config.amountCeilingCents, 'config.amountCeilingCents');
+      if (config.allowNegativeBalance !== undefined) change('allow_negative_balance', config.allowNegativeBalance, 'config.allowNegativeBalance');
       const ceiling = config.amountCeilingCents ?? Number(row.amount_ceiling_cents);
       const confirmAbove = config.confirmAboveCents ?? Number(row.confirm_above_cents);
       if (confirmAbove > ceiling) {

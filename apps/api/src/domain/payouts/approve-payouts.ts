@@ -113,6 +113,15 @@ export async function approvePayouts(
     }
     const fee = deps.payoutFeeCents;
     const needed = rows.reduce((sum, r) => sum + Number(r.amount_cents) + fee, 0);
+    // Below zero after refunds the business allowed (ADR 051): nothing goes out until it recovers.
+    if (available < 0) {
+      throw new AppError(
+        INSUFFICIENT_BALANCE,
+        `The available balance is ${formatMoney(available)} after refunds, so no payout can be approved until payments bring it back above $0.00.`,
+        undefined,
+        409,
+      );
+    }
     if (needed > available) throw new AppError(INSUFFICIENT_BALANCE, shortfallMessage(needed, Math.max(0, available)), undefined, 409);
 
     await reviewReceivers(

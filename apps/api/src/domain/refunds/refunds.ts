@@ -120,7 +120,9 @@ async function choosePayment(trx: Transaction<DB>, businessId: string, requestId
  * its lock (every refund and payout approval of the business queues there), then the request and
  * the payment. The amount is added to the payment's refunded total by one guarded UPDATE, so
  * concurrent refunds never take more than was paid; the ledger moves it out of the balance
- * (available first, then pending) or the refund is refused with the shortfall named. The refund
+ * (available first, then pending) or the refund is refused with the shortfall named — unless the
+ * business allows a negative balance, when the shortfall takes the available balance below zero
+ * and payouts wait until it is back (migration 0060). The refund
  * is then sent to the processor at once, keyed by its id; a `refunds.send` job asks again if this
  * process dies before the answer is recorded.
  */
@@ -167,14 +169,22 @@ export async function createRefund(
     const needed = amount - feeReturned;
     const available = Math.max(0, await creditBalance(trx, accounts.business_available));
     const pending = Math.max(0, await creditBalance(trx, accounts.business_pending));
-    const fromAvailable = Math.min(available, needed);
+    let fromAvailable = Math.min(available, needed);
     const fromPending = Math.min(pending, needed - fromAvailable);
+    const shortfall = needed - fromAvailable - fromPending;
+    const { allow_negative_balance: negativeAllowed } = await trx
+      .selectFrom('businesses')
+      .select('allow_negative_balance')
+      .where('id', '=', businessId)
+      .executeTakeFirstOrThrow();
+    // Allowed, what the balance cannot cover is owed by the business: its available balance goes below zero.
+    if (negativeAllowed) fromAvailable += shortfall;
     // What is still refundable is checked by the guard below; the balance first, so a refund
     // that is too large says what it exceeds, and one the balance cannot cover says by how much.
-    if (refundedBefore + amount <= paymentAmount && fromAvailable + fromPending < needed) {
+    else if (refundedBefore + amount <= paymentAmount && shortfall > 0) {
       throw new AppError(
         INSUFFICIENT_BALANCE,
-        `Refunding needs ${formatMoney(needed - fromAvailable - fromPending)} more than the business’s balance of ${formatMoney(available + pending)}.`,
+        `Refunding needs ${formatMoney(shortfall)} more than the business’s balance of ${formatMoney(available + pending)}.`,
         undefined,
         409,
       );

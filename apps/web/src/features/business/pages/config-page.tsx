@@ -1,4 +1,4 @@
-import { Button, Grid, MultiSelect, NumberInput, Select, Stack, Textarea } from '@mantine/core';
+import { Button, Grid, MultiSelect, NumberInput, Select, Stack, Switch, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { notifications } from '@mantine/notifications';
 import { Controller, useForm } from 'react-hook-form';
@@ -18,6 +18,7 @@ const schema = z.object({
   invoiceTerms: z.string().max(2000),
   confirmAbove: limit('the confirmation limit'),
   amountCeiling: limit('the highest amount'),
+  allowNegativeBalance: z.boolean(),
 });
 
 /** An amount limit as typed: $1.00 to $10,000,000.00. */
@@ -58,6 +59,7 @@ export function ConfigPage() {
       invoiceTerms: c?.invoiceTerms ?? '',
       confirmAbove: dollars(c?.confirmAboveCents ?? DEFAULT_CONFIRM_ABOVE_CENTS),
       amountCeiling: dollars(c?.amountCeilingCents ?? MAX_AMOUNT_CENTS),
+      allowNegativeBalance: c?.allowNegativeBalance ?? false,
     },
   });
   const { errors } = form.formState;
@@ -72,6 +74,7 @@ export function ConfigPage() {
           invoiceTerms: v.invoiceTerms.trim() === '' ? null : v.invoiceTerms,
           confirmAboveCents: parseMoney(v.confirmAbove)!,
           amountCeilingCents: parseMoney(v.amountCeiling)!,
+          allowNegativeBalance: v.allowNegativeBalance,
         },
       },
       {
@@ -177,6 +180,20 @@ export function ConfigPage() {
                     value={field.value}
                     onValueChange={field.onChange}
                     error={errors.amountCeiling?.message}
+                  />
+                )}
+              />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <Controller
+                control={form.control}
+                name="allowNegativeBalance"
+                render={({ field }) => (
+                  <Switch
+                    label="Allow refunds beyond the balance"
+                    description="A refund your balance cannot cover goes through and your available balance goes below $0.00; no payout is approved until payments bring it back. Off: such a refund is refused, naming the shortfall."
+                    checked={field.value}
+                    onChange={(event) => field.onChange(event.currentTarget.checked)}
                   />
                 )}
               />

@@ -152,6 +152,19 @@ describe('the configuration', () => {
     renderAt('/business/setup/config', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
     expect(await screen.findByRole('combobox', { name: 'Time zone' })).toHaveValue('America/New_York');
   });
+
+  it('turns on refunds beyond the balance, off until the business says so, and saves it', async () => {
+    serve(business(), []);
+    const u = userEvent.setup();
+    renderAt('/business/setup/config', SETUP_ROUTES, { business: { businessState: 'Incomplete' } });
+    const toggle = await screen.findByRole('switch', { name: /^Allow refunds beyond the balance/ });
+    expect(toggle).not.toBeChecked();
+    expect(screen.getByText(/no payout is approved until payments bring it back/)).toBeInTheDocument();
+    await u.click(toggle);
+    await u.click(screen.getByRole('button', { name: 'Save configuration' }));
+    await waitFor(() => expect(fake.callsTo('PATCH', `${BUSINESS}/update`)).toHaveLength(1));
+    expect((fake.callsTo('PATCH', `${BUSINESS}/update`)[0]!.body as { config: Record<string, unknown> }).config).toMatchObject({ allowNegativeBalance: true });
+  });
 });
 
 describe('the settlement account', () => {
