@@ -4,6 +4,7 @@ import type { MemberRole, Refund } from '@tay/contract';
 import { getBalances } from '../../src/domain/ledger/get-balances';
 import { createRefund, sendRefund } from '../../src/domain/refunds/refunds';
 import { newId } from '../../src/lib/ids';
+import { readChanges } from '../../src/domain/changes/read-changes';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
 import { assertLedgerInvariants } from '../support/ledger';
@@ -248,11 +249,15 @@ describe('refunding a bank payment', () => {
     expect(res.statusCode, res.body).toBe(201);
     const made = res.json().data as Refund;
     expect(made.state).toBe('Pending');
+    const { snapshot } = await readChanges(db(), [b.businessId], null);
     const done = await eventually(async () => {
       const got = (await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/${made.refundId}`, b.token)).json().data as Refund;
       return got.state !== 'Pending' ? got : undefined;
     }, 20_000);
     expect(done).toMatchObject({ state: 'Succeeded', failureReason: null });
+    // Its success is a notice of its request: the open screens (the Refunds page among them) read again.
+    const { changes } = await readChanges(db(), [b.businessId], snapshot);
+    expect(changes).toContainEqual({ businessId: b.businessId, kind: 'request', id: requestId });
   });
 
   it('fails at the processor for a closed account, says why, and gives the money back to the balance and the payment', async () => {
