@@ -29,6 +29,14 @@ describe('the balances on the home page', () => {
   it('shows a negative available balance after a return as it is', () => {
     renderCard({ balances: { pendingCents: 0, availableCents: -2_500, collectedCents: 0, feesCents: 0, payoutsInFlightCents: 0 } });
     expect(within(screen.getByRole('group', { name: 'Available' })).getByText('-$25.00')).toBeInTheDocument();
+    // Below zero, payouts wait: the card says so.
+    expect(screen.getByText('Payouts are paused')).toBeInTheDocument();
+    expect(screen.getByText(/Refunds took your available balance to -\$25\.00\. No payout can be approved/)).toBeInTheDocument();
+  });
+
+  it('says nothing of paused payouts at zero or above', () => {
+    renderCard({ balances: { pendingCents: 0, availableCents: 100, collectedCents: 100, feesCents: 0, payoutsInFlightCents: 0 } });
+    expect(screen.queryByText('Payouts are paused')).toBeNull();
   });
 
   it('says when nothing was collected yet, and how to start', () => {

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Box, Button, Card, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconInbox } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { type Balances, formatMoney, paths } from '@tay/contract';
 import { LoadError } from '../../../components/ui/load-error';
+import { NegativeBalanceAlert } from '../../../components/payments/negative-balance-alert';
 
 export interface BalancesCardProps {
   balances: Balances | undefined;
@@ -68,6 +69,11 @@ export function BalancesCard({ balances, loading, error, onRetry }: BalancesCard
       <Text size="xs" c="dimmed" mt="sm">
         {formatMoney(balances.collectedCents)} collected, {formatMoney(balances.feesCents)} in fees.
       </Text>
+      {balances.availableCents < 0 && (
+        <Box mt="sm">
+          <NegativeBalanceAlert availableCents={balances.availableCents} />
+        </Box>
+      )}
     </Card>
   );
 }

@@ -13,6 +13,7 @@ import { PayoutSettingsCard } from '../components/payout-settings-card';
 import { PayoutStateBadge } from '../components/payout-state-badge';
 import { payoutTransactionsHref } from '../payout-paths';
 import { useBusinessTime } from '../../../lib/business-time';
+import { NegativeBalanceAlert } from '../../../components/payments/negative-balance-alert';
 
 /** /business/payouts: the Transaction Dashboard — what can be paid out, what is on its way, what waits for approval. */
 export function PayoutsDashboardPage() {
@@ -42,6 +43,7 @@ export function PayoutsDashboardPage() {
         </Group>
       </Group>
       <AccessAlert access={access} />
+      <NegativeBalanceAlert availableCents={s.availableCents} />
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
         <Figure label="Available" value={formatMoney(s.availableCents)} hint="What approvals can take from" />
         <Figure label="In flight" value={formatMoney(s.inFlightCents)} hint="Approved, not paid yet (fees included)" />

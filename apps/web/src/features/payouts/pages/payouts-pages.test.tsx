@@ -207,6 +207,26 @@ describe('the payouts dashboard', () => {
     const toggle = screen.getByText('Require a second person to approve payouts');
     await userEvent.click(toggle);
     await waitFor(() => expect(fake.callsTo('PATCH', `${API}/payout-settings`)).toHaveLength(1));
+    expect(screen.queryByText('Payouts are paused')).toBeNull();
+  });
+
+  it('says payouts are paused while refunds hold the available balance below zero', async () => {
+    const summary: PayoutSummary = {
+      availableCents: -320,
+      inFlightCents: 0,
+      paidThisMonthCents: 0,
+      paidThisMonthCount: 0,
+      waitingCount: 0,
+      waitingCents: 0,
+      approvalRequired: false,
+      feeCents: 25,
+      recent: [],
+    };
+    fake.on('GET', `${API}/payouts/summary`, ok(summary));
+    fake.on('GET', `${API}/payout-settings`, ok({ approvalRequired: false, feeCents: 25 }));
+    renderAt('/business/payouts', { '/business/payouts': <PayoutsDashboardPage /> });
+    expect(await screen.findByText('Payouts are paused')).toBeInTheDocument();
+    expect(screen.getByText(/Refunds took your available balance to -\$3\.20/)).toBeInTheDocument();
   });
 });
 
