@@ -148,6 +148,7 @@ describe('responseSerializer', () => {
           invoiceTerms: null,
           confirmAboveCents: 1_000_000,
           amountCeilingCents: 1_000_000_000,
+          allowNegativeBalance: false,
           timeZoneChosen: false,
         },
         automations: { autoReminders: true, autoExpire: true },
