@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canApply, csvCell, csvRow, payerActions, REQUEST_TRANSITIONS, RequestState, requestActions, showingSummary, type RequestEvent } from '../index';
+import { canApply, csvCell, csvDollars, csvRow, payerActions, REQUEST_TRANSITIONS, RequestState, requestActions, showingSummary, type RequestEvent } from '../index';
 
 describe('request state machine', () => {
   const allowed: Record<RequestEvent, [string[], string[]]> = {
@@ -84,11 +84,11 @@ describe('CSV cells', () => {
   it('neutralises formulas and quotes what needs quoting', () => {
     expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvCell('+1 555')).toBe("'+1 555");
-    // A negative amount is a number; anything more after the minus is neutralised.
-    expect(csvCell('-2')).toBe('-2');
-    expect(csvCell('-20.00')).toBe('-20.00');
-    expect(csvCell('-2+1')).toBe("'-2+1");
-    expect(csvCell('-A1')).toBe("'-A1");
+    expect(csvCell('-2')).toBe("'-2");
+    // An amount the server worked out is written as the number it is; nothing else passes as one.
+    expect(csvCell(csvDollars(-2_000))).toBe('-20.00');
+    expect(csvCell(csvDollars(12_345))).toBe('123.45');
+    expect(() => csvCell({ amount: '=1+2' })).toThrow(RangeError);
     expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvCell(-2)).toBe('-2');
     expect(csvCell('a,b')).toBe('"a,b"');

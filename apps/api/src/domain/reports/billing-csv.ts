@@ -1,4 +1,4 @@
-import { csvRow, type BillingReport, type ReportFigures, type ReportHour } from '@tay/contract';
+import { csvDollars, csvRow, type BillingReport, type ReportFigures, type ReportHour } from '@tay/contract';
 import { billingReport, type BillingReportInput } from './billing-report';
 
 /** The report's table as the page shows it: the period, then each figure (amounts in dollars). */
@@ -15,9 +15,9 @@ export const BILLING_CSV_HEADER = [
   'Outstanding (USD)',
 ];
 
-const dollars = (cents: number) => (cents / 100).toFixed(2);
+const dollars = csvDollars;
 
-function figureCells(f: ReportFigures): (string | number)[] {
+function figureCells(f: ReportFigures): Parameters<typeof csvRow>[0] {
   return [
     f.billedCount,
     dollars(f.billedCents),
@@ -32,7 +32,7 @@ function figureCells(f: ReportFigures): (string | number)[] {
 }
 
 /** An hour of a one-day report: what its table shows (billed and collected); the other figures are the day's only. */
-function hourCells(h: ReportHour): (string | number)[] {
+function hourCells(h: ReportHour): Parameters<typeof csvRow>[0] {
   return [h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', '', ''];
 }
 
