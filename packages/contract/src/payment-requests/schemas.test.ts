@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { canApply, csvCell, csvDollars, csvRow, payerActions, REQUEST_TRANSITIONS, RequestState, requestActions, showingSummary, type RequestEvent } from '../index';
+import {
+  canApply,
+  csvCell,
+  csvDollars,
+  csvRow,
+  payerActions,
+  REQUEST_TRANSITIONS,
+  RequestState,
+  requestActions,
+  showingSummary,
+  type RequestEvent,
+} from '../index';
 
 describe('request state machine', () => {
   const allowed: Record<RequestEvent, [string[], string[]]> = {
