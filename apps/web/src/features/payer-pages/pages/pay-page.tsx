@@ -2,7 +2,16 @@ import { Alert, Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from
 import { IconAlertCircle, IconBuildingBank, IconCircleCheck } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatMoney, PAYER_PAGE_PROBLEMS, payDueLine, payHeadline, payRefundLine, payStatusTitle, type PaymentOutcome, type PublicPayPage } from '@tay/contract';
+import {
+  formatMoney,
+  PAYER_PAGE_PROBLEMS,
+  payDueLine,
+  payHeadline,
+  payRefundLine,
+  payStatusTitle,
+  type PaymentOutcome,
+  type PublicPayPage,
+} from '@tay/contract';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { useLeaveFirstScreen } from '../../../lib/first-screen';
 import { useDocumentTitle } from '../../../lib/use-document-title';
