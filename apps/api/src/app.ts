@@ -22,6 +22,7 @@ import { web } from './plugins/web';
 import type { PaymentProcessor } from './processor/port';
 import { sandboxProcessorRoutes } from './processor/sandbox/routes';
 import { refundRoutes } from './routes/refunds';
+import { disputeRoutes } from './routes/disputes';
 import { accountingStandInRoutes } from './accounting/standin-routes';
 import { integrationRoutes } from './routes/integrations';
 import { authRoutes } from './routes/auth';
@@ -155,8 +156,15 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     mailer: deps.mailer,
     refundReturnsFee: config.fees.refundReturnsFee ?? false,
   });
+  await app.register(disputeRoutes, { db: database.db, processor: deps.processor, jobs: deps.jobs });
   await app.register(liveUpdateRoutes, { db: database.db });
-  await app.register(webhookRoutes, { db: database.db, mailer: deps.mailer, webhookSecret: config.processor.webhookSecret });
+  await app.register(webhookRoutes, {
+    db: database.db,
+    mailer: deps.mailer,
+    webhookSecret: config.processor.webhookSecret,
+    disputeFees: config.fees.dispute ?? { disputeCents: 1500, wonReturnsFee: false },
+    publicUrl: config.publicUrl,
+  });
   await app.register(sandboxProcessorRoutes, {
     db: database.db,
     publishableKey: config.processor.publishableKey,

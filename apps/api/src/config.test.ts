@@ -95,7 +95,12 @@ describe('loadConfig', () => {
     });
     expect(loadConfig(base).processor).toEqual(config.processor);
     expect(loadConfig({ ...base, AUTH_SECRET: 'b'.repeat(32) }).processor.publishableKey).not.toBe(config.processor.publishableKey);
-    expect(config.fees).toEqual({ card: { bps: 290, fixedCents: 30 }, bankAccount: { bps: 80, capCents: 500 }, refundReturnsFee: false });
+    expect(config.fees).toEqual({
+      card: { bps: 290, fixedCents: 30 },
+      bankAccount: { bps: 80, capCents: 500 },
+      refundReturnsFee: false,
+      dispute: { disputeCents: 1500, wonReturnsFee: false },
+    });
 
     const set = loadConfig({
       ...base,
@@ -107,9 +112,16 @@ describe('loadConfig', () => {
       FEE_CARD_BPS: '250',
       FEE_BANK_CAP_CENTS: '0',
       FEE_REFUND_RETURNS_FEE: 'true',
+      FEE_DISPUTE_CENTS: '2000',
+      FEE_DISPUTE_WON_RETURNS_FEE: 'true',
     });
     expect(set.processor).toMatchObject({ publishableKey: 'pk_test_0123456789abcdef', webhookUrl: 'https://hooks.example.com/tay', settlementSeconds: 1 });
-    expect(set.fees).toEqual({ card: { bps: 250, fixedCents: 30 }, bankAccount: { bps: 80, capCents: 0 }, refundReturnsFee: true });
+    expect(set.fees).toEqual({
+      card: { bps: 250, fixedCents: 30 },
+      bankAccount: { bps: 80, capCents: 0 },
+      refundReturnsFee: true,
+      dispute: { disputeCents: 2000, wonReturnsFee: true },
+    });
     expect(() => loadConfig({ ...base, PROCESSOR_PUBLISHABLE_KEY: 'sk_test_0123456789abcdef', FEE_CARD_BPS: '-1' })).toThrow(
       /PROCESSOR_PUBLISHABLE_KEY[\s\S]*FEE_CARD_BPS|FEE_CARD_BPS[\s\S]*PROCESSOR_PUBLISHABLE_KEY/,
     );

@@ -88,6 +88,10 @@ const EnvSchema = z.object({
   FEE_PAYOUT_CENTS: z.coerce.number().int().min(0).max(100_000).default(25),
   /** A refund gives back the payment's fee in proportion (ADR 051); by default the fee is kept, as most processors do. */
   FEE_REFUND_RETURNS_FEE: bool.optional(),
+  /** What a dispute costs the business when it opens (ADR 051), taken from the available balance with the disputed amount. */
+  FEE_DISPUTE_CENTS: z.coerce.number().int().min(0).max(100_000).default(1500),
+  /** A won dispute gives the dispute fee back too; by default it is kept, as most processors do. */
+  FEE_DISPUTE_WON_RETURNS_FEE: bool.optional(),
   /**
    * Accounting providers (issue 24, ADR 041). Without a client id, the built-in stand-in on this
    * server answers (like the sandbox processor); with one, the real provider's hosts are the
@@ -174,6 +178,8 @@ export interface FeeSchedule {
   bankAccount: { bps: number; capCents: number };
   /** FEE_REFUND_RETURNS_FEE: a refund gives back its share of the payment's fee. */
   refundReturnsFee?: boolean;
+  /** FEE_DISPUTE_CENTS and FEE_DISPUTE_WON_RETURNS_FEE (ADR 051). */
+  dispute?: { disputeCents: number; wonReturnsFee: boolean };
 }
 
 export class ConfigError extends Error {
@@ -255,6 +261,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
       card: { bps: env.FEE_CARD_BPS, fixedCents: env.FEE_CARD_FIXED_CENTS },
       bankAccount: { bps: env.FEE_BANK_BPS, capCents: env.FEE_BANK_CAP_CENTS },
       refundReturnsFee: env.FEE_REFUND_RETURNS_FEE ?? false,
+      dispute: { disputeCents: env.FEE_DISPUTE_CENTS, wonReturnsFee: env.FEE_DISPUTE_WON_RETURNS_FEE ?? false },
     },
     payoutFeeCents: env.FEE_PAYOUT_CENTS,
     accounting: accountingSettings(env, publicUrl, authSecret, isProduction),

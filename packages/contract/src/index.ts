@@ -49,6 +49,7 @@ export * from './qr-codes/endpoints';
 export * from './payouts/payouts';
 export * from './refunds/refunds';
 export * from './refunds/refund-status';
+export * from './disputes/disputes';
 export * from './payouts/receivers';
 export * from './payouts/events';
 export * from './students/batch-fields';

@@ -17,6 +17,8 @@ import { advanceCharge } from '../processor/sandbox/sandbox-processor';
 import { advanceSandboxPayout } from '../processor/sandbox/sandbox-payouts';
 import { advanceSandboxRefund } from '../processor/sandbox/sandbox-refunds';
 import { sendRefund } from '../domain/refunds/refunds';
+import { remindDisputes, sendDisputeAnswer } from '../domain/disputes/disputes';
+import { closeSandboxDispute, openSandboxDispute } from '../processor/sandbox/sandbox-disputes';
 import { sendApprovedPayout } from '../domain/payouts/send-payout';
 import { bankAccountNumberBox } from '../domain/businesses/add-bank-account';
 import { runDueBillingCycles } from '../domain/billing-cycles/run-cycle';
@@ -105,6 +107,18 @@ export function createJobHandlers({
     },
     'refunds.send': async (data) => {
       await sendRefund({ db, processor, mailer }, data);
+    },
+    'sandbox.open-dispute': async (data) => {
+      await openSandboxDispute({ db, jobs }, data);
+    },
+    'sandbox.close-dispute': async (data) => {
+      await closeSandboxDispute({ db, jobs }, data);
+    },
+    'disputes.send': async (data) => {
+      await sendDisputeAnswer({ db, processor }, data);
+    },
+    'disputes.remind': async () => {
+      await remindDisputes({ db, mailer, publicUrl });
     },
     'payouts.send': async (data) => {
       await sendApprovedPayout({ db, processor, accountBox: bankAccountNumberBox([authSecret, ...previousAuthSecrets]) }, data);

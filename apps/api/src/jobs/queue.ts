@@ -24,6 +24,13 @@ export interface JobPayloads {
   'sandbox.advance-payout': { processorPayoutId: string };
   /** The sandbox processor finishes one bank refund (ADR 051). */
   'sandbox.advance-refund': { processorRefundId: string; to: 'succeeded' | 'failed' };
+  /** The sandbox processor's disputes (ADR 051): the disputed test card's dispute opens; the bank decides one under review. */
+  'sandbox.open-dispute': { chargeId: string };
+  'sandbox.close-dispute': { processorDisputeId: string; outcome: 'won' | 'lost'; unanswered?: boolean };
+  /** Tells the processor a dispute's answer (evidence or acceptance), or asks again after a crash (ADR 051). */
+  'disputes.send': { businessId: string; disputeId: string };
+  /** E-mails owners and admins a week before a dispute's evidence is due (hourly). */
+  'disputes.remind': Record<string, never>;
   /** Sends one refund to the processor, or asks again after a crash (queued in the refunding transaction, ADR 051). */
   'refunds.send': { businessId: string; refundId: string };
   /** Sends one approved payout to the processor (queued in the approving transaction, ADR 035). */
@@ -67,6 +74,10 @@ export const QUEUES: Record<JobName, QueueDefinition> = {
   'payouts.send': { retryLimit: 10, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
   'sandbox.advance-refund': { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
   'refunds.send': { retryLimit: 10, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
+  'sandbox.open-dispute': { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
+  'sandbox.close-dispute': { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
+  'disputes.send': { retryLimit: 10, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 },
+  'disputes.remind': { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
   'payments.reconcile': { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
   // A run of 100,000 rows takes minutes on a small host; one that dies is resumed by batches.resume.
   'batches.check': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 1800 },
@@ -90,6 +101,7 @@ export const SCHEDULES: Partial<Record<JobName, string>> = {
   'batches.resume': '* * * * *',
   'billing-cycles.run': '* * * * *',
   'integrations.sweep': '*/5 * * * *',
+  'disputes.remind': '23 * * * *',
 };
 
 export type JobHandler<N extends JobName> = (data: JobPayloads[N], jobId: string) => Promise<void>;

@@ -31,6 +31,45 @@ export interface PaymentProcessor {
    * arrives by webhook (ADR 051).
    */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /**
+   * Sends the business's answer to a dispute (ADR 051): the processor puts it under review, and
+   * `dispute.closed` (won or lost) follows by webhook. Sending the same answer again changes nothing.
+   */
+  submitDisputeEvidence(request: DisputeEvidenceRequest): Promise<DisputeResult>;
+  /** Gives the dispute up: it closes as lost, the amount staying with the payer. Accepting again changes nothing. */
+  acceptDispute(request: { processorDisputeId: string }): Promise<DisputeResult>;
+}
+
+export interface DisputeEvidenceRequest {
+  processorDisputeId: string;
+  /** The text fields, by name. */
+  text: Record<string, string>;
+  /** The files' names (their content stays with us in the sandbox; a real processor takes uploads). */
+  fileNames: string[];
+}
+
+export type ProcessorDisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost';
+
+export type DisputeResult = { ok: true; status: ProcessorDisputeStatus } | { ok: false; failureMessage: string };
+
+export type DisputeEventType = 'dispute.created' | 'dispute.updated' | 'dispute.closed';
+
+/** The processor's word on a dispute of one of our charges (ADR 051). */
+export interface DisputeProcessorEvent {
+  id: string;
+  type: DisputeEventType;
+  /** Seconds since the epoch. */
+  created: number;
+  data: {
+    processorDisputeId: string;
+    chargeId: string;
+    amountCents: number;
+    reason: string;
+    status: ProcessorDisputeStatus;
+    /** Seconds since the epoch: the evidence must arrive by then. */
+    evidenceDueBy: number;
+    metadata: { businessId: string; paymentId: string; requestId: string };
+  };
 }
 
 export interface RefundMetadata {

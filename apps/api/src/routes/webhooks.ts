@@ -6,15 +6,19 @@ import type { DB } from '../db/schema';
 import { applyProcessorEvent } from '../domain/payments/apply-processor-event';
 import { applyPayoutEvent } from '../domain/payouts/send-payout';
 import { applyRefundEvent } from '../domain/refunds/refunds';
+import { applyDisputeEvent, type DisputeFees } from '../domain/disputes/disputes';
 import { AppError } from '../lib/app-error';
 import type { Mailer } from '../mail/mailer';
-import type { PayoutProcessorEvent, ProcessorEvent, RefundProcessorEvent } from '../processor/port';
+import type { DisputeProcessorEvent, PayoutProcessorEvent, ProcessorEvent, RefundProcessorEvent } from '../processor/port';
 import { SIGNATURE_HEADER, verifySignature } from '../processor/signature';
 
 export interface WebhookRoutesOptions {
   db: Kysely<DB>;
   mailer: Pick<Mailer, 'send' | 'sendText'>;
   webhookSecret: string;
+  disputeFees: DisputeFees;
+  /** Links in the dispute e-mails. */
+  publicUrl: string;
 }
 
 const Metadata = z.object({ businessId: z.string().min(1), paymentId: z.string().min(1), requestId: z.string().min(1) });
@@ -59,12 +63,28 @@ const RefundEventSchema = z.object({
   }),
 }) satisfies z.ZodType<RefundProcessorEvent>;
 
+/** The processor's word on a dispute of a charge (ADR 051). */
+const DisputeEventSchema = z.object({
+  id: z.string().min(1).max(255),
+  type: z.enum(['dispute.created', 'dispute.updated', 'dispute.closed']),
+  created: z.number().int(),
+  data: z.object({
+    processorDisputeId: z.string().min(1),
+    chargeId: z.string().min(1),
+    amountCents: z.number().int().positive(),
+    reason: z.string().min(1).max(64),
+    status: z.enum(['needs_response', 'under_review', 'won', 'lost']),
+    evidenceDueBy: z.number().int(),
+    metadata: Metadata,
+  }),
+}) satisfies z.ZodType<DisputeProcessorEvent>;
+
 /**
  * `POST /api/webhooks/processor`: the processor's signed events (ARCHITECTURE.md §5). The signature
  * covers the exact bytes sent, so this plugin keeps the body as the raw string (its own JSON
  * parser, scoped to this plugin) and parses it only after verifying.
  */
-export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, { db, mailer, webhookSecret }) => {
+export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, { db, mailer, webhookSecret, disputeFees, publicUrl }) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) => {
     done(null, body);
@@ -100,6 +120,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       if (refund.success) {
         const outcome = await applyRefundEvent({ db, mailer }, refund.data);
         request.log.info({ eventId: refund.data.id, type: refund.data.type, outcome }, 'processor webhook');
+        return { received: true as const, outcome };
+      }
+      const dispute = DisputeEventSchema.safeParse(json);
+      if (dispute.success) {
+        const outcome = await applyDisputeEvent({ db, mailer, fees: disputeFees, publicUrl }, dispute.data);
+        request.log.info({ eventId: dispute.data.id, type: dispute.data.type, outcome }, 'processor webhook');
         return { received: true as const, outcome };
       }
       const event = EventSchema.safeParse(json);

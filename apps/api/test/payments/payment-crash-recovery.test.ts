@@ -92,6 +92,8 @@ function processorOf(around: {
     },
     sendPayout: (request) => real.sendPayout(request),
     refund: (request) => real.refund(request),
+    submitDisputeEvidence: (request) => real.submitDisputeEvidence(request),
+    acceptDispute: (request) => real.acceptDispute(request),
   };
 }
 

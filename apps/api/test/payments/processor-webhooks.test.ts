@@ -265,6 +265,8 @@ describe('a process that dies mid-payment', () => {
       },
       sendPayout: (request) => real.sendPayout(request),
       refund: (request) => real.refund(request),
+      submitDisputeEvidence: (request) => real.submitDisputeEvidence(request),
+      acceptDispute: (request) => real.acceptDispute(request),
     };
   }
 

@@ -74,6 +74,7 @@ describe('the money rules table', () => {
     expect(rows.approvePayout).toEqual({ owner: true, admin: true, member: false, viewer: false });
     expect(rows.settlementAccount).toEqual({ owner: true, admin: false, member: false, viewer: false });
     expect(rows.refund).toEqual({ owner: true, admin: true, member: false, viewer: false });
+    expect(rows.dispute).toEqual({ owner: true, admin: true, member: false, viewer: false });
   });
 });
 

@@ -15,12 +15,14 @@ export const CARDS = {
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
   mastercard: '5555555555554444',
+  disputed: '4000000000000259',
 };
 export const BANK = {
   routingNumber: '222096656',
   settles: '000123456789',
   returned: '000111111113',
   insufficientFunds: '000222222227',
+  unauthorized: '000444444441',
 };
 
 export interface TestRequest {

@@ -24,6 +24,10 @@ export const MONEY_RULES = {
     access: 'business:write',
     act: 'Refund a payment, in full or in part',
   },
+  dispute: {
+    access: 'business:write',
+    act: 'Answer a dispute with evidence, or accept it',
+  },
   settlementAccount: {
     access: 'business:owner',
     act: 'Change the settlement bank account the business is paid into',
@@ -46,6 +50,8 @@ export function moneyRefusal(act: MoneyAct): string {
       return 'Only an owner of this business can change its settlement bank account.';
     case 'refund':
       return 'Only an owner or admin of this business can refund a payment.';
+    case 'dispute':
+      return 'Only an owner or admin of this business can answer or accept a dispute.';
     default:
       return 'Your role in this business is view only: you can read and export, not change.';
   }

@@ -268,6 +268,9 @@ export const INVOICE_TIMELINE_LABELS = {
   expire: 'Expired',
   refund: 'Refunded',
   refundFailed: 'Refund failed',
+  disputeOpened: 'Disputed',
+  disputeAnswered: 'Dispute answered',
+  disputeClosed: 'Dispute closed',
 } as const;
 export type InvoiceTimelineEvent = keyof typeof INVOICE_TIMELINE_LABELS;
 

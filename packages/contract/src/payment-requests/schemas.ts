@@ -62,7 +62,19 @@ export const REQUEST_TRANSITIONS: Record<RequestEvent, { from: readonly RequestS
  * state (created, edited, a reminder, a held scheduled send, a payment received). The web app
  * labels each one; the API writes no other name.
  */
-export type RequestTimelineEvent = RequestEvent | 'create' | 'edit' | 'reminder' | 'sendHeld' | 'paymentProcessed' | 'viewed' | 'refund' | 'refundFailed';
+export type RequestTimelineEvent =
+  | RequestEvent
+  | 'create'
+  | 'edit'
+  | 'reminder'
+  | 'sendHeld'
+  | 'paymentProcessed'
+  | 'viewed'
+  | 'refund'
+  | 'refundFailed'
+  | 'disputeOpened'
+  | 'disputeAnswered'
+  | 'disputeClosed';
 export const REQUEST_TIMELINE_EVENTS: readonly RequestTimelineEvent[] = [
   'create',
   'edit',
@@ -73,6 +85,9 @@ export const REQUEST_TIMELINE_EVENTS: readonly RequestTimelineEvent[] = [
   'viewed',
   'refund',
   'refundFailed',
+  'disputeOpened',
+  'disputeAnswered',
+  'disputeClosed',
 ];
 
 export function canApply(event: RequestEvent, from: RequestState, to?: RequestState): boolean {

@@ -40,6 +40,9 @@ import type {
   PaymentsTable,
   ProcessorEventsTable,
   RefundsTable,
+  DisputesTable,
+  DisputeEvidenceFilesTable,
+  SandboxProcessorDisputesTable,
   SandboxProcessorChargesTable,
   SandboxProcessorRefundsTable,
   SandboxProcessorTokensTable,
@@ -82,6 +85,9 @@ export interface DB {
   sandbox_processor_charges: SandboxProcessorChargesTable;
   sandbox_processor_refunds: SandboxProcessorRefundsTable;
   refunds: RefundsTable;
+  disputes: DisputesTable;
+  dispute_evidence_files: DisputeEvidenceFilesTable;
+  sandbox_processor_disputes: SandboxProcessorDisputesTable;
   sandbox_processor_webhooks: SandboxProcessorWebhooksTable;
   batches: BatchesTable;
   batch_files: BatchFilesTable;

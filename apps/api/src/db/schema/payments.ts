@@ -137,6 +137,57 @@ export interface RefundsTable {
   processed_at: Date | null;
 }
 
+export type DisputeReasonCode =
+  'fraudulent' | 'unrecognized' | 'duplicate' | 'product_not_received' | 'product_unacceptable' | 'credit_not_processed' | 'general';
+export type DisputeStateCode = 'NeedsResponse' | 'UnderReview' | 'Won' | 'Lost' | 'Accepted';
+
+/** A payer's bank taking a card payment back (migration 0061, ADR 051). */
+export interface DisputesTable {
+  business_id: string;
+  id: string;
+  request_id: string;
+  payment_id: string;
+  processor_dispute_id: string;
+  amount_cents: number;
+  fee_cents: number;
+  fee_returned_cents: Generated<number>;
+  reason: DisputeReasonCode;
+  state: DisputeStateCode;
+  evidence_due_at: Date;
+  evidence: ColumnType<Record<string, string> | null, string | null, string | null>;
+  submitted_at: Date | null;
+  submitted_by: string | null;
+  send_pending: 'evidence' | 'accept' | null;
+  reminder_sent_at: Date | null;
+  closed_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface DisputeEvidenceFilesTable {
+  business_id: string;
+  id: string;
+  dispute_id: string;
+  file_name: string;
+  content_type: 'application/pdf' | 'image/png' | 'image/jpeg';
+  size_bytes: number;
+  content: Buffer;
+  created_at: Generated<Date>;
+}
+
+export interface SandboxProcessorDisputesTable {
+  id: string;
+  charge_id: string;
+  amount_cents: number;
+  reason: string;
+  status: 'needs_response' | 'under_review' | 'won' | 'lost';
+  evidence: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  due_by: Date;
+  metadata: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface SandboxProcessorRefundsTable {
   id: string;
   charge_id: string;
@@ -170,7 +221,9 @@ export interface JournalTransactionsTable {
     | 'payout_released'
     | 'payout_returned'
     | 'refund_reserved'
-    | 'refund_failed';
+    | 'refund_failed'
+    | 'dispute_opened'
+    | 'dispute_won';
   payment_id: string;
   /** A refund's movements: one per (refund, kind); null for every other movement (migration 0057). */
   refund_id: Generated<string | null>;
@@ -212,7 +265,7 @@ export interface SandboxProcessorTokensTable {
   kind: 'card' | 'bank_account';
   brand: string;
   last4: string;
-  behaviour: 'succeed' | 'decline' | 'settle_late' | 'return_after_settlement' | 'insufficient_funds' | 'refund_fails';
+  behaviour: 'succeed' | 'decline' | 'settle_late' | 'return_after_settlement' | 'insufficient_funds' | 'refund_fails' | 'dispute' | 'return_unauthorized';
   used_at: Date | null;
   created_at: Generated<Date>;
 }

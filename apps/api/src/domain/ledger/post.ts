@@ -244,3 +244,25 @@ export async function postRefundFailed(trx: Transaction<DB>, input: { businessId
     .execute();
   return true;
 }
+
+/**
+ * A dispute opened (ADR 051): the payer's bank already took the disputed amount back through the
+ * processor, and the dispute fee is the platform's; both leave the available balance, which may go
+ * below zero (payouts then wait). One per payment: a charge is disputed at most once.
+ */
+export function postDisputeOpened(trx: Transaction<DB>, input: PostingInput): Promise<boolean> {
+  return post(trx, input, 'dispute_opened', [
+    ['business_available', input.amountCents + input.feeCents],
+    ['processor_clearing', -input.amountCents],
+    ['platform_fees', -input.feeCents],
+  ]);
+}
+
+/** The dispute was won: the amount comes back to the available balance, with the fee returned (`feeCents`, 0 unless the setting says so). */
+export function postDisputeWon(trx: Transaction<DB>, input: PostingInput): Promise<boolean> {
+  return post(trx, input, 'dispute_won', [
+    ['processor_clearing', input.amountCents],
+    ['platform_fees', input.feeCents],
+    ['business_available', -(input.amountCents + input.feeCents)],
+  ]);
+}

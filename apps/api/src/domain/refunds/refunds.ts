@@ -160,6 +160,20 @@ export async function createRefund(
           : 'Only a payment that was received can be refunded.',
       );
     }
+    // A disputed payment's money went back through the payer's bank already (ADR 051): a refund would pay it twice.
+    const dispute = await trx
+      .selectFrom('disputes')
+      .select('state')
+      .where('business_id', '=', businessId)
+      .where('payment_id', '=', paymentId)
+      .where('state', '<>', 'Won')
+      .executeTakeFirst();
+    if (dispute) {
+      throw new AppError(
+        ErrorCode.Conflict,
+        'This payment is disputed: the payer’s bank took the disputed amount back already, so it cannot be refunded. Answer or accept the dispute instead.',
+      );
+    }
     const amount = body.amountCents;
     // A typo sends real money back: above the confirmation limit, only with the amount repeated.
     checkConfirmed(await amountLimitsOf(trx, businessId), amount, body.confirmedAmountCents, 'this refund');

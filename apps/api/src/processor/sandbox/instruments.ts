@@ -12,6 +12,8 @@ export const TEST_CARDS: Readonly<Record<string, Behaviour>> = {
   '4242424242424242': 'succeed',
   '4000000000000002': 'decline',
   '4000000000009995': 'insufficient_funds',
+  // Captured and settled; then the cardholder's bank disputes it as fraudulent (ADR 051).
+  '4000000000000259': 'dispute',
 };
 export const TEST_BANK_ACCOUNTS: Readonly<Record<string, Behaviour>> = {
   '000123456789': 'settle_late',
@@ -19,6 +21,8 @@ export const TEST_BANK_ACCOUNTS: Readonly<Record<string, Behaviour>> = {
   '000222222227': 'insufficient_funds',
   // Settles; a refund to it fails: the account was closed since (ADR 051).
   '000333333335': 'refund_fails',
+  // Settles; then the bank returns it: the account holder says it was not authorised (R10).
+  '000444444441': 'return_unauthorized',
 };
 
 export interface CardInput {

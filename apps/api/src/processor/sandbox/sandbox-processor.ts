@@ -9,6 +9,7 @@ import type { ChargeRequest, ChargeResult, InstrumentInfo, PaymentProcessor, Pro
 import { instrumentLabel, type Instrument } from './instruments';
 import { sendSandboxPayout } from './sandbox-payouts';
 import { refundSandboxCharge } from './sandbox-refunds';
+import { acceptSandboxDispute, scheduleSandboxDispute, submitSandboxEvidence } from './sandbox-disputes';
 
 type TokenRow = Selectable<SandboxProcessorTokensTable>;
 type ChargeRow = Selectable<SandboxProcessorChargesTable>;
@@ -29,6 +30,7 @@ const FAILURES = {
   card_insufficient_funds: 'Your card has insufficient funds.',
   bank_insufficient_funds: 'The bank account has insufficient funds.',
   R01: 'The bank returned the payment: insufficient funds (R01).',
+  R10: 'The bank returned the payment: the account holder says it was not authorised (R10).',
   invalid_token: 'These card or bank details are no longer valid. Enter them again.',
 } as const;
 
@@ -62,6 +64,7 @@ function firstResult(charge: ChargeRow, token: TokenRow): ChargeResult {
 function failureMessage(token: Pick<TokenRow, 'kind'>, code: string): string {
   if (code === 'insufficient_funds') return token.kind === 'card' ? FAILURES.card_insufficient_funds : FAILURES.bank_insufficient_funds;
   if (code === 'R01') return FAILURES.R01;
+  if (code === 'R10') return FAILURES.R10;
   return FAILURES.card_declined;
 }
 
@@ -98,6 +101,14 @@ export function createSandboxProcessor(options: SandboxOptions): PaymentProcesso
 
     refund(request) {
       return refundSandboxCharge(options, request);
+    },
+
+    submitDisputeEvidence(request) {
+      return submitSandboxEvidence(options, request);
+    },
+
+    acceptDispute(request) {
+      return acceptSandboxDispute(options, request);
     },
   };
 }
@@ -166,7 +177,8 @@ export async function advanceCharge(
     if (!charge) return 'not-found';
     if (charge.status !== STEP_FROM[to]) return 'already-done';
     const token = await trx.selectFrom('sandbox_processor_tokens').selectAll().where('id', '=', charge.token_id).executeTakeFirstOrThrow();
-    const failureCode = to === 'failed' ? 'insufficient_funds' : to === 'returned' ? 'R01' : charge.failure_code;
+    const returnCode = token.behaviour === 'return_unauthorized' ? 'R10' : 'R01';
+    const failureCode = to === 'failed' ? 'insufficient_funds' : to === 'returned' ? returnCode : charge.failure_code;
     const updated = await trx
       .updateTable('sandbox_processor_charges')
       .set({ status: to, failure_code: failureCode, updated_at: new Date() })
@@ -175,7 +187,11 @@ export async function advanceCharge(
       .executeTakeFirstOrThrow();
     await emitEvent(trx, options.jobs, updated, `charge.${to}`, token);
     if (to === 'succeeded') await scheduleStep(trx, options, chargeId, 'settled');
-    if (to === 'settled' && token.behaviour === 'return_after_settlement') await scheduleStep(trx, options, chargeId, 'returned');
+    if (to === 'settled' && (token.behaviour === 'return_after_settlement' || token.behaviour === 'return_unauthorized')) {
+      await scheduleStep(trx, options, chargeId, 'returned');
+    }
+    // The disputed test card: once settled, the payer's bank disputes it (ADR 051).
+    if (to === 'settled' && token.behaviour === 'dispute') await scheduleSandboxDispute(trx, options, chargeId);
     return to;
   });
 }

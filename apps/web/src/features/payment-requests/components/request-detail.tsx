@@ -54,6 +54,9 @@ const EVENT_LABELS: Record<RequestTimelineEvent, string> = {
   paymentProcessed: 'Payment received',
   refund: 'Refunded',
   refundFailed: 'Refund failed',
+  disputeOpened: 'Disputed',
+  disputeAnswered: 'Dispute answered',
+  disputeClosed: 'Dispute closed',
   viewed: 'Opened by the payer',
 };
 
