@@ -204,7 +204,7 @@ describe('who may answer', () => {
       expect(refused.statusCode, `${role} evidence`).toBe(403);
       expect((await accept(b, dispute.disputeId, tokens[role])).statusCode, `${role} accept`).toBe(403);
       // They can read it.
-      expect((await call(t.app, 'GET', `${base(b)}/${dispute.disputeId}`, tokens[role])).statusCode).toBe(200);
+      expect((await call(t.app, 'GET', `${base(b)}/${dispute.disputeId}`, tokens[role]!)).statusCode).toBe(200);
     }
     expect((await disputeOf(b, dispute.disputeId)).state).toBe('NeedsResponse');
 
