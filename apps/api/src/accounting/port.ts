@@ -111,6 +111,25 @@ export interface PaymentRecord {
   reference: string;
 }
 
+/**
+ * A refund that succeeded, of a payment pushed earlier: money that went back to the payer. It goes
+ * once, as the provider records money given back to a customer (QuickBooks: a refund receipt;
+ * FreshBooks: a credit note), and does not change afterwards.
+ */
+export interface RefundRecord {
+  localId: string;
+  /** The payment it gives back (part of); QuickBooks refunds from the account that payment went into. */
+  payment: RemoteRef;
+  customer: RemoteRef;
+  amountCents: number;
+  /** 'YYYY-MM-DD' in the business's time zone: the day it succeeded. */
+  date: string;
+  /** The request's number the payer and the processor know it by (`TRX-10234`): QuickBooks' PaymentRefNum. */
+  transactionNumber: string;
+  /** What the business sees ("Refund of $10.00 on Invoice INV-0012"); the provider's memo/note. */
+  reference: string;
+}
+
 export interface AccountingProvider {
   readonly provider: IntegrationProvider;
   /** Whether the authorization request carries a PKCE challenge (S256). */
@@ -133,6 +152,8 @@ export interface AccountingProvider {
   findCustomer(session: ProviderSession, remoteId: string): Promise<ExistingCustomer | null>;
   pushInvoice(session: ProviderSession, record: InvoiceRecord, existing: RemoteRef | null): Promise<RemoteRef>;
   pushPayment(session: ProviderSession, record: PaymentRecord, existing: RemoteRef | null): Promise<RemoteRef>;
+  /** A succeeded refund: a QuickBooks refund receipt, a FreshBooks credit note. */
+  pushRefund(session: ProviderSession, record: RefundRecord, existing: RemoteRef | null): Promise<RemoteRef>;
   /**
    * Takes back a payment pushed earlier that was then returned (an ACH return, a chargeback): the
    * invoice is open again at the provider. QuickBooks deletes the payment; FreshBooks marks it deleted.

@@ -33,7 +33,8 @@ const SwitchesBody = z.object({
     .optional(),
   expireCodes: z.boolean().optional(),
 });
-const RecordsQuery = z.object({ accountId: z.string().min(1).max(40), type: z.enum(['customer', 'invoice', 'payment']) });
+/** `refund`: QuickBooks' refund receipts, FreshBooks' credit notes. */
+const RecordsQuery = z.object({ accountId: z.string().min(1).max(40), type: z.enum(['customer', 'invoice', 'payment', 'refund']) });
 
 const CompanyAnswer = z.object({ accountId: z.string(), name: z.string() });
 const SwitchesAnswer = z.object({

@@ -13,6 +13,8 @@ import {
   type CustomerRecord,
   type InvoiceRecord,
   type ProviderSession,
+  type RefundRecord,
+  type RemoteRef,
 } from '../../src/accounting/port';
 import { createQuickBooksProvider } from '../../src/accounting/quickbooks/client';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -123,6 +125,17 @@ const invoice = (customerRef: { remoteId: string; remoteVersion: string | null }
   totalCents: 3821,
 });
 
+/** $5.00 of the $38.21 payment back to its payer. */
+const refund = (payment: RemoteRef, customerRef: RemoteRef): RefundRecord => ({
+  localId: 'rfd-1',
+  payment,
+  customer: customerRef,
+  amountCents: 500,
+  date: '2026-11-05',
+  transactionNumber: 'TRX-10012',
+  reference: 'Refund of $5.00 on Invoice #12',
+});
+
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -196,6 +209,26 @@ describe('QuickBooks Online stand-in', () => {
     expect(storedInvoice!.body).toMatchObject({ Id: sent.remoteId, DocNumber: 'INV-0012', TxnDate: '2026-11-01', DueDate: '2026-11-15', TotalAmt: 38.21 });
     const [storedPayment] = await records('quickbooks', connection.accountId, 'payment');
     expect(storedPayment!.body).toMatchObject({ Id: paid.remoteId, TotalAmt: 38.21, Line: [{ LinkedTxn: [{ TxnId: sent.remoteId, TxnType: 'Invoice' }] }] });
+    // QBO put the payment into Undeposited Funds; the refund receipt comes out of the same account, once.
+    expect(storedPayment!.body.DepositToAccountRef).toEqual({ value: '4', name: 'Undeposited Funds' });
+    const receipt = await quickbooks.pushRefund(session, refund(paid, payer), null);
+    expect(await quickbooks.pushRefund(session, refund(paid, payer), null)).toEqual(receipt);
+    const receipts = await records('quickbooks', connection.accountId, 'refund');
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.body).toMatchObject({
+      Id: receipt.remoteId,
+      CustomerRef: { value: payer.remoteId },
+      DepositToAccountRef: { value: '4' },
+      PaymentRefNum: 'TRX-10012',
+      TotalAmt: 5,
+      Balance: 0,
+    });
+    const noCustomer = await refusal(quickbooks.pushRefund(session, { ...refund(paid, { remoteId: '999', remoteVersion: null }), localId: 'rfd-2' }, null));
+    expect(noCustomer).toBeInstanceOf(ProviderRecordError);
+    expect(noCustomer.message).toContain('Customer 999 does not exist');
+    const noPayment = await refusal(quickbooks.pushRefund(session, { ...refund({ remoteId: '998', remoteVersion: null }, payer), localId: 'rfd-3' }, null));
+    expect(noPayment).toBeInstanceOf(ProviderRecordError);
+    expect(noPayment.message).toContain('the payment this refund gives back was deleted in QuickBooks Online');
 
     // An update moves the SyncToken; one sent with a stale SyncToken is read afresh and retried once.
     const renamed = await quickbooks.pushCustomer(session, { ...customer('Jane Doe'), email: 'jane@doe.example' }, payer);
@@ -296,7 +329,7 @@ describe('FreshBooks stand-in', () => {
     const session: ProviderSession = { accessToken: refreshed.accessToken, accountId: connection.accountId, signal: signal() };
     const client = await freshbooks.pushCustomer(session, customer('Jane Doe'), null);
     const sent = await freshbooks.pushInvoice(session, invoice(client), null);
-    await freshbooks.pushPayment(
+    const paid = await freshbooks.pushPayment(
       session,
       {
         localId: 'pay-1',
@@ -319,6 +352,17 @@ describe('FreshBooks stand-in', () => {
     });
     const [storedPayment] = await records('freshbooks', connection.accountId, 'payment');
     expect(storedPayment!.body).toMatchObject({ invoiceid: Number(sent.remoteId), amount: { amount: '38.21', code: 'USD' }, type: 'ACH' });
+    const note = await freshbooks.pushRefund(session, refund(paid, client), null);
+    const [storedNote] = await records('freshbooks', connection.accountId, 'refund');
+    expect(storedNote!.body).toMatchObject({
+      creditid: Number(note.remoteId),
+      clientid: Number(client.remoteId),
+      create_date: '2026-11-05',
+      amount: { amount: '5.00', code: 'USD' },
+    });
+    const noClient = await refusal(freshbooks.pushRefund(session, refund(paid, { remoteId: '999', remoteVersion: null }), null));
+    expect(noClient).toBeInstanceOf(ProviderRecordError);
+    expect(noClient.message).toBe('Client 999 does not exist.');
 
     await freshbooks.pushCustomer(session, { ...customer('Jane Doe'), email: 'jane@doe.example' }, client);
     const [storedClient] = await records('freshbooks', connection.accountId, 'customer');

@@ -114,7 +114,7 @@ export function standIn(t: TestApp, provider: IntegrationProvider) {
       return (await post('/companies', { name })).accountId as string;
     },
     switches: (body: Record<string, unknown>) => post('/switches', body),
-    async records(accountId: string, type: 'customer' | 'invoice' | 'payment'): Promise<Record<string, unknown>[]> {
+    async records(accountId: string, type: 'customer' | 'invoice' | 'payment' | 'refund'): Promise<Record<string, unknown>[]> {
       const res = await fetch(`${base}/records?${new URLSearchParams({ accountId, type })}`);
       expect(res.status).toBe(200);
       const body = (await res.json()) as unknown;

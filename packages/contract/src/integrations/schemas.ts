@@ -4,25 +4,40 @@ import { listResponse, okResponse, PageQuery } from '../common/lists';
 
 /**
  * Accounting integrations (issue 24, ADR 041): a business connects QuickBooks Online or FreshBooks
- * by OAuth 2.0, and Tay pushes its payers (customers), invoices and the payments applied to them.
- * Each record is linked to the provider's id, so a second sync updates instead of duplicating.
+ * by OAuth 2.0, and Tay pushes its payers (customers), invoices, the payments applied to them and
+ * the refunds of those payments (QuickBooks refund receipts, FreshBooks credit notes). Each record
+ * is linked to the provider's id, so a second sync updates instead of duplicating.
  */
 export const IntegrationProvider = z.enum(['quickbooks', 'freshbooks']);
 export type IntegrationProvider = z.infer<typeof IntegrationProvider>;
 export const INTEGRATION_PROVIDERS = IntegrationProvider.options;
 
-export const INTEGRATION_PROVIDER_LABELS: Record<IntegrationProvider, { name: string; description: string; customer: string; company: string }> = {
+export const INTEGRATION_PROVIDER_LABELS: Record<
+  IntegrationProvider,
+  {
+    name: string;
+    description: string;
+    customer: string;
+    company: string;
+    /** What a refund becomes there. */
+    refund: string;
+  }
+> = {
   quickbooks: {
     name: 'QuickBooks Online',
-    description: 'Your payers become QuickBooks customers, your invoices QuickBooks invoices, and each payment is applied to its invoice.',
+    description:
+      'Your payers become QuickBooks customers, your invoices QuickBooks invoices, each payment is applied to its invoice, and each refund becomes a refund receipt.',
     customer: 'Customer',
     company: 'company',
+    refund: 'Refund receipt',
   },
   freshbooks: {
     name: 'FreshBooks',
-    description: 'Your payers become FreshBooks clients, your invoices FreshBooks invoices, and each payment is applied to its invoice.',
+    description:
+      'Your payers become FreshBooks clients, your invoices FreshBooks invoices, each payment is applied to its invoice, and each refund becomes a credit note.',
     customer: 'Client',
     company: 'account',
+    refund: 'Credit note',
   },
 };
 
@@ -60,7 +75,7 @@ export const Integration = z.object({
   /** Of the last finished run: records pushed (created or updated) and records that failed. */
   lastSyncPushed: z.number().int().nullable(),
   lastSyncFailed: z.number().int().nullable(),
-  /** Records linked to the provider's ids in all (customers, invoices, payments). */
+  /** Records linked to the provider's ids in all (customers, invoices, payments, refunds). */
   recordsSynced: z.number().int(),
   /** Records whose last push failed and that no later push fixed. */
   errors: z.number().int(),
@@ -87,9 +102,10 @@ export const IntegrationCallbackQuery = z.object({
 });
 export const IntegrationCallbackParams = z.object({ provider: IntegrationProvider });
 
-export const SyncRecordType = z.enum(['customer', 'invoice', 'payment']);
+/** `refund`: a succeeded refund of a payment on an invoice (a QuickBooks refund receipt, a FreshBooks credit note). */
+export const SyncRecordType = z.enum(['customer', 'invoice', 'payment', 'refund']);
 export type SyncRecordType = z.infer<typeof SyncRecordType>;
-export const SYNC_RECORD_TYPE_LABELS: Record<SyncRecordType, string> = { customer: 'Payer', invoice: 'Invoice', payment: 'Payment' };
+export const SYNC_RECORD_TYPE_LABELS: Record<SyncRecordType, string> = { customer: 'Payer', invoice: 'Invoice', payment: 'Payment', refund: 'Refund' };
 
 /** Every push goes from Tay to the provider; `connection` entries (connect, refresh, revoke) have no record. */
 export const SyncDirection = z.enum(['push', 'connection']);
@@ -106,7 +122,7 @@ export const SyncLogEntry = z.object({
   direction: SyncDirection,
   /** Null for a connection entry. */
   recordType: SyncRecordType.nullable(),
-  /** Our record's id and what the business calls it ("Jane Doe", "Invoice #12", "Payment of $40.00 on Invoice #12"). */
+  /** Our record's id and what the business calls it ("Jane Doe", "Invoice #12", "Payment of $40.00 on Invoice #12", "Refund of $10.00 on Invoice #12"). */
   recordId: z.string().nullable(),
   recordLabel: z.string(),
   remoteId: z.string().nullable(),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InvoiceRecord } from '../port';
 import { testInvoiceRecord } from '../test-invoice-record';
 import { decimalToCents, decimalToMilli, lineAmountCents } from '../provider-http';
-import { invoiceBody, paymentBody } from './client';
+import { creditNoteBody, invoiceBody, paymentBody } from './client';
 
 const record = (overrides: Partial<InvoiceRecord> = {}): InvoiceRecord => testInvoiceRecord(overrides);
 
@@ -59,5 +59,27 @@ describe('FreshBooks invoice', () => {
         note: 'Payment of $40.05 on Invoice INV-0007',
       },
     });
+  });
+
+  it('sends a refund as a credit note to the client: one line of the amount, dated the day it succeeded', () => {
+    const body = creditNoteBody({
+      localId: 'rfd_1',
+      payment: { remoteId: '9', remoteVersion: null },
+      customer: { remoteId: '41', remoteVersion: null },
+      amountCents: 405,
+      date: '2026-01-06',
+      transactionNumber: 'TRX-10234',
+      reference: 'Refund of $4.05 on Invoice INV-0007',
+    });
+    expect(body).toEqual({
+      credit_note: {
+        clientid: 41,
+        create_date: '2026-01-06',
+        currency_code: 'USD',
+        notes: 'Refund of $4.05 on Invoice INV-0007',
+        lines: [{ type: 0, name: 'Refund', description: 'Refund of $4.05 on Invoice INV-0007', qty: '1', unit_cost: { amount: '4.05', code: 'USD' } }],
+      },
+    });
+    expect(freshBooksTotal({ invoice: body.credit_note })).toBe(405);
   });
 });

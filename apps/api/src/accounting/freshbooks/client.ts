@@ -11,6 +11,7 @@ import {
   type PaymentRecord,
   type ProviderSession,
   type ProviderSettings,
+  type RefundRecord,
   type RemoteRef,
   type TokenSet,
 } from '../port';
@@ -25,8 +26,15 @@ const NAME = 'FreshBooks';
 const CURRENCY = 'USD';
 const DAY_MS = 24 * 3600 * 1000;
 
-type Entity = 'client' | 'invoice' | 'payment';
-const PATHS: Record<Entity, string> = { client: 'users/clients', invoice: 'invoices/invoices', payment: 'payments/payments' };
+type Entity = 'client' | 'invoice' | 'payment' | 'credit_note';
+const PATHS: Record<Entity, string> = {
+  client: 'users/clients',
+  invoice: 'invoices/invoices',
+  payment: 'payments/payments',
+  credit_note: 'credit_notes/credit_notes',
+};
+/** How an action names the record ("create of a credit note"). */
+const entityName = (entity: Entity) => entity.replace('_', ' ');
 
 const money = (cents: number) => ({ amount: centsToDecimal(cents), code: CURRENCY });
 /** FreshBooks' ids are numbers; one we hold as text goes back as the number it was. */
@@ -98,6 +106,22 @@ export function paymentBody(record: PaymentRecord): Record<string, unknown> {
   };
 }
 
+/**
+ * A refund as a FreshBooks credit note to the client: one line of the amount given back, dated the
+ * day it succeeded. FreshBooks names a credit note's client `clientid` (an invoice's is `customerid`).
+ */
+export function creditNoteBody(record: RefundRecord): Record<string, unknown> {
+  return {
+    credit_note: {
+      clientid: idValue(record.customer.remoteId),
+      create_date: record.date,
+      currency_code: CURRENCY,
+      notes: record.reference,
+      lines: [{ type: 0, name: 'Refund', description: record.reference, qty: '1', unit_cost: money(record.amountCents) }],
+    },
+  };
+}
+
 /** FreshBooks' own words: `response.errors[0].message` (API), or `error_description` / `error` (OAuth). */
 function errorText(json: unknown): string | undefined {
   return (
@@ -161,10 +185,10 @@ export function createFreshBooksProvider(settings: ProviderSettings): Accounting
   async function push(session: ProviderSession, entity: Entity, body: Record<string, unknown>, existing: RemoteRef | null): Promise<RemoteRef> {
     const base = `${settings.apiUrl}/accounting/account/${encodeURIComponent(session.accountId)}/${PATHS[entity]}`;
     const url = existing ? `${base}/${encodeURIComponent(existing.remoteId)}` : base;
-    const action = `${existing ? 'update' : 'create'} of a ${entity}`;
+    const action = `${existing ? 'update' : 'create'} of a ${entityName(entity)}`;
     const json = await api(session.accessToken, session.signal, existing ? 'PUT' : 'POST', url, action, body);
     const id = text(field(json, 'response', 'result', entity, 'id'));
-    if (!id) throw new ProviderUnavailable(`${NAME} answered without the ${entity}'s id.`);
+    if (!id) throw new ProviderUnavailable(`${NAME} answered without the ${entityName(entity)}'s id.`);
     return { remoteId: id, remoteVersion: null };
   }
 
@@ -243,6 +267,7 @@ export function createFreshBooksProvider(settings: ProviderSettings): Accounting
     },
     pushInvoice: (session, record, existing) => push(session, 'invoice', invoiceBody(record), existing),
     pushPayment: (session, record, existing) => push(session, 'payment', paymentBody(record), existing),
+    pushRefund: (session, record, existing) => push(session, 'credit_note', creditNoteBody(record), existing),
     voidPayment: (session, existing) => takeBack(session, 'payment', existing),
     voidInvoice: (session, existing) => takeBack(session, 'invoice', existing),
   };

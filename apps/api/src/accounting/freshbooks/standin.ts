@@ -20,8 +20,8 @@ import {
 
 /**
  * FreshBooks' built-in stand-in, under `/sandbox/freshbooks`: its OAuth 2.0 paths (with PKCE),
- * `/auth/api/v1/users/me`, and the accounting API's clients, invoices and payments, answering
- * `{ response: { result: … } }` or `{ response: { errors: [{ message, errno, field }] } }`.
+ * `/auth/api/v1/users/me`, and the accounting API's clients, invoices, payments and credit notes,
+ * answering `{ response: { result: … } }` or `{ response: { errors: [{ message, errno, field }] } }`.
  */
 
 export interface FreshBooksStandInOptions {
@@ -37,6 +37,7 @@ const ENTITIES = {
   'users/clients': { type: 'customer', name: 'client', idField: 'userid' },
   'invoices/invoices': { type: 'invoice', name: 'invoice', idField: 'invoiceid' },
   'payments/payments': { type: 'payment', name: 'payment', idField: 'paymentid' },
+  'credit_notes/credit_notes': { type: 'refund', name: 'credit_note', idField: 'creditid' },
 } as const satisfies Record<string, { type: RecordType; name: string; idField: string }>;
 type EntityPath = keyof typeof ENTITIES;
 
@@ -186,6 +187,13 @@ export const freshBooksStandIn: FastifyPluginAsync<FreshBooksStandInOptions> = a
         return { error: { message: `Client ${customerId ?? '(none)'} does not exist.`, errno: 1012, field: 'customerid' } };
       return invoiceFigures(body);
     }
+    if (type === 'refund') {
+      // A credit note names its client `clientid` (an invoice, `customerid`).
+      const clientId = text(body.clientid);
+      if (!clientId || !(await findRecord(db, company.id, 'customer', clientId)))
+        return { error: { message: `Client ${clientId ?? '(none)'} does not exist.`, errno: 1012, field: 'clientid' } };
+      return creditNoteFigures(body);
+    }
     const invoiceId = text(body.invoiceid);
     if (!invoiceId || !(await findRecord(db, company.id, 'invoice', invoiceId)))
       return { error: { message: `Invoice ${invoiceId ?? '(none)'} does not exist.`, errno: 1012, field: 'invoiceid' } };
@@ -197,9 +205,8 @@ export const freshBooksStandIn: FastifyPluginAsync<FreshBooksStandInOptions> = a
   }
 };
 
-/** An invoice's figures as FreshBooks works them out: each line qty × unit cost rounded; the amount their sum. */
-function invoiceFigures(body: Fields): { body: Fields } | { error: FbError } {
-  const lines = Array.isArray(body.lines) ? (body.lines as Fields[]) : [];
+/** Each line's amount as FreshBooks works it out (qty × unit cost, rounded), and their sum. */
+function pricedLines(lines: Fields[]): { lines: Fields[]; total: number } | { error: FbError } {
   let total = 0;
   const priced: Fields[] = [];
   for (const [index, line] of lines.entries()) {
@@ -212,6 +219,32 @@ function invoiceFigures(body: Fields): { body: Fields } | { error: FbError } {
     total += amount;
     priced.push({ ...line, lineid: index + 1, amount: { amount: centsToDecimal(amount), code: text(field(line, 'unit_cost', 'code')) ?? 'USD' } });
   }
+  return { lines: priced, total };
+}
+
+/** A credit note's figures: its lines priced, its amount their sum. */
+function creditNoteFigures(body: Fields): { body: Fields } | { error: FbError } {
+  const lines = Array.isArray(body.lines) ? (body.lines as Fields[]) : [];
+  if (lines.length === 0) return { error: { message: 'A credit note needs at least one line.', errno: 2001, field: 'lines' } };
+  const priced = pricedLines(lines);
+  if ('error' in priced) return priced;
+  const code = text(body.currency_code) ?? 'USD';
+  return {
+    body: {
+      ...body,
+      lines: priced.lines,
+      create_date: text(body.create_date) ?? new Date().toISOString().slice(0, 10),
+      amount: { amount: centsToDecimal(priced.total), code },
+    },
+  };
+}
+
+/** An invoice's figures as FreshBooks works them out: each line qty × unit cost rounded; the amount their sum. */
+function invoiceFigures(body: Fields): { body: Fields } | { error: FbError } {
+  const lines = Array.isArray(body.lines) ? (body.lines as Fields[]) : [];
+  const figures = pricedLines(lines);
+  if ('error' in figures) return figures;
+  const { lines: priced, total } = figures;
   const createDate = text(body.create_date) ?? new Date().toISOString().slice(0, 10);
   const offset = Number(body.due_offset_days);
   const dueDate = Number.isFinite(offset)

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import type { InvoiceRecord } from '../port';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ProviderRecordError, type InvoiceRecord, type ProviderSettings, type RefundRecord } from '../port';
 import { testInvoiceRecord } from '../test-invoice-record';
 import { centsToDecimal, decimalToCents, lineAmountCents, milliToDecimal, retryAfterSeconds } from '../provider-http';
-import { invoiceBody } from './client';
+import { createQuickBooksProvider, invoiceBody, refundReceiptBody } from './client';
 
 const record = (overrides: Partial<InvoiceRecord> = {}): InvoiceRecord =>
   testInvoiceRecord({ customer: { remoteId: '3', remoteVersion: '0' }, memo: '', ...overrides });
@@ -76,5 +76,81 @@ describe('QuickBooks invoice', () => {
     const body = invoiceBody(record({ taxCents: 0, totalCents: 2700 }));
     expect(qboTotal(body)).toBe(2700);
     expect(body.TxnTaxDetail).toEqual({ TotalTax: 0 });
+  });
+});
+
+const refund: RefundRecord = {
+  localId: 'rfd_1',
+  payment: { remoteId: '9', remoteVersion: '0' },
+  customer: { remoteId: '3', remoteVersion: '1' },
+  amountCents: 405,
+  date: '2026-01-06',
+  transactionNumber: 'TRX-10234',
+  reference: 'Refund of $4.05 on Invoice INV-0007',
+};
+
+describe('QuickBooks refund receipt', () => {
+  it('is one line of the amount, for the customer, from the deposit account, with the TRX number as PaymentRefNum', () => {
+    expect(refundReceiptBody(refund, '4')).toEqual({
+      CustomerRef: { value: '3' },
+      TxnDate: '2026-01-06',
+      PaymentRefNum: 'TRX-10234',
+      PrivateNote: 'Refund of $4.05 on Invoice INV-0007',
+      DepositToAccountRef: { value: '4' },
+      Line: [
+        {
+          DetailType: 'SalesItemLineDetail',
+          Amount: 4.05,
+          Description: 'Refund of $4.05 on Invoice INV-0007',
+          SalesItemLineDetail: { ItemRef: { value: '1', name: 'Services' }, Qty: 1, UnitPrice: 4.05 },
+        },
+      ],
+      TxnTaxDetail: { TotalTax: 0 },
+    });
+    // QBO's own arithmetic comes back to the refund, to the cent.
+    expect(qboTotal(refundReceiptBody({ ...refund, amountCents: 123_456_789 }, '4'))).toBe(123_456_789);
+  });
+
+  describe('pushed', () => {
+    const settings: ProviderSettings = {
+      clientId: 'id',
+      clientSecret: 'secret',
+      authUrl: 'https://qbo.test/auth',
+      tokenUrl: 'https://qbo.test/token',
+      revokeUrl: 'https://qbo.test/revoke',
+      apiUrl: 'https://qbo.test',
+      standIn: false,
+    };
+    const session = { accessToken: 'token', accountId: '123', signal: AbortSignal.timeout(5_000) };
+    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    afterEach(() => vi.restoreAllMocks());
+
+    it('reads the account its payment went into, then creates the receipt from it, idempotently', async () => {
+      const fetch = vi
+        .spyOn(globalThis, 'fetch')
+        .mockResolvedValueOnce(json({ Payment: { Id: '9', SyncToken: '0', DepositToAccountRef: { value: '35' } } }))
+        .mockResolvedValueOnce(json({ RefundReceipt: { Id: '17', SyncToken: '0', TotalAmt: 4.05 } }));
+      const pushed = await createQuickBooksProvider(settings).pushRefund(session, refund, null);
+      expect(pushed).toEqual({ remoteId: '17', remoteVersion: '0' });
+      const [read, create] = fetch.mock.calls.map(([url, init]) => ({ url: new URL(String(url)), init: init! }));
+      expect(read!.url.pathname).toBe('/v3/company/123/payment/9');
+      expect(read!.init.method).toBe('GET');
+      expect(create!.url.pathname).toBe('/v3/company/123/refundreceipt');
+      expect(create!.url.searchParams.get('requestid')).toMatch(/^tr-rfd_1-/);
+      expect(create!.init.method).toBe('POST');
+      expect(JSON.parse(String(create!.init.body))).toEqual(refundReceiptBody(refund, '35'));
+    });
+
+    it('refuses a receipt whose total QuickBooks worked out otherwise (its own sales tax), and a payment gone from QuickBooks', async () => {
+      vi.spyOn(globalThis, 'fetch')
+        .mockResolvedValueOnce(json({ Payment: { Id: '9', DepositToAccountRef: { value: '4' } } }))
+        .mockResolvedValueOnce(json({ RefundReceipt: { Id: '17', SyncToken: '0', TotalAmt: 4.38 } }))
+        .mockResolvedValueOnce(json({ Fault: { Error: [{ Message: 'Object Not Found', Detail: 'Object Not Found : Payment 9', code: '610' }] } }, 400));
+      const provider = createQuickBooksProvider(settings);
+      await expect(provider.pushRefund(session, refund, null)).rejects.toThrow(/total of 4\.38 for the refund receipt, not 4\.05/);
+      const gone = provider.pushRefund(session, refund, null);
+      await expect(gone).rejects.toBeInstanceOf(ProviderRecordError);
+      await expect(gone).rejects.toThrow(/^Object Not Found : Payment 9 \(the payment this refund gives back was deleted/);
+    });
   });
 });

@@ -13,6 +13,7 @@ import {
   type ProviderSession,
   type ProviderSettings,
   type PushedCustomer,
+  type RefundRecord,
   type RemoteRef,
   type TokenSet,
 } from '../port';
@@ -37,7 +38,7 @@ const NOT_FOUND = '610';
 /** Intuit's documented default: a refresh token lasts 100 days. */
 const DEFAULT_REFRESH_SECONDS = 100 * 24 * 3600;
 
-type Entity = 'Customer' | 'Invoice' | 'Payment';
+type Entity = 'Customer' | 'Invoice' | 'Payment' | 'RefundReceipt';
 
 /** Money as QBO's JSON takes it: a number, parsed from the exact decimal text so it prints back as that text. */
 const amount = (cents: number) => Number(centsToDecimal(cents));
@@ -103,6 +104,31 @@ export function paymentBody(record: PaymentRecord): Record<string, unknown> {
     TxnDate: record.date,
     PrivateNote: record.reference,
     Line: [{ Amount: amount(record.amountCents), LinkedTxn: [{ TxnId: record.invoice.remoteId, TxnType: 'Invoice' }] }],
+  };
+}
+
+/**
+ * A refund as a QBO refund receipt: money given back to the customer, one line of the amount (Qty 1
+ * of the "Services" item the invoices use) and no tax of its own, so its total is the refund's to the
+ * cent. `depositAccountId` is the account the money leaves: the one its payment went into
+ * (Undeposited Funds unless the company chose another), so the two net out before the deposit.
+ */
+export function refundReceiptBody(record: RefundRecord, depositAccountId: string): Record<string, unknown> {
+  return {
+    CustomerRef: { value: record.customer.remoteId },
+    TxnDate: record.date,
+    PaymentRefNum: record.transactionNumber,
+    PrivateNote: record.reference,
+    DepositToAccountRef: { value: depositAccountId },
+    Line: [
+      {
+        DetailType: 'SalesItemLineDetail',
+        Amount: amount(record.amountCents),
+        Description: record.reference,
+        SalesItemLineDetail: { ItemRef: { value: '1', name: 'Services' }, Qty: 1, UnitPrice: amount(record.amountCents) },
+      },
+    ],
+    TxnTaxDetail: { TotalTax: 0 },
   };
 }
 
@@ -270,6 +296,32 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
     }
   }
 
+  /**
+   * A refund receipt, from the account its payment went into (read from the payment, as QBO
+   * answers it: `DepositToAccountRef`). A company with Automated Sales Tax may add tax of its own:
+   * the answered total must still be the refund's.
+   */
+  async function pushRefund(session: ProviderSession, record: RefundRecord, existing: RemoteRef | null): Promise<RemoteRef> {
+    const paymentId = record.payment.remoteId;
+    let payment: unknown;
+    try {
+      payment = await api(session, 'GET', `payment/${encodeURIComponent(paymentId)}`, 'read of a payment');
+    } catch (error) {
+      if (!(error instanceof NotFound)) throw error;
+      throw new ProviderRecordError(`${error.message} (the payment this refund gives back was deleted in ${NAME}, so there is no account to refund it from).`);
+    }
+    const account = text(field(payment, 'Payment', 'DepositToAccountRef', 'value'));
+    if (!account) throw new ProviderRecordError(`${NAME}'s payment ${paymentId} names no deposit account, so there is no account to refund it from.`);
+    return push(session, 'RefundReceipt', record.localId, refundReceiptBody(record, account), existing, (answer) => {
+      const total = field(answer, 'RefundReceipt', 'TotalAmt');
+      if (typeof total === 'number' && Math.round(total * 100) !== record.amountCents) {
+        throw new ProviderRecordError(
+          `${NAME} worked out a total of ${centsToDecimal(Math.round(total * 100))} for the refund receipt, not ${centsToDecimal(record.amountCents)} as refunded in Tay: check the company's sales tax settings (Automated Sales Tax adds tax of its own).`,
+        );
+      }
+    });
+  }
+
   return {
     provider: 'quickbooks',
     // Intuit documents no PKCE: its authorization and token parameters (developer.intuit.com, "Set up
@@ -335,6 +387,7 @@ export function createQuickBooksProvider(settings: ProviderSettings): Accounting
         }
       }),
     pushPayment: (session, record, existing) => push(session, 'Payment', record.localId, paymentBody(record), existing),
+    pushRefund,
     voidPayment: (session, existing) => takeBack(session, 'Payment', 'delete', existing),
     voidInvoice: (session, existing) => takeBack(session, 'Invoice', 'void', existing),
   };

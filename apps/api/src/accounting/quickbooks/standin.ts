@@ -23,8 +23,9 @@ import {
 
 /**
  * QuickBooks Online's built-in stand-in, under `/sandbox/quickbooks`: Intuit's OAuth 2.0 paths and
- * the Accounting API v3's customer, invoice and payment, with their JSON shapes, `Id`/`SyncToken`
- * versioning and `Fault` errors (a stale SyncToken is 5010, a customer's duplicate DisplayName 6240).
+ * the Accounting API v3's customer, invoice, payment and refund receipt, with their JSON shapes,
+ * `Id`/`SyncToken` versioning and `Fault` errors (a stale SyncToken is 5010, a customer's duplicate
+ * DisplayName 6240).
  */
 
 export interface QuickBooksStandInOptions {
@@ -36,8 +37,23 @@ export interface QuickBooksStandInOptions {
 /** Intuit's lifetimes: an access token lasts an hour, a refresh token 100 days. */
 const LIFETIMES: Lifetimes = { accessSeconds: 3600, refreshSeconds: 100 * 24 * 3600 };
 
-const ENTITIES = { customer: 'Customer', invoice: 'Invoice', payment: 'Payment' } as const satisfies Record<RecordType, string>;
-type Entity = (typeof ENTITIES)[RecordType];
+/** The API's entity paths (QBO's names, lower-cased): what each is kept as, and its JSON name. */
+const ENTITIES = {
+  customer: { type: 'customer', name: 'Customer' },
+  invoice: { type: 'invoice', name: 'Invoice' },
+  payment: { type: 'payment', name: 'Payment' },
+  refundreceipt: { type: 'refund', name: 'RefundReceipt' },
+} as const satisfies Record<string, { type: RecordType; name: string }>;
+type Entity = (typeof ENTITIES)[keyof typeof ENTITIES]['name'];
+const entityAt = (path: string) => (Object.hasOwn(ENTITIES, path) ? ENTITIES[path as keyof typeof ENTITIES] : undefined);
+
+/**
+ * The account a payment goes into when it names none, as in every QBO company: Undeposited Funds
+ * (an Other Current Asset), until the payments are grouped into a bank deposit.
+ */
+const UNDEPOSITED_FUNDS = { value: '4', name: 'Undeposited Funds' };
+/** A payment as QBO answers it: with the account it went into. */
+const withDepositAccount = (body: Fields): Fields => (body.DepositToAccountRef ? body : { ...body, DepositToAccountRef: UNDEPOSITED_FUNDS });
 
 interface QboError {
   Message: string;
@@ -129,22 +145,22 @@ export const quickBooksStandIn: FastifyPluginAsync<QuickBooksStandInOptions> = a
     '/v3/company/:realmId/:entity/:id',
     { schema: { hide: true } },
     async (request, reply) => {
-      const type = request.params.entity as RecordType;
-      if (!(type in ENTITIES)) return reply.status(404).send();
+      const found = entityAt(request.params.entity);
+      if (!found) return reply.status(404).send();
       const company = await access(request, reply);
       if (!company) return reply;
-      const record = await findRecord(db, company.id, type, request.params.id);
-      if (!record) return validation(reply, { Message: 'Object Not Found', Detail: `Object Not Found : ${ENTITIES[type]} ${request.params.id}`, code: '610' });
-      return { [ENTITIES[type]]: record.body, time: new Date().toISOString() };
+      const record = await findRecord(db, company.id, found.type, request.params.id);
+      if (!record) return validation(reply, { Message: 'Object Not Found', Detail: `Object Not Found : ${found.name} ${request.params.id}`, code: '610' });
+      return { [found.name]: found.type === 'payment' ? withDepositAccount(record.body) : record.body, time: new Date().toISOString() };
     },
   );
 
   app.post<{ Params: { realmId: string; entity: string } }>('/v3/company/:realmId/:entity', { schema: { hide: true } }, async (request, reply) => {
-    const type = request.params.entity as RecordType;
-    if (!(type in ENTITIES)) return reply.status(404).send();
+    const found = entityAt(request.params.entity);
+    if (!found) return reply.status(404).send();
     const company = await access(request, reply);
     if (!company) return reply;
-    const entity = ENTITIES[type];
+    const { type, name: entity } = found;
     const input = request.body;
     if (input === null || typeof input !== 'object' || Array.isArray(input)) {
       return validation(reply, { Message: 'Request has invalid or unsupported property', Detail: `Send the ${entity} as a JSON object.`, code: '2010' });
@@ -259,6 +275,7 @@ export const quickBooksStandIn: FastifyPluginAsync<QuickBooksStandInOptions> = a
       };
     }
     if (type === 'invoice') return invoiceFigures(body);
+    if (type === 'refund') return refundFigures(body);
     const lines = Array.isArray(body.Line) ? (body.Line as unknown[]) : [];
     for (const line of lines) {
       for (const linked of Array.isArray(field(line, 'LinkedTxn')) ? (field(line, 'LinkedTxn') as unknown[]) : []) {
@@ -284,7 +301,7 @@ export const quickBooksStandIn: FastifyPluginAsync<QuickBooksStandInOptions> = a
           element: 'TotalAmt',
         },
       };
-    return { body, nameKey: null };
+    return { body: withDepositAccount(body), nameKey: null };
   }
 
   const duplicateName = (): QboError => ({
@@ -293,6 +310,25 @@ export const quickBooksStandIn: FastifyPluginAsync<QuickBooksStandInOptions> = a
     code: '6240',
   });
 };
+
+/**
+ * A refund receipt: the account the money is refunded from is required; its lines and tax add up as
+ * an invoice's do, and nothing is left to pay on it.
+ */
+function refundFigures(body: Fields): { body: Fields; nameKey: null } | { error: QboError } {
+  if (!text(field(body, 'DepositToAccountRef', 'value'))) {
+    return {
+      error: {
+        Message: 'Required param missing, need to supply the required value for the API',
+        Detail: 'Required parameter DepositToAccountRef is missing in the request',
+        code: '2020',
+        element: 'DepositToAccountRef',
+      },
+    };
+  }
+  const figures = invoiceFigures(body);
+  return 'error' in figures ? figures : { body: { ...figures.body, Balance: 0 }, nameKey: null };
+}
 
 /** QBO's invoice arithmetic: each sales line's Amount is Qty × UnitPrice; TotalAmt = lines − discount + TotalTax. */
 function invoiceFigures(body: Fields): { body: Fields; nameKey: null } | { error: QboError } {

@@ -42,7 +42,8 @@ export interface StandInAccountingTokensTable {
 
 export interface StandInAccountingRecordsTable {
   company_id: string;
-  type: 'customer' | 'invoice' | 'payment';
+  /** `refund`: a QuickBooks refund receipt, a FreshBooks credit note (migration 0062). */
+  type: 'customer' | 'invoice' | 'payment' | 'refund';
   id: string;
   version: Generated<number>;
   body: ColumnType<Record<string, unknown>, string, string>;

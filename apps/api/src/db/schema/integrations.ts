@@ -50,8 +50,11 @@ export interface IntegrationLinksTable {
   pushed_at: Date | null;
   failure: string | null;
   failed_at: Date | null;
-  /** Held back until its customer (an invoice) or invoice (a payment) is at the provider (migration 0047). */
-  waiting_for: Generated<'customer' | 'invoice' | null>;
+  /**
+   * Held back until its customer (an invoice), invoice (a payment) or payment (a refund) is at the
+   * provider (migrations 0047, 0062).
+   */
+  waiting_for: Generated<'customer' | 'invoice' | 'payment' | null>;
   /** A returned payment taken back at the provider (migration 0046). */
   voided_at: Generated<Date | null>;
 }

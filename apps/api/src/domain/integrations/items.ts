@@ -92,9 +92,12 @@ async function withLease<T>(deps: IntegrationDeps, businessId: string, provider:
   }
 }
 
-/** The record exists in this business (a payer, an invoice, a payment), or 404. */
+/** Where each type of record lives. */
+const TABLES = { customer: 'payers', invoice: 'invoices', payment: 'payments', refund: 'refunds' } as const satisfies Record<SyncRecordType, string>;
+
+/** The record exists in this business (a payer, an invoice, a payment, a refund), or 404. */
 async function mustExist(deps: IntegrationDeps, businessId: string, type: SyncRecordType, id: string): Promise<void> {
-  const table = type === 'customer' ? 'payers' : type === 'invoice' ? 'invoices' : 'payments';
+  const table = TABLES[type];
   const found = await deps.db.selectFrom(table).select('id').where('business_id', '=', businessId).where('id', '=', id).executeTakeFirst();
   if (!found) throw AppError.notFound(SYNC_RECORD_TYPE_LABELS[type]);
 }
@@ -134,7 +137,7 @@ export async function retryItem(
         message:
           link?.remote_id && !link.failure
             ? `Retried: already up to date in ${name}, nothing to push.`
-            : `Retried: nothing to push to ${name} now (an invoice goes once it is sent and owed, a payment once it is processed).`,
+            : `Retried: nothing to push to ${name} now (an invoice goes once it is sent and owed, a payment once it is processed, a refund once it has succeeded).`,
       });
     }
     return (await latestEntryFor(deps.db, businessId, provider, recordType, recordId))!;

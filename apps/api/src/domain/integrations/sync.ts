@@ -10,6 +10,7 @@ import {
   type PaymentRecord,
   type ProviderSession,
   type PushedCustomer,
+  type RefundRecord,
   type RemoteRef,
 } from '../../accounting/port';
 import { displayNameWithEmail } from '../../accounting/display-names';
@@ -19,6 +20,7 @@ import { AppError } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
 import { invoiceNumber } from '../invoices/invoice-number';
 import { invoiceNumberOf } from '../invoices/invoice-source';
+import { referenceNumber } from '../payment-requests/request-record';
 import { notOffered, providerOf, sha256, syncKey, type IntegrationDeps } from './deps';
 import { writeLog } from './log';
 import { freshSession, markNeedsReconnect, NeedsReconnect } from './session';
@@ -62,18 +64,20 @@ export async function requestSync(deps: IntegrationDeps, businessId: string, pro
 }
 
 type Link = { remote_id: string | null; remote_version: string | null; pushed_hash: string | null; failure: string | null };
+/** What a record held back waits for at the provider: an invoice its customer, a payment its invoice, a refund its payment. */
+type WaitingFor = 'customer' | 'invoice' | 'payment';
 interface Candidate<R> {
   localId: string;
   label: string;
   /**
    * The version of our record read for this push (its `updated_at`, to the millisecond): stored as
    * the link's `pushed_at`, so an edit made while the run pushes is seen as a change next time.
-   * Null for a payment, which does not change once processed.
+   * Null for a payment or a refund, which do not change once processed.
    */
   sourceUpdatedAt: Date | null;
   link: Link | null;
-  /** The record to push, or why it cannot be pushed yet (its payer or invoice is not at the provider). */
-  record: R | { blocked: string; waitingFor: 'customer' | 'invoice' };
+  /** The record to push, or why it cannot be pushed yet (its payer, invoice or payment is not at the provider). */
+  record: R | { blocked: string; waitingFor: WaitingFor };
 }
 
 function linkOf(row: {
@@ -313,6 +317,87 @@ async function paymentCandidates(db: Kysely<DB>, row: IntegrationRow, pick: Sele
   });
 }
 
+/**
+ * Refunds that succeeded, of payments on invoices (what `paymentCandidates` pushes) not returned
+ * since: each goes once, after its payment (a refund receipt or credit note needs the customer, and
+ * the books need the money in before it goes out). A pending refund waits until it succeeds; a
+ * failed one gave nothing back and is never pushed.
+ */
+async function refundCandidates(db: Kysely<DB>, row: IntegrationRow, pick: Selection): Promise<Candidate<RefundRecord>[]> {
+  const { retryBefore, only } = pick;
+  const rows = await db
+    .selectFrom('refunds as rf')
+    .innerJoin('payments as pm', (join) => join.onRef('pm.business_id', '=', 'rf.business_id').onRef('pm.id', '=', 'rf.payment_id'))
+    .innerJoin('payment_requests as r', (join) => join.onRef('r.business_id', '=', 'rf.business_id').onRef('r.id', '=', 'rf.request_id'))
+    .innerJoin('businesses as b', 'b.id', 'rf.business_id')
+    .leftJoin('integration_links as l', (join) => join.on(linkOn(row, 'refund', 'l', 'rf.id', 'rf.business_id')))
+    .leftJoin('integration_links as pl', (join) => join.on(linkOn(row, 'payment', 'pl', 'rf.payment_id', 'rf.business_id')))
+    .leftJoin('integration_links as c', (join) => join.on(linkOn(row, 'customer', 'c', 'r.payer_id', 'r.business_id')))
+    .where('rf.business_id', '=', row.business_id)
+    .where('rf.state', '=', 'Succeeded')
+    .where('r.source_kind', '=', 'invoice')
+    .where('pm.returned_at', 'is', null)
+    .$if(only !== undefined, (q) => q.where('rf.id', '=', only!))
+    .$if(only === undefined, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('l.local_id', 'is', null),
+          eb('l.pushed_at', 'is', null),
+          // Held back for its payment, which has reached the provider since.
+          eb.and([eb('l.waiting_for', '=', 'payment'), eb('pl.remote_id', 'is not', null), eb('pl.failure', 'is', null)]),
+          ...(retryBefore ? [eb.and([eb('l.failure', 'is not', null), eb('l.failed_at', '<', retryBefore)])] : []),
+        ]),
+      ),
+    )
+    .select(LINK_COLUMNS)
+    .select([
+      'rf.id',
+      'rf.amount_cents',
+      'pm.amount_cents as payment_cents',
+      'r.number',
+      'r.source_kind',
+      'r.source_number',
+      sql<string>`to_char(coalesce(rf.processed_at, rf.created_at) AT TIME ZONE b.time_zone, 'YYYY-MM-DD')`.as('day'),
+      'pl.remote_id as payment_remote_id',
+      'pl.remote_version as payment_remote_version',
+      'pl.voided_at as payment_voided_at',
+      'c.remote_id as customer_remote_id',
+      'c.remote_version as customer_remote_version',
+    ])
+    .orderBy('rf.created_at')
+    .orderBy('rf.id')
+    .limit(pick.limit)
+    .execute();
+  return rows.map((r) => {
+    const number = invoiceNumberOf(r);
+    const invoiceName = number === null ? 'its invoice' : `Invoice ${number}`;
+    const label = `Refund of ${formatMoney(r.amount_cents)} on ${invoiceName}`;
+    const payment = r.payment_voided_at === null ? remoteRef(r.payment_remote_id, r.payment_remote_version) : null;
+    const customer = remoteRef(r.customer_remote_id, r.customer_remote_version);
+    return {
+      localId: r.id,
+      label,
+      sourceUpdatedAt: null,
+      link: linkOf(r),
+      record:
+        payment && customer
+          ? {
+              localId: r.id,
+              payment,
+              customer,
+              amountCents: r.amount_cents,
+              date: r.day,
+              transactionNumber: referenceNumber(r.number),
+              reference: label,
+            }
+          : {
+              waitingFor: 'payment' as const,
+              blocked: `The payment it gives back (Payment of ${formatMoney(r.payment_cents)} on ${invoiceName}) is not in ${INTEGRATION_PROVIDER_LABELS[row.provider].name} yet.`,
+            },
+    };
+  });
+}
+
 /** Invoices no longer owed: withdrawn or cancelled by the business, rejected by the payer. */
 const NOT_OWED = ['Withdrawn', 'Cancelled', 'Rejected'] as const;
 
@@ -459,7 +544,7 @@ async function saveLink(
     remote_version?: string | null;
     pushed_hash?: string | null;
     failure: string | null;
-    waiting_for?: 'customer' | 'invoice';
+    waiting_for?: WaitingFor;
   },
   sourceUpdatedAt: Date | null,
 ) {
@@ -489,7 +574,7 @@ async function pushAll<R>(
     tally.handled += 1;
     const existing = candidate.link ? remoteRef(candidate.link.remote_id, candidate.link.remote_version) : null;
     if ('blocked' in (candidate.record as object)) {
-      const { blocked: reason, waitingFor } = candidate.record as { blocked: string; waitingFor: 'customer' | 'invoice' };
+      const { blocked: reason, waitingFor } = candidate.record as { blocked: string; waitingFor: WaitingFor };
       await saveLink(deps.db, row, type, candidate.localId, { failure: reason, waiting_for: waitingFor }, candidate.sourceUpdatedAt);
       await writeLog(deps.db, row.business_id, row.provider, {
         direction: 'push',
@@ -525,6 +610,9 @@ async function pushAll<R>(
       const remote = await push(record, existing);
       // The name the customer bears there: ours, "Name (e-mail)" chosen here, or the client's second try.
       const sentAs = remote.displayName ?? (type === 'customer' ? (record as CustomerRecord).displayName : undefined);
+      const labels = INTEGRATION_PROVIDER_LABELS[row.provider];
+      // What a refund is there: a QuickBooks refund receipt, a FreshBooks credit note.
+      const refundKind = type === 'refund' ? `A ${labels.refund.toLowerCase()} in ${labels.name}.` : null;
       await saveLink(
         deps.db,
         row,
@@ -548,8 +636,8 @@ async function pushAll<R>(
         // A customer the provider knows by another name than the payer's (QuickBooks: the name was taken).
         message:
           sentAs && sentAs !== candidate.label
-            ? `Named “${sentAs}” in ${INTEGRATION_PROVIDER_LABELS[row.provider].name}, where each customer’s name must be unique: “${candidate.label}” is another customer’s.`
-            : null,
+            ? `Named “${sentAs}” in ${labels.name}, where each customer’s name must be unique: “${candidate.label}” is another customer’s.`
+            : refundKind,
       });
       tally.pushed += 1;
     } catch (error) {
@@ -582,10 +670,11 @@ async function pushAll<R>(
 
 /**
  * One run of a sync (the `integrations.sync` job): takes the integration's lease (one run at a
- * time; a lapsed lease is taken over), makes sure of a fresh token, then pushes payers, invoices
- * and payments in that order — an invoice needs its customer, a payment its invoice — up to
- * RECORDS_PER_RUN records, queuing a follow-on run if there is more. No transaction is held while
- * the provider is called (ARCHITECTURE.md §3: the embedded database serves one connection).
+ * time; a lapsed lease is taken over), makes sure of a fresh token, then pushes payers, invoices,
+ * payments and refunds in that order — an invoice needs its customer, a payment its invoice, a
+ * refund its payment — up to RECORDS_PER_RUN records, queuing a follow-on run if there is more. No
+ * transaction is held while the provider is called (ARCHITECTURE.md §3: the embedded database
+ * serves one connection).
  */
 export async function runSync(deps: IntegrationDeps, job: SyncJob, { recordsPerRun = RECORDS_PER_RUN } = {}): Promise<void> {
   const { db } = deps;
@@ -665,6 +754,10 @@ export async function runSync(deps: IntegrationDeps, job: SyncJob, { recordsPerR
       if (budget() > 0) {
         const payments = await paymentCandidates(db, row, { retryBefore, limit: budget() });
         await pushAll(deps, row, session, 'payment', payments, (r, e) => p.pushPayment(session, r, e), tally);
+        if (budget() > 0) {
+          const refunds = await refundCandidates(db, row, { retryBefore, limit: budget() });
+          await pushAll(deps, row, session, 'refund', refunds, (r, e) => p.pushRefund(session, r, e), tally);
+        }
         if (budget() > 0) await voidReturned(deps, row, session, retryBefore, tally, budget());
         if (budget() > 0) await voidWithdrawnInvoices(deps, row, session, retryBefore, tally, budget());
         more = budget() <= 0;
@@ -738,9 +831,11 @@ export async function pushOne(
   } else if (type === 'invoice') {
     await pushAll(deps, row, session, 'invoice', await invoiceCandidates(deps.db, row, pick), (r, e) => p.pushInvoice(session, r, e), tally);
     await voidWithdrawnInvoices(deps, row, session, now, tally, 1, localId);
-  } else {
+  } else if (type === 'payment') {
     await pushAll(deps, row, session, 'payment', await paymentCandidates(deps.db, row, pick), (r, e) => p.pushPayment(session, r, e), tally);
     await voidReturned(deps, row, session, now, tally, 1, localId);
+  } else {
+    await pushAll(deps, row, session, 'refund', await refundCandidates(deps.db, row, pick), (r, e) => p.pushRefund(session, r, e), tally);
   }
   return { pushed: tally.pushed, failed: tally.failed };
 }

@@ -73,7 +73,7 @@ function SyncProgress({ integration }: { integration: Integration }) {
   return (
     <Group gap="xs" wrap="nowrap" role="status" aria-live="polite">
       <Loader size="xs" aria-hidden="true" />
-      <Text size="sm">{integration.syncState === 'queued' ? INTEGRATION_MESSAGES.syncQueued : 'Syncing: pushing payers, invoices and payments…'}</Text>
+      <Text size="sm">{integration.syncState === 'queued' ? INTEGRATION_MESSAGES.syncQueued : 'Syncing: pushing payers, invoices, payments and refunds…'}</Text>
     </Group>
   );
 }

@@ -117,7 +117,7 @@ export function SyncLog({ provider }: { provider: IntegrationProvider }) {
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end" gap="sm">
         <Text size="sm" c="dimmed" maw={520}>
-          Each payer, invoice and payment pushed to {name}, newest first, with {name}’s own message when it refused one.
+          Each payer, invoice, payment and refund pushed to {name}, newest first, with {name}’s own message when it refused one.
         </Text>
         <Button variant="default" leftSection={<IconDownload size={16} />} onClick={download}>
           Download CSV

@@ -349,6 +349,42 @@ describe('the sync log', () => {
     expect(Object.fromEntries(fake.callsTo('GET', `${API}/quickbooks/log.csv`)[0]!.url.searchParams)).toEqual({ outcome: 'failed', recordType: 'invoice' });
   });
 
+  it('lists a refund as a record type of its own, saying what it became at the provider, and filters by it', async () => {
+    fake.on(
+      'GET',
+      `${API}/quickbooks/log`,
+      logOf([
+        entry(1, {
+          recordType: 'refund',
+          recordId: 'rfd_1',
+          recordLabel: 'Refund of $4.00 on Invoice INV-0007',
+          remoteId: '12',
+          message: 'A refund receipt in QuickBooks Online.',
+        }),
+      ]),
+    );
+    open();
+    const u = userEvent.setup();
+    expect(within(await card('QuickBooks Online')).getByText(/each refund becomes a refund receipt\.$/)).toBeInTheDocument();
+    expect(within(await card('FreshBooks')).getByText(/each refund becomes a credit note\.$/)).toBeInTheDocument();
+    await screen.findByText('Refund of $4.00 on Invoice INV-0007');
+    const [row] = within(screen.getByRole('table', { name: 'QuickBooks Online sync log' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(Array.from(row!.querySelectorAll('td')).map((td) => td.textContent)).toEqual([
+      expect.stringMatching(/^Nov 20, 2026/),
+      'RefundRefund of $4.00 on Invoice INV-0007',
+      'Tay → QuickBooks Online',
+      'Created',
+      '12',
+      'A refund receipt in QuickBooks Online.',
+      '',
+    ]);
+    await u.click(screen.getByRole('combobox', { name: 'Record type' }));
+    await u.click(await screen.findByRole('option', { name: 'Refund', hidden: true }));
+    await waitFor(() => expect(lastLogQuery('quickbooks')).toMatchObject({ recordType: 'refund', page: '1' }));
+  });
+
   it('shows each provider’s log in its own tab, reached by keyboard', async () => {
     fake.on('GET', `${API}/freshbooks/log`, logOf([entry(9, { recordLabel: 'Invoice #9 at FreshBooks' })]));
     open();
