@@ -100,6 +100,7 @@ export const businessRoutes: RouteObject[] = [
     ...page(() => import('../features/payment-requests/pages/transactions-page'), 'TransactionsPage', { view: 'draft' }),
   },
   { path: 'payment/refunds', ...page(() => import('../features/refunds/pages/refunds-page'), 'RefundsPage') },
+  { path: 'payment/disputes', ...page(() => import('../features/disputes/pages/disputes-page'), 'DisputesPage') },
   { path: 'payment/request/bulkrtp', ...requestBatchPage(loadBatches, 'BatchesPage') },
   {
     path: 'payment/request/import',

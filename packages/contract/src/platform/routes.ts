@@ -46,6 +46,8 @@ export const paths = {
     drafts: '/business/payment/transactions/draft',
     /** Every refund of the business (ADR 051). Query: `state`, `reason`, `search`. */
     refunds: '/business/payment/refunds',
+    /** Every dispute of the business (ADR 051). Query: `state`, `reason`, `search`; `dispute` opens one. */
+    disputes: '/business/payment/disputes',
     invoices: '/business/payment/invoices',
     qrCodes: '/business/payment/qrcode',
     /** Query: `qrcodeid` edits that code; none creates one. */

@@ -14,6 +14,7 @@ describe('navigation (docs/product.md §2)', () => {
       'Manage QR Codes',
       // Beyond the spec's items, after them.
       'Refunds',
+      'Disputes',
     ]);
     expect(labels('student')).toEqual([
       'Transactions History',
@@ -26,6 +27,7 @@ describe('navigation (docs/product.md §2)', () => {
       'Manage Payers',
       'Manage QRCode',
       'Refunds',
+      'Disputes',
     ]);
     expect(labels('healthCare')).toEqual([
       'Transactions History',
@@ -34,6 +36,7 @@ describe('navigation (docs/product.md §2)', () => {
       'Manage Clients',
       'Manage QRCode',
       'Refunds',
+      'Disputes',
     ]);
   });
 
@@ -50,6 +53,7 @@ describe('navigation (docs/product.md §2)', () => {
       'Manage Payers': '/business/payment/payers',
       'Manage QRCode': '/business/payment/qrcode',
       Refunds: '/business/payment/refunds',
+      Disputes: '/business/payment/disputes',
     });
   });
 

@@ -50,6 +50,8 @@ export interface NavSection {
 
 /** Beyond the spec's items, after them: every refund of the business (ADR 051), beside the history it is made from. */
 const REFUNDS: NavItem = { label: 'Refunds', to: paths.payments.refunds, feature: 'paymentTransaction' };
+/** And every dispute: the payers' banks taking payments back, and the answers (ADR 051). */
+const DISPUTES: NavItem = { label: 'Disputes', to: paths.payments.disputes, feature: 'paymentTransaction' };
 
 /** Spec §2 navigation items, with the spec's exact labels, per template. */
 const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
@@ -61,6 +63,7 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Manage Payers', to: paths.payers.list, feature: 'payers' },
     { label: 'Manage QR Codes', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
     REFUNDS,
+    DISPUTES,
   ],
   student: [
     // The billing history: the history with each request's student, program and period (ADR 036).
@@ -74,6 +77,7 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Manage Payers', to: paths.payers.list, feature: 'payers' },
     { label: 'Manage QRCode', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
     REFUNDS,
+    DISPUTES,
   ],
   healthCare: [
     { label: 'Transactions History', to: paths.payments.history, feature: 'paymentTransaction' },
@@ -82,6 +86,7 @@ const PAYMENTS_IN: Record<EntityType, NavItem[]> = {
     { label: 'Manage Clients', to: paths.entity.healthcareClients, feature: 'payers' },
     { label: 'Manage QRCode', to: paths.payments.qrCodes, feature: 'qrCodePayments', ownsSubPaths: true },
     REFUNDS,
+    DISPUTES,
   ],
 };
 

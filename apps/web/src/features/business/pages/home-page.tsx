@@ -9,6 +9,7 @@ import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBusiness, usePrepareSubmit } from '../api/business-api';
 import { BalancesCard, NoPaymentsCard } from '../components/balances-card';
+import { DisputesNotice } from '../components/disputes-notice';
 import { SETUP_STEPS, stateLabel, stepTodo } from '../components/setup-steps';
 
 /** /business/home: where the business stands, what to do next, and (once paid) its money. */
@@ -85,6 +86,8 @@ export function HomePage() {
           )}
         </Paper>
       )}
+
+      <DisputesNotice enabled={approved || disabled} />
 
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {showBalances ? (
