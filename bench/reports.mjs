@@ -1,7 +1,8 @@
 // Billing reports at scale (issue 23, ADR 039): a business with 10,000 requests and one with
 // 1,000,000 (BENCH_REPORTS_ROWS), spread over the last 13 months and seeded with bulk SQL, most
 // of them sent and about 70 % with a processed payment (card or bank account), 2 % returned, and
-// one paid request in 50 half refunded. The rollup (`report_days`, migrations 0042 and 0059) is
+// one paid request in 50 half refunded, another in 50 disputed (half of those won). The rollup
+// (`report_days`, migrations 0042, 0059 and 0063) is
 // filled by its own triggers as the rows go in. Then,
 // through the built server, one call at a time after a warm-up: the monthly report (last month by
 // day), the custom report (the year to today by day), the daily report (yesterday, whose hours
@@ -36,6 +37,8 @@ const CHECKED = [
   'returnedCents',
   'refundedCount',
   'refundedCents',
+  'disputedCount',
+  'disputedCents',
   'feesCents',
   'netCents',
   'outstandingCents',
@@ -105,6 +108,18 @@ async function seed(client, businessId, rows, payers) {
        FROM (${request}) s WHERE r BETWEEN 3 AND 65 AND g % 50 = 7`,
       [businessId, payers, start, end],
     );
+    // Another paid request in 50 is disputed 4 days after its payment, with the $15.00 fee; half of
+    // those are won 10 days later (the amount back, the fee kept), the rest lost.
+    await client.query(
+      `INSERT INTO disputes (business_id, id, request_id, payment_id, processor_dispute_id, amount_cents, fee_cents, reason, state,
+                             evidence_due_at, created_at, closed_at)
+       SELECT $1, 'dsp_r' || $1 || '_' || g, 'req_r' || $1 || '_' || g, 'pay_r' || $1 || '_' || g, 'dp_r' || $1 || '_' || g, amount, 1500, 'fraudulent',
+              CASE WHEN g % 100 = 23 THEN 'Won' ELSE 'Lost' END,
+              least(created + delay + interval '25 days', now()), least(created + delay + interval '4 days', now()),
+              least(created + delay + interval '14 days', now())
+       FROM (${request}) s WHERE r BETWEEN 3 AND 65 AND g % 50 = 23`,
+      [businessId, payers, start, end],
+    );
   }
 }
 
@@ -124,6 +139,7 @@ async function calendar(client, businessId) {
  * Each calendar day's figures from `from` to `to`, recomputed from the requests and payments (the
  * business's days) as packages/contract/src/reports/schemas.ts defines them: billed by first send,
  * collected by processed_at, returned by returned_at, refunded by a succeeded refund's processed_at,
+ * disputed by a dispute's opening less a won one's amount on its closing (its fee in the fees),
  * outstanding what open requests billed that day still owe.
  */
 async function daysFromRows(client, businessId, from, to) {
@@ -144,18 +160,27 @@ async function daysFromRows(client, businessId, from, to) {
        FROM payments p, b WHERE p.business_id = $1 AND p.state = 'Returned' AND (p.returned_at AT TIME ZONE b.tz)::date BETWEEN $2 AND $3 GROUP BY 1),
      refunded AS (
        SELECT (f.processed_at AT TIME ZONE b.tz)::date AS day, count(*) AS n, sum(f.amount_cents) AS cents, sum(f.fee_returned_cents) AS fees
-       FROM refunds f, b WHERE f.business_id = $1 AND f.state = 'Succeeded' AND (f.processed_at AT TIME ZONE b.tz)::date BETWEEN $2 AND $3 GROUP BY 1)
+       FROM refunds f, b WHERE f.business_id = $1 AND f.state = 'Succeeded' AND (f.processed_at AT TIME ZONE b.tz)::date BETWEEN $2 AND $3 GROUP BY 1),
+     disputed AS (
+       SELECT day, sum(n) AS n, sum(cents) AS cents, sum(fees) AS fees FROM (
+         SELECT (x.created_at AT TIME ZONE b.tz)::date AS day, 1 AS n, x.amount_cents AS cents, x.fee_cents AS fees FROM disputes x, b WHERE x.business_id = $1
+         UNION ALL
+         SELECT (x.closed_at AT TIME ZONE b.tz)::date, 0, -x.amount_cents, -x.fee_returned_cents FROM disputes x, b
+         WHERE x.business_id = $1 AND x.state = 'Won' AND x.closed_at IS NOT NULL) u
+       WHERE day BETWEEN $2 AND $3 GROUP BY 1)
      SELECT d::date::text AS day,
             coalesce(bi.n, 0)::bigint AS "billedCount", coalesce(bi.cents, 0)::bigint AS "billedCents",
             coalesce(c.n, 0)::bigint AS "collectedCount", coalesce(c.cents, 0)::bigint AS "collectedCents",
             coalesce(rt.n, 0)::bigint AS "returnedCount", coalesce(rt.cents, 0)::bigint AS "returnedCents",
             coalesce(rf.n, 0)::bigint AS "refundedCount", coalesce(rf.cents, 0)::bigint AS "refundedCents",
-            (coalesce(c.fees, 0) - coalesce(rt.fees, 0) - coalesce(rf.fees, 0))::bigint AS "feesCents",
-            (coalesce(c.cents, 0) - coalesce(rt.cents, 0) - coalesce(rf.cents, 0) - coalesce(c.fees, 0) + coalesce(rt.fees, 0) + coalesce(rf.fees, 0))::bigint AS "netCents",
+            coalesce(dp.n, 0)::bigint AS "disputedCount", coalesce(dp.cents, 0)::bigint AS "disputedCents",
+            (coalesce(c.fees, 0) - coalesce(rt.fees, 0) - coalesce(rf.fees, 0) + coalesce(dp.fees, 0))::bigint AS "feesCents",
+            (coalesce(c.cents, 0) - coalesce(rt.cents, 0) - coalesce(rf.cents, 0) - coalesce(dp.cents, 0)
+              - coalesce(c.fees, 0) + coalesce(rt.fees, 0) + coalesce(rf.fees, 0) - coalesce(dp.fees, 0))::bigint AS "netCents",
             coalesce(bi.owed, 0)::bigint AS "outstandingCents"
      FROM generate_series($2::date, $3::date, interval '1 day') d
      LEFT JOIN billed bi ON bi.day = d::date LEFT JOIN collected c ON c.day = d::date LEFT JOIN returned rt ON rt.day = d::date
-     LEFT JOIN refunded rf ON rf.day = d::date
+     LEFT JOIN refunded rf ON rf.day = d::date LEFT JOIN disputed dp ON dp.day = d::date
      ORDER BY 1`,
     [businessId, from, to],
   );
@@ -310,8 +335,8 @@ export async function run() {
     console.table(summary);
     const large = checked[`${sizes[1].label} ${reports[0].name}`];
     console.log(
-      `Every day of the three billing reports (and the single day's hours), for both businesses, agrees with the raw rows to the cent (billed, collected, returned, refunded, fees, net, outstanding). ` +
-        `Last month for the ${sizes[1].label}: ${count(large.billedCount)} billed, ${count(large.collectedCount)} collected, ${count(large.returnedCount)} returned, ${count(large.refundedCount)} refunded. ` +
+      `Every day of the three billing reports (and the single day's hours), for both businesses, agrees with the raw rows to the cent (billed, collected, returned, refunded, disputed, fees, net, outstanding). ` +
+        `Last month for the ${sizes[1].label}: ${count(large.billedCount)} billed, ${count(large.collectedCount)} collected, ${count(large.returnedCount)} returned, ${count(large.refundedCount)} refunded, ${count(large.disputedCount)} disputed. ` +
         `SELECT 1 round trip: p50 ${trip.p50} ms, p99 ${trip.p99} ms.`,
     );
     return { table, summary };

@@ -3,7 +3,7 @@ import type { BillingReport, ReportFigures, ReportGroupBy, ReportHour } from '@t
 import type { DB } from '../../src/db/schema';
 
 /**
- * The billing report's figures worked out again from the raw rows (payment_requests, payments, refunds),
+ * The billing report's figures worked out again from the raw rows (payment_requests, payments, refunds, disputes),
  * with the time-zone arithmetic done by `Intl` in the test rather than by the database: what the
  * rollup (migration 0042) and the API answer must equal, to the cent.
  */
@@ -11,6 +11,7 @@ export interface RawRows {
   requests: Awaited<ReturnType<typeof rawRequests>>;
   payments: Awaited<ReturnType<typeof rawPayments>>;
   refunds: Awaited<ReturnType<typeof rawRefunds>>;
+  disputes: Awaited<ReturnType<typeof rawDisputes>>;
 }
 
 function rawRequests(db: Kysely<DB>, businessId: string) {
@@ -45,8 +46,21 @@ function rawRefunds(db: Kysely<DB>, businessId: string) {
   return db.selectFrom('refunds').select(['id', 'state', 'amount_cents', 'fee_returned_cents', 'processed_at']).where('business_id', '=', businessId).execute();
 }
 
+function rawDisputes(db: Kysely<DB>, businessId: string) {
+  return db
+    .selectFrom('disputes')
+    .select(['id', 'state', 'amount_cents', 'fee_cents', 'fee_returned_cents', 'created_at', 'closed_at'])
+    .where('business_id', '=', businessId)
+    .execute();
+}
+
 export async function rawRows(db: Kysely<DB>, businessId: string): Promise<RawRows> {
-  return { requests: await rawRequests(db, businessId), payments: await rawPayments(db, businessId), refunds: await rawRefunds(db, businessId) };
+  return {
+    requests: await rawRequests(db, businessId),
+    payments: await rawPayments(db, businessId),
+    refunds: await rawRefunds(db, businessId),
+    disputes: await rawDisputes(db, businessId),
+  };
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -76,6 +90,8 @@ const zero = (): ReportFigures => ({
   returnedCents: 0,
   refundedCount: 0,
   refundedCents: 0,
+  disputedCount: 0,
+  disputedCents: 0,
   feesCents: 0,
   netCents: 0,
   outstandingCents: 0,
@@ -179,7 +195,28 @@ export function expectedReport(raw: RawRows, timeZone: string, from: string, to:
       });
     }
   }
-  const net = <F extends ReportFigures>(f: F): F => ({ ...f, netCents: f.collectedCents - f.returnedCents - f.refundedCents - f.feesCents });
+  // A dispute counts on the day it opened, its fee with it; a won one gives the amount (and any fee returned) back on the day it closed.
+  for (const d of raw.disputes) {
+    const opened = inRange(d.created_at);
+    if (within(opened)) {
+      add(opened, (figures) => {
+        figures.disputedCount += 1;
+        figures.disputedCents += Number(d.amount_cents);
+        figures.feesCents += Number(d.fee_cents);
+      });
+    }
+    const won = d.state === 'Won' ? inRange(d.closed_at) : null;
+    if (within(won)) {
+      add(won, (figures) => {
+        figures.disputedCents -= Number(d.amount_cents);
+        figures.feesCents -= Number(d.fee_returned_cents);
+      });
+    }
+  }
+  const net = <F extends ReportFigures>(f: F): F => ({
+    ...f,
+    netCents: f.collectedCents - f.returnedCents - f.refundedCents - f.disputedCents - f.feesCents,
+  });
   return {
     totals: net(totals),
     buckets: [...buckets.values()].map(net),

@@ -93,10 +93,28 @@ describe('the billing report agrees with the raw rows', () => {
     ids.cancelled = (await insertRequest(db(), biz.businessId, sam, { amountCents: 4_000, state: 'Cancelled' })).requestId;
     ids.open = (await insertRequest(db(), biz.businessId, sam, { amountCents: 8_000 })).requestId;
     ids.draft = (await insertRequest(db(), biz.businessId, pat, { amountCents: 9_900, state: 'Draft' })).requestId;
+    // Paid with the card a payer's bank disputes once it settles (ADR 051), and won with evidence.
+    const disputed = await insertRequest(db(), biz.businessId, sam, { amountCents: 6_000 });
+    ids.disputed = disputed.requestId;
+    ids.disputedPayment = await paid(disputed.payToken, { method: 'card', processorToken: await card(CARDS.disputed), amountCents: 6_000 });
 
     await eventually(async () => (await requestRow(db(), ids.full!)).state === 'Paid', 20_000);
     await eventually(async () => (await paymentRow(db(), ids.partPayment!)).settled_at !== null, 20_000);
     await eventually(async () => (await paymentRow(db(), ids.returnedPayment!)).state === 'Returned', 30_000);
+    ids.dispute = (await eventually(() => db().selectFrom('disputes').select('id').where('business_id', '=', biz.businessId).executeTakeFirst(), 20_000)).id;
+    const answered = await call(
+      t.app,
+      'POST',
+      `/api/businesses/${biz.businessId}/disputes/${ids.dispute}/evidence`,
+      biz.token,
+      { productDescription: 'Delivered as ordered' },
+      { 'idempotency-key': 'reports-dispute-evidence' },
+    );
+    expect(answered.statusCode, answered.body).toBe(200);
+    await eventually(
+      async () => (await db().selectFrom('disputes').select('state').where('id', '=', ids.dispute!).executeTakeFirstOrThrow()).state === 'Won',
+      20_000,
+    );
     // $20.00 of the full payment refunded (ADR 051); a refund asked for more than is left is refused and counts nowhere.
     const refund = (amountCents: number, key: string) =>
       call(
@@ -146,6 +164,18 @@ describe('the billing report agrees with the raw rows', () => {
       .set({ processed_at: at('2026-03-10T03:30:00Z') })
       .where('id', '=', ids.refund!)
       .execute(); // Mar 9, 23:30 EDT
+    // The disputed payment collected on Mar 3; its dispute opened late on Mar 4 and was won on Mar 6.
+    await sentAt(ids.disputed!, '2026-03-03T15:00:00Z');
+    await db()
+      .updateTable('payments')
+      .set({ processed_at: at('2026-03-03T16:00:00Z') })
+      .where('id', '=', ids.disputedPayment!)
+      .execute();
+    await db()
+      .updateTable('disputes')
+      .set({ created_at: at('2026-03-05T04:30:00Z'), closed_at: at('2026-03-06T18:00:00Z') }) // Mar 4, 23:30 EST; Mar 6, 13:00 EST
+      .where('id', '=', ids.dispute!)
+      .execute();
   }, 120_000);
 
   it('puts each instant on its New York day: 23:30 stays on its day, the DST days have their payments', async () => {
@@ -158,6 +188,10 @@ describe('the billing report agrees with the raw rows', () => {
     expect(days.totals).toMatchObject({ refundedCount: 1, refundedCents: 2_000 });
     expect(days.totals.netCents).toBe(days.totals.collectedCents - days.totals.returnedCents - 2_000 - days.totals.feesCents);
     expect(day('2026-03-02')).toMatchObject({ billedCents: 8_000, outstandingCents: 8_000 });
+    // The dispute: the amount and its fee off the day it opened, the amount back on the day it was won (the fee kept).
+    expect(day('2026-03-04')).toMatchObject({ collectedCents: 0, disputedCount: 1, disputedCents: 6_000, feesCents: 1_500, netCents: -7_500 });
+    expect(day('2026-03-06')).toMatchObject({ disputedCount: 0, disputedCents: -6_000, feesCents: 0, netCents: 6_000 });
+    expect(days.totals).toMatchObject({ disputedCount: 1, disputedCents: 0 });
     expect(days.buckets).toHaveLength(9);
 
     const fall = await report(biz, 'from=2026-11-01&to=2026-11-02');
@@ -189,7 +223,7 @@ describe('the billing report agrees with the raw rows', () => {
     ]);
     expect(months.byStatus).toEqual([
       { status: 'Sent', count: 1, cents: 8_000 },
-      { status: 'Paid', count: 1, cents: 12_500 },
+      { status: 'Paid', count: 2, cents: 18_500 },
       { status: 'PartiallyPaid', count: 1, cents: 20_000 },
     ]);
   });
@@ -280,7 +314,9 @@ describe('the billing report agrees with the raw rows', () => {
       .replace(/^\ufeff/, '')
       .trimEnd()
       .split('\r\n');
-    expect(lines[0]).toBe('Period,Requests billed,Billed (USD),Payments,Collected (USD),Returned (USD),Refunded (USD),Fees (USD),Net (USD),Outstanding (USD)');
+    expect(lines[0]).toBe(
+      'Period,Requests billed,Billed (USD),Payments,Collected (USD),Returned (USD),Refunded (USD),Disputed (USD),Fees (USD),Net (USD),Outstanding (USD)',
+    );
     const dollars = (cents: number) => (cents / 100).toFixed(2);
     const row = (label: string, f: BillingReport['totals']) =>
       [
@@ -291,6 +327,7 @@ describe('the billing report agrees with the raw rows', () => {
         dollars(f.collectedCents),
         dollars(f.returnedCents),
         dollars(f.refundedCents),
+        dollars(f.disputedCents),
         dollars(f.feesCents),
         dollars(f.netCents),
         dollars(f.outstandingCents),
@@ -324,7 +361,7 @@ describe('the billing report agrees with the raw rows', () => {
     const dollars = (cents: number) => (cents / 100).toFixed(2);
     expect(lines.slice(1, -1)).toEqual(
       json.hours.map((h) =>
-        [`"${day} ${h.label}"`, h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', '', ''].join(','),
+        [`"${day} ${h.label}"`, h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', '', '', ''].join(','),
       ),
     );
     expect(lines[1]!.startsWith(`"${day} 00:00"`)).toBe(true);
@@ -353,6 +390,8 @@ describe('the billing report agrees with the raw rows', () => {
     expect(text).toContain(formatMoney(json.totals.netCents));
     expect(text).toContain('Refunded');
     expect(text).toContain(`${formatMoney(2_000)} (1 refunds)`);
+    expect(text).toContain('Disputed');
+    expect(text).toContain(`${formatMoney(0)} (1 disputes)`);
     expect(text).toMatch(/Partially Paid\s+1\s+\$200\.00/);
     expect(text).toMatch(/Invoices\s+1\s+\$50\.00/);
   });

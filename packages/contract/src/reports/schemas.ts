@@ -10,8 +10,9 @@ import { RequestState } from '../payment-requests/schemas';
  * - collected: payments processed in the period (card or bank account), by amount, whatever happened later;
  * - returned: payments returned in the period (an ACH return, a chargeback), by amount;
  * - refunded: refunds that succeeded in the period (ADR 051), by amount, whenever their payment was collected;
- * - fees: the fees of payments collected in the period, less the fees given back on returns and refunds in it;
- * - net: collected − returned − refunded − fees (what reached the business and stayed);
+ * - disputed: disputes opened in the period (ADR 051), by count and amount, less what disputes won in it gave back;
+ * - fees: the fees of payments collected in the period and of the disputes opened in it, less the fees given back on returns, refunds and won disputes in it;
+ * - net: collected − returned − refunded − disputed − fees (what reached the business and stayed);
  * - outstanding: what the requests billed in the period still owe now (open requests' amount less paid).
  */
 
@@ -48,6 +49,8 @@ export const ReportFigures = z.object({
   returnedCents: z.number().int(),
   refundedCount: z.number().int(),
   refundedCents: z.number().int(),
+  disputedCount: z.number().int(),
+  disputedCents: z.number().int(),
   feesCents: z.number().int(),
   netCents: z.number().int(),
   outstandingCents: z.number().int(),

@@ -36,6 +36,9 @@ export interface ReportDaysTable {
   /** Refunds that succeeded that day (migration 0059, ADR 051). */
   refunded_count: Generated<number>;
   refunded_cents: Generated<number>;
+  /** Disputes opened that day, less what won disputes gave back that day (migration 0063, ADR 051). */
+  disputed_count: Generated<number>;
+  disputed_cents: Generated<number>;
   /** Fees of the payments collected that day, less fees given back on the day's returns and refunds. */
   fee_cents: Generated<number>;
   /** What the requests billed that day still owe now. */

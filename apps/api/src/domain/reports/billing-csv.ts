@@ -10,6 +10,7 @@ export const BILLING_CSV_HEADER = [
   'Collected (USD)',
   'Returned (USD)',
   'Refunded (USD)',
+  'Disputed (USD)',
   'Fees (USD)',
   'Net (USD)',
   'Outstanding (USD)',
@@ -25,6 +26,7 @@ function figureCells(f: ReportFigures): Parameters<typeof csvRow>[0] {
     dollars(f.collectedCents),
     dollars(f.returnedCents),
     dollars(f.refundedCents),
+    dollars(f.disputedCents),
     dollars(f.feesCents),
     dollars(f.netCents),
     dollars(f.outstandingCents),
@@ -33,7 +35,7 @@ function figureCells(f: ReportFigures): Parameters<typeof csvRow>[0] {
 
 /** An hour of a one-day report: what its table shows (billed and collected); the other figures are the day's only. */
 function hourCells(h: ReportHour): Parameters<typeof csvRow>[0] {
-  return [h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', '', ''];
+  return [h.billedCount, dollars(h.billedCents), h.collectedCount, dollars(h.collectedCents), '', '', '', '', '', ''];
 }
 
 /**

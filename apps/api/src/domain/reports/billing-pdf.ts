@@ -2,7 +2,7 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf
 import { REPORT_KIND_LABELS, REPORT_METHOD_LABELS, formatDateTime, formatDay, formatMoney, type BillingReport, type ReportFigures } from '@tay/contract';
 import { fitText, printable } from '../../lib/pdf-text';
 
-const PAGE = { width: 792, height: 612 } as const; // US Letter, landscape, in points: the table has ten columns
+const PAGE = { width: 792, height: 612 } as const; // US Letter, landscape, in points: the table has eleven columns
 const MARGIN = 48;
 const CONTENT_WIDTH = PAGE.width - 2 * MARGIN;
 const INK = rgb(0.11, 0.13, 0.17);
@@ -11,16 +11,17 @@ const RULE = rgb(0.85, 0.87, 0.9);
 
 /** The table's columns, as the page's table and the CSV have them: x offset from the margin and width. */
 const COLUMNS = [
-  { header: 'Period', x: 0, width: 126 },
-  { header: 'Requests billed', x: 130, width: 58, right: true },
-  { header: 'Billed', x: 192, width: 66, right: true },
-  { header: 'Payments', x: 262, width: 46, right: true },
-  { header: 'Collected', x: 312, width: 66, right: true },
-  { header: 'Returned', x: 382, width: 60, right: true },
-  { header: 'Refunded', x: 446, width: 60, right: true },
-  { header: 'Fees', x: 510, width: 54, right: true },
-  { header: 'Net', x: 568, width: 66, right: true },
-  { header: 'Outstanding', x: 638, width: 58, right: true },
+  { header: 'Period', x: 0, width: 100 },
+  { header: 'Requests billed', x: 104, width: 50, right: true },
+  { header: 'Billed', x: 158, width: 62, right: true },
+  { header: 'Payments', x: 224, width: 42, right: true },
+  { header: 'Collected', x: 270, width: 62, right: true },
+  { header: 'Returned', x: 336, width: 56, right: true },
+  { header: 'Refunded', x: 396, width: 56, right: true },
+  { header: 'Disputed', x: 456, width: 56, right: true },
+  { header: 'Fees', x: 516, width: 50, right: true },
+  { header: 'Net', x: 570, width: 62, right: true },
+  { header: 'Outstanding', x: 636, width: 60, right: true },
 ] as const;
 
 const HOUR_COLUMNS = [
@@ -42,6 +43,7 @@ function figureCells(f: ReportFigures): string[] {
     formatMoney(f.collectedCents),
     formatMoney(f.returnedCents),
     formatMoney(f.refundedCents),
+    formatMoney(f.disputedCents),
     formatMoney(f.feesCents),
     formatMoney(f.netCents),
     formatMoney(f.outstandingCents),
@@ -124,6 +126,7 @@ export async function renderBillingPdf(report: BillingReport, businessName: stri
     ['Collected', `${formatMoney(t.collectedCents)} (${count(t.collectedCount)} payments)`],
     ['Returned', `${formatMoney(t.returnedCents)} (${count(t.returnedCount)} payments)`],
     ['Refunded', `${formatMoney(t.refundedCents)} (${count(t.refundedCount)} refunds)`],
+    ['Disputed', `${formatMoney(t.disputedCents)} (${count(t.disputedCount)} disputes)`],
     ['Fees', formatMoney(t.feesCents)],
     ['Net', formatMoney(t.netCents)],
     ['Outstanding', formatMoney(t.outstandingCents)],

@@ -35,13 +35,15 @@ export function emptyFigures(): ReportFigures {
     returnedCents: 0,
     refundedCount: 0,
     refundedCents: 0,
+    disputedCount: 0,
+    disputedCents: 0,
     feesCents: 0,
     netCents: 0,
     outstandingCents: 0,
   };
 }
 
-/** Adds a day's row to running figures; net is collected − returned − refunded − fees. */
+/** Adds a day's row to running figures; net is collected − returned − refunded − disputed − fees. */
 export function addDay(figures: ReportFigures, day: ReportDay | undefined): ReportFigures {
   if (!day) return figures;
   figures.billedCount += day.billed_count;
@@ -52,9 +54,11 @@ export function addDay(figures: ReportFigures, day: ReportDay | undefined): Repo
   figures.returnedCents += day.returned_cents;
   figures.refundedCount += day.refunded_count;
   figures.refundedCents += day.refunded_cents;
+  figures.disputedCount += day.disputed_count;
+  figures.disputedCents += day.disputed_cents;
   figures.feesCents += day.fee_cents;
   figures.outstandingCents += day.outstanding_cents;
-  figures.netCents = figures.collectedCents - figures.returnedCents - figures.refundedCents - figures.feesCents;
+  figures.netCents = figures.collectedCents - figures.returnedCents - figures.refundedCents - figures.disputedCents - figures.feesCents;
   return figures;
 }
 

@@ -40,6 +40,7 @@ function FigureCells({ figures, bucket }: { figures: ReportFigures; bucket?: Rep
       <Table.Td ta="right">{formatMoney(figures.collectedCents)}</Table.Td>
       <Table.Td ta="right">{link(formatMoney(figures.returnedCents), 'returned', 'Returned on', figures.returnedCount === 0)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.refundedCents)}</Table.Td>
+      <Table.Td ta="right">{formatMoney(figures.disputedCents)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.feesCents)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.netCents)}</Table.Td>
       <Table.Td ta="right">{formatMoney(figures.outstandingCents)}</Table.Td>
@@ -78,6 +79,9 @@ export function BucketsTable({ caption, buckets, totals }: { caption: string; bu
             </Table.Th>
             <Table.Th scope="col" ta="right">
               Refunded
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Disputed
             </Table.Th>
             <Table.Th scope="col" ta="right">
               Fees

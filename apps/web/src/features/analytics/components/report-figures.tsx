@@ -21,7 +21,7 @@ function plural(n: number, one: string, many: string): string {
 
 /**
  * A report's seven figures (ADR 039 defines each, ADR 051 the refunds): billed, collected,
- * outstanding, returned, refunded, fees and net, each with its count and, where the history can
+ * outstanding, returned, refunded, disputed, fees and net, each with its count and, where the history can
  * show them, a link to its requests on the days the figure counts them (first sent, paid or returned).
  */
 export function ReportFigures({ figures, range }: { figures: Figures; range: { from: string; to: string } }) {
@@ -51,16 +51,17 @@ export function ReportFigures({ figures, range }: { figures: Figures; range: { f
       history: { days: 'returned', words: 'returned requests' },
     },
     { label: 'Refunded', cents: figures.refundedCents, hint: plural(figures.refundedCount, 'refund', 'refunds') },
+    { label: 'Disputed', cents: figures.disputedCents, hint: `${plural(figures.disputedCount, 'dispute opened', 'disputes opened')}, less won back` },
     {
       label: 'Fees',
       cents: figures.feesCents,
       hint: 'On collections, less fees given back',
       history: { days: 'paid', words: 'paid requests' },
     },
-    { label: 'Net', cents: figures.netCents, hint: 'Collected − returned − refunded − fees' },
+    { label: 'Net', cents: figures.netCents, hint: 'Collected − returned − refunded − disputed − fees' },
   ];
   return (
-    <SimpleGrid cols={{ base: 2, sm: 4, xl: 7 }} spacing="sm">
+    <SimpleGrid cols={{ base: 2, sm: 4, xl: 8 }} spacing="sm">
       {cards.map((card) => (
         <Card key={card.label} withBorder radius="md" padding="sm">
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>

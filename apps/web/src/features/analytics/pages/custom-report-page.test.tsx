@@ -44,7 +44,7 @@ describe('the custom billing report', () => {
     expect(reportQueries()).toEqual([{ from: '2026-11-04', to: '2026-11-18', groupBy: 'week' }]);
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(5);
-    expect(rows[4]!.textContent).toBe('Total6$900.002$300.00$50.00$25.00$8.71$216.29$150.00');
+    expect(rows[4]!.textContent).toBe('Total6$900.002$300.00$50.00$25.00$12.00$8.71$204.29$150.00');
     expect(within(rows[1]!).getByRole('link', { name: 'Week of Nov 2, 2026' })).toHaveAttribute(
       'href',
       '/business/analytics/billing/custom?from=2026-11-04&to=2026-11-08&groupBy=day',

@@ -56,8 +56,9 @@ describe('the daily billing report', () => {
       ['Outstanding', '$150.00'],
       ['Returned', '$50.00'],
       ['Refunded', '$25.00'],
+      ['Disputed', '$12.00'],
       ['Fees', '$8.71'],
-      ['Net', '$216.29'],
+      ['Net', '$204.29'],
     ];
     for (const [label, value] of cards) {
       const card = screen.getByText(label, { selector: 'p' }).parentElement!;

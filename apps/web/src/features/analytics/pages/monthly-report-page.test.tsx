@@ -42,11 +42,11 @@ describe('the monthly billing report', () => {
     expect(screen.getByTestId('report-chart')).toHaveAttribute('aria-hidden', 'true');
     const rows = within(table).getAllByRole('row');
     expect(rows.map((r) => r.textContent)).toEqual([
-      'PeriodRequests billedBilledPaymentsCollectedReturnedRefundedFeesNetOutstandingRequests',
-      'Nov 1, 20260$0.000$0.00$0.00$0.00$0.00$0.00$0.00History',
-      'Nov 23, 20261$150.001$120.00$50.00$25.00$8.71$216.29$150.00History',
-      'Nov 24, 20263$450.002$300.00$50.00$25.00$8.71$216.29$150.00History',
-      'Total4$600.003$420.00$50.00$25.00$8.71$361.29$150.00',
+      'PeriodRequests billedBilledPaymentsCollectedReturnedRefundedDisputedFeesNetOutstandingRequests',
+      'Nov 1, 20260$0.000$0.00$0.00$0.00$0.00$0.00$0.00$0.00History',
+      'Nov 23, 20261$150.001$120.00$50.00$25.00$12.00$8.71$204.29$150.00History',
+      'Nov 24, 20263$450.002$300.00$50.00$25.00$12.00$8.71$204.29$150.00History',
+      'Total4$600.003$420.00$50.00$25.00$12.00$8.71$361.29$150.00',
     ]);
     // A day opens its own report; its requests open in the history on the days each figure counts them.
     const history = '/business/payment/transactions/history';
