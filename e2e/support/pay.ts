@@ -12,7 +12,7 @@ export async function payByCard(page: Page, number: string): Promise<void> {
 }
 
 /** Waits for the pay link e-mailed to `email`, pays it in a tab of its own with the sandbox card that succeeds, and closes the tab. */
-export async function payEmailedLink(newPage: () => Promise<Page>, email: string): Promise<void> {
+export async function payEmailedLink(newPage: () => Promise<Page>, email: string, card = '4242 4242 4242 4242'): Promise<void> {
   let link: string | undefined;
   for (let i = 0; i < 50 && !link; i++) {
     link = (await outbox(email))[0]?.text.match(/(\/pay\/[\w-]+)/)?.[1];
@@ -21,7 +21,7 @@ export async function payEmailedLink(newPage: () => Promise<Page>, email: string
   if (!link) throw new Error(`no pay link e-mailed to ${email}`);
   const tab = await newPage();
   await tab.goto(link);
-  await payByCard(tab, '4242 4242 4242 4242');
+  await payByCard(tab, card);
   await tab.getByText('Payment received').waitFor();
   await tab.close();
 }

@@ -324,6 +324,7 @@ function EvidenceForm({ dispute: d, onDone }: { dispute: Dispute; onDone: () => 
           placeholder="Choose files"
           multiple
           clearable
+          clearButtonProps={{ 'aria-label': 'Remove the chosen files' }}
           accept={EVIDENCE_FILE_TYPES.join(',')}
           value={files}
           onChange={setFiles}
