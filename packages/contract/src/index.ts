@@ -50,6 +50,7 @@ export * from './payouts/payouts';
 export * from './refunds/refunds';
 export * from './refunds/refund-status';
 export * from './disputes/disputes';
+export * from './disputes/summary';
 export * from './payouts/receivers';
 export * from './payouts/events';
 export * from './students/batch-fields';

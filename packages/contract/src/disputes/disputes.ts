@@ -5,6 +5,10 @@ import { defineEndpoint } from '../common/endpoint';
 import { listResponse, okResponse, PageQuery } from '../common/lists';
 import { MONEY_RULES } from '../common/money-rules';
 import { IdempotencyHeaders } from '../payment-requests/schemas';
+import { disputeSummaryEndpoint } from './summary';
+
+// The calls below marked pure build schemas and nothing else: the bundler may drop them from a
+// page that only calls these endpoints (ADR 050).
 
 /**
  * Disputes (ADR 051): a payer's bank takes a captured card payment back. The processor opens one;
@@ -62,20 +66,8 @@ export const MAX_EVIDENCE_FILE_BYTES = 5 * 1024 * 1024;
 export const EVIDENCE_FILE_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
 export type EvidenceFileType = (typeof EVIDENCE_FILE_TYPES)[number];
 
-/** Days (whole, rounded up) until the evidence is due; 0 on the due day, negative once past. */
-export function daysLeft(dueAt: string, now: Date = new Date()): number {
-  return Math.ceil((new Date(dueAt).getTime() - now.getTime()) / 86_400_000);
-}
-
-/** "3 days left", "1 day left", "Due today", "Overdue". */
-export function daysLeftLabel(dueAt: string, now: Date = new Date()): string {
-  const days = daysLeft(dueAt, now);
-  if (new Date(dueAt).getTime() <= now.getTime()) return 'Overdue';
-  if (days <= 0) return 'Due today';
-  return `${days} day${days === 1 ? '' : 's'} left`;
-}
-
-const evidenceText = (label: string) => z.string().trim().max(20_000, `Keep “${label}” to 20,000 characters.`).optional();
+/** One text answer (its field names it, in the refusal's `fields`). A plain schema, not a function's result, so the portal's pages drop it with the rest. */
+const evidenceText = z.string().trim().max(20_000, 'Keep each answer to 20,000 characters.').optional();
 
 export const EvidenceFileUpload = z.object({
   name: z.string().trim().min(1, 'Name the file.').max(200, 'Keep the file name to 200 characters.'),
@@ -85,11 +77,11 @@ export const EvidenceFileUpload = z.object({
 
 export const SubmitEvidenceBody = z
   .object({
-    productDescription: evidenceText(DISPUTE_EVIDENCE_FIELDS.productDescription),
-    customerCommunication: evidenceText(DISPUTE_EVIDENCE_FIELDS.customerCommunication),
-    serviceDate: evidenceText(DISPUTE_EVIDENCE_FIELDS.serviceDate),
-    refundPolicy: evidenceText(DISPUTE_EVIDENCE_FIELDS.refundPolicy),
-    uncategorizedText: evidenceText(DISPUTE_EVIDENCE_FIELDS.uncategorizedText),
+    productDescription: evidenceText,
+    customerCommunication: evidenceText,
+    serviceDate: evidenceText,
+    refundPolicy: evidenceText,
+    uncategorizedText: evidenceText,
     files: z.array(EvidenceFileUpload).max(MAX_EVIDENCE_FILES, `Attach at most ${MAX_EVIDENCE_FILES} files.`).default([]),
   })
   .refine((body) => body.files.length > 0 || (Object.keys(DISPUTE_EVIDENCE_FIELDS) as DisputeEvidenceField[]).some((field) => body[field]), {
@@ -133,22 +125,19 @@ export const Dispute = z.object({
 });
 export type Dispute = z.infer<typeof Dispute>;
 
-export const DisputeListQuery = PageQuery.extend({
-  state: DisputeState.optional(),
-  reason: DisputeReason.optional(),
+export const DisputeListQuery = /* @__PURE__ */ PageQuery.extend({
+  // z-rooted (not DisputeState.optional()): what the bundler can drop when only the endpoints are used.
+  state: z.enum(DISPUTE_STATES).optional(),
+  reason: z.enum(DISPUTE_REASONS).optional(),
   requestId: z.string().min(1).max(64).optional(),
   sortBy: z.enum(['createdAt', 'evidenceDueAt']).default('createdAt'),
 });
 export type DisputeListQuery = z.input<typeof DisputeListQuery>;
 
-/** Home's "Needs response": how many disputes wait for an answer, and the soonest due. */
-export const DisputeSummary = z.object({ needsResponseCount: z.number(), nextDueAt: z.string().nullable() });
-export type DisputeSummary = z.infer<typeof DisputeSummary>;
-
-export const DisputeIdParams = BusinessIdParams.extend({ disputeId: z.string().min(1).max(64) });
-export const DisputeFileParams = DisputeIdParams.extend({ fileId: z.string().min(1).max(64) });
-export const DisputeResponse = okResponse(Dispute);
-export const DisputeListResponse = listResponse(Dispute);
+export const DisputeIdParams = /* @__PURE__ */ BusinessIdParams.extend({ disputeId: z.string().min(1).max(64) });
+export const DisputeFileParams = /* @__PURE__ */ DisputeIdParams.extend({ fileId: z.string().min(1).max(64) });
+export const DisputeResponse = /* @__PURE__ */ okResponse(Dispute);
+export const DisputeListResponse = /* @__PURE__ */ listResponse(Dispute);
 
 /** 409: the dispute is no longer waiting for an answer (already answered, accepted or closed), or its due date passed. */
 export const DISPUTE_CLOSED = 'DISPUTE_CLOSED';
@@ -166,15 +155,7 @@ export const disputeEndpoints = {
     query: DisputeListQuery,
     response: DisputeListResponse,
   }),
-  summary: defineEndpoint({
-    method: 'GET',
-    path: '/api/businesses/:id/disputes/summary',
-    summary: 'How many disputes need a response, and when the soonest is due',
-    tag,
-    access: 'business:read',
-    params: BusinessIdParams,
-    response: okResponse(DisputeSummary),
-  }),
+  summary: disputeSummaryEndpoint,
   exportCsv: defineEndpoint({
     method: 'GET',
     path: '/api/businesses/:id/disputes/export.csv',

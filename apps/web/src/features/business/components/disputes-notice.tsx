@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { daysLeftLabel, disputeEndpoints, getHref, paths } from '@tay/contract';
+import { daysLeftLabel, disputeSummaryEndpoint, getHref, paths } from '@tay/contract';
 import { endpointQuery } from '../../../lib/endpoint-client';
 import { useBusinessId } from '../../../lib/session';
 
@@ -11,7 +11,7 @@ import { useBusinessId } from '../../../lib/session';
  */
 export function DisputesNotice({ enabled }: { enabled: boolean }) {
   const businessId = useBusinessId();
-  const summary = useQuery({ ...endpointQuery(disputeEndpoints.summary, { params: { id: businessId ?? '' } }), enabled: Boolean(businessId) && enabled });
+  const summary = useQuery({ ...endpointQuery(disputeSummaryEndpoint, { params: { id: businessId ?? '' } }), enabled: Boolean(businessId) && enabled });
   const s = summary.data;
   if (!s || s.needsResponseCount === 0) return null;
   const many = s.needsResponseCount > 1;
