@@ -390,8 +390,10 @@ describe('list and export', () => {
       .replace(/^\ufeff/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('MRN,First name,Last name,Date of birth,Status,Guarantor,Relationship,Guarantor e-mail,Requests,Outstanding,Added');
-    expect(lines.slice(1).some((l) => l.startsWith('B-2,Bob,Brown,••/••/2015,Active,Zed Guarantor,Parent,zed.guarantor@patients.example,1,0.00,'))).toBe(true);
+    expect(lines[0]).toBe('MRN,First name,Last name,Date of birth,Status,Guarantor,Relationship,Guarantor e-mail,Requests,Outstanding,Refunded,Added');
+    expect(lines.slice(1).some((l) => l.startsWith('B-2,Bob,Brown,••/••/2015,Active,Zed Guarantor,Parent,zed.guarantor@patients.example,1,0.00,0.00,'))).toBe(
+      true,
+    );
     expect(res.body).not.toContain('2015-07-04');
     expect(res.body).not.toContain('07/04/2015');
   });

@@ -485,5 +485,20 @@ describe('what the payer sees', () => {
     // The statement is still on the paid request.
     const detail = (await call(t.app, 'GET', `${history()}/${made.transactionId}`, biz.token)).json().data as PaymentRequestDetail;
     expect(detail).toMatchObject({ transactionState: 'Paid', amountPaidCents: 13_500, statement: made.statement });
+
+    // An overpaid visit refunded in part (ADR 051): the patient's record counts it; what was owed stays settled.
+    const first_ = (await db().selectFrom('payments').select('id').where('request_id', '=', made.transactionId).orderBy('created_at').executeTakeFirstOrThrow())
+      .id;
+    const refunded = await call(
+      t.app,
+      'POST',
+      `${history()}/${made.transactionId}/refunds`,
+      biz.token,
+      { paymentId: first_, amountCents: 2_000, reason: 'requested_by_payer' },
+      { 'idempotency-key': newId('key') },
+    );
+    expect(refunded.statusCode, refunded.body).toBe(201);
+    const record = (await call(t.app, 'GET', `/api/businesses/${biz.businessId}/healthcare-clients/${p.id}`, biz.token)).json().data;
+    expect(record).toMatchObject({ refundedCents: 2_000, outstandingCents: 0, statementsCount: 1 });
   });
 });

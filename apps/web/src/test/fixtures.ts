@@ -395,6 +395,7 @@ export function patient(over: Partial<Patient> = {}): Patient {
     statementsCount: 1,
     requestsCount: 1,
     outstandingCents: 5000,
+    refundedCents: 0,
     createdAt: '2026-11-01T10:00:00.000Z',
     updatedAt: '2026-11-01T10:00:00.000Z',
     actions: ['Edit', 'Request to Pay', 'Transactions', 'Deactivate', 'Delete'],

@@ -149,6 +149,8 @@ export const Patient = z.object({
   requestsCount: z.number().int(),
   /** Still owed on the patient's sent requests, in cents. */
   outstandingCents: z.number().int(),
+  /** Refunded of what the patient's requests collected (ADR 051); a refund does not reopen what was owed. */
+  refundedCents: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
   actions: z.array(PatientAction),

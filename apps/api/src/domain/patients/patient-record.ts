@@ -22,7 +22,7 @@ export async function selectPatient(db: Executor, businessId: string, patientId:
 
 interface Details {
   guarantors: Map<string, Omit<PatientGuarantor, 'relationship'>>;
-  counts: Map<string, { requests: number; statements: number; outstanding: number }>;
+  counts: Map<string, { requests: number; statements: number; outstanding: number; refunded: number }>;
 }
 
 /** The guarantors' payers and the request counts of these patients. */
@@ -47,6 +47,8 @@ async function detailsOf(db: Executor, businessId: string, rows: PatientRow[]): 
         sql<string>`coalesce(sum(greatest(amount_cents - amount_paid_cents, 0)) FILTER (WHERE state IN (${sql.join(
           BILLED_STATES.filter((s) => s !== 'Paid'),
         )})), 0)`.as('outstanding'),
+        // What went back to the patient's guarantor from their statements and requests (ADR 051).
+        sql<string>`coalesce(sum(refunded_cents), 0)`.as('refunded'),
       ])
       .where('business_id', '=', businessId)
       .where('source_kind', '=', 'patient')
@@ -60,13 +62,19 @@ async function detailsOf(db: Executor, businessId: string, rows: PatientRow[]): 
   ]);
   for (const p of payers) guarantors.set(p.id, { payerId: p.id, name: p.display_name, email: p.email, mobile: p.mobile_number, status: p.status });
   for (const r of requests) {
-    if (r.patient_id) counts.set(r.patient_id, { requests: Number(r.n), statements: Number(r.statements), outstanding: Number(r.outstanding) });
+    if (r.patient_id)
+      counts.set(r.patient_id, {
+        requests: Number(r.n),
+        statements: Number(r.statements),
+        outstanding: Number(r.outstanding),
+        refunded: Number(r.refunded),
+      });
   }
   return { guarantors, counts };
 }
 
 function toPatient(row: PatientRow, details: Details, { fullDateOfBirth }: { fullDateOfBirth: boolean }): Patient {
-  const c = details.counts.get(row.id) ?? { requests: 0, statements: 0, outstanding: 0 };
+  const c = details.counts.get(row.id) ?? { requests: 0, statements: 0, outstanding: 0, refunded: 0 };
   const payer = details.guarantors.get(row.guarantor_payer_id) ?? { payerId: row.guarantor_payer_id, name: '', email: '', mobile: null, status: 'active' };
   const dob = dayOf(row.date_of_birth);
   return {
@@ -82,6 +90,7 @@ function toPatient(row: PatientRow, details: Details, { fullDateOfBirth }: { ful
     statementsCount: c.statements,
     requestsCount: c.requests,
     outstandingCents: c.outstanding,
+    refundedCents: c.refunded,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     actions: patientActions(row.status, c.requests),

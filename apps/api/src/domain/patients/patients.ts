@@ -359,7 +359,20 @@ export async function* exportPatients(
   });
   yield (
     '\ufeff' +
-    csvRow(['MRN', 'First name', 'Last name', 'Date of birth', 'Status', 'Guarantor', 'Relationship', 'Guarantor e-mail', 'Requests', 'Outstanding', 'Added']) +
+    csvRow([
+      'MRN',
+      'First name',
+      'Last name',
+      'Date of birth',
+      'Status',
+      'Guarantor',
+      'Relationship',
+      'Guarantor e-mail',
+      'Requests',
+      'Outstanding',
+      'Refunded',
+      'Added',
+    ]) +
     '\r\n'
   );
   for (let i = 0; i < rows.length; i += EXPORT_CHUNK) {
@@ -378,6 +391,7 @@ export async function* exportPatients(
           p.guarantor.email,
           String(p.requestsCount),
           (p.outstandingCents / 100).toFixed(2),
+          (p.refundedCents / 100).toFixed(2),
           formatDateTime(p.createdAt, business.timeZone),
         ]) + '\r\n';
     }

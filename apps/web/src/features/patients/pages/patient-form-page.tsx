@@ -209,6 +209,7 @@ function PatientSummary({ patient }: { patient: Patient }) {
     ['Guarantor', `${patient.guarantor.name} (${GUARANTOR_RELATIONSHIP_LABELS[patient.guarantor.relationship]}), ${patient.guarantor.email}`],
     ['Requests to pay', `${patient.requestsCount} (${patient.statementsCount} statements)`],
     ['Outstanding', formatMoney(patient.outstandingCents)],
+    ...(patient.refundedCents > 0 ? [['Refunded', formatMoney(patient.refundedCents)] as [string, string]] : []),
     ['Added', clock.dateTime(patient.createdAt)],
   ];
   return (

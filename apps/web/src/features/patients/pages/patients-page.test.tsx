@@ -21,6 +21,7 @@ const patient = (over: Partial<Patient> = {}) =>
     statementsCount: 0,
     requestsCount: 0,
     outstandingCents: 0,
+    refundedCents: 0,
     ...over,
   });
 
