@@ -1,6 +1,7 @@
 // PostgreSQL pass: a dispute's money is taken under the balance's lock, once, however many times its event arrives.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispute, MemberRole } from '@tay/contract';
+import { readChanges } from '../../src/domain/changes/read-changes';
 import { applyDisputeEvent, remindDisputes } from '../../src/domain/disputes/disputes';
 import { getBalances } from '../../src/domain/ledger/get-balances';
 import { newId } from '../../src/lib/ids';
@@ -134,6 +135,7 @@ describe('a disputed card payment', () => {
   it('won with evidence: Under review, then Won, the amount back and the fee kept; the files are kept and downloadable; a second answer is refused', async () => {
     const { b, requestId, fee, dispute } = await disputed('won');
     await eventually(async () => (await available(b)) === -fee - FEE, 10_000);
+    const { snapshot } = await readChanges(db(), [b.businessId], null);
     const res = await answer(b, dispute.disputeId, {
       productDescription: 'Spring tuition, term 2',
       customerCommunication: 'The guardian confirmed the enrolment by e-mail on 3 March.',
@@ -157,6 +159,10 @@ describe('a disputed card payment', () => {
       return d.state === 'Won' ? d : undefined;
     }, 20_000);
     expect(won.closedAt).not.toBeNull();
+    // Live updates: the answer and the bank's decision are notices of the request, and the money's of the balances.
+    const { changes } = await readChanges(db(), [b.businessId], snapshot);
+    expect(changes).toContainEqual({ businessId: b.businessId, kind: 'request', id: requestId });
+    expect(changes.some((c) => c.kind === 'balances')).toBe(true);
     expect(await available(b)).toBe(10_000 - fee - FEE);
     expect((await timeline(db(), requestId)).map((e) => e.event)).toEqual(expect.arrayContaining(['disputeOpened', 'disputeAnswered', 'disputeClosed']));
     const audit = await db()

@@ -278,6 +278,30 @@ describe('refunding a bank payment', () => {
   });
 });
 
+describe('a bank debit returned while its refund is on its way', () => {
+  it('cancels the refund at the processor: it fails saying so, and the return alone takes the money back', async () => {
+    const { b, requestId, paymentId } = await paidRequest('refund-then-return', { funds: 20_000, instrument: { bankAccount: BANK.settles } });
+    const before = await total(b);
+    const res = await refund(b, requestId, { amountCents: 4_000, reason: 'requested_by_payer' });
+    const made = res.json().data as Refund;
+    expect(made.state).toBe('Pending');
+    // The payer's bank returns the debit before the refund goes out (the sandbox's bank refund waits for the settlement delay).
+    const charge = (await paymentRow(db(), paymentId)).processor_charge_id!;
+    await db().updateTable('sandbox_processor_charges').set({ status: 'returned' }).where('id', '=', charge).execute();
+    const done = await eventually(async () => {
+      const got = (await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/${made.refundId}`, b.token)).json().data as Refund;
+      return got.state !== 'Pending' ? got : undefined;
+    }, 20_000);
+    expect(done).toMatchObject({
+      state: 'Failed',
+      failureReason: 'The payer’s bank returned the payment before the refund went out, so the refund was cancelled: the return already gave the money back.',
+    });
+    // The refund's money is back in the balance; the return (its own webhook, not sent by this shortcut) is what takes it.
+    expect(await total(b)).toBe(before);
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(0);
+  });
+});
+
 describe('a lost answer from the processor', () => {
   it('leaves the refund Pending with its money reserved; asking again with the same key refunds once', async () => {
     const { b, requestId, paymentId } = await paidRequest('lost-answer', { funds: 10_000 });

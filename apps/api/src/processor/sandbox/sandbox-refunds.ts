@@ -14,6 +14,7 @@ export const REFUND_FAILURES = {
   amount_too_large: 'The refund is more than what is left of the charge.',
   charge_not_refundable: 'The charge has not been captured, or was returned, so it cannot be refunded.',
   no_such_charge: 'The processor has no such charge.',
+  charge_returned: 'The payer’s bank returned the payment before the refund went out, so the refund was cancelled: the return already gave the money back.',
 } as const;
 
 export interface SandboxRefundOptions {
@@ -77,7 +78,12 @@ export async function refundSandboxCharge(options: SandboxRefundOptions, request
   });
 }
 
-/** The `sandbox.advance-refund` job: a pending bank refund succeeds or fails, and the webhook saying so is queued. Idempotent. */
+/**
+ * The `sandbox.advance-refund` job: a pending bank refund succeeds or fails, and the webhook saying
+ * so is queued. A refund of a debit the payer's bank returned meanwhile is cancelled (it fails):
+ * the return already took the whole amount back, so sending the refund too would pay it twice.
+ * Idempotent.
+ */
 export async function advanceSandboxRefund(
   options: Pick<SandboxRefundOptions, 'db' | 'jobs'>,
   { processorRefundId, to }: { processorRefundId: string; to: 'succeeded' | 'failed' },
@@ -86,13 +92,17 @@ export async function advanceSandboxRefund(
     const row = await trx.selectFrom('sandbox_processor_refunds').selectAll().where('id', '=', processorRefundId).forUpdate().executeTakeFirst();
     if (!row) return 'not-found';
     if (row.status !== 'pending') return 'already-done';
+    // The charge's lock, as every refund of it takes: a return and this refund never cross.
+    const charge = await trx.selectFrom('sandbox_processor_charges').select('status').where('id', '=', row.charge_id).forUpdate().executeTakeFirstOrThrow();
+    const returned = charge.status === 'returned';
+    const outcome = returned ? 'failed' : to;
     const updated = await trx
       .updateTable('sandbox_processor_refunds')
-      .set({ status: to, failure_code: to === 'failed' ? 'account_closed' : null, updated_at: new Date() })
+      .set({ status: outcome, failure_code: returned ? 'charge_returned' : outcome === 'failed' ? 'account_closed' : null, updated_at: new Date() })
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await emitRefundEvent(trx, options.jobs, updated, to === 'failed' ? 'refund.failed' : 'refund.succeeded');
+    await emitRefundEvent(trx, options.jobs, updated, outcome === 'failed' ? 'refund.failed' : 'refund.succeeded');
     return updated.status;
   });
 }
