@@ -4,6 +4,7 @@ import type { MemberRole, Refund } from '@tay/contract';
 import { getBalances } from '../../src/domain/ledger/get-balances';
 import { createRefund, sendRefund } from '../../src/domain/refunds/refunds';
 import { newId } from '../../src/lib/ids';
+import { Death, insertsInto } from '../support/death';
 import { readChanges } from '../../src/domain/changes/read-changes';
 import { approvedBusiness, insertPayer, type ApprovedBusiness } from '../support/approved-business';
 import { errorOf } from '../support/identity';
@@ -330,6 +331,57 @@ describe('a lost answer from the processor', () => {
     expect(atProcessor).toHaveLength(1);
     expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(1_500);
     expect(await total(b)).toBe(before - 1_500);
+  });
+  it('killed between the ledger write and the processor call: the job refunds once, and a second run finds nothing to do', async () => {
+    const { b, requestId, paymentId } = await paidRequest('killed-before-call', { funds: 10_000 });
+    const real = t.runtime.processor;
+    const before = await total(b);
+    // The transaction committed the refund, its ledger and its job; the process dies before it reaches the processor.
+    const dying = {
+      refund: async () => {
+        throw new Error('the process was killed');
+      },
+    };
+    const owner = await db().selectFrom('users').select('id').where('email', '=', b.email).executeTakeFirstOrThrow();
+    const made = await createRefund(
+      { db: db(), processor: dying, jobs: t.runtime.jobs, mailer: t.runtime.mailer, refundReturnsFee: false },
+      { businessId: b.businessId, requestId, body: { amountCents: 2_500, reason: 'other' }, actor: { userId: owner.id, email: b.email } },
+    );
+    expect(made.state).toBe('Pending');
+    expect(await db().selectFrom('sandbox_processor_refunds').selectAll().where('idempotency_key', '=', made.refundId).execute()).toHaveLength(0);
+    // Two workers pick the job up after the restart at once: one refund at the processor, one in the ledger.
+    const deps = { db: db(), processor: real, mailer: t.runtime.mailer };
+    const runs = await Promise.all([
+      sendRefund(deps, { businessId: b.businessId, refundId: made.refundId }),
+      sendRefund(deps, { businessId: b.businessId, refundId: made.refundId }),
+    ]);
+    expect(runs).toContain('succeeded');
+    expect(await db().selectFrom('sandbox_processor_refunds').selectAll().where('idempotency_key', '=', made.refundId).execute()).toHaveLength(1);
+    const journals = await db().selectFrom('journal_transactions').select('kind').where('refund_id', '=', made.refundId).execute();
+    expect(journals.map((j) => j.kind)).toEqual(['refund_reserved']);
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(2_500);
+    expect(await total(b)).toBe(before - 2_500);
+    expect((await call(t.app, 'GET', `/api/businesses/${b.businessId}/refunds/${made.refundId}`, b.token)).json().data.state).toBe('Succeeded');
+  });
+
+  it('killed inside the refund’s transaction: nothing is kept, and the retry refunds once', async () => {
+    const { b, requestId, paymentId } = await paidRequest('killed-inside', { funds: 10_000 });
+    const before = await total(b);
+    const death = new Death(insertsInto('journal_entries'));
+    const owner = await db().selectFrom('users').select('id').where('email', '=', b.email).executeTakeFirstOrThrow();
+    await expect(
+      createRefund(
+        { db: db().withPlugin(death), processor: t.runtime.processor, jobs: t.runtime.jobs, mailer: t.runtime.mailer, refundReturnsFee: false },
+        { businessId: b.businessId, requestId, body: { amountCents: 2_500, reason: 'other' }, actor: { userId: owner.id, email: b.email } },
+      ),
+    ).rejects.toThrow('the process was killed');
+    expect(await db().selectFrom('refunds').select('id').where('business_id', '=', b.businessId).execute()).toEqual([]);
+    expect((await paymentRow(db(), paymentId)).refunded_cents).toBe(0);
+    expect(await total(b)).toBe(before);
+    const retried = await refund(b, requestId, { amountCents: 2_500, reason: 'other' });
+    expect(retried.statusCode, retried.body).toBe(201);
+    expect(await db().selectFrom('refunds').select('id').where('business_id', '=', b.businessId).execute()).toHaveLength(1);
+    expect(await total(b)).toBe(before - 2_500);
   });
 });
 
