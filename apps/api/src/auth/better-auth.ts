@@ -1,16 +1,20 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
+import type { SecretConfig } from 'better-auth/crypto';
 import { bearer } from 'better-auth/plugins/bearer';
 import { emailOTP } from 'better-auth/plugins/email-otp';
+import { twoFactor } from 'better-auth/plugins';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../config';
 import type { Mailer } from '../mail/mailer';
 import { newId } from '../lib/ids';
+import { authSecretsOf } from '../lib/secret-box';
 import { codeEmail, existingAccountEmail } from './emails';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } from './password';
+import { RECOVERY_CODE_COUNT, TOTP_DIGITS, TOTP_PERIOD_SECONDS, TRUST_DEVICE_SECONDS, TWO_FACTOR_PENDING_SECONDS, twoFactorHeaders } from './two-factor';
 
 export const CODE_LENGTH = 6;
 export const CODE_TTL_SECONDS = 600;
@@ -28,7 +32,25 @@ const ID_PREFIX: Record<string, string> = {
   session: 'ses',
   account: 'acc',
   verification: 'ver',
+  twoFactor: 'tfa',
 };
+
+/**
+ * AUTH_SECRET, then the earlier secrets of AUTH_SECRET_PREVIOUS, as better-auth's versioned keys:
+ * what better-auth encrypts (authenticator secrets and recovery codes, ADR 052) carries the number
+ * of its key and opens under any configured one, so a rotation (ADR 018) locks nobody out of their
+ * second factor. A key's number comes from its own hash: the same in every process, whatever the
+ * order of the list.
+ */
+export function authSecretVersions(secrets: readonly string[]): { version: number; value: string }[] {
+  return [...new Set(secrets)].map((value) => ({ version: parseInt(createHash('sha256').update(value).digest('hex').slice(0, 7), 16), value }));
+}
+
+/** The same keys as better-auth's own encryption takes them (`better-auth/crypto`). */
+export function secretConfigOf(secrets: readonly string[]): SecretConfig {
+  const versions = authSecretVersions(secrets);
+  return { keys: new Map(versions.map((v) => [v.version, v.value])), currentVersion: versions[0]!.version };
+}
 
 export interface AuthOptions {
   config: Config;
@@ -52,7 +74,8 @@ const confirmedWithPassword = new WeakSet<object>();
 /**
  * better-auth configured for Tay (ARCHITECTURE.md §4): e-mail + password where the username is the
  * e-mail, 6-digit codes by e-mail for confirmation and password reset (keyed hashes, 10 minutes,
- * single use, 3 tries), bearer tokens, sessions revoked on reset. Rate limits are ours (per IP
+ * single use, 3 tries), bearer tokens, sessions revoked on reset, and a second factor for whoever
+ * turns it on (an authenticator app and recovery codes, ADR 052). Rate limits are ours (per IP
  * and per account, in the database): see `routes/auth.ts`.
  */
 export function createAuth({ config, pool, mailer, log }: AuthOptions) {
@@ -67,6 +90,7 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
     baseURL: config.publicUrl,
     basePath: '/api/auth',
     secret: config.authSecret,
+    secrets: authSecretVersions(authSecretsOf(config)),
     trustedOrigins: config.isProduction ? [config.publicUrl] : [config.publicUrl, ...local],
     telemetry: { enabled: false },
     logger: {
@@ -235,6 +259,16 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === '/two-factor/verify-totp') {
+          // The code that completes an enrolment turns the second factor on, and better-auth then
+          // replaces the session (the new token goes out as `set-auth-token`) but answers with the
+          // old token, which no longer works, and the user as it was: answer with what is now.
+          const returned = ctx.context.returned as { token?: string | null; user?: Record<string, unknown> } | undefined;
+          const current = ctx.context.newSession;
+          if (!returned || typeof returned !== 'object' || !('token' in returned) || !current || returned.token === current.session.token) return;
+          const twoFactorEnabled = (current.user as { twoFactorEnabled?: boolean }).twoFactorEnabled;
+          return ctx.json({ ...returned, token: current.session.token, user: { ...returned.user, twoFactorEnabled } });
+        }
         if (ctx.path === '/email-otp/verify-email') {
           // A confirmed sign-up signs its person in (docs/product.md §4), but only when this
           // request proved the registration's password too (see the before hook): a code alone,
@@ -279,6 +313,30 @@ export function createAuth({ config, pool, mailer, log }: AuthOptions) {
           }
         },
       }),
+      // Before the bearer plugin: for a sign-in that still needs its second factor, twoFactor's
+      // hook ends the session the password opened, so the bearer plugin must not hand it out.
+      twoFactor({
+        issuer: 'Tay',
+        // On only once the first code from the app checks out (better-auth's default, said here).
+        skipVerificationOnEnable: false,
+        totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS },
+        backupCodeOptions: { amount: RECOVERY_CODE_COUNT, length: 10, storeBackupCodes: 'encrypted' },
+        trustDeviceMaxAge: TRUST_DEVICE_SECONDS,
+        twoFactorCookieMaxAge: TWO_FACTOR_PENDING_SECONDS,
+        schema: {
+          user: { fields: { twoFactorEnabled: 'two_factor_enabled' } },
+          twoFactor: {
+            modelName: 'two_factors',
+            fields: {
+              userId: 'user_id',
+              backupCodes: 'backup_codes',
+              failedVerificationCount: 'failed_verification_count',
+              lockedUntil: 'locked_until',
+            },
+          },
+        },
+      }),
+      twoFactorHeaders(),
       bearer(),
     ],
     databaseHooks: {

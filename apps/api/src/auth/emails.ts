@@ -89,3 +89,103 @@ export function temporaryPasswordEmail({ to, publicUrl }: { to: string; publicUr
     ),
   };
 }
+
+/** "If this was not you…": what every second-factor notice ends with. */
+const NOT_YOU = 'If this was not you, someone knows your password: choose a new one at once';
+
+function securityNotice({
+  to,
+  subject,
+  title,
+  lines,
+  publicUrl,
+}: {
+  to: string;
+  subject: string;
+  title: string;
+  lines: string[];
+  publicUrl: string;
+}): MailMessage {
+  const reset = `${publicUrl}/forgot-password`;
+  return {
+    to,
+    subject,
+    text: `${lines.join('\n\n')}\n\n${NOT_YOU}: ${reset}\n`,
+    html: layout(
+      title,
+      `${lines.map((line) => `<p>${escape(line)}</p>`).join('')}
+<p>${escape(NOT_YOU)}: <a href="${escape(reset)}">reset your password</a>.</p>`,
+    ),
+  };
+}
+
+/** The second factor is on: the first code from the authenticator app checked out (ADR 052). */
+export function twoFactorEnabledEmail({ to, publicUrl, recoveryCodes }: { to: string; publicUrl: string; recoveryCodes: number }): MailMessage {
+  return securityNotice({
+    to,
+    publicUrl,
+    subject: 'Two-step sign-in is on for your Tay account',
+    title: 'Two-step sign-in is on',
+    lines: [
+      'Signing in to your Tay account now takes your password and a code from your authenticator app.',
+      `Keep your ${recoveryCodes} recovery codes somewhere safe: each one signs you in once if you lose your phone.`,
+    ],
+  });
+}
+
+export function twoFactorDisabledEmail({ to, publicUrl }: { to: string; publicUrl: string }): MailMessage {
+  return securityNotice({
+    to,
+    publicUrl,
+    subject: 'Two-step sign-in is off for your Tay account',
+    title: 'Two-step sign-in is off',
+    lines: ['Two-step sign-in was turned off for your Tay account: signing in takes only your password now. Devices you had trusted are forgotten.'],
+  });
+}
+
+export function recoveryCodeUsedEmail({ to, publicUrl, remaining }: { to: string; publicUrl: string; remaining: number }): MailMessage {
+  const left = remaining === 0 ? 'none is left' : remaining === 1 ? '1 is left' : `${remaining} are left`;
+  return securityNotice({
+    to,
+    publicUrl,
+    subject: 'A recovery code was used on your Tay account',
+    title: 'A recovery code was used',
+    lines: [
+      `A recovery code was used to sign in to your Tay account instead of a code from your authenticator app. It works only once: ${left}.`,
+      'If you have lost your phone, sign in and set up two-step sign-in again, which gives you new recovery codes.',
+    ],
+  });
+}
+
+export function recoveryCodesReplacedEmail({ to, publicUrl, recoveryCodes }: { to: string; publicUrl: string; recoveryCodes: number }): MailMessage {
+  return securityNotice({
+    to,
+    publicUrl,
+    subject: 'New recovery codes for your Tay account',
+    title: 'New recovery codes',
+    lines: [`${recoveryCodes} new recovery codes were made for your Tay account; the earlier ones no longer work.`],
+  });
+}
+
+/** Someone passed the password and then entered wrong codes: once per burst, not once per code. */
+export function twoFactorCodesRefusedEmail({
+  to,
+  publicUrl,
+  failures,
+  minutes,
+}: {
+  to: string;
+  publicUrl: string;
+  failures: number;
+  minutes: number;
+}): MailMessage {
+  return securityNotice({
+    to,
+    publicUrl,
+    subject: 'Wrong sign-in codes were entered for your Tay account',
+    title: 'Wrong sign-in codes',
+    lines: [
+      `Someone signed in to your Tay account with your password and then entered ${failures} wrong codes from the authenticator app. Tay has not let them in, and refuses further codes for ${minutes} minutes.`,
+    ],
+  });
+}

@@ -18,4 +18,15 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   VALIDATION_ERROR: 'Some of the details are missing or not valid.',
   FAILED_TO_CREATE_USER: 'We could not create your account. Please try again.',
   USER_ALREADY_EXISTS: 'An account with this e-mail address already exists. Sign in instead.',
+  // The second factor (ADR 052).
+  INVALID_CODE: 'That code is not right. Enter the 6 digits your authenticator app shows now.',
+  TOTP_CODE_USED: 'That code has been used already. Wait for your authenticator app to show the next one and enter that.',
+  INVALID_BACKUP_CODE: 'That recovery code is not right, or it has been used already. Each recovery code works once.',
+  INVALID_TWO_FACTOR_COOKIE: 'This sign-in has expired or is already complete. Sign in again with your password.',
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'Too many wrong codes for this sign-in. Sign in again with your password.',
+  ACCOUNT_TEMPORARILY_LOCKED: 'Too many wrong codes. For your security, please wait 15 minutes before trying again.',
+  TOTP_NOT_ENABLED: 'Two-step sign-in is not set up for this account. Set it up first.',
+  TOTP_ALREADY_ENABLED: 'Two-step sign-in is already on. Turn it off first to set up another authenticator app.',
+  TWO_FACTOR_NOT_ENABLED: 'Two-step sign-in is not on for this account.',
+  BACKUP_CODES_NOT_ENABLED: 'Two-step sign-in is not set up for this account, so it has no recovery codes.',
 };

@@ -31,6 +31,14 @@ export const AUTH_RATE_RULES: Record<string, AuthRateRules> = {
   '/email-otp/reset-password': { ip: { max: 30, windowSeconds: 900 }, account: { max: 10, windowSeconds: 900 } },
   '/change-password': { ip: { max: 30, windowSeconds: 900 } },
   '/complete-new-password': { ip: { max: 30, windowSeconds: 900 } },
+  // The second factor (ADR 052). The routes that take the password count per signed-in person
+  // too; the ones that check a code count wrong codes per person (`TWO_FACTOR_CODE_RULE`).
+  '/two-factor/enable': { ip: { max: 30, windowSeconds: 900 }, account: { max: 10, windowSeconds: 900 } },
+  '/two-factor/get-totp-uri': { ip: { max: 30, windowSeconds: 900 }, account: { max: 10, windowSeconds: 900 } },
+  '/two-factor/generate-backup-codes': { ip: { max: 30, windowSeconds: 900 }, account: { max: 10, windowSeconds: 900 } },
+  '/two-factor/disable': { ip: { max: 30, windowSeconds: 900 }, account: { max: 10, windowSeconds: 900 } },
+  '/two-factor/verify-totp': { ip: { max: 30, windowSeconds: 900 } },
+  '/two-factor/verify-backup-code': { ip: { max: 30, windowSeconds: 900 } },
 };
 
 /**
@@ -46,6 +54,12 @@ export const AUTH_ENDPOINTS: Record<string, 'GET' | 'POST'> = {
   '/email-otp/verify-email': 'POST',
   '/email-otp/request-password-reset': 'POST',
   '/email-otp/reset-password': 'POST',
+  '/two-factor/enable': 'POST',
+  '/two-factor/get-totp-uri': 'POST',
+  '/two-factor/verify-totp': 'POST',
+  '/two-factor/verify-backup-code': 'POST',
+  '/two-factor/generate-backup-codes': 'POST',
+  '/two-factor/disable': 'POST',
 };
 
 /** A sign-in past the per-account limit: how often a code goes out, and the owner is warned. */

@@ -14,7 +14,7 @@ export const APP_ROLE = 'tay_app';
  * Tables whose rows are the record: the app adds to them and reads them, and never changes or
  * removes a row. A migration that adds such a table adds it here too.
  */
-export const APPEND_ONLY_TABLES = ['journal_transactions', 'journal_entries', 'business_events', 'patient_record_views'] as const;
+export const APPEND_ONLY_TABLES = ['journal_transactions', 'journal_entries', 'business_events', 'patient_record_views', 'user_security_events'] as const;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;

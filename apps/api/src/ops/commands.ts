@@ -10,6 +10,7 @@ import { resealReceiverAccounts } from '../domain/receivers/reseal-receivers';
 import { setBusinessState } from '../domain/businesses/set-business-state';
 import { setPayouts } from '../domain/businesses/set-payouts';
 import { createUserByOperator } from '../domain/users/create-user-by-operator';
+import { resealTwoFactors } from '../domain/users/reseal-two-factors';
 import { AppError } from '../lib/app-error';
 import { authSecretsOf } from '../lib/secret-box';
 import type { Runtime } from '../runtime';
@@ -101,7 +102,8 @@ export const COMMANDS: Record<string, Command> = {
   }),
   'reseal-secrets': {
     usage: 'reseal-secrets',
-    summary: "After changing AUTH_SECRET: encrypt every stored bank account number (settlement accounts and receivers') again under the new secret (ADR 018)",
+    summary:
+      "After changing AUTH_SECRET: encrypt every stored bank account number (settlement accounts and receivers') and every authenticator secret and recovery code again under the new secret (ADR 018, 052)",
     async run(runtime, args) {
       parseArgs({ args, options: {} });
       const secretBox = bankAccountNumberBox(authSecretsOf(runtime.config));
@@ -109,6 +111,17 @@ export const COMMANDS: Record<string, Command> = {
       console.log(`Bank account numbers: ${accounts.resealed} encrypted again under the current AUTH_SECRET, ${accounts.current} already under it.`);
       const receivers = await resealReceiverAccounts({ db: runtime.database.db, secretBox });
       console.log(`Receivers' account numbers: ${receivers.resealed} encrypted again under the current AUTH_SECRET, ${receivers.current} already under it.`);
+      const twoFactors = await resealTwoFactors({ db: runtime.database.db, secrets: authSecretsOf(runtime.config) });
+      console.log(
+        `Authenticator apps and recovery codes: ${twoFactors.resealed} encrypted again under the current AUTH_SECRET, ${twoFactors.current} already under it.`,
+      );
+      if (twoFactors.unreadable.length > 0) {
+        console.error(
+          `${twoFactors.unreadable.length} people's authenticator app and recovery codes could not be opened with AUTH_SECRET or AUTH_SECRET_PREVIOUS and were left as they are ` +
+            `(user): ${twoFactors.unreadable.join(', ')}. Add the secret that encrypted them to AUTH_SECRET_PREVIOUS and run this again.`,
+        );
+        process.exitCode = 1;
+      }
       const outcome = { unreadable: [...accounts.unreadable, ...receivers.unreadable] };
       if (outcome.unreadable.length > 0) {
         console.error(

@@ -17,6 +17,47 @@ export const ChangePasswordBody = z.object({
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 export const IdentityOkResponse = z.object({ status: z.literal(true) });
 
+/**
+ * The second factor (ADR 052): better-auth's `/api/auth/two-factor/*`, an authenticator app and
+ * ten one-time recovery codes. The session comes back as sign-in's does: the token in
+ * `set-auth-token` (and the body), the user beside it.
+ */
+export const TwoFactorPasswordBody = z.object({ password: z.string().min(1, IDENTITY_EMPTY_MESSAGES.password).max(1024) });
+export const TOTP_CODE_MESSAGE = 'Enter the 6 digits your authenticator app shows.';
+export const TotpCodeBody = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, IDENTITY_EMPTY_MESSAGES.code)
+    .regex(/^\d{6}$/, TOTP_CODE_MESSAGE),
+  /** Skip the code on this device for 30 days: the answer's `set-trust-device-token` goes with later sign-ins. */
+  trustDevice: z.boolean().optional(),
+});
+export const RecoveryCodeBody = z.object({
+  code: z.string().trim().min(1, IDENTITY_EMPTY_MESSAGES.code).max(64),
+  trustDevice: z.boolean().optional(),
+});
+export const TwoFactorEnableResponse = z.object({
+  method: z.literal('totp'),
+  /** `otpauth://totp/Tay:<e-mail>?secret=…`: the web app shows it as a QR code. */
+  totpURI: z.string(),
+  /** Shown once: each signs in once instead of a code from the app. */
+  backupCodes: z.array(z.string()),
+});
+export const TotpUriResponse = z.object({ totpURI: z.string() });
+export const RecoveryCodesResponse = z.object({ status: z.literal(true), backupCodes: z.array(z.string()) });
+export const TwoFactorSessionResponse = z.object({
+  token: z.string(),
+  user: z.looseObject({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    emailVerified: z.boolean(),
+    twoFactorEnabled: z.boolean(),
+    mustChangePassword: z.boolean(),
+  }),
+});
+
 export const UserBusinessSummary = z.object({
   businessId: z.string(),
   businessName: z.string(),

@@ -16,6 +16,8 @@ export interface UsersTable {
   temporary_password_expires_at: Date | null;
   /** Stamped by every new session (migration 0028). */
   last_signed_in_at: Generated<Date | null>;
+  /** On once the first code from the authenticator app checked out (migration 0064). */
+  two_factor_enabled: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -54,4 +56,32 @@ export interface RateLimitsTable {
   key: string;
   count: number;
   window_ends_at: Date;
+}
+
+/** better-auth's two-factor rows (migration 0064); `secret` and `backup_codes` are encrypted by better-auth. */
+export interface TwoFactorsTable {
+  id: string;
+  user_id: string;
+  secret: string;
+  backup_codes: string;
+  verified: Generated<boolean>;
+  failed_verification_count: Generated<number>;
+  locked_until: Date | null;
+  /** The newest TOTP time step accepted: that code and older ones are refused (ADR 052). */
+  last_totp_step: number | null;
+  created_at: Generated<Date>;
+}
+
+export type UserSecurityAction =
+  'two_factor.enabled' | 'two_factor.disabled' | 'two_factor.recovery_code_used' | 'two_factor.recovery_codes_replaced' | 'two_factor.codes_refused';
+
+/** A person's own security log, append-only (migration 0064). */
+export interface UserSecurityEventsTable {
+  id: string;
+  user_id: string;
+  action: UserSecurityAction;
+  details: Generated<unknown>;
+  ip_address: string | null;
+  created_at: Generated<Date>;
+  seq: Generated<number>;
 }

@@ -1,5 +1,5 @@
 import type { BankAccountsTable, BusinessesTable, BusinessEventsTable, BusinessInvitationsTable, BusinessMembersTable, BusinessOwnersTable } from './business';
-import type { AccountsTable, RateLimitsTable, SessionsTable, UsersTable, VerificationsTable } from './identity';
+import type { AccountsTable, RateLimitsTable, SessionsTable, TwoFactorsTable, UserSecurityEventsTable, UsersTable, VerificationsTable } from './identity';
 import type { MailOutboxTable } from './mail';
 import type { BatchesTable, BatchFilesTable, BatchRowsTable } from './batches';
 import type { InvoiceEventsTable, InvoicesTable } from './invoices';
@@ -58,6 +58,8 @@ export interface DB {
   accounts: AccountsTable;
   verifications: VerificationsTable;
   rate_limits: RateLimitsTable;
+  two_factors: TwoFactorsTable;
+  user_security_events: UserSecurityEventsTable;
   /** The API calls of each session or address in the current window (migration 0050, ADR 044): UNLOGGED. */
   request_budgets: RateLimitsTable;
   businesses: BusinessesTable;
