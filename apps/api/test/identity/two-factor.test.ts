@@ -1,3 +1,4 @@
+// PostgreSQL pass: each code is claimed once by one conditional UPDATE, and wrong codes are counted in rate_limits, across replicas.
 import { symmetricDecrypt, symmetricEncrypt } from 'better-auth/crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { secretConfigOf } from '../../src/auth/better-auth';

@@ -76,6 +76,7 @@ export const businessRoutes: RouteObject[] = [
   { path: 'user/profile', ...page(() => import('../features/profile/pages/user-profile-page'), 'UserProfilePage') },
   { path: 'profile', ...page(() => import('../features/business/pages/create-business-page'), 'CreateBusinessPage') },
   { path: 'settings/profile', ...page(() => import('../features/settings/pages/settings-profile-page'), 'SettingsProfilePage') },
+  { path: 'settings/security', ...page(() => import('../features/settings/pages/security-page'), 'SecurityPage') },
   { path: 'setup', ...page(() => import('../features/business/pages/setup-overview-page'), 'SetupOverviewPage') },
   { path: 'setup/profile', ...page(() => import('../features/business/pages/setup-profile-page'), 'SetupProfilePage') },
   { path: 'owner', ...page(() => import('../features/business/pages/owners-page'), 'OwnersPage') },

@@ -16,6 +16,8 @@ export interface SessionUser {
   name: string;
   emailVerified: boolean;
   mustChangePassword: boolean;
+  /** An authenticator app is on for the person (ADR 052). */
+  twoFactorEnabled?: boolean;
 }
 
 export interface IdentityError {
@@ -79,16 +81,21 @@ function titleFor(code: string, fallback: IdentityMessage): IdentityMessage {
   return fallback;
 }
 
-async function call<T>(
+export async function call<T>(
   path: string,
   body: unknown,
-  { auth = false, title, method = 'POST' }: { auth?: boolean; title: IdentityMessage; method?: 'GET' | 'POST' },
+  {
+    auth = false,
+    title,
+    method = 'POST',
+    extraHeaders = {},
+  }: { auth?: boolean; title: IdentityMessage; method?: 'GET' | 'POST'; extraHeaders?: Record<string, string> },
 ): Promise<IdentityResult<T> & { response?: Response }> {
   let response: Response;
   try {
     response = await send(path, {
       method,
-      headers: headers(auth),
+      headers: { ...headers(auth), ...extraHeaders },
       body: method === 'POST' ? JSON.stringify(body ?? {}) : null,
     });
   } catch {
@@ -117,7 +124,7 @@ async function call<T>(
   return { status: true, data: parsed as T, response };
 }
 
-function requireValue(value: string | undefined | null, message: string): void {
+export function requireValue(value: string | undefined | null, message: string): void {
   if (!value || value.trim() === '') throw new Error(message);
 }
 
@@ -128,17 +135,41 @@ export interface SignInData {
   challenge?: 'NEW_PASSWORD_REQUIRED';
 }
 
+/** The password was right and the person's authenticator app is on: the code comes next (ADR 052). */
+export interface SecondFactorPending {
+  secondFactor: { pendingToken: string; email: string };
+}
+
+/** A trusted device's token, per person (lower-cased e-mail): sent with the password, it skips the code for 30 days. */
+export function trustToken(email: string, keep?: string | null): string | null {
+  const key = `tay.trust-device.${email.trim().toLowerCase()}`;
+  try {
+    if (keep) window.localStorage.setItem(key, keep);
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
 export const identity = {
   /**
    * `code`: the 6 digits e-mailed to the account, once sign-in answered `SIGN_IN_CODE_REQUIRED`
    * (someone has been guessing its password from many places).
    */
-  async signIn(username: string, password: string, code?: string): Promise<IdentityResult<SignInData>> {
+  async signIn(username: string, password: string, code?: string): Promise<IdentityResult<SignInData | SecondFactorPending>> {
     requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
     requireValue(password, IDENTITY_EMPTY_MESSAGES.password);
     const body = code ? { email: username.trim(), password, code: code.trim() } : { email: username.trim(), password };
-    const result = await call<{ user: SessionUser }>('/sign-in/email', body, { title: 'Authentication Error' });
+    const trusted = trustToken(username);
+    const result = await call<{ user: SessionUser; twoFactorRedirect?: boolean }>('/sign-in/email', body, {
+      title: 'Authentication Error',
+      extraHeaders: trusted ? { 'x-trust-device-token': trusted } : {},
+    });
     if (result.status !== true) return result;
+    // A trusted device's token is renewed on each use.
+    trustToken(username, result.response?.headers.get('set-trust-device-token'));
+    const pendingToken = result.response?.headers.get('set-two-factor-token');
+    if (result.data?.twoFactorRedirect && pendingToken) return { status: true, data: { secondFactor: { pendingToken, email: username.trim() } } };
     const token = result.response?.headers.get('set-auth-token');
     if (!token) {
       return { status: false, error: { code: 'NO_TOKEN', message: 'Sign-in did not return a session.', title: 'Authentication Error' } };

@@ -148,9 +148,20 @@ function Location() {
 export const shownLocation = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 /** A signed-in owner of an Approved business (or the business `options` says), at `path`, with the given routes. */
-export function renderAt(path: string, routes: Record<string, ReactNode>, options: { business?: Partial<UserBusinessSummary> } = {}) {
+export function renderAt(
+  path: string,
+  routes: Record<string, ReactNode>,
+  options: { business?: Partial<UserBusinessSummary>; sessionUser?: { twoFactorEnabled?: boolean } } = {},
+) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } } });
-  queryClient.setQueryData(sessionKey, { id: 'usr_1', email: CURRENT_USER.name, name: CURRENT_USER.name, emailVerified: true, mustChangePassword: false });
+  queryClient.setQueryData(sessionKey, {
+    id: 'usr_1',
+    email: CURRENT_USER.name,
+    name: CURRENT_USER.name,
+    emailVerified: true,
+    mustChangePassword: false,
+    ...options.sessionUser,
+  });
   queryClient.setQueryData(currentUserKey, {
     ...CURRENT_USER,
     businesses: CURRENT_USER.businesses.map((b) => ({ ...b, ...options.business })),

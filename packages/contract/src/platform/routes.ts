@@ -19,6 +19,8 @@ export const paths = {
     userProfile: '/business/user/profile',
     profile: '/business/profile',
     settingsProfile: '/business/settings/profile',
+    /** The person's second factor (ADR 052), from the user menu. */
+    settingsSecurity: '/business/settings/security',
     setup: '/business/setup',
     setupProfile: '/business/setup/profile',
     owners: '/business/owner',

@@ -1,5 +1,5 @@
 import { ActionIcon, Anchor, Avatar, Burger, Button, Group, Menu, Text, Tooltip, UnstyledButton, type MantineBreakpoint } from '@mantine/core';
-import { IconBuildingStore, IconCheck, IconChevronDown, IconLogout, IconSettings, IconUser, IconUserCog } from '@tabler/icons-react';
+import { IconBuildingStore, IconCheck, IconChevronDown, IconLogout, IconSettings, IconShieldLock, IconUser, IconUserCog } from '@tabler/icons-react';
 import type { Ref } from 'react';
 import { Link, NavLink } from 'react-router';
 import { paths, type CurrentUser, type UserBusinessSummary } from '@tay/contract';
@@ -112,6 +112,9 @@ function UserMenu({ user, business, onSignOut, onSelectBusiness }: Pick<Props, '
         </Menu.Item>
         <Menu.Item component={Link} to={paths.business.settingsProfile} leftSection={<IconUserCog size={16} aria-hidden="true" />}>
           Profile settings
+        </Menu.Item>
+        <Menu.Item component={Link} to={paths.business.settingsSecurity} leftSection={<IconShieldLock size={16} aria-hidden="true" />}>
+          Security
         </Menu.Item>
         <Menu.Divider />
         <Menu.Item onClick={onSignOut} leftSection={<IconLogout size={16} aria-hidden="true" />}>

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { IDENTITY_EMPTY_MESSAGES, paths } from '@tay/contract';
 import { describeFailure, identity } from '../../../lib/identity';
 import { sessionKey } from '../../../lib/session';
-import { CodeInput } from './code-input';
+import { CodeInput } from '../../../components/ui/code-input';
 import { FormFailure } from './form-failure';
 
 interface Props {

@@ -152,3 +152,74 @@ describe('LoginPage', () => {
     expect(await screen.findByText('Invalid e-mail or password.', { exact: false })).toBeInTheDocument();
   });
 });
+
+describe('signing in with a second factor (ADR 052)', { timeout: 30_000 }, () => {
+  const VERIFY = '/api/auth/two-factor/verify-totp';
+  const RECOVER = '/api/auth/two-factor/verify-backup-code';
+  const PENDING = {
+    json: { twoFactorRedirect: true, twoFactorMethods: ['totp'] },
+    headers: { 'content-type': 'application/json', 'set-two-factor-token': 'pending.sig' },
+  };
+  afterEach(() => window.localStorage.clear());
+
+  it('asks for the app’s code after the password, sends it with the pending token, and keeps a trusted device for the next sign-in', async () => {
+    api.on('POST', SIGN_IN, PENDING);
+    api.on('POST', VERIFY, { ...SIGNED_IN, headers: { ...SIGNED_IN.headers, 'set-trust-device-token': 'trust.sig' } });
+    renderLogin();
+    await fillAndSignIn();
+    const step = await screen.findByRole('form', { name: 'Second factor' });
+    expect(step).toHaveTextContent('Open your authenticator app and enter the code for Tay (owner@biz.example).');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    expect(await screen.findByText('Enter the 6 digits your authenticator app shows.')).toBeInTheDocument();
+    expect(api.callsTo('POST', VERIFY)).toHaveLength(0);
+
+    await userEvent.type(screen.getByLabelText('Authentication code'), '123456');
+    await userEvent.click(screen.getByLabelText('Trust this device for 30 days'));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    expect(await screen.findByText('Setup page')).toBeInTheDocument();
+    const verify = api.callsTo('POST', VERIFY)[0]!;
+    expect(verify.body).toEqual({ code: '123456', trustDevice: true });
+    expect(verify.headers['x-two-factor-token']).toBe('pending.sig');
+    expect(window.localStorage.getItem('tay.trust-device.owner@biz.example')).toBe('trust.sig');
+  });
+
+  it('takes a recovery code instead, and shows a refused code without leaving the step', async () => {
+    api.on('POST', SIGN_IN, PENDING);
+    api.on('POST', RECOVER, (call) =>
+      (call.body as { code: string }).code === 'abcde-12345'
+        ? SIGNED_IN
+        : apiError(401, 'INVALID_BACKUP_CODE', 'That recovery code is not right or was used already.'),
+    );
+    renderLogin();
+    await fillAndSignIn();
+    await userEvent.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+    await userEvent.type(screen.getByLabelText('Recovery code'), 'wrong-code');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    expect(await screen.findByText('That recovery code is not right or was used already.')).toBeInTheDocument();
+    await userEvent.clear(screen.getByLabelText('Recovery code'));
+    await userEvent.type(screen.getByLabelText('Recovery code'), 'abcde-12345');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    expect(await screen.findByText('Setup page')).toBeInTheDocument();
+    expect(api.callsTo('POST', RECOVER)[1]!.body).toEqual({ code: 'abcde-12345', trustDevice: false });
+  });
+
+  it('sends a trusted device’s token with the password', async () => {
+    window.localStorage.setItem('tay.trust-device.owner@biz.example', 'trust.sig');
+    api.on('POST', SIGN_IN, SIGNED_IN);
+    renderLogin();
+    await fillAndSignIn();
+    expect(await screen.findByText('Setup page')).toBeInTheDocument();
+    expect(api.callsTo('POST', SIGN_IN)[0]!.headers['x-trust-device-token']).toBe('trust.sig');
+  });
+
+  it('goes back to the password when the pending sign-in has lapsed, saying why', async () => {
+    api.on('POST', SIGN_IN, PENDING);
+    api.on('POST', VERIFY, apiError(401, 'INVALID_TWO_FACTOR_COOKIE', 'This sign-in has expired or is already complete. Sign in again with your password.'));
+    renderLogin();
+    await fillAndSignIn();
+    await userEvent.type(await screen.findByLabelText('Authentication code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    expect(await screen.findByText('This sign-in has expired or is already complete. Sign in again with your password.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+  });
+});

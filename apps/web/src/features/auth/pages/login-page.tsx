@@ -1,13 +1,13 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { IDENTITY_EMPTY_MESSAGES, paths } from '@tay/contract';
-import { describeFailure, identity } from '../../../lib/identity';
+import { describeFailure, identity, type SecondFactorPending, type SignInData } from '../../../lib/identity';
 import { sessionKey } from '../../../lib/session';
 import { AuthCard } from '../components/auth-card';
-import { CodeInput } from '../components/code-input';
+import { CodeInput } from '../../../components/ui/code-input';
 import { FormFailure } from '../components/form-failure';
 import { EMAIL_ADDRESS } from '../email-address';
 
@@ -32,6 +32,9 @@ interface CodeStep {
 
 const normalised = (email: string) => email.trim().toLowerCase();
 
+// Only someone whose authenticator app is on needs it: kept out of the sign-in page's first bundle.
+const SecondFactorStep = lazy(() => import('../components/second-factor-step'));
+
 export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
@@ -48,6 +51,7 @@ export function LoginPage() {
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | undefined>();
   const [askingForCode, setAskingForCode] = useState(false);
+  const [secondFactor, setSecondFactor] = useState<SecondFactorPending['secondFactor'] | null>(null);
   const emailInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
   // The code belongs to the address it was e-mailed to; another address starts over.
@@ -72,8 +76,17 @@ export function LoginPage() {
       }
       return;
     }
-    queryClient.setQueryData(sessionKey, result.data.user);
-    if (result.data.challenge === 'NEW_PASSWORD_REQUIRED') void navigate(paths.newPassword, { replace: true });
+    if ('secondFactor' in result.data) {
+      setFailure(null);
+      setSecondFactor(result.data.secondFactor);
+      return;
+    }
+    signedIn(result.data);
+  };
+
+  const signedIn = (data: SignInData) => {
+    queryClient.setQueryData(sessionKey, data.user);
+    if (data.challenge === 'NEW_PASSWORD_REQUIRED') void navigate(paths.newPassword, { replace: true });
     else void navigate(state.from ?? paths.business.setup, { replace: true });
   };
 
@@ -128,6 +141,22 @@ export function LoginPage() {
     setResending(false);
     void navigate(paths.signupConfirmation, { state: { email: email.trim().toLowerCase(), password } });
   };
+
+  if (secondFactor) {
+    return (
+      <Suspense>
+        <SecondFactorStep
+          pending={secondFactor}
+          onSignedIn={signedIn}
+          onStartOver={(why) => {
+            setSecondFactor(null);
+            setFailure(why ?? null);
+            setValues((v) => ({ ...v, password: '' }));
+          }}
+        />
+      </Suspense>
+    );
+  }
 
   return (
     <AuthCard title="Sign in to Tay" description="Use the e-mail address and password of your business account.">

@@ -8,7 +8,7 @@ import { IDENTITY_EMPTY_MESSAGES, paths } from '@tay/contract';
 import { describeFailure, identity } from '../../../lib/identity';
 import { useSession } from '../../../lib/session';
 import { AuthCard } from '../components/auth-card';
-import { CodeInput } from '../components/code-input';
+import { CodeInput } from '../../../components/ui/code-input';
 import { FormFailure } from '../components/form-failure';
 import { NewPasswordFields, newPasswordSchema } from '../components/new-password-fields';
 
