@@ -33,7 +33,7 @@ async function team(token = acme.token) {
   const res = await get(t.app, `${base()}/members`, token);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as {
-    members: { email: string; role: string; status: string; userId: string }[];
+    members: { email: string; role: string; status: string; userId: string; twoFactorEnabled: boolean }[];
     invitations: { email: string; invitationId: string }[];
   };
 }
@@ -53,6 +53,20 @@ beforeAll(async () => {
   other = await approvedBusiness(t.app, db(), 'team-other@example.com');
 }, 120_000);
 afterAll(async () => t?.close());
+
+describe('who signs in with a second factor', () => {
+  it('the team shows it for each member of this business, and another business sees none of them', async () => {
+    const owner = (await team()).members.find((m) => m.email === 'team-owner@example.com')!;
+    expect(owner.twoFactorEnabled).toBe(false);
+    await db().updateTable('users').set({ two_factor_enabled: true }).where('email', '=', 'team-owner@example.com').execute();
+    expect((await team()).members.find((m) => m.email === 'team-owner@example.com')!.twoFactorEnabled).toBe(true);
+    // Another business's owner reads only their own team; this team's list answers 404 to them.
+    const theirs = await get(t.app, `/api/businesses/${other.businessId}/members`, other.token);
+    expect(theirs.json().data.members.map((m: { email: string }) => m.email)).toEqual(['team-other@example.com']);
+    expect((await get(t.app, `${base()}/members`, other.token)).statusCode).toBe(404);
+    await db().updateTable('users').set({ two_factor_enabled: false }).where('email', '=', 'team-owner@example.com').execute();
+  });
+});
 
 describe('inviting a new person', () => {
   it('makes them a member with a temporary password, e-mailed; they meet the new-password challenge, then work in their role', async () => {

@@ -22,6 +22,8 @@ export const TeamMember = z.object({
   /** ISO; null before the first sign-in. */
   lastSignedInAt: z.string().nullable(),
   joinedAt: z.string(),
+  /** Whether the person signs in with a second factor (ADR 052): the team page shows who does. */
+  twoFactorEnabled: z.boolean(),
 });
 export type TeamMember = z.infer<typeof TeamMember>;
 

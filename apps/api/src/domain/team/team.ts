@@ -32,6 +32,7 @@ function memberOf(row: {
   must_change_password: boolean;
   last_signed_in_at: Date | null;
   created_at: Date;
+  two_factor_enabled: boolean;
 }): TeamMember {
   return {
     userId: row.user_id,
@@ -41,6 +42,7 @@ function memberOf(row: {
     status: row.must_change_password ? 'Invited' : 'Active',
     lastSignedInAt: row.last_signed_in_at?.toISOString() ?? null,
     joinedAt: row.created_at.toISOString(),
+    twoFactorEnabled: row.two_factor_enabled,
   };
 }
 
@@ -48,7 +50,7 @@ const membersQuery = (db: Kysely<DB> | Transaction<DB>, businessId: string) =>
   db
     .selectFrom('business_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.user_id', 'u.email', 'u.name', 'm.role', 'u.must_change_password', 'u.last_signed_in_at', 'm.created_at'])
+    .select(['m.user_id', 'u.email', 'u.name', 'm.role', 'u.must_change_password', 'u.last_signed_in_at', 'm.created_at', 'u.two_factor_enabled'])
     .where('m.business_id', '=', businessId);
 
 function invitationOf(

@@ -15,6 +15,7 @@ const member = (email: string, role: TeamMember['role'], over: Partial<TeamMembe
   role,
   status: 'Active',
   lastSignedInAt: '2026-11-20T10:00:00.000Z',
+  twoFactorEnabled: false,
   joinedAt: '2026-10-01T10:00:00.000Z',
   ...over,
 });
@@ -22,7 +23,7 @@ const member = (email: string, role: TeamMember['role'], over: Partial<TeamMembe
 const team = {
   members: [
     member('owner@biz.example', 'owner', { userId: 'usr_1' }),
-    member('ada@biz.example', 'admin'),
+    member('ada@biz.example', 'admin', { twoFactorEnabled: true }),
     member('val@biz.example', 'viewer', { status: 'Invited', lastSignedInAt: null }),
   ],
   invitations: [
@@ -57,6 +58,9 @@ describe('the team page', () => {
     expect(within(row).getByText('Viewer')).toBeInTheDocument();
     expect(within(row).getByText('Invited — not signed in yet')).toBeInTheDocument();
     expect(within(row).getByText('Never')).toBeInTheDocument();
+    expect(within(row).getByText('None')).toBeInTheDocument();
+    // Who signs in with a second factor.
+    expect(within(screen.getByText('ada@biz.example').closest('tr')!).getByText('Authenticator app')).toBeInTheDocument();
     expect(screen.getByText('owner@biz.example (you)')).toBeInTheDocument();
     const invited = screen.getByText('sam@elsewhere.example').closest('tr')!;
     expect(within(invited).getByText('Invited — not accepted yet')).toBeInTheDocument();

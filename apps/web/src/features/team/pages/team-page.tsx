@@ -240,6 +240,15 @@ export function TeamPage() {
       ),
     },
     { key: 'lastSignIn', header: 'Last sign-in', render: (m) => (m.lastSignedInAt ? clock.dateTime(m.lastSignedInAt) : 'Never') },
+    {
+      key: 'secondFactor',
+      header: 'Second factor',
+      render: (m) => (
+        <Badge color={m.twoFactorEnabled ? 'teal' : 'gray'} variant="light">
+          {m.twoFactorEnabled ? 'Authenticator app' : 'None'}
+        </Badge>
+      ),
+    },
     { key: 'joined', header: 'Member since', render: (m) => clock.date(m.joinedAt) },
   ];
 
