@@ -94,4 +94,25 @@ describe('a second factor', () => {
     await again.getByRole('alert').waitFor();
     expect(page.url()).toMatch(/\/login/);
   });
+
+  it('an owner signs the other devices out from the Security page, and the other device is signed out', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('devices'), PASSWORD, { businessName: 'Harbor Music' });
+    const other = await browser.newPage({ viewport: PHONE });
+    await signInThroughForm(other, owner.email, PASSWORD);
+    await other.waitForURL(/\/business\/setup$/);
+    const page = await browser.newPage();
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.waitForURL(/\/business\/setup$/);
+    await page.goto('/business/settings/security');
+    const devices = page.getByRole('region', { name: 'Signed-in devices' });
+    await devices.getByText('This device').waitFor();
+    await expectNoSeriousA11yViolations(page, 'the signed-in devices');
+    await devices.getByRole('button', { name: 'Sign out all other devices' }).click();
+    await page.getByRole('dialog', { name: 'Sign out every other device?' }).getByRole('button', { name: 'Sign out the others' }).click();
+    await page.getByText(/other devices? (is|are) signed out\.$/).waitFor();
+    await expect.poll(() => devices.getByRole('row').count()).toBe(2);
+    // The other device's next page asks it to sign in again.
+    await other.goto('/business/home');
+    await other.waitForURL(/\/login/);
+  });
 });

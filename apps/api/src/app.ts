@@ -98,7 +98,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   await app.register(healthRoutes, { database });
   await app.register(authRoutes, { auth, db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl, ipLimitScale: config.authIpRateLimitScale });
-  await app.register(userRoutes, { db: database.db });
+  await app.register(userRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl });
   await app.register(businessRoutes, {
     db: database.db,
     jobs: deps.jobs,

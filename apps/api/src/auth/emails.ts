@@ -189,3 +189,17 @@ export function twoFactorCodesRefusedEmail({
     ],
   });
 }
+
+/** Another of the person's devices was signed out, or all of them but the one they used (ADR 052). */
+export function sessionsRevokedEmail({ to, publicUrl, count, device }: { to: string; publicUrl: string; count: number; device: string | null }): MailMessage {
+  const what = device
+    ? `${device} was signed out of your Tay account`
+    : `${count} other device${count === 1 ? ' was' : 's were'} signed out of your Tay account`;
+  return securityNotice({
+    to,
+    publicUrl,
+    subject: device ? 'A device was signed out of your Tay account' : 'Your other devices were signed out of your Tay account',
+    title: 'Signed out',
+    lines: [`${what}, from the Security page. Signing in there again takes your password (and your second factor, if it is on).`],
+  });
+}

@@ -1,6 +1,6 @@
 import { defineEndpoint } from '../common/endpoint';
 import { EnrollReminderBody, UpdateUserProfileBody } from '../businesses/schemas';
-import { CurrentUserResponse } from './schemas';
+import { CurrentUserResponse, SessionIdParams, UserSessionListResponse, UserSessionsRevokedResponse } from './schemas';
 
 /**
  * The signed-in person. Sign-up, sign-in and the password routes are better-auth's (and two of
@@ -25,6 +25,32 @@ export const userEndpoints = {
     access: 'user',
     body: UpdateUserProfileBody,
     response: CurrentUserResponse,
+  }),
+  sessions: defineEndpoint({
+    method: 'GET',
+    path: '/api/user/sessions',
+    summary: 'The person’s signed-in devices: browser, address, last active; this one marked',
+    tag: 'user',
+    access: 'user',
+    response: UserSessionListResponse,
+  }),
+  revokeSession: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/user/sessions/:sessionId',
+    summary: 'Sign another device out (not this one: sign out for that)',
+    tag: 'user',
+    access: 'user',
+    params: SessionIdParams,
+    response: UserSessionsRevokedResponse,
+    errors: [404, 409],
+  }),
+  revokeOtherSessions: defineEndpoint({
+    method: 'POST',
+    path: '/api/user/sessions/revoke-others',
+    summary: 'Sign every other device out',
+    tag: 'user',
+    access: 'user',
+    response: UserSessionsRevokedResponse,
   }),
   enrollReminder: defineEndpoint({
     method: 'PATCH',

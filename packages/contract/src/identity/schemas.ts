@@ -58,6 +58,23 @@ export const TwoFactorSessionResponse = z.object({
   }),
 });
 
+/** A device the person is signed in on (ADR 052). */
+export const UserSession = z.object({
+  sessionId: z.string(),
+  /** "Chrome on macOS", from the browser's user agent; "Unknown browser" without one. */
+  device: z.string(),
+  /** The address it signed in from, and whether that is a private network's (a place cannot be told from it here). */
+  ipAddress: z.string().nullable(),
+  network: z.enum(['private', 'public', 'unknown']),
+  signedInAt: z.string(),
+  lastActiveAt: z.string(),
+  current: z.boolean(),
+});
+export type UserSession = z.infer<typeof UserSession>;
+export const UserSessionListResponse = z.object({ status: z.literal('Success'), data: z.object({ items: z.array(UserSession) }) });
+export const UserSessionsRevokedResponse = z.object({ status: z.literal('Success'), data: z.object({ revoked: z.number().int() }) });
+export const SessionIdParams = z.object({ sessionId: z.string().min(1).max(128) });
+
 export const UserBusinessSummary = z.object({
   businessId: z.string(),
   businessName: z.string(),

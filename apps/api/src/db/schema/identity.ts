@@ -73,7 +73,13 @@ export interface TwoFactorsTable {
 }
 
 export type UserSecurityAction =
-  'two_factor.enabled' | 'two_factor.disabled' | 'two_factor.recovery_code_used' | 'two_factor.recovery_codes_replaced' | 'two_factor.codes_refused';
+  | 'two_factor.enabled'
+  | 'two_factor.disabled'
+  | 'two_factor.recovery_code_used'
+  | 'two_factor.recovery_codes_replaced'
+  | 'two_factor.codes_refused'
+  | 'session.revoked'
+  | 'session.others_revoked';
 
 /** A person's own security log, append-only (migration 0064). */
 export interface UserSecurityEventsTable {

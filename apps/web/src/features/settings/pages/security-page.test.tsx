@@ -92,4 +92,38 @@ describe('the Security page', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Signing in asks for your password only. Trusted devices were forgotten.')).toBeInTheDocument();
     await waitFor(() => expect(within(card).getByText('Off')).toBeInTheDocument());
   });
+
+  it('lists the signed-in devices, this one marked, and signs another or all others out', async () => {
+    const u = userEvent.setup();
+    const device = (sessionId: string, name: string, current: boolean) => ({
+      sessionId,
+      device: name,
+      ipAddress: '203.0.113.9',
+      network: 'public',
+      signedInAt: '2026-12-01T10:00:00.000Z',
+      lastActiveAt: '2026-12-07T10:00:00.000Z',
+      current,
+    });
+    fake.on('GET', '/api/user/sessions', {
+      json: { status: 'Success', data: { items: [device('ses_1', 'Chrome on macOS', true), device('ses_2', 'Safari on iOS', false)] } },
+    });
+    fake.on('DELETE', '/api/user/sessions/ses_2', { json: { status: 'Success', data: { revoked: 1 } } });
+    fake.on('POST', '/api/user/sessions/revoke-others', { json: { status: 'Success', data: { revoked: 1 } } });
+    renderAt(PAGE, { [PAGE]: <SecurityPage /> });
+    const devices = await screen.findByRole('region', { name: 'Signed-in devices' });
+    const mine = (await within(devices).findByText('Chrome on macOS')).closest('tr')!;
+    expect(within(mine).getByText('This device')).toBeInTheDocument();
+    expect(within(mine).queryByRole('button', { name: /Sign out/ })).toBeNull();
+    const phone = within(devices).getByText('Safari on iOS').closest('tr')!;
+    expect(phone).toHaveTextContent('203.0.113.9');
+    await u.click(within(phone).getByRole('button', { name: /^Sign out Safari on iOS/ }));
+    expect(await screen.findByText('Safari on iOS is signed out.')).toBeInTheDocument();
+    expect(fake.callsTo('DELETE', '/api/user/sessions/ses_2')).toHaveLength(1);
+
+    await u.click(within(devices).getByRole('button', { name: 'Sign out all other devices' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Sign out every other device?' });
+    await u.click(within(confirm).getByRole('button', { name: 'Sign out the others' }));
+    expect(await screen.findByText('1 other device is signed out.')).toBeInTheDocument();
+    expect(fake.callsTo('POST', '/api/user/sessions/revoke-others')).toHaveLength(1);
+  });
 });

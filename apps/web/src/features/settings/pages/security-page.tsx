@@ -1,4 +1,7 @@
-import { Alert, Badge, Button, Code, CopyButton, Group, Image, List, Modal, Paper, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, CopyButton, Group, Image, List, Modal, Paper, PasswordInput, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { userEndpoints, type UserSession } from '@tay/contract';
 import { notifications } from '@mantine/notifications';
 import { IconShieldCheck } from '@tabler/icons-react';
 import QRCode from 'qrcode';
@@ -6,7 +9,10 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { CodeInput } from '../../../components/ui/code-input';
 import { describeFailure, type IdentityFailure } from '../../../lib/identity';
 import { secondFactor } from '../../../lib/second-factor';
+import { useBusinessTime } from '../../../lib/business-time';
+import { callForData, endpointQuery } from '../../../lib/endpoint-client';
 import { useSession } from '../../../lib/session';
+import { LoadError } from '../../../components/ui/load-error';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
 /** The secret as text, for an app that cannot scan: the `secret` of the otpauth URI, in groups of four. */
@@ -111,6 +117,109 @@ function PasswordPrompt({
 }
 
 type Enrolment = { totpURI: string; backupCodes: string[]; qr: string | null };
+
+const NETWORK_WORDS: Record<UserSession['network'], string> = { private: 'private network', public: 'internet', unknown: 'address unknown' };
+
+/** The person's signed-in devices: this one marked; any other signed out at once, or all of them. */
+function SignedInDevices() {
+  const clock = useBusinessTime();
+  const queryClient = useQueryClient();
+  const list = useQuery(endpointQuery(userEndpoints.sessions, {}));
+  const done = (message: string) => {
+    notifications.show({ color: 'teal', title: 'Signed out', message });
+    void queryClient.invalidateQueries({ queryKey: endpointQuery(userEndpoints.sessions, {}).queryKey });
+  };
+  const failed = (error: Error) => notifications.show({ color: 'red', title: 'Not signed out', message: error.message });
+  const one = useMutation({
+    mutationFn: (s: UserSession) => callForData(userEndpoints.revokeSession, { params: { sessionId: s.sessionId } }),
+    onSuccess: (_data, s) => done(`${s.device} is signed out.`),
+    onError: failed,
+  });
+  const others = useMutation({
+    mutationFn: () => callForData(userEndpoints.revokeOtherSessions, {}),
+    onSuccess: (data) => done(`${data.revoked} other device${data.revoked === 1 ? ' is' : 's are'} signed out.`),
+    onError: failed,
+  });
+  const items = list.data?.items ?? [];
+  const signOutOthers = () =>
+    modals.openConfirmModal({
+      title: 'Sign out every other device?',
+      children: <Text size="sm">Every browser and device signed in to your account, except this one, is signed out at once.</Text>,
+      labels: { confirm: 'Sign out the others', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => others.mutate(),
+    });
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="devices-title">
+      <Stack gap="md">
+        <Group justify="space-between">
+          <Title order={2} fz="lg" id="devices-title">
+            Signed-in devices
+          </Title>
+          {items.length > 1 && (
+            <Button size="xs" variant="outline" color="red" onClick={signOutOthers} loading={others.isPending}>
+              Sign out all other devices
+            </Button>
+          )}
+        </Group>
+        {list.error ? (
+          <LoadError title="We could not load your devices" error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table.ScrollContainer minWidth={520}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Device</Table.Th>
+                  <Table.Th>Address</Table.Th>
+                  <Table.Th>Last active</Table.Th>
+                  <Table.Th>
+                    <span className="visually-hidden">Action</span>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((s) => (
+                  <Table.Tr key={s.sessionId}>
+                    <Table.Td>
+                      <Text size="sm">{s.device}</Text>
+                      <Text size="xs" c="dimmed">
+                        Signed in {clock.dateTime(s.signedInAt)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{s.ipAddress ?? '—'}</Text>
+                      <Text size="xs" c="dimmed">
+                        {NETWORK_WORDS[s.network]}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{clock.dateTime(s.lastActiveAt)}</Table.Td>
+                    <Table.Td>
+                      {s.current ? (
+                        <Badge variant="light" color="teal">
+                          This device
+                        </Badge>
+                      ) : (
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          onClick={() => one.mutate(s)}
+                          aria-label={`Sign out ${s.device}, last active ${clock.dateTime(s.lastActiveAt)}`}
+                        >
+                          Sign out
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
 
 /**
  * /business/settings/security (the user menu's "Security"): the person's second factor (ADR 052).
@@ -239,6 +348,8 @@ export function SecurityPage() {
           )}
         </Stack>
       </Paper>
+
+      <SignedInDevices />
 
       <PasswordPrompt
         title="Set up an authenticator app"
