@@ -7,9 +7,10 @@ import { useBrowser } from './support/browser';
 import { ownerApi as api } from './support/owner-api';
 import { payEmailedLink } from './support/pay';
 
-// Refunds (ADR 051): an owner refunds a paid request from the history's row and from the
-// request's details on a phone; the request says Partially refunded, the Refunds page lists the
-// refund, the payer's page says what came back and the payer is e-mailed a refund receipt.
+// Refunds (ADR 051): an owner refunds a paid request from the history's row, from the request's
+// details on a phone and a paid invoice from its details; the request says Partially refunded, the
+// Refunds page lists the refund, the invoice counts it, the payer's page says what came back and
+// the payer is e-mailed a refund receipt.
 
 const browser = useBrowser();
 const PASSWORD = 'Amber-Quarry-Lantern-4';
@@ -128,5 +129,44 @@ describe('refunds', () => {
     await page.getByRole('dialog').getByRole('row', { name: 'Refunded $15.00' }).waitFor();
     await page.getByRole('dialog').getByText('Refunded', { exact: true }).last().waitFor();
     await expectNoSeriousA11yViolations(page, 'the refunded request on a phone');
+  });
+
+  it('an owner refunds part of a paid invoice from its details; the invoice says what came back and the payer is e-mailed the refund receipt', async () => {
+    const owner = await approvedBusinessAccount(uniqueEmail('refund-invoice'), PASSWORD, { businessName: 'Harbor Music' });
+    const email = uniqueEmail('refund-invoice-payer');
+    const { payerId } = await api<{ payerId: string }>(owner, 'POST', `/businesses/${owner.businessId}/payers`, {
+      firstName: 'Nora',
+      lastName: 'Quinn',
+      email,
+    });
+    const draft = await api<{ invoiceId: string }>(owner, 'POST', `/businesses/${owner.businessId}/invoices`, {
+      payerId,
+      issueDate: inDays(0),
+      terms: 'net30',
+      items: [{ description: 'Cello lessons, June', quantity: 4, unitPriceCents: 2_000, taxRate: 0 }],
+      memo: 'June',
+      footer: '',
+      allowPartial: false,
+    });
+    const sent = await api<{ number: string }>(owner, 'POST', `/businesses/${owner.businessId}/invoices/${draft.invoiceId}/send`, {});
+    await payEmailedLink(() => browser.newPage(), email);
+
+    const page = await signedIn(owner);
+    await page.goto(`/business/payment/invoices/details?invoiceid=${draft.invoiceId}`);
+    await page.getByText(sent.number).first().waitFor();
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: /^Refund TRX-/ });
+    // The dialog's title names the request that collected the invoice.
+    const referenceNumber = (await dialog.locator('h2').first().innerText()).replace(/^Refund /, '');
+    await refundIn(page, referenceNumber, '30.00', 'Requested by the payer');
+    await page.getByText(`$30.00 to Visa •••• 4242 for ${referenceNumber}.`).waitFor();
+    // The invoice's totals say what was refunded.
+    await page.getByText('Refunded', { exact: true }).first().waitFor();
+    await page.getByText('$30.00').first().waitFor();
+    await expectNoSeriousA11yViolations(page, 'the refunded invoice');
+
+    const receipt = await refundReceipt(email);
+    expect(receipt.subject).toBe(`Refund: $30.00 from Harbor Music (${referenceNumber})`);
+    expect(receipt.text).toContain('Amount refunded: $30.00 of the $80.00 you paid');
   });
 });
