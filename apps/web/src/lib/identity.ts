@@ -140,17 +140,6 @@ export interface SecondFactorPending {
   secondFactor: { pendingToken: string; email: string };
 }
 
-/** A trusted device's token, per person (lower-cased e-mail): sent with the password, it skips the code for 30 days. */
-export function trustToken(email: string, keep?: string | null): string | null {
-  const key = `tay.trust-device.${email.trim().toLowerCase()}`;
-  try {
-    if (keep) window.localStorage.setItem(key, keep);
-    return window.localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
 export const identity = {
   /**
    * `code`: the 6 digits e-mailed to the account, once sign-in answered `SIGN_IN_CODE_REQUIRED`
@@ -160,14 +149,9 @@ export const identity = {
     requireValue(username, IDENTITY_EMPTY_MESSAGES.username);
     requireValue(password, IDENTITY_EMPTY_MESSAGES.password);
     const body = code ? { email: username.trim(), password, code: code.trim() } : { email: username.trim(), password };
-    const trusted = trustToken(username);
-    const result = await call<{ user: SessionUser; twoFactorRedirect?: boolean }>('/sign-in/email', body, {
-      title: 'Authentication Error',
-      extraHeaders: trusted ? { 'x-trust-device-token': trusted } : {},
-    });
+    const result = await call<{ user: SessionUser; twoFactorRedirect?: boolean }>('/sign-in/email', body, { title: 'Authentication Error' });
     if (result.status !== true) return result;
-    // A trusted device's token is renewed on each use.
-    trustToken(username, result.response?.headers.get('set-trust-device-token'));
+    // The second factor's step (loaded only now) sends a trusted device's token, or asks for the code.
     const pendingToken = result.response?.headers.get('set-two-factor-token');
     if (result.data?.twoFactorRedirect && pendingToken) return { status: true, data: { secondFactor: { pendingToken, email: username.trim() } } };
     const token = result.response?.headers.get('set-auth-token');

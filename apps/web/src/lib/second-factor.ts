@@ -1,5 +1,5 @@
 import { IDENTITY_EMPTY_MESSAGES } from '@tay/contract';
-import { call, requireValue, trustToken, type IdentityResult, type SecondFactorPending, type SessionUser, type SignInData } from './identity';
+import { call, requireValue, type IdentityResult, type SecondFactorPending, type SessionUser, type SignInData } from './identity';
 import { writeIdentityToken } from './session-token';
 
 /*
@@ -14,7 +14,41 @@ function keepSession(response: Response | undefined): string | null {
   return token;
 }
 
+/** A trusted device's token, per person (lower-cased e-mail): sent with the password, it skips the code for 30 days. */
+export function trustToken(email: string, keep?: string | null): string | null {
+  const key = `tay.trust-device.${email.trim().toLowerCase()}`;
+  try {
+    if (keep === null) window.localStorage.removeItem(key);
+    else if (keep) window.localStorage.setItem(key, keep);
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
 export const secondFactor = {
+  /**
+   * Signs in again with this device's trusted token beside the password: a session when the token
+   * is still good (it is renewed), else null and the token is forgotten (the code is asked for).
+   */
+  async signInTrusted(email: string, password: string): Promise<SignInData | null> {
+    const trusted = trustToken(email);
+    if (!trusted) return null;
+    const result = await call<{ user: SessionUser; twoFactorRedirect?: boolean }>(
+      '/sign-in/email',
+      { email: email.trim(), password },
+      { title: 'Authentication Error', extraHeaders: { 'x-trust-device-token': trusted } },
+    );
+    const token = result.status === true && !result.data?.twoFactorRedirect ? keepSession(result.response) : null;
+    if (!token || result.status !== true) {
+      trustToken(email, null);
+      return null;
+    }
+    trustToken(email, result.response?.headers.get('set-trust-device-token'));
+    const user = result.data.user;
+    return { token, user, ...(user.mustChangePassword ? { challenge: 'NEW_PASSWORD_REQUIRED' as const } : {}) };
+  },
+
   /**
    * The second step of a sign-in (ADR 052): a code from the authenticator app, or a recovery code,
    * with the token the password step answered. `trustDevice` keeps a token that skips the code on

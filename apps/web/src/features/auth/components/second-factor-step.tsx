@@ -1,5 +1,5 @@
 import { Anchor, Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { describeFailure, type SecondFactorPending, type SignInData } from '../../../lib/identity';
 import { secondFactor } from '../../../lib/second-factor';
 import { CodeInput } from '../../../components/ui/code-input';
@@ -13,10 +13,13 @@ import { FormFailure } from './form-failure';
  */
 export default function SecondFactorStep({
   pending,
+  password,
   onSignedIn,
   onStartOver,
 }: {
   pending: SecondFactorPending['secondFactor'];
+  /** The password just accepted: sent again with a trusted device's token, which skips the code. */
+  password: string;
   onSignedIn: (data: SignInData) => void;
   /** Back to the password; `why` says what ended this step (the pending sign-in lapsed). */
   onStartOver: (why?: ReturnType<typeof describeFailure>) => void;
@@ -27,6 +30,21 @@ export default function SecondFactorStep({
   const [error, setError] = useState<string | undefined>();
   const [failure, setFailure] = useState<ReturnType<typeof describeFailure> | null>(null);
   const [busy, setBusy] = useState(false);
+  // A device the person trusted within 30 days signs in without the code.
+  const [checkingTrust, setCheckingTrust] = useState(true);
+  useEffect(() => {
+    let live = true;
+    void secondFactor.signInTrusted(pending.email, password).then((signedIn) => {
+      if (!live) return;
+      if (signedIn) onSignedIn(signedIn);
+      else setCheckingTrust(false);
+    });
+    return () => {
+      live = false;
+    };
+    // Once, for the sign-in this step belongs to.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pending.pendingToken]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -78,7 +96,7 @@ export default function SecondFactorStep({
             <CodeInput label="Authentication code" description="The 6 digits your authenticator app shows now" value={code} onChange={setCode} error={error} />
           )}
           <Checkbox label="Trust this device for 30 days" checked={trust} onChange={(event) => setTrust(event.currentTarget.checked)} />
-          <Button type="submit" loading={busy} fullWidth>
+          <Button type="submit" loading={busy || checkingTrust} fullWidth>
             Verify and sign in
           </Button>
           <Group justify="space-between">

@@ -203,13 +203,31 @@ describe('signing in with a second factor (ADR 052)', { timeout: 30_000 }, () =>
     expect(api.callsTo('POST', RECOVER)[1]!.body).toEqual({ code: 'abcde-12345', trustDevice: false });
   });
 
-  it('sends a trusted device’s token with the password', async () => {
+  it('on a trusted device, signs in again with its token beside the password, without asking for the code', async () => {
     window.localStorage.setItem('tay.trust-device.owner@biz.example', 'trust.sig');
-    api.on('POST', SIGN_IN, SIGNED_IN);
+    api.on('POST', SIGN_IN, (call) =>
+      call.headers['x-trust-device-token'] === 'trust.sig'
+        ? { ...SIGNED_IN, headers: { ...SIGNED_IN.headers, 'set-trust-device-token': 'trust.renewed' } }
+        : PENDING,
+    );
     renderLogin();
     await fillAndSignIn();
     expect(await screen.findByText('Setup page')).toBeInTheDocument();
-    expect(api.callsTo('POST', SIGN_IN)[0]!.headers['x-trust-device-token']).toBe('trust.sig');
+    const calls = api.callsTo('POST', SIGN_IN);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.body).toEqual({ email: 'owner@biz.example', password: 'Correct-Horse-42' });
+    // Each use renews the token.
+    expect(window.localStorage.getItem('tay.trust-device.owner@biz.example')).toBe('trust.renewed');
+    expect(api.callsTo('POST', '/api/auth/two-factor/verify-totp')).toHaveLength(0);
+  });
+
+  it('forgets a trusted device’s token the server no longer takes, and asks for the code', async () => {
+    window.localStorage.setItem('tay.trust-device.owner@biz.example', 'stale.sig');
+    api.on('POST', SIGN_IN, PENDING);
+    renderLogin();
+    await fillAndSignIn();
+    expect(await screen.findByLabelText('Authentication code')).toBeInTheDocument();
+    await waitFor(() => expect(window.localStorage.getItem('tay.trust-device.owner@biz.example')).toBeNull());
   });
 
   it('goes back to the password when the pending sign-in has lapsed, saying why', async () => {

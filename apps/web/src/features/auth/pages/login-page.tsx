@@ -147,6 +147,7 @@ export function LoginPage() {
       <Suspense>
         <SecondFactorStep
           pending={secondFactor}
+          password={values.password}
           onSignedIn={signedIn}
           onStartOver={(why) => {
             setSecondFactor(null);
